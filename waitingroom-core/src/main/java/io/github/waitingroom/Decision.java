@@ -1,0 +1,58 @@
+package io.github.waitingroom;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What {@link WaitingRoom#decide} answers for one request: whether it goes to the application,
+ * the ticket to set, and what a waiting page shows.
+ *
+ * @param outcome pass, admit, queue or keep waiting
+ * @param ticket the sealed ticket to set (as a cookie), or {@code null} when the request's own
+ *     ticket is still right and nothing needs to be written
+ * @param ticketMaxAgeSeconds how long the ticket to set should be kept: the session duration for
+ *     active users, the waiting timeout for waiting ones; 0 when {@code ticket} is null
+ * @param usersAhead for a waiting user, the estimated number of users ahead of them; 0 otherwise
+ * @param waitSeconds for a waiting user, the estimated wait in seconds, or {@code -1} when it is
+ *     unknown (nobody has been admitted recently); 0 otherwise
+ * @param refreshSeconds after how many seconds a waiting page should ask again
+ * @param viewTime when (epoch second) the counts behind the estimate were gathered
+ */
+public record Decision(
+    Outcome outcome,
+    @Nullable String ticket,
+    long ticketMaxAgeSeconds,
+    long usersAhead,
+    long waitSeconds,
+    long refreshSeconds,
+    long viewTime) {
+
+  /** What happens to the request. */
+  public enum Outcome {
+    /** An active user: the request goes to the application. */
+    PASS,
+    /** Admitted by this very request (from the line or on arrival): it goes to the application. */
+    ADMIT,
+    /** A new arrival put in line: answer with the waiting page. */
+    QUEUE,
+    /** A waiting user whose turn has not come: answer with the waiting page. */
+    WAIT
+  }
+
+  /** An active user's request whose ticket needs no change; shared, allocation-free. */
+  static final Decision PASS_UNCHANGED = new Decision(Outcome.PASS, null, 0, 0, 0, 0, 0);
+
+  /** Whether the request goes on to the application. */
+  public boolean letsThrough() {
+    return outcome == Outcome.PASS || outcome == Outcome.ADMIT;
+  }
+
+  /** Whether {@link #waitSeconds()} holds an estimate. */
+  public boolean waitKnown() {
+    return waitSeconds >= 0;
+  }
+
+  /** The estimated wait in whole minutes, rounded up, or {@code -1} when unknown. */
+  public long waitMinutes() {
+    return waitSeconds < 0 ? -1 : (waitSeconds + 59) / 60;
+  }
+}

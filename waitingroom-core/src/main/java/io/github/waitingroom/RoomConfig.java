@@ -1,0 +1,326 @@
+package io.github.waitingroom;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The limits and timings of one waiting room. Immutable; build it with {@link #builder(String)}.
+ *
+ * <p>Every duration is a whole number of seconds, because tickets and counters work in seconds.
+ * Every setting is checked when it is given and again, in combination, by {@link Builder#build()};
+ * an error names the setting and the value that was rejected.
+ *
+ * <pre>{@code
+ * RoomConfig config = RoomConfig.builder("ticket-shop")
+ *     .totalActiveUsers(500)
+ *     .newUsersPerMinute(100)
+ *     .sessionDuration(Duration.ofMinutes(5))
+ *     .build();
+ * }</pre>
+ *
+ * @param roomId the room's name: 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}; tickets of
+ *     one room never open in another
+ * @param totalActiveUsers how many users may be active (admitted, session not expired) at once
+ * @param newUsersPerMinute how many users may be admitted in any sliding minute
+ * @param sessionDuration how long an admitted user stays counted after their last request
+ * @param bucketWidth arrivals within one bucket width share a place in line
+ * @param sliceWidth the resolution of the counters: a check-in moves a ticket from one slice to
+ *     the next at most once per slice, so this is also how often an active ticket is re-issued
+ * @param refreshInterval how often a waiting user's page polls, and how often a waiting ticket is
+ *     checked against the budgets
+ * @param waitingTimeout how long a waiting user who stops polling keeps their place
+ */
+public record RoomConfig(
+    String roomId,
+    int totalActiveUsers,
+    int newUsersPerMinute,
+    Duration sessionDuration,
+    Duration bucketWidth,
+    Duration sliceWidth,
+    Duration refreshInterval,
+    Duration waitingTimeout) {
+
+  /** The default {@link #bucketWidth()}: one minute, as in the published design. */
+  public static final Duration DEFAULT_BUCKET_WIDTH = Duration.ofMinutes(1);
+
+  /** The default {@link #refreshInterval()}: 20 seconds. */
+  public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(20);
+
+  /** The default {@link #sliceWidth()} when it divides the bucket width and the session. */
+  public static final Duration DEFAULT_SLICE_WIDTH = Duration.ofSeconds(10);
+
+  /** The longest session or timeout accepted: one day. */
+  public static final Duration MAX_DURATION = Duration.ofDays(1);
+
+  private static final Pattern ROOM_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+  /**
+   * Checks every setting; prefer {@link #builder(String)}, which also fills in defaults.
+   *
+   * @throws IllegalArgumentException naming the first setting that is out of range
+   */
+  public RoomConfig {
+    Objects.requireNonNull(roomId, "roomId");
+    Objects.requireNonNull(sessionDuration, "sessionDuration");
+    Objects.requireNonNull(bucketWidth, "bucketWidth");
+    Objects.requireNonNull(sliceWidth, "sliceWidth");
+    Objects.requireNonNull(refreshInterval, "refreshInterval");
+    Objects.requireNonNull(waitingTimeout, "waitingTimeout");
+    checkRoomId(roomId);
+    checkPositive("totalActiveUsers", totalActiveUsers);
+    checkPositive("newUsersPerMinute", newUsersPerMinute);
+    checkSeconds("sessionDuration", sessionDuration, MAX_DURATION);
+    checkSeconds("bucketWidth", bucketWidth, Duration.ofHours(1));
+    checkSeconds("sliceWidth", sliceWidth, Duration.ofHours(1));
+    checkSeconds("refreshInterval", refreshInterval, Duration.ofMinutes(10));
+    checkSeconds("waitingTimeout", waitingTimeout, MAX_DURATION);
+    if (newUsersPerMinute > totalActiveUsers) {
+      throw new IllegalArgumentException(
+          "newUsersPerMinute (" + newUsersPerMinute + ") must not exceed totalActiveUsers ("
+              + totalActiveUsers + ")");
+    }
+    if (bucketWidth.getSeconds() % sliceWidth.getSeconds() != 0) {
+      throw new IllegalArgumentException(
+          "bucketWidth (" + bucketWidth + ") must be a whole multiple of sliceWidth (" + sliceWidth
+              + ")");
+    }
+    if (sliceWidth.compareTo(sessionDuration) > 0) {
+      throw new IllegalArgumentException(
+          "sliceWidth (" + sliceWidth + ") must not exceed sessionDuration (" + sessionDuration
+              + ")");
+    }
+    if (waitingTimeout.compareTo(refreshInterval.plus(sliceWidth)) <= 0) {
+      throw new IllegalArgumentException(
+          "waitingTimeout (" + waitingTimeout + ") must exceed refreshInterval + sliceWidth ("
+              + refreshInterval.plus(sliceWidth)
+              + "), or users who keep polling would lose their place");
+    }
+  }
+
+  /**
+   * Starts a configuration for the room with the given id.
+   *
+   * @param roomId 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}
+   * @throws IllegalArgumentException if the id is not of that form
+   */
+  public static Builder builder(String roomId) {
+    return new Builder(roomId);
+  }
+
+  /** Returns a builder holding every setting of this configuration, to derive a variant. */
+  public Builder toBuilder() {
+    Builder b = new Builder(roomId);
+    b.totalActiveUsers = totalActiveUsers;
+    b.newUsersPerMinute = newUsersPerMinute;
+    b.sessionDuration = sessionDuration;
+    b.bucketWidth = bucketWidth;
+    b.sliceWidth = sliceWidth;
+    b.refreshInterval = refreshInterval;
+    b.waitingTimeout = waitingTimeout;
+    return b;
+  }
+
+  /** {@link #sliceWidth()} in seconds. */
+  public long sliceSeconds() {
+    return sliceWidth.getSeconds();
+  }
+
+  /** {@link #bucketWidth()} in seconds. */
+  public long bucketSeconds() {
+    return bucketWidth.getSeconds();
+  }
+
+  /** {@link #sessionDuration()} in seconds. */
+  public long sessionSeconds() {
+    return sessionDuration.getSeconds();
+  }
+
+  /** {@link #refreshInterval()} in seconds. */
+  public long refreshSeconds() {
+    return refreshInterval.getSeconds();
+  }
+
+  /** {@link #waitingTimeout()} in seconds. */
+  public long waitingTimeoutSeconds() {
+    return waitingTimeout.getSeconds();
+  }
+
+  /** The start (epoch second) of the slice holding the given epoch second. */
+  public long sliceOf(long epochSecond) {
+    return Math.floorDiv(epochSecond, sliceSeconds()) * sliceSeconds();
+  }
+
+  /** The bucket id (epoch second of the bucket's start) of a user arriving at the given second. */
+  public long bucketOf(long epochSecond) {
+    return Math.floorDiv(epochSecond, bucketSeconds()) * bucketSeconds();
+  }
+
+  /**
+   * The first slice whose counts still fall within a window of {@code windowSeconds} at {@code
+   * now}. A count in slice {@code s} stands for an event somewhere in {@code [s, s + slice)}, so
+   * it counts while {@code s + slice + window > now}: windows are rounded up to whole slices,
+   * which never forgets a user early.
+   */
+  public long firstSliceWithin(long now, long windowSeconds) {
+    return sliceOf(now - windowSeconds - sliceSeconds()) + sliceSeconds();
+  }
+
+  /** The first slice whose active users still count at {@code now}. */
+  public long firstActiveSlice(long now) {
+    return firstSliceWithin(now, sessionSeconds());
+  }
+
+  /** The first slice whose waiting users still hold their place at {@code now}. */
+  public long firstWaitingSlice(long now) {
+    return firstSliceWithin(now, waitingTimeoutSeconds());
+  }
+
+  private static void checkRoomId(String roomId) {
+    if (!ROOM_ID.matcher(roomId).matches()) {
+      throw new IllegalArgumentException(
+          "roomId must be 1 to 64 characters out of A-Z a-z 0-9 . _ - but was '" + roomId + "'");
+    }
+  }
+
+  private static void checkPositive(String name, int value) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(name + " must be positive but was " + value);
+    }
+  }
+
+  private static void checkSeconds(String name, Duration value, Duration max) {
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive but was " + value);
+    }
+    if (value.getNano() != 0) {
+      throw new IllegalArgumentException(
+          name + " must be a whole number of seconds but was " + value);
+    }
+    if (value.compareTo(max) > 0) {
+      throw new IllegalArgumentException(name + " must be at most " + max + " but was " + value);
+    }
+  }
+
+  /**
+   * Builds a {@link RoomConfig}. {@code totalActiveUsers}, {@code newUsersPerMinute} and {@code
+   * sessionDuration} are required; each other setting has a documented default. A setting given
+   * twice is rejected, because that is almost always a mistake in wiring.
+   */
+  public static final class Builder {
+    private final String roomId;
+    private int totalActiveUsers;
+    private int newUsersPerMinute;
+    private @Nullable Duration sessionDuration;
+    private @Nullable Duration bucketWidth;
+    private @Nullable Duration sliceWidth;
+    private @Nullable Duration refreshInterval;
+    private @Nullable Duration waitingTimeout;
+
+    private Builder(String roomId) {
+      checkRoomId(Objects.requireNonNull(roomId, "roomId"));
+      this.roomId = roomId;
+    }
+
+    /** Required: how many users may be active at once (at least 1). */
+    public Builder totalActiveUsers(int value) {
+      requireUnset("totalActiveUsers", totalActiveUsers == 0 ? null : totalActiveUsers);
+      checkPositive("totalActiveUsers", value);
+      totalActiveUsers = value;
+      return this;
+    }
+
+    /** Required: how many users may be admitted in any sliding minute (1..totalActiveUsers). */
+    public Builder newUsersPerMinute(int value) {
+      requireUnset("newUsersPerMinute", newUsersPerMinute == 0 ? null : newUsersPerMinute);
+      checkPositive("newUsersPerMinute", value);
+      newUsersPerMinute = value;
+      return this;
+    }
+
+    /** Required: how long an admitted user stays counted after their last request (1 s..1 day). */
+    public Builder sessionDuration(Duration value) {
+      requireUnset("sessionDuration", sessionDuration);
+      checkSeconds("sessionDuration", Objects.requireNonNull(value, "sessionDuration"), MAX_DURATION);
+      sessionDuration = value;
+      return this;
+    }
+
+    /** Arrivals within one bucket width share a place in line. Default: one minute. */
+    public Builder bucketWidth(Duration value) {
+      requireUnset("bucketWidth", bucketWidth);
+      checkSeconds("bucketWidth", Objects.requireNonNull(value, "bucketWidth"), Duration.ofHours(1));
+      bucketWidth = value;
+      return this;
+    }
+
+    /**
+     * Counter resolution. Default: 10 seconds when that divides the bucket width and fits in the
+     * session duration, otherwise 1 second.
+     */
+    public Builder sliceWidth(Duration value) {
+      requireUnset("sliceWidth", sliceWidth);
+      checkSeconds("sliceWidth", Objects.requireNonNull(value, "sliceWidth"), Duration.ofHours(1));
+      sliceWidth = value;
+      return this;
+    }
+
+    /** How often a waiting page polls. Default: 20 seconds. */
+    public Builder refreshInterval(Duration value) {
+      requireUnset("refreshInterval", refreshInterval);
+      checkSeconds(
+          "refreshInterval", Objects.requireNonNull(value, "refreshInterval"), Duration.ofMinutes(10));
+      refreshInterval = value;
+      return this;
+    }
+
+    /**
+     * How long a waiting user who stops polling keeps their place. Default: three refresh
+     * intervals plus one slice, so that one or two lost polls do not cost anyone their place.
+     */
+    public Builder waitingTimeout(Duration value) {
+      requireUnset("waitingTimeout", waitingTimeout);
+      checkSeconds("waitingTimeout", Objects.requireNonNull(value, "waitingTimeout"), MAX_DURATION);
+      waitingTimeout = value;
+      return this;
+    }
+
+    /**
+     * Checks the combination and returns the configuration.
+     *
+     * @throws IllegalStateException if a required setting is missing
+     * @throws IllegalArgumentException if settings contradict each other
+     */
+    public RoomConfig build() {
+      if (totalActiveUsers == 0) {
+        throw new IllegalStateException("totalActiveUsers is required for room '" + roomId + "'");
+      }
+      if (newUsersPerMinute == 0) {
+        throw new IllegalStateException("newUsersPerMinute is required for room '" + roomId + "'");
+      }
+      Duration session = sessionDuration;
+      if (session == null) {
+        throw new IllegalStateException("sessionDuration is required for room '" + roomId + "'");
+      }
+      Duration bucket = bucketWidth == null ? DEFAULT_BUCKET_WIDTH : bucketWidth;
+      Duration slice = sliceWidth;
+      if (slice == null) {
+        boolean tenFits =
+            bucket.getSeconds() % DEFAULT_SLICE_WIDTH.getSeconds() == 0
+                && session.compareTo(DEFAULT_SLICE_WIDTH) >= 0;
+        slice = tenFits ? DEFAULT_SLICE_WIDTH : Duration.ofSeconds(1);
+      }
+      Duration refresh = refreshInterval == null ? DEFAULT_REFRESH_INTERVAL : refreshInterval;
+      Duration timeout = waitingTimeout == null ? refresh.multipliedBy(3).plus(slice) : waitingTimeout;
+      return new RoomConfig(
+          roomId, totalActiveUsers, newUsersPerMinute, session, bucket, slice, refresh, timeout);
+    }
+
+    private static void requireUnset(String name, @Nullable Object current) {
+      if (current != null) {
+        throw new IllegalStateException(name + " was already set to " + current);
+      }
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package io.github.waitingroom;
+
+import com.google.crypto.tink.Aead;
+import com.google.crypto.tink.KeysetHandle;
+import com.google.crypto.tink.RegistryConfiguration;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.Base64;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Seals {@link Ticket}s into compact cookie values and opens them again. Thread-safe.
+ *
+ * <p>A sealed ticket is the base64url form (no padding) of a Tink AEAD ciphertext (AES-256-GCM
+ * with the keysets of {@link TicketKeys}) over 18 bytes: a format version byte ({@value
+ * Ticket#FORMAT_VERSION}), the state, and the bucket id, accepted-at, last check-in and last poll
+ * as unsigned 32-bit epoch seconds. The room id is bound as associated data, so a ticket of one
+ * room never opens in another. With one key the value is 68 characters long.
+ *
+ * <p>The primary key of the keyset seals; every key of the keyset opens. That is how keys rotate
+ * (see {@link TicketKeys#rotate}).
+ *
+ * <p>{@link #open} never throws on bad input: a tampered, truncated, oversized, foreign-room,
+ * wrong-key, future-dated or garbage value all come back as {@code null}, "no valid ticket".
+ */
+public final class TicketCodec {
+  /** Values longer than this are rejected before any decoding. */
+  public static final int MAX_SEALED_LENGTH = 256;
+
+  /**
+   * How far in the future a ticket's times may lie before it is rejected, to tolerate clock skew
+   * between the nodes of a room.
+   */
+  public static final long MAX_CLOCK_SKEW_SECONDS = 30;
+
+  private static final int PLAINTEXT_LENGTH = 18;
+  private static final long MAX_U32 = 0xFFFF_FFFFL;
+  private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+  private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
+
+  private final Aead aead;
+  private final byte[] associatedData;
+
+  /**
+   * A codec for one room.
+   *
+   * @param roomId the room the tickets belong to (bound as associated data)
+   * @param keys an AEAD keyset, e.g. from {@link TicketKeys#generate()}
+   * @throws IllegalArgumentException if the keyset holds no AEAD primary key
+   */
+  public TicketCodec(String roomId, KeysetHandle keys) {
+    Objects.requireNonNull(roomId, "roomId");
+    Objects.requireNonNull(keys, "keys");
+    TicketKeys.register();
+    try {
+      this.aead = keys.getPrimitive(RegistryConfiguration.get(), Aead.class);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalArgumentException(
+          "the ticket keyset must be an AEAD keyset (AES-256-GCM): " + e.getMessage(), e);
+    }
+    this.associatedData = ("waitingroom/" + roomId).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Seals a ticket.
+   *
+   * @throws IllegalArgumentException if a time does not fit an unsigned 32-bit epoch second
+   */
+  public String seal(Ticket ticket) {
+    byte[] plain = new byte[PLAINTEXT_LENGTH];
+    plain[0] = (byte) Ticket.FORMAT_VERSION;
+    plain[1] = (byte) ticket.state().ordinal();
+    putU32(plain, 2, ticket.bucketId());
+    putU32(plain, 6, ticket.acceptedAt());
+    putU32(plain, 10, ticket.lastCheckIn());
+    putU32(plain, 14, ticket.lastPoll());
+    try {
+      return ENCODER.encodeToString(aead.encrypt(plain, associatedData));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot seal ticket", e);
+    }
+  }
+
+  /**
+   * Opens a sealed ticket.
+   *
+   * @param value the cookie value, or {@code null} when the request carries none
+   * @param now the current epoch second; tickets dated after it (beyond {@link
+   *     #MAX_CLOCK_SKEW_SECONDS}) are rejected
+   * @return the ticket, or {@code null} if the value is missing or not a valid ticket of this room
+   */
+  public @Nullable Ticket open(@Nullable String value, long now) {
+    if (value == null || value.isEmpty() || value.length() > MAX_SEALED_LENGTH) {
+      return null;
+    }
+    byte[] plain;
+    try {
+      plain = aead.decrypt(DECODER.decode(value), associatedData);
+    } catch (GeneralSecurityException | RuntimeException e) {
+      return null;
+    }
+    if (plain.length != PLAINTEXT_LENGTH || plain[0] != Ticket.FORMAT_VERSION || plain[1] < 0
+        || plain[1] > 1) {
+      return null;
+    }
+    Ticket.State state = plain[1] == 0 ? Ticket.State.WAITING : Ticket.State.ACTIVE;
+    long bucket = getU32(plain, 2);
+    long acceptedAt = getU32(plain, 6);
+    long lastCheckIn = getU32(plain, 10);
+    long lastPoll = getU32(plain, 14);
+    boolean consistent =
+        bucket <= lastPoll
+            && lastPoll <= lastCheckIn
+            && lastCheckIn <= now + MAX_CLOCK_SKEW_SECONDS
+            && (state == Ticket.State.WAITING
+                ? acceptedAt == 0
+                : acceptedAt >= bucket && acceptedAt <= lastCheckIn);
+    return consistent ? new Ticket(state, bucket, acceptedAt, lastCheckIn, lastPoll) : null;
+  }
+
+  private static void putU32(byte[] out, int at, long value) {
+    if (value < 0 || value > MAX_U32) {
+      throw new IllegalArgumentException("ticket time out of range: " + value);
+    }
+    out[at] = (byte) (value >>> 24);
+    out[at + 1] = (byte) (value >>> 16);
+    out[at + 2] = (byte) (value >>> 8);
+    out[at + 3] = (byte) value;
+  }
+
+  private static long getU32(byte[] in, int at) {
+    return ((in[at] & 0xFFL) << 24)
+        | ((in[at + 1] & 0xFFL) << 16)
+        | ((in[at + 2] & 0xFFL) << 8)
+        | (in[at + 3] & 0xFFL);
+  }
+}

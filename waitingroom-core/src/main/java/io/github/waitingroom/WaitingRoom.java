@@ -1,0 +1,371 @@
+package io.github.waitingroom;
+
+import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.allocation.Allocation;
+import io.github.waitingroom.allocation.Budget;
+import io.github.waitingroom.allocation.RoomView;
+import io.github.waitingroom.allocation.SlotAllocator;
+import io.github.waitingroom.coordinator.Coordinator;
+import io.github.waitingroom.coordinator.InMemoryTransport;
+import io.github.waitingroom.coordinator.Report;
+import io.github.waitingroom.coordinator.Transport;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One waiting room on one node: the container-neutral admission API. Thread-safe; request
+ * threads call {@link #decide} concurrently and never block, wait on a lock or touch the network.
+ *
+ * <pre>{@code
+ * WaitingRoom room = WaitingRoom.builder(config, TicketKeys.fromJson(keysetJson)).build();
+ * Decision d = room.decide(cookieValueOrNull);
+ * if (d.ticket() != null) { setCookie(d.ticket(), d.ticketMaxAgeSeconds()); }
+ * if (d.letsThrough()) { serveTheApplication(); } else { showWaitingPage(d); }
+ * }</pre>
+ *
+ * <p>{@link #decide} follows the published design:
+ *
+ * <ul>
+ *   <li>an <b>active</b> ticket whose session has not expired passes; at most once per slice its
+ *       check-in moves forward and a new ticket is issued;
+ *   <li>a <b>waiting</b> ticket whose place has not timed out is checked against this node's
+ *       budget for its bucket at most once per refresh interval, and admitted when a slot is
+ *       there;
+ *   <li><b>no ticket</b>, or one that does not open (forged, tampered, foreign, expired), is a new
+ *       arrival: admitted only when nobody waits and a slot is free, otherwise given a waiting
+ *       ticket in the current bucket, at the back of the line.
+ * </ul>
+ *
+ * <p>Budgets come from a background sync (every {@link Builder#syncInterval sync interval}, with
+ * jitter) that publishes this node's counts through the {@link Transport}, and runs the pure
+ * {@link SlotAllocator} over what everyone published. With one JVM the default in-memory transport
+ * needs no setup. {@link #close()} stops the sync.
+ */
+public final class WaitingRoom implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(WaitingRoom.class);
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+  private final RoomConfig config;
+  private final TicketCodec codec;
+  private final InstantSource clock;
+  private final Coordinator coordinator;
+  private final FailurePolicy failurePolicy;
+  private final Duration syncInterval;
+  private final String publisher;
+  private final NodeState state;
+  private final @Nullable ScheduledExecutorService scheduler;
+  private final Object syncLock = new Object();
+
+  private volatile RoomView view;
+  private volatile Budgets budgets;
+  private volatile boolean transportFailing;
+
+  private WaitingRoom(Builder b, Transport transport) {
+    this.config = b.config;
+    this.codec = new TicketCodec(config.roomId(), b.keys);
+    this.clock = b.clock;
+    this.failurePolicy = b.failurePolicy;
+    this.syncInterval = b.syncInterval;
+    // A fresh suffix per process: a node that restarts with the same id never overwrites the
+    // report of its previous life, whose users keep counting until their sessions expire.
+    this.publisher = b.nodeId + "#" + UUID.randomUUID().toString().substring(0, 8);
+    this.coordinator =
+        new Coordinator(
+            config, transport, b.dataCenter, publisher, syncInterval.multipliedBy(3).plusSeconds(1));
+    this.state = new NodeState(config);
+    long now = clock.instant().getEpochSecond();
+    this.view = RoomView.of(config, now, java.util.Map.of());
+    this.budgets = new Budgets(Budget.NONE);
+    sync();
+    if (b.backgroundSync) {
+      this.scheduler =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "waitingroom-sync-" + config.roomId());
+                t.setDaemon(true);
+                return t;
+              });
+      scheduleNextSync();
+    } else {
+      this.scheduler = null;
+    }
+  }
+
+  /**
+   * Starts a room.
+   *
+   * @param config the room's limits
+   * @param keys the keyset that seals tickets; every node of the room needs the same one
+   */
+  public static Builder builder(RoomConfig config, KeysetHandle keys) {
+    return new Builder(config, keys);
+  }
+
+  /**
+   * Decides one request. Never blocks and never throws on bad input: a ticket that does not open
+   * is a new arrival.
+   *
+   * @param ticket the request's ticket (cookie value), or {@code null} when it carries none
+   */
+  public Decision decide(@Nullable String ticket) {
+    long now = clock.instant().getEpochSecond();
+    Ticket t = codec.open(ticket, now);
+    if (t != null) {
+      long lastSlice = config.sliceOf(t.lastCheckIn());
+      if (t.isActive() && lastSlice >= config.firstActiveSlice(now)) {
+        return pass(t, lastSlice, now);
+      }
+      if (!t.isActive() && lastSlice >= config.firstWaitingSlice(now)) {
+        return keepWaiting(t, lastSlice, now);
+      }
+    }
+    return arrive(now);
+  }
+
+  private Decision pass(Ticket t, long lastSlice, long now) {
+    if (config.sliceOf(now) == lastSlice) {
+      return Decision.PASS_UNCHANGED;
+    }
+    state.moveActive(lastSlice, now);
+    return admitted(Decision.Outcome.PASS, t.checkIn(now), now);
+  }
+
+  private Decision keepWaiting(Ticket t, long lastSlice, long now) {
+    state.moveWaiting(t.bucketId(), lastSlice, now);
+    if (now - t.lastPoll() < config.refreshSeconds()) {
+      return waiting(Decision.Outcome.WAIT, t.checkIn(now), now);
+    }
+    state.poll(now);
+    if (budgets.tryBucket(t.bucketId())) {
+      state.admitWaiting(t.bucketId(), config.sliceOf(now), now);
+      return admitted(Decision.Outcome.ADMIT, t.admit(now), now);
+    }
+    return waiting(Decision.Outcome.WAIT, t.poll(now), now);
+  }
+
+  private Decision arrive(long now) {
+    if (budgets.tryNewArrival()) {
+      state.arriveAdmitted(now);
+      long bucket = config.bucketOf(now);
+      return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, bucket, now, now, now), now);
+    }
+    long bucket = config.bucketOf(now);
+    state.arriveQueued(bucket, now);
+    return waiting(Decision.Outcome.QUEUE, Ticket.waiting(bucket, now), now);
+  }
+
+  private Decision admitted(Decision.Outcome outcome, Ticket t, long now) {
+    return new Decision(outcome, codec.seal(t), config.sessionSeconds(), 0, 0, 0, now);
+  }
+
+  private Decision waiting(Decision.Outcome outcome, Ticket t, long now) {
+    RoomView v = view;
+    long ahead = v.usersAhead(t.bucketId());
+    double rate = v.admissionsPerMinute();
+    long waitSeconds = Double.isNaN(rate) ? -1 : (long) Math.ceil(ahead * 60.0 / rate);
+    return new Decision(
+        outcome,
+        codec.seal(t),
+        config.waitingTimeoutSeconds(),
+        ahead,
+        waitSeconds,
+        config.refreshSeconds(),
+        v.now());
+  }
+
+  /**
+   * Runs one coordination round now: publish this node's counts, read everyone's, compute new
+   * budgets. The background sync calls this; tests and simulations that build the room with
+   * {@link Builder#backgroundSync(boolean) backgroundSync(false)} call it themselves. Never throws
+   * on transport failure: the room goes on from its last view, as its {@link FailurePolicy} says.
+   */
+  public void sync() {
+    synchronized (syncLock) {
+      long now = clock.instant().getEpochSecond();
+      Budgets old = budgets;
+      long spentBefore = old.spent();
+      Report mine = state.report(publisher, now);
+      RoomView next;
+      boolean failed = false;
+      try {
+        next = coordinator.exchange(mine, now);
+        if (transportFailing) {
+          transportFailing = false;
+          log.info("room '{}': coordinator transport answers again", config.roomId());
+        }
+      } catch (IOException | RuntimeException e) {
+        failed = true;
+        if (!transportFailing) {
+          transportFailing = true;
+          log.warn(
+              "room '{}': coordinator transport failed, serving from the last view ({}): {}",
+              config.roomId(),
+              failurePolicy,
+              e.toString());
+        } else {
+          log.debug("room '{}': coordinator transport still failing: {}", config.roomId(), e.toString());
+        }
+        next = coordinator.localView(mine, now, view);
+      }
+      Allocation allocation = SlotAllocator.allocate(next, config);
+      Budget budget =
+          SlotAllocator.budgetFor(
+              allocation, next, coordinator.dataCenter(), coordinator.nodeIndex(), coordinator.nodeCount());
+      if (failed && failurePolicy == FailurePolicy.FAIL_CLOSED) {
+        budget = new Budget(budget.bucketIds(), budget.slots(), 0);
+      }
+      Budgets fresh = new Budgets(budget);
+      view = next;
+      budgets = fresh;
+      // Admissions made on the old budget after the report was taken are not in the view yet.
+      fresh.deduct(old.spent() - spentBefore);
+      state.prune(now);
+    }
+  }
+
+  private void scheduleNextSync() {
+    ScheduledExecutorService s = scheduler;
+    if (s == null || s.isShutdown()) {
+      return;
+    }
+    long base = syncInterval.toMillis();
+    long jitter = ThreadLocalRandom.current().nextLong(-base / 10, base / 10 + 1);
+    try {
+      s.schedule(
+          () -> {
+            try {
+              sync();
+            } catch (RuntimeException e) {
+              log.error("room '{}': sync failed", config.roomId(), e);
+            } finally {
+              scheduleNextSync();
+            }
+          },
+          base + jitter,
+          TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closed meanwhile
+    }
+  }
+
+  /** The room's configuration. */
+  public RoomConfig config() {
+    return config;
+  }
+
+  /** The view behind the current budgets and estimates. */
+  public RoomView view() {
+    return view;
+  }
+
+  /** Whether the last sync failed to reach the coordinator transport. */
+  public boolean transportFailing() {
+    return transportFailing;
+  }
+
+  /** Stops the background sync. Decisions keep working from the last view. */
+  @Override
+  public void close() {
+    ScheduledExecutorService s = scheduler;
+    if (s != null) {
+      s.shutdownNow();
+    }
+  }
+
+  /** Builds a {@link WaitingRoom}; every setting but the configuration and keys has a default. */
+  public static final class Builder {
+    private final RoomConfig config;
+    private final KeysetHandle keys;
+    private InstantSource clock = InstantSource.system();
+    private @Nullable Transport transport;
+    private String dataCenter = "local";
+    private String nodeId = "node";
+    private Duration syncInterval = Duration.ofSeconds(1);
+    private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
+    private boolean backgroundSync = true;
+
+    private Builder(RoomConfig config, KeysetHandle keys) {
+      this.config = Objects.requireNonNull(config, "config");
+      this.keys = Objects.requireNonNull(keys, "keys");
+    }
+
+    /** Where time comes from. Default: the system clock. Tests pass a {@link ManualClock}. */
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * The coordinator store shared by every node of the room. Default: a private {@link
+     * InMemoryTransport}, right for a room on one JVM.
+     */
+    public Builder transport(Transport transport) {
+      this.transport = Objects.requireNonNull(transport, "transport");
+      return this;
+    }
+
+    /** This node's data center (region, cluster). Default: {@code local}. */
+    public Builder dataCenter(String name) {
+      this.dataCenter = checkName("dataCenter", name);
+      return this;
+    }
+
+    /** This node's id, unique within its data center. Default: {@code node}. */
+    public Builder nodeId(String id) {
+      this.nodeId = checkName("nodeId", id);
+      return this;
+    }
+
+    /** How often the node syncs with the coordinator (10 ms..1 min). Default: 1 second. */
+    public Builder syncInterval(Duration interval) {
+      Objects.requireNonNull(interval, "syncInterval");
+      if (interval.compareTo(Duration.ofMillis(10)) < 0 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
+        throw new IllegalArgumentException(
+            "syncInterval must be between 10 ms and 1 minute but was " + interval);
+      }
+      this.syncInterval = interval;
+      return this;
+    }
+
+    /** What to do with new arrivals while the transport fails. Default: {@link FailurePolicy#FAIL_CLOSED}. */
+    public Builder failurePolicy(FailurePolicy policy) {
+      this.failurePolicy = Objects.requireNonNull(policy, "failurePolicy");
+      return this;
+    }
+
+    /**
+     * Whether a background thread syncs every sync interval. Default: true. Turn it off to drive
+     * {@link WaitingRoom#sync()} yourself, as tests and simulations with a manual clock do.
+     */
+    public Builder backgroundSync(boolean enabled) {
+      this.backgroundSync = enabled;
+      return this;
+    }
+
+    /** Builds the room and runs its first sync. */
+    public WaitingRoom build() {
+      Transport t = transport;
+      return new WaitingRoom(this, t != null ? t : new InMemoryTransport(clock));
+    }
+
+    private static String checkName(String setting, String value) {
+      Objects.requireNonNull(value, setting);
+      if (!NAME.matcher(value).matches()) {
+        throw new IllegalArgumentException(
+            setting + " must be 1 to 64 characters out of A-Z a-z 0-9 . _ - but was '" + value + "'");
+      }
+      return value;
+    }
+  }
+}

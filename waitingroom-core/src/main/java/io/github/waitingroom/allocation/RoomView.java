@@ -1,0 +1,191 @@
+package io.github.waitingroom.allocation;
+
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.coordinator.Report;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Everyone's counts, evaluated at one instant: active users, recent admissions, and the line as
+ * sorted buckets. Built from one {@link Report} per data center; immutable.
+ *
+ * <p>Windows are applied here, once: a user counts as active while the slice of their last
+ * check-in lies within the session duration, as waiting while the slice of their last poll lies
+ * within the waiting timeout (see {@link RoomConfig#firstSliceWithin}).
+ */
+public final class RoomView {
+  /** How far back the admission rate is averaged. */
+  public static final long RATE_WINDOW_SECONDS = 300;
+
+  private final long now;
+  private final long activeUsers;
+  private final long admittedLastMinute;
+  private final double admissionsPerMinute;
+  private final long[] bucketIds;
+  private final long[] waiting;
+  private final long[] waitingBefore;
+  private final Map<String, Report> dataCenters;
+  private final long currentBucket;
+  private final long shareFrom;
+  private final long shareTo;
+  private final long firstWaitingSlice;
+
+  private RoomView(RoomConfig config, long now, Map<String, Report> dataCenters) {
+    this.now = now;
+    this.dataCenters = Collections.unmodifiableMap(new TreeMap<>(dataCenters));
+    this.currentBucket = config.bucketOf(now);
+    this.shareTo = currentBucket - config.bucketSeconds();
+    this.shareFrom = shareTo - config.bucketSeconds();
+    this.firstWaitingSlice = config.firstWaitingSlice(now);
+    long firstActive = config.firstActiveSlice(now);
+    long firstMinute = config.firstSliceWithin(now, 60);
+    long firstRate = config.firstSliceWithin(now, RATE_WINDOW_SECONDS);
+    long active = 0;
+    long lastMinute = 0;
+    TreeMap<Long, Long> admittedByslice = new TreeMap<>();
+    TreeMap<Long, Long> line = new TreeMap<>();
+    for (Report r : dataCenters.values()) {
+      active += Report.sumFrom(r.active(), firstActive);
+      lastMinute += Report.sumFrom(r.admitted(), firstMinute);
+      r.admitted().tailMap(firstRate, true).forEach((s, n) -> admittedByslice.merge(s, n, Long::sum));
+      r.waiting().forEach((bucket, slices) -> line.merge(bucket, Report.sumFrom(slices, firstWaitingSlice), Long::sum));
+    }
+    line.values().removeIf(n -> n <= 0);
+    this.activeUsers = Math.max(0, active);
+    this.admittedLastMinute = Math.max(0, lastMinute);
+    long admittedRecently = admittedByslice.values().stream().mapToLong(Long::longValue).sum();
+    if (admittedRecently <= 0) {
+      this.admissionsPerMinute = Double.NaN;
+    } else {
+      long span = Math.max(60, now - admittedByslice.firstKey());
+      this.admissionsPerMinute = admittedRecently * 60.0 / span;
+    }
+    int n = line.size();
+    this.bucketIds = new long[n];
+    this.waiting = new long[n];
+    this.waitingBefore = new long[n + 1];
+    int i = 0;
+    for (Map.Entry<Long, Long> e : line.entrySet()) {
+      bucketIds[i] = e.getKey();
+      waiting[i] = e.getValue();
+      waitingBefore[i + 1] = waitingBefore[i] + waiting[i];
+      i++;
+    }
+  }
+
+  /**
+   * The view of the given data centers' reports at {@code now}.
+   *
+   * @param dataCenters one (summed) report per data center, keyed by the data center's name
+   */
+  public static RoomView of(RoomConfig config, long now, Map<String, Report> dataCenters) {
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(dataCenters, "dataCenters");
+    return new RoomView(config, now, dataCenters);
+  }
+
+  /** The instant (epoch second) the view stands at. */
+  public long now() {
+    return now;
+  }
+
+  /** Users admitted whose session has not expired, across all nodes. */
+  public long activeUsers() {
+    return activeUsers;
+  }
+
+  /** Users admitted within the last minute (rounded up to whole slices), across all nodes. */
+  public long admittedLastMinute() {
+    return admittedLastMinute;
+  }
+
+  /**
+   * The average number of users admitted per minute over the last {@value #RATE_WINDOW_SECONDS}
+   * seconds (or since the first admission, if later, but at least over a minute); {@code NaN}
+   * when nobody was admitted in that time, and so the wait is unknown.
+   */
+  public double admissionsPerMinute() {
+    return admissionsPerMinute;
+  }
+
+  /** Users waiting in all buckets. */
+  public long waitingUsers() {
+    return waitingBefore[bucketIds.length];
+  }
+
+  /** The bucket the current arrivals fall into. */
+  public long currentBucket() {
+    return currentBucket;
+  }
+
+  /** The buckets that hold waiting users, oldest first (eligible slots are 0 here). */
+  public List<BucketState> buckets() {
+    List<BucketState> out = new ArrayList<>(bucketIds.length);
+    for (int i = 0; i < bucketIds.length; i++) {
+      out.add(new BucketState(bucketIds[i], waiting[i], 0));
+    }
+    return out;
+  }
+
+  /**
+   * Users ahead of a holder of the given bucket: everyone in older buckets plus half of the own
+   * bucket (the expected position within it, since a bucket has no order of its own).
+   */
+  public long usersAhead(long bucketId) {
+    int i = java.util.Arrays.binarySearch(bucketIds, bucketId);
+    if (i >= 0) {
+      return waitingBefore[i] + waiting[i] / 2;
+    }
+    return waitingBefore[-i - 1];
+  }
+
+  /** The names of the data centers in this view, sorted. */
+  public List<String> dataCenterNames() {
+    return List.copyOf(dataCenters.keySet());
+  }
+
+  /** The data centers' reports, by name. */
+  public Map<String, Report> dataCenters() {
+    return dataCenters;
+  }
+
+  /**
+   * A data center's traffic (arrivals and polls) in the settled share window: the bucket width
+   * that ended one bucket width before the current bucket began (the published design looks two
+   * minutes back). Every node computes the same shares from it, however late its view.
+   */
+  public long settledTraffic(String dataCenter) {
+    Report r = dataCenters.get(dataCenter);
+    if (r == null) {
+      return 0;
+    }
+    long sum = 0;
+    for (long n : r.traffic().subMap(shareFrom, true, shareTo, false).values()) {
+      sum += n;
+    }
+    return Math.max(0, sum);
+  }
+
+  /** Users of the given data center waiting in the given bucket. */
+  public long waiting(String dataCenter, long bucketId) {
+    Report r = dataCenters.get(dataCenter);
+    if (r == null) {
+      return 0;
+    }
+    NavigableMap<Long, Long> slices = r.waiting().get(bucketId);
+    return slices == null ? 0 : Math.max(0, Report.sumFrom(slices, firstWaitingSlice));
+  }
+
+  long[] bucketIdArray() {
+    return bucketIds;
+  }
+
+  long[] waitingArray() {
+    return waiting;
+  }
+}

@@ -109,7 +109,10 @@ public record RoomConfig(
     return new Builder(roomId);
   }
 
-  /** Returns a builder holding every setting of this configuration, to derive a variant. */
+  /**
+   * Returns a builder holding every setting of this configuration, to derive a variant: each
+   * setting may be given once more on it.
+   */
   public Builder toBuilder() {
     Builder b = new Builder(roomId);
     b.totalActiveUsers = totalActiveUsers;
@@ -206,10 +209,12 @@ public record RoomConfig(
   /**
    * Builds a {@link RoomConfig}. {@code totalActiveUsers}, {@code newUsersPerMinute} and {@code
    * sessionDuration} are required; each other setting has a documented default. A setting given
-   * twice is rejected, because that is almost always a mistake in wiring.
+   * twice on one builder is rejected, because that is almost always a mistake in wiring (the values
+   * copied by {@link RoomConfig#toBuilder()} do not count as given).
    */
   public static final class Builder {
     private final String roomId;
+    private final java.util.Set<String> given = new java.util.HashSet<>();
     private int totalActiveUsers;
     private int newUsersPerMinute;
     private @Nullable Duration sessionDuration;
@@ -225,7 +230,7 @@ public record RoomConfig(
 
     /** Required: how many users may be active at once (at least 1). */
     public Builder totalActiveUsers(int value) {
-      requireUnset("totalActiveUsers", totalActiveUsers == 0 ? null : totalActiveUsers);
+      requireUnset("totalActiveUsers");
       checkPositive("totalActiveUsers", value);
       totalActiveUsers = value;
       return this;
@@ -233,7 +238,7 @@ public record RoomConfig(
 
     /** Required: how many users may be admitted in any sliding minute (1..totalActiveUsers). */
     public Builder newUsersPerMinute(int value) {
-      requireUnset("newUsersPerMinute", newUsersPerMinute == 0 ? null : newUsersPerMinute);
+      requireUnset("newUsersPerMinute");
       checkPositive("newUsersPerMinute", value);
       newUsersPerMinute = value;
       return this;
@@ -241,7 +246,7 @@ public record RoomConfig(
 
     /** Required: how long an admitted user stays counted after their last request (1 s..1 day). */
     public Builder sessionDuration(Duration value) {
-      requireUnset("sessionDuration", sessionDuration);
+      requireUnset("sessionDuration");
       checkSeconds("sessionDuration", Objects.requireNonNull(value, "sessionDuration"), MAX_DURATION);
       sessionDuration = value;
       return this;
@@ -249,7 +254,7 @@ public record RoomConfig(
 
     /** Arrivals within one bucket width share a place in line. Default: one minute. */
     public Builder bucketWidth(Duration value) {
-      requireUnset("bucketWidth", bucketWidth);
+      requireUnset("bucketWidth");
       checkSeconds("bucketWidth", Objects.requireNonNull(value, "bucketWidth"), Duration.ofHours(1));
       bucketWidth = value;
       return this;
@@ -260,7 +265,7 @@ public record RoomConfig(
      * session duration, otherwise 1 second.
      */
     public Builder sliceWidth(Duration value) {
-      requireUnset("sliceWidth", sliceWidth);
+      requireUnset("sliceWidth");
       checkSeconds("sliceWidth", Objects.requireNonNull(value, "sliceWidth"), Duration.ofHours(1));
       sliceWidth = value;
       return this;
@@ -268,7 +273,7 @@ public record RoomConfig(
 
     /** How often a waiting page polls. Default: 20 seconds. */
     public Builder refreshInterval(Duration value) {
-      requireUnset("refreshInterval", refreshInterval);
+      requireUnset("refreshInterval");
       checkSeconds(
           "refreshInterval", Objects.requireNonNull(value, "refreshInterval"), Duration.ofMinutes(10));
       refreshInterval = value;
@@ -280,7 +285,7 @@ public record RoomConfig(
      * intervals plus one slice, so that one or two lost polls do not cost anyone their place.
      */
     public Builder waitingTimeout(Duration value) {
-      requireUnset("waitingTimeout", waitingTimeout);
+      requireUnset("waitingTimeout");
       checkSeconds("waitingTimeout", Objects.requireNonNull(value, "waitingTimeout"), MAX_DURATION);
       waitingTimeout = value;
       return this;
@@ -317,9 +322,9 @@ public record RoomConfig(
           roomId, totalActiveUsers, newUsersPerMinute, session, bucket, slice, refresh, timeout);
     }
 
-    private static void requireUnset(String name, @Nullable Object current) {
-      if (current != null) {
-        throw new IllegalStateException(name + " was already set to " + current);
+    private void requireUnset(String name) {
+      if (!given.add(name)) {
+        throw new IllegalStateException(name + " was already set on this builder");
       }
     }
   }

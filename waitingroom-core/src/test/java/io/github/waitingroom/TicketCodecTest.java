@@ -1,0 +1,133 @@
+package io.github.waitingroom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.crypto.tink.KeysetHandle;
+import java.util.Base64;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.StringLength;
+import org.junit.jupiter.api.Test;
+
+class TicketCodecTest {
+  private static final long NOW = 1_800_000_000L;
+  private static final KeysetHandle KEYS = TicketKeys.generate();
+  private final TicketCodec codec = new TicketCodec("shop", KEYS);
+  private final Ticket waiting = Ticket.waiting(NOW - 60, NOW - 30).checkIn(NOW - 5);
+  private final Ticket active = Ticket.waiting(NOW - 120, NOW - 100).admit(NOW - 40).checkIn(NOW);
+
+  @Test
+  void roundTripsBothStates() {
+    assertThat(codec.open(codec.seal(waiting), NOW)).isEqualTo(waiting);
+    assertThat(codec.open(codec.seal(active), NOW)).isEqualTo(active);
+  }
+
+  @Test
+  void isCompactBase64Url() {
+    String sealed = codec.seal(active);
+    assertThat(sealed).hasSizeLessThan(120).matches("[A-Za-z0-9_-]+");
+  }
+
+  @Test
+  void rejectsEverySingleByteTamper() {
+    byte[] bytes = Base64.getUrlDecoder().decode(codec.seal(active));
+    for (int i = 0; i < bytes.length; i++) {
+      for (int bit = 0; bit < 8; bit++) {
+        byte[] tampered = bytes.clone();
+        tampered[i] ^= (byte) (1 << bit);
+        String value = Base64.getUrlEncoder().withoutPadding().encodeToString(tampered);
+        assertThat(codec.open(value, NOW)).as("byte %d bit %d", i, bit).isNull();
+      }
+    }
+  }
+
+  @Test
+  void rejectsTruncatedExtendedAndOversizedValues() {
+    String sealed = codec.seal(active);
+    for (int len = 0; len < sealed.length(); len++) {
+      assertThat(codec.open(sealed.substring(0, len), NOW)).isNull();
+    }
+    assertThat(codec.open(sealed + "A", NOW)).isNull();
+    assertThat(codec.open(sealed + "AAAA", NOW)).isNull();
+    assertThat(codec.open("A".repeat(TicketCodec.MAX_SEALED_LENGTH + 1), NOW)).isNull();
+    assertThat(codec.open(null, NOW)).isNull();
+  }
+
+  @Test
+  void rejectsTicketsOfAnotherRoom() {
+    TicketCodec other = new TicketCodec("shop2", KEYS);
+    assertThat(other.open(codec.seal(active), NOW)).isNull();
+  }
+
+  @Test
+  void rejectsTicketsSealedWithAnotherKey() {
+    TicketCodec stranger = new TicketCodec("shop", TicketKeys.generate());
+    assertThat(codec.open(stranger.seal(active), NOW)).isNull();
+  }
+
+  @Test
+  void rejectsFutureDatedTickets() {
+    Ticket future = active.checkIn(NOW + TicketCodec.MAX_CLOCK_SKEW_SECONDS + 1);
+    assertThat(codec.open(codec.seal(future), NOW)).isNull();
+    Ticket skewed = active.checkIn(NOW + TicketCodec.MAX_CLOCK_SKEW_SECONDS);
+    assertThat(codec.open(codec.seal(skewed), NOW)).isEqualTo(skewed);
+  }
+
+  @Test
+  void rejectsInconsistentFields() {
+    Ticket acceptedBeforeArrival = new Ticket(Ticket.State.ACTIVE, NOW - 10, NOW - 20, NOW, NOW - 30);
+    Ticket waitingWithAcceptance = new Ticket(Ticket.State.WAITING, NOW - 60, NOW - 5, NOW, NOW);
+    assertThat(codec.open(codec.seal(acceptedBeforeArrival), NOW)).isNull();
+    assertThat(codec.open(codec.seal(waitingWithAcceptance), NOW)).isNull();
+  }
+
+  @Test
+  void keysRotate() {
+    String sealedWithOld = codec.seal(active);
+    KeysetHandle rotated = TicketKeys.rotate(KEYS);
+    TicketCodec afterRotation = new TicketCodec("shop", rotated);
+    assertThat(afterRotation.open(sealedWithOld, NOW)).isEqualTo(active);
+    String sealedWithNew = afterRotation.seal(active);
+    assertThat(codec.open(sealedWithNew, NOW)).as("the old keyset lacks the new primary").isNull();
+
+    KeysetHandle oldRemoved = removeNonPrimary(rotated);
+    TicketCodec withoutOld = new TicketCodec("shop", oldRemoved);
+    assertThat(withoutOld.open(sealedWithOld, NOW)).isNull();
+    assertThat(withoutOld.open(sealedWithNew, NOW)).isEqualTo(active);
+  }
+
+  @Test
+  void keysetsSurviveJson() {
+    KeysetHandle copy = TicketKeys.fromJson(TicketKeys.toJson(KEYS));
+    assertThat(new TicketCodec("shop", copy).open(codec.seal(active), NOW)).isEqualTo(active);
+    assertThatThrownBy(() -> TicketKeys.fromJson("{not a keyset"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Tink JSON keyset");
+  }
+
+  @Property(tries = 2000)
+  void garbageNeverThrowsAndNeverOpens(@ForAll @StringLength(max = 300) String garbage) {
+    assertThat(codec.open(garbage, NOW)).isNull();
+  }
+
+  @Property(tries = 500)
+  void randomBytesInBase64NeverOpen(@ForAll byte[] bytes) {
+    String value = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    assertThat(codec.open(value, NOW)).isNull();
+  }
+
+  private static KeysetHandle removeNonPrimary(KeysetHandle keys) {
+    KeysetHandle.Builder builder = KeysetHandle.newBuilder(keys);
+    for (int i = builder.size() - 1; i >= 0; i--) {
+      if (!builder.getAt(i).isPrimary()) {
+        builder.deleteAt(i);
+      }
+    }
+    try {
+      return builder.build();
+    } catch (java.security.GeneralSecurityException e) {
+      throw new AssertionError(e);
+    }
+  }
+}

@@ -1,0 +1,126 @@
+package io.github.waitingroom.benchmarks;
+
+import io.github.waitingroom.Decision;
+import io.github.waitingroom.ManualClock;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * {@link WaitingRoom#decide} for each kind of request, on a full room (10 of 10 users active, one
+ * user waiting) whose clock stands still, so each benchmark stays on its path:
+ *
+ * <ul>
+ *   <li>{@link #activeUnchanged}: an admitted user whose ticket was checked in this slice: open
+ *       the ticket, compare two numbers, pass. The hot path: most requests of a site are this.
+ *   <li>{@link #activeCheckIn}: an admitted user's first request in a new slice (once per slice
+ *       per user): open, move the user's count to the new slice, seal a new ticket.
+ *   <li>{@link #waitingPoll}: a waiting user's poll after a refresh interval: open, count the
+ *       poll, try the bucket's budget (none left), seal the polled ticket, estimate the wait.
+ *   <li>{@link #newArrival}: no ticket, room full: count the arrival, put it in line, seal a
+ *       waiting ticket, estimate the wait.
+ * </ul>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class DecideBenchmark {
+  private WaitingRoom room;
+  private String activeNow;
+  private String activeLastSlice;
+  private String waiting;
+
+  /** Fills a room, queues one user and moves the clock so that each ticket is on its path. */
+  @Setup
+  public void setup() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:01Z"));
+    RoomConfig config =
+        RoomConfig.builder("bench")
+            .totalActiveUsers(10)
+            .newUsersPerMinute(10)
+            .sessionDuration(Duration.ofMinutes(5))
+            .build();
+    room = WaitingRoom.builder(config, TicketKeys.generate()).clock(clock).backgroundSync(false).build();
+    String first = expect(room.decide(null), Decision.Outcome.ADMIT);
+    for (int i = 1; i < 10; i++) {
+      expect(room.decide(null), Decision.Outcome.ADMIT);
+    }
+    String queued = expect(room.decide(null), Decision.Outcome.QUEUE);
+    clock.advance(Duration.ofSeconds(12));
+    activeLastSlice = expect(room.decide(first), Decision.Outcome.PASS);
+    clock.advance(Duration.ofSeconds(10));
+    activeNow = expect(room.decide(activeLastSlice), Decision.Outcome.PASS);
+    room.sync();
+    waiting = queued;
+    check(room.decide(activeNow), Decision.Outcome.PASS, false);
+    check(room.decide(activeLastSlice), Decision.Outcome.PASS, true);
+    check(room.decide(waiting), Decision.Outcome.WAIT, true);
+    check(room.decide(null), Decision.Outcome.QUEUE, true);
+  }
+
+  private static String expect(Decision d, Decision.Outcome outcome) {
+    check(d, outcome, true);
+    String t = d.ticket();
+    if (t == null) {
+      throw new IllegalStateException("no ticket in " + d);
+    }
+    return t;
+  }
+
+  private static void check(Decision d, Decision.Outcome outcome, boolean newTicket) {
+    if (d.outcome() != outcome || (d.ticket() != null) != newTicket) {
+      throw new IllegalStateException("expected " + outcome + " (new ticket: " + newTicket + ") but got " + d);
+    }
+  }
+
+  /** Stops nothing (no background sync) but keeps the room's life cycle honest. */
+  @TearDown
+  public void tearDown() {
+    room.close();
+  }
+
+  /** The hot path: an admitted user, ticket already checked in this slice. */
+  @Benchmark
+  public Decision activeUnchanged() {
+    return room.decide(activeNow);
+  }
+
+  /** An admitted user's first request in a new slice: a new ticket is sealed. */
+  @Benchmark
+  public Decision activeCheckIn() {
+    return room.decide(activeLastSlice);
+  }
+
+  /** A waiting user's poll after a refresh interval, turned away (no slot). */
+  @Benchmark
+  public Decision waitingPoll() {
+    return room.decide(waiting);
+  }
+
+  /** A request without a ticket to a full room: queued. */
+  @Benchmark
+  public Decision newArrival() {
+    return room.decide(null);
+  }
+
+  /**
+   * What reading the production clock costs per decision ({@code InstantSource.system()}, which
+   * {@link WaitingRoom} uses unless told otherwise); the benchmarks above use a still clock.
+   */
+  @Benchmark
+  public long systemClockSecond() {
+    return InstantSource.system().instant().getEpochSecond();
+  }
+}

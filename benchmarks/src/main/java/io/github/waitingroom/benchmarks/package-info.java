@@ -1,0 +1,15 @@
+/**
+ * What the waiting room costs and how faithfully it holds its limits, with numbers anyone can
+ * reproduce.
+ *
+ * <p>The JMH benchmarks ({@code *Benchmark}) time the pieces on the request path (opening and
+ * sealing tickets, the admission decision for each kind of request) against the floor of one bare
+ * AES-GCM decryption with the JDK's own cipher, and the pieces of a coordination round (slot
+ * allocation, report encoding). The {@link io.github.waitingroom.benchmarks.SpikeSimulator} drives
+ * the real core classes through data centers, nodes, sync lag and traffic spikes in virtual time.
+ * Nothing here is part of the library.
+ */
+@NullMarked
+package io.github.waitingroom.benchmarks;
+
+import org.jspecify.annotations.NullMarked;

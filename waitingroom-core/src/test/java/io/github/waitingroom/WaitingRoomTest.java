@@ -61,4 +61,73 @@ class WaitingRoomTest {
     assertThat(later.outcome()).isEqualTo(Decision.Outcome.ADMIT);
     assertThat(room.decide(earlier.ticket()).outcome()).isEqualTo(Decision.Outcome.PASS);
   }
+
+  @Test
+  void estimatesTheWaitAsUsersAheadOverTheAdmissionRate() {
+    WaitingRoom room = room();
+    for (int i = 0; i < 3; i++) {
+      assertThat(room.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
+    }
+    List<String> line = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      line.add(room.decide(null).ticket());
+    }
+    clock.advance(Duration.ofSeconds(10));
+    room.sync();
+    Decision d = room.decide(line.get(0));
+    assertThat(d.outcome()).isEqualTo(Decision.Outcome.WAIT);
+    // Four wait in one bucket: two ahead on average; three were admitted in the last minute.
+    assertThat(d.usersAhead()).isEqualTo(2);
+    assertThat(d.waitKnown()).isTrue();
+    assertThat(d.waitSeconds()).isEqualTo(40);
+    assertThat(d.waitMinutes()).isEqualTo(1);
+    assertThat(d.refreshSeconds()).isEqualTo(10);
+  }
+
+  @Test
+  void waitIsUnknownWithoutRecentAdmissions() {
+    RoomConfig longSessions =
+        config.toBuilder().totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(30)).build();
+    WaitingRoom room = WaitingRoom.builder(longSessions, KEYS).clock(clock).backgroundSync(false).build();
+    Decision inside = room.decide(null);
+    assertThat(inside.outcome()).isEqualTo(Decision.Outcome.ADMIT);
+    clock.advance(Duration.ofMinutes(6));
+    room.sync();
+    Decision queued = room.decide(null);
+    assertThat(queued.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    assertThat(queued.waitKnown()).isFalse();
+    assertThat(queued.waitSeconds()).isEqualTo(-1);
+    assertThat(queued.waitMinutes()).isEqualTo(-1);
+  }
+
+  @Test
+  void forgedTicketsAreNewArrivalsAtTheBackOfTheLine() {
+    WaitingRoom room = room();
+    for (int i = 0; i < 3; i++) {
+      room.decide(null);
+    }
+    Decision waiting = room.decide(null);
+    String sealed = java.util.Objects.requireNonNull(waiting.ticket());
+    char flipped = sealed.charAt(20) == 'x' ? 'y' : 'x';
+    String forged = sealed.substring(0, 20) + flipped + sealed.substring(21);
+    Decision d = room.decide(forged);
+    assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    Decision other = room.decide(new TicketCodec("other-room", KEYS).seal(Ticket.waiting(0, 0).admit(1)));
+    assertThat(other.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+  }
+
+  @Test
+  void activeTicketsAreReissuedOncePerSliceAtMost() {
+    WaitingRoom room = room();
+    Decision admitted = room.decide(null);
+    clock.advance(Duration.ofSeconds(3));
+    Decision same = room.decide(admitted.ticket());
+    assertThat(same.outcome()).isEqualTo(Decision.Outcome.PASS);
+    assertThat(same.ticket()).isNull();
+    clock.advance(Duration.ofSeconds(10));
+    Decision moved = room.decide(admitted.ticket());
+    assertThat(moved.outcome()).isEqualTo(Decision.Outcome.PASS);
+    assertThat(moved.ticket()).isNotNull();
+    assertThat(moved.ticketMaxAgeSeconds()).isEqualTo(60);
+  }
 }

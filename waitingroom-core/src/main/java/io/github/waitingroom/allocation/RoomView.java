@@ -43,7 +43,9 @@ public final class RoomView {
     this.shareFrom = shareTo - config.bucketSeconds();
     this.firstWaitingSlice = config.firstWaitingSlice(now);
     long firstActive = config.firstActiveSlice(now);
-    long firstMinute = config.firstSliceWithin(now, 60);
+    // The last minute is the last 60 s of whole slices (the current one included), so that over
+    // time exactly newUsersPerMinute are admitted per minute, not one slice's worth fewer.
+    long firstMinute = config.firstSliceWithin(now, Math.max(0, 60 - config.sliceSeconds()));
     long firstRate = config.firstSliceWithin(now, RATE_WINDOW_SECONDS);
     long active = 0;
     long lastMinute = 0;
@@ -99,7 +101,7 @@ public final class RoomView {
     return activeUsers;
   }
 
-  /** Users admitted within the last minute (rounded up to whole slices), across all nodes. */
+  /** Users admitted in slices that began within the last 60 seconds, across all nodes. */
   public long admittedLastMinute() {
     return admittedLastMinute;
   }

@@ -1,0 +1,309 @@
+package io.github.waitingroom.servlet;
+
+import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.FailurePolicy;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds a filter's room and settings from web.xml init-params. Every name is checked (a typo
+ * fails instead of being ignored), and every error names the init-param and its value.
+ */
+final class InitParams {
+  private static final Logger log = LoggerFactory.getLogger(InitParams.class);
+
+  static final Set<String> KNOWN =
+      Collections.unmodifiableSet(
+          new TreeSet<>(
+              List.of(
+                  "roomId",
+                  "totalActiveUsers",
+                  "newUsersPerMinute",
+                  "sessionDuration",
+                  "bucketWidth",
+                  "sliceWidth",
+                  "refreshInterval",
+                  "waitingTimeout",
+                  "keysetFile",
+                  "keysetEnv",
+                  "generateEphemeralKeyset",
+                  "nodeId",
+                  "dataCenter",
+                  "failurePolicy",
+                  "syncInterval",
+                  "pathPrefix",
+                  "ignorePaths",
+                  "cookieName",
+                  "cookieSecure",
+                  "cookieSameSite",
+                  "waitingStatus",
+                  "statusParam",
+                  "templateFile")));
+
+  private final Function<String, @Nullable String> params;
+
+  private InitParams(Function<String, @Nullable String> params) {
+    this.params = params;
+  }
+
+  /**
+   * Reads the settings and starts the room.
+   *
+   * @param params the init-param lookup
+   * @param names the init-param names given
+   * @param env the environment lookup, for {@code keysetEnv}
+   */
+  static WaitingRoomFilter.Settings read(
+      Function<String, @Nullable String> params,
+      Enumeration<String> names,
+      Function<String, @Nullable String> env) {
+    for (String name : Collections.list(names)) {
+      if (!KNOWN.contains(name)) {
+        throw new IllegalArgumentException("unknown init-param '" + name + "'; known: " + KNOWN);
+      }
+    }
+    InitParams p = new InitParams(params);
+    RoomConfig config = p.roomConfig();
+    KeysetHandle keys = p.keys(config.roomId(), env);
+    WaitingRoom.Builder rb = WaitingRoom.builder(config, keys);
+    String nodeId = p.get("nodeId");
+    if (nodeId != null) {
+      rb.nodeId(nodeId);
+    }
+    String dc = p.get("dataCenter");
+    if (dc != null) {
+      rb.dataCenter(dc);
+    }
+    String policy = p.get("failurePolicy");
+    if (policy != null) {
+      rb.failurePolicy(p.enumValue("failurePolicy", policy, FailurePolicy.class));
+    }
+    Duration sync = p.duration("syncInterval");
+    if (sync != null) {
+      rb.syncInterval(sync);
+    }
+    WaitingRoom room = rb.build();
+    try {
+      WaitingRoomFilter.Builder fb = WaitingRoomFilter.builder(room);
+      p.filterSettings(fb);
+      return fb.settings(true);
+    } catch (RuntimeException e) {
+      room.close(); // a bad filter setting must leave no sync thread behind
+      throw e;
+    }
+  }
+
+  private RoomConfig roomConfig() {
+    String roomId = require("roomId");
+    RoomConfig.Builder b = RoomConfig.builder(roomId);
+    b.totalActiveUsers(intValue("totalActiveUsers", require("totalActiveUsers")));
+    b.newUsersPerMinute(intValue("newUsersPerMinute", require("newUsersPerMinute")));
+    Duration session = duration("sessionDuration");
+    if (session == null) {
+      throw missing("sessionDuration");
+    }
+    b.sessionDuration(session);
+    Duration d = duration("bucketWidth");
+    if (d != null) {
+      b.bucketWidth(d);
+    }
+    d = duration("sliceWidth");
+    if (d != null) {
+      b.sliceWidth(d);
+    }
+    d = duration("refreshInterval");
+    if (d != null) {
+      b.refreshInterval(d);
+    }
+    d = duration("waitingTimeout");
+    if (d != null) {
+      b.waitingTimeout(d);
+    }
+    return b.build();
+  }
+
+  private KeysetHandle keys(String roomId, Function<String, @Nullable String> env) {
+    String file = get("keysetFile");
+    String envName = get("keysetEnv");
+    boolean ephemeral = Boolean.parseBoolean(booleanValue("generateEphemeralKeyset"));
+    if (file != null && envName != null) {
+      throw new IllegalArgumentException(
+          "give one of init-params keysetFile ('" + file + "') and keysetEnv ('" + envName + "'), not both");
+    }
+    if (file != null) {
+      try {
+        return TicketKeys.fromJson(Files.readString(Path.of(file), StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new IllegalArgumentException("init-param keysetFile: cannot read '" + file + "': " + e, e);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("init-param keysetFile: '" + file + "' is " + e.getMessage(), e);
+      }
+    }
+    if (envName != null) {
+      String json = env.apply(envName);
+      if (json == null || json.isBlank()) {
+        throw new IllegalArgumentException(
+            "init-param keysetEnv names the environment variable '" + envName + "', which is not set");
+      }
+      try {
+        return TicketKeys.fromJson(json);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "init-param keysetEnv: environment variable '" + envName + "' holds " + e.getMessage(), e);
+      }
+    }
+    if (ephemeral) {
+      log.warn(
+          "room '{}': generated an EPHEMERAL ticket keyset (generateEphemeralKeyset=true). Tickets"
+              + " will not open after a restart or on any other node; use keysetFile or keysetEnv"
+              + " in production.",
+          roomId);
+      return TicketKeys.generate();
+    }
+    throw new IllegalArgumentException(
+        "no ticket keyset: set init-param keysetFile (path of a Tink JSON keyset) or keysetEnv (an"
+            + " environment variable holding one); every node of a room needs the same keyset. For a"
+            + " single throw-away node only, set generateEphemeralKeyset=true.");
+  }
+
+  private void filterSettings(WaitingRoomFilter.Builder fb) {
+    String v = get("pathPrefix");
+    if (v != null) {
+      fb.pathPrefix(v);
+    }
+    v = get("ignorePaths");
+    if (v != null) {
+      for (String path : v.split("[,\\s]+")) {
+        if (!path.isEmpty()) {
+          fb.ignorePaths(path);
+        }
+      }
+    }
+    v = get("cookieName");
+    if (v != null) {
+      fb.cookieName(v);
+    }
+    v = get("cookieSecure");
+    if (v != null) {
+      fb.cookieSecure(enumValue("cookieSecure", v, WaitingRoomFilter.CookieSecure.class));
+    }
+    v = get("cookieSameSite");
+    if (v != null) {
+      fb.cookieSameSite(enumValue("cookieSameSite", v, WaitingRoomFilter.SameSite.class));
+    }
+    v = get("waitingStatus");
+    if (v != null) {
+      fb.waitingStatus(intValue("waitingStatus", v));
+    }
+    v = get("statusParam");
+    if (v != null) {
+      fb.statusParam(v);
+    }
+    v = get("templateFile");
+    if (v != null) {
+      try {
+        fb.template(Files.readString(Path.of(v), StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new IllegalArgumentException("init-param templateFile: cannot read '" + v + "': " + e, e);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("init-param templateFile: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private @Nullable String get(String name) {
+    String v = params.apply(name);
+    return v == null || v.isBlank() ? null : v.trim();
+  }
+
+  private String require(String name) {
+    String v = get(name);
+    if (v == null) {
+      throw missing(name);
+    }
+    return v;
+  }
+
+  private static IllegalArgumentException missing(String name) {
+    return new IllegalArgumentException("init-param " + name + " is required");
+  }
+
+  private String booleanValue(String name) {
+    String v = get(name);
+    if (v == null) {
+      return "false";
+    }
+    if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException("init-param " + name + " must be true or false but was '" + v + "'");
+    }
+    return v;
+  }
+
+  private static int intValue(String name, String v) {
+    try {
+      return Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("init-param " + name + " must be a whole number but was '" + v + "'", e);
+    }
+  }
+
+  private <E extends Enum<E>> E enumValue(String name, String v, Class<E> type) {
+    try {
+      return Enum.valueOf(type, v.toUpperCase(Locale.ROOT).replace('-', '_'));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "init-param " + name + " must be one of " + java.util.Arrays.toString(type.getEnumConstants())
+              + " but was '" + v + "'", e);
+    }
+  }
+
+  /** Seconds ({@code 300}), a short form ({@code 300s}, {@code 5m}, {@code 1h}) or ISO-8601 ({@code PT5M}). */
+  @Nullable Duration duration(String name) {
+    String v = get(name);
+    if (v == null) {
+      return null;
+    }
+    return parseDuration(name, v);
+  }
+
+  static Duration parseDuration(String name, String v) {
+    try {
+      String s = v.toLowerCase(Locale.ROOT);
+      if (s.startsWith("pt") || s.startsWith("p")) {
+        return Duration.parse(v.toUpperCase(Locale.ROOT));
+      }
+      char unit = s.charAt(s.length() - 1);
+      if (Character.isDigit(unit)) {
+        return Duration.ofSeconds(Long.parseLong(s));
+      }
+      long n = Long.parseLong(s.substring(0, s.length() - 1));
+      return switch (unit) {
+        case 's' -> Duration.ofSeconds(n);
+        case 'm' -> Duration.ofMinutes(n);
+        case 'h' -> Duration.ofHours(n);
+        default -> throw new NumberFormatException("unit " + unit);
+      };
+    } catch (NumberFormatException | DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          "init-param " + name + " must be seconds (300), a short form (30s, 5m, 1h) or ISO-8601"
+              + " (PT5M) but was '" + v + "'", e);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package io.github.waitingroom.servlet;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.github.waitingroom.Decision;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+
+/**
+ * The JSON status object, written with jackson-core's streaming generator. The fields are
+ * documented in the README ("JSON status"); keep the two in step.
+ */
+final class StatusJson {
+  private static final JsonFactory FACTORY = new JsonFactory();
+
+  private StatusJson() {}
+
+  /**
+   * Writes the status for one decision.
+   *
+   * @param viewTime the epoch second the figures stand at
+   */
+  static String write(String roomId, Decision d, long viewTime) {
+    StringWriter out = new StringWriter(320);
+    boolean waiting = !d.letsThrough();
+    try (JsonGenerator g = FACTORY.createGenerator(out)) {
+      g.writeStartObject();
+      g.writeObjectFieldStart("waitingRoom");
+      g.writeStringField("roomId", roomId);
+      g.writeBooleanField("inWaitingRoom", waiting);
+      g.writeStringField("status", status(d.outcome()));
+      g.writeNumberField("usersAhead", waiting ? d.usersAhead() : 0);
+      boolean known = !waiting || d.waitKnown();
+      g.writeBooleanField("waitTimeKnown", known);
+      if (known) {
+        g.writeNumberField("waitTime", waiting ? d.waitMinutes() : 0);
+        g.writeNumberField("waitTimeSeconds", waiting ? d.waitSeconds() : 0);
+      } else {
+        g.writeNullField("waitTime");
+        g.writeNullField("waitTimeSeconds");
+      }
+      g.writeStringField("waitTimeFormatted", waiting ? PageTemplate.formatWait(d.waitSeconds()) : "none");
+      g.writeNumberField("refreshIntervalSeconds", waiting ? d.refreshSeconds() : 0);
+      g.writeStringField("lastUpdated", Instant.ofEpochSecond(viewTime).toString());
+      g.writeEndObject();
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString();
+  }
+
+  /** The {@code status} field: where the request stands after this decision. */
+  static String status(Decision.Outcome outcome) {
+    return switch (outcome) {
+      case PASS -> "active";
+      case ADMIT -> "admitted";
+      case QUEUE -> "queued";
+      case WAIT -> "waiting";
+    };
+  }
+}

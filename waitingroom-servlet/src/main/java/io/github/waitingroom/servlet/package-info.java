@@ -1,0 +1,16 @@
+/**
+ * The servlet adapter of the waiting room: {@link io.github.waitingroom.servlet.WaitingRoomFilter}.
+ *
+ * <p>The filter only translates. It reads the room's ticket cookie, asks the container-neutral
+ * {@link io.github.waitingroom.WaitingRoom#decide} what to do, writes the new ticket (when there
+ * is one) back as a cookie, and either lets the request through to the application or answers it
+ * with the waiting page or the JSON status. All admission logic lives in the core, so the filter
+ * never blocks, takes no lock and does no network I/O on a request.
+ *
+ * <p>The waiting page is a self-contained HTML template with named variables ({@code
+ * {{usersAhead}}} and the like) that users can replace with their own.
+ */
+@NullMarked
+package io.github.waitingroom.servlet;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,63 @@
+package io.github.waitingroom.servlet;
+
+import java.io.IOException;
+import java.net.CookieManager;
+import java.net.HttpCookie;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/** One browser-like visitor: a java.net.http client with its own cookie jar. */
+final class Visitor {
+  final CookieManager jar = new CookieManager();
+  private final HttpClient client;
+  private final TestServer server;
+
+  Visitor(TestServer server) {
+    this.server = server;
+    this.client =
+        HttpClient.newBuilder().cookieHandler(jar).connectTimeout(Duration.ofSeconds(5)).build();
+  }
+
+  HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    return send(path, "text/html,application/xhtml+xml,*/*;q=0.8");
+  }
+
+  HttpResponse<String> getJson(String path) throws IOException, InterruptedException {
+    return send(path, "application/json");
+  }
+
+  private HttpResponse<String> send(String path, String accept) throws IOException, InterruptedException {
+    HttpRequest request =
+        HttpRequest.newBuilder(server.uri(path)).header("Accept", accept).timeout(Duration.ofSeconds(10)).GET().build();
+    return client.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The ticket cookie's value in the jar, or null. */
+  @Nullable String ticket(String cookieName) {
+    for (HttpCookie c : jar.getCookieStore().getCookies()) {
+      if (c.getName().equals(cookieName)) {
+        return c.getValue();
+      }
+    }
+    return null;
+  }
+
+  /** Replaces the jar's ticket cookie with the given value, as a client that edits its cookie would. */
+  void setTicket(String cookieName, String value) {
+    URI uri = server.uri("/");
+    for (HttpCookie c : List.copyOf(jar.getCookieStore().getCookies())) {
+      if (c.getName().equals(cookieName)) {
+        jar.getCookieStore().remove(null, c);
+      }
+    }
+    HttpCookie c = new HttpCookie(cookieName, value);
+    c.setPath("/");
+    c.setVersion(0);
+    jar.getCookieStore().add(uri, c);
+  }
+}

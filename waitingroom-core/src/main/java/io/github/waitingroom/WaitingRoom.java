@@ -119,7 +119,7 @@ public final class WaitingRoom implements AutoCloseable {
    * @param ticket the request's ticket (cookie value), or {@code null} when it carries none
    */
   public Decision decide(@Nullable String ticket) {
-    long now = clock.instant().getEpochSecond();
+    long now = Math.floorDiv(clock.millis(), 1000L); // millis(): no Instant on the hot path
     Ticket t = codec.open(ticket, now);
     if (t != null) {
       long lastSlice = config.sliceOf(t.lastCheckIn());
@@ -143,7 +143,9 @@ public final class WaitingRoom implements AutoCloseable {
 
   private Decision keepWaiting(Ticket t, long lastSlice, long now) {
     state.moveWaiting(t.bucketId(), lastSlice, now);
-    if (now - t.lastPoll() < config.refreshSeconds()) {
+    // Tickets hold whole seconds: a page that polls exactly every refresh interval may arrive a
+    // second "early", and must not lose a whole interval for it.
+    if (now - t.lastPoll() < config.refreshSeconds() - 1) {
       return waiting(Decision.Outcome.WAIT, t.checkIn(now), now);
     }
     state.poll(now);

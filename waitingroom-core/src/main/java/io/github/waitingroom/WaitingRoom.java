@@ -8,6 +8,7 @@ import io.github.waitingroom.allocation.SlotAllocator;
 import io.github.waitingroom.coordinator.Coordinator;
 import io.github.waitingroom.coordinator.InMemoryTransport;
 import io.github.waitingroom.coordinator.Report;
+import io.github.waitingroom.coordinator.SyncCadence;
 import io.github.waitingroom.coordinator.Transport;
 import java.io.IOException;
 import java.time.Duration;
@@ -62,6 +63,7 @@ public final class WaitingRoom implements AutoCloseable {
   private final Coordinator coordinator;
   private final FailurePolicy failurePolicy;
   private final Duration syncInterval;
+  private final SyncCadence cadence;
   private final String publisher;
   private final NodeState state;
   private final @Nullable ScheduledExecutorService scheduler;
@@ -70,6 +72,18 @@ public final class WaitingRoom implements AutoCloseable {
   private volatile RoomView view;
   private volatile Budgets budgets;
   private volatile boolean transportFailing;
+  private volatile Duration nextSyncDelay;
+
+  // Sync-thread state, guarded by syncLock.
+  private Duration plainDelay;
+  private @Nullable RoomView lastSeen;
+  private int lastNodeCount = 1;
+  /** The budget of the last sync that reached the transport. */
+  private Budget lastGoodBudget = Budget.NONE;
+  /** Admissions charged to {@link #lastGoodBudget} since it was issued, across failed syncs. */
+  private long chargedToLastGood;
+  /** When the current failure episode began (epoch second), or -1 while the transport answers. */
+  private long failingSince = -1;
 
   private WaitingRoom(Builder b, Transport transport) {
     this.config = b.config;
@@ -77,12 +91,15 @@ public final class WaitingRoom implements AutoCloseable {
     this.clock = b.clock;
     this.failurePolicy = b.failurePolicy;
     this.syncInterval = b.syncInterval;
+    this.cadence = b.cadence();
+    this.plainDelay = syncInterval;
+    this.nextSyncDelay = syncInterval;
     // A fresh suffix per process: a node that restarts with the same id never overwrites the
     // report of its previous life, whose users keep counting until their sessions expire.
     this.publisher = b.nodeId + "#" + UUID.randomUUID().toString().substring(0, 8);
     this.coordinator =
         new Coordinator(
-            config, transport, b.dataCenter, publisher, syncInterval.multipliedBy(3).plusSeconds(1));
+            config, transport, b.dataCenter, publisher, cadence.slowest().multipliedBy(2).plusSeconds(1));
     this.state = new NodeState(config);
     long now = clock.instant().getEpochSecond();
     this.view = RoomView.of(config, now, java.util.Map.of());
@@ -191,6 +208,15 @@ public final class WaitingRoom implements AutoCloseable {
    * budgets. The background sync calls this; tests and simulations that build the room with
    * {@link Builder#backgroundSync(boolean) backgroundSync(false)} call it themselves. Never throws
    * on transport failure: the room goes on from its last view, as its {@link FailurePolicy} says.
+   *
+   * <p>While the transport fails (one <em>episode</em>, logged once when it begins and once when
+   * it ends), the node never re-grants slots from a view it cannot refresh. The budget of the last
+   * sync that got through is an allowance for the whole episode: every admission since then is
+   * charged to it, so the nodes together cannot admit more than the free slots they last saw.
+   * With {@link FailurePolicy#FAIL_CLOSED} only waiting users whose turn had come are admitted
+   * from it, and new arrivals queue; with {@link FailurePolicy#FAIL_OPEN} the allowance, new
+   * arrivals included, is granted afresh for every minute the episode lasts. The first sync that
+   * gets through again replaces it with a budget from the fresh view.
    */
   public void sync() {
     synchronized (syncLock) {
@@ -204,12 +230,17 @@ public final class WaitingRoom implements AutoCloseable {
         next = coordinator.exchange(mine, now);
         if (transportFailing) {
           transportFailing = false;
-          log.info("room '{}': coordinator transport answers again", config.roomId());
+          log.info(
+              "room '{}': coordinator transport answers again after {} s",
+              config.roomId(),
+              now - failingSince);
         }
+        failingSince = -1;
       } catch (IOException | RuntimeException e) {
         failed = true;
         if (!transportFailing) {
           transportFailing = true;
+          failingSince = now;
           log.warn(
               "room '{}': coordinator transport failed, serving from the last view ({}): {}",
               config.roomId(),
@@ -220,20 +251,53 @@ public final class WaitingRoom implements AutoCloseable {
         }
         next = coordinator.localView(mine, now, view);
       }
-      Allocation allocation = SlotAllocator.allocate(next, config);
-      Budget budget =
-          SlotAllocator.budgetFor(
-              allocation, next, coordinator.dataCenter(), coordinator.nodeIndex(), coordinator.nodeCount());
-      if (failed && failurePolicy == FailurePolicy.FAIL_CLOSED) {
-        budget = new Budget(budget.bucketIds(), budget.slots(), 0);
+      Budgets fresh;
+      if (!failed) {
+        Allocation allocation = SlotAllocator.allocate(next, config);
+        Budget budget =
+            SlotAllocator.budgetFor(
+                allocation, next, coordinator.dataCenter(), coordinator.nodeIndex(), coordinator.nodeCount());
+        fresh = new Budgets(budget);
+        view = next;
+        budgets = fresh;
+        // Admissions made on the old budget after the report was taken are not in the view yet.
+        long inFlight = old.spent() - spentBefore;
+        fresh.deduct(inFlight);
+        lastGoodBudget = budget;
+        chargedToLastGood = inFlight;
+      } else {
+        Budget allowance = lastGoodBudget;
+        if (failurePolicy == FailurePolicy.FAIL_OPEN) {
+          long minutes = 1 + Math.max(0, now - failingSince) / 60;
+          allowance = times(allowance, minutes);
+        } else {
+          allowance = new Budget(allowance.bucketIds(), allowance.slots(), 0);
+        }
+        fresh = new Budgets(allowance);
+        view = next;
+        budgets = fresh;
+        // Everything spent on the old budget (issued at or after the last good sync) counts
+        // against the episode's allowance.
+        chargedToLastGood += old.spent();
+        fresh.deduct(chargedToLastGood);
       }
-      Budgets fresh = new Budgets(budget);
-      view = next;
-      budgets = fresh;
-      // Admissions made on the old budget after the report was taken are not in the view yet.
-      fresh.deduct(old.spent() - spentBefore);
+      SyncCadence.Signal signal =
+          SyncCadence.classify(config, lastSeen, lastNodeCount, next, coordinator.nodeCount(), failed);
+      SyncCadence.Delay delay = cadence.next(plainDelay, signal, ThreadLocalRandom.current().nextDouble());
+      plainDelay = delay.plain();
+      nextSyncDelay = delay.jittered();
+      lastSeen = next;
+      lastNodeCount = coordinator.nodeCount();
       state.prune(now);
     }
+  }
+
+  private static Budget times(Budget b, long n) {
+    long[] slots = b.slots();
+    for (int i = 0; i < slots.length; i++) {
+      slots[i] = Math.multiplyExact(slots[i], n);
+    }
+    return new Budget(b.bucketIds(), slots, Math.multiplyExact(b.newArrivals(), n));
   }
 
   private void scheduleNextSync() {
@@ -241,8 +305,6 @@ public final class WaitingRoom implements AutoCloseable {
     if (s == null || s.isShutdown()) {
       return;
     }
-    long base = syncInterval.toMillis();
-    long jitter = ThreadLocalRandom.current().nextLong(-base / 10, base / 10 + 1);
     try {
       s.schedule(
           () -> {
@@ -254,11 +316,20 @@ public final class WaitingRoom implements AutoCloseable {
               scheduleNextSync();
             }
           },
-          base + jitter,
+          nextSyncDelay.toMillis(),
           TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.RejectedExecutionException e) {
       // closed meanwhile
     }
+  }
+
+  /**
+   * How long the background sync waits before its next round, as the last sync chose it: shorter
+   * while traffic or membership changes, longer while the room is idle, jittered (see {@link
+   * SyncCadence}).
+   */
+  public Duration nextSyncDelay() {
+    return nextSyncDelay;
   }
 
   /** The room's configuration. */
@@ -294,6 +365,8 @@ public final class WaitingRoom implements AutoCloseable {
     private String dataCenter = "local";
     private String nodeId = "node";
     private Duration syncInterval = Duration.ofSeconds(1);
+    private @Nullable Duration fastestSync;
+    private @Nullable Duration slowestSync;
     private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
     private boolean backgroundSync = true;
 
@@ -340,6 +413,37 @@ public final class WaitingRoom implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How far the adaptive cadence may stray from the {@link #syncInterval sync interval}: down to
+     * {@code fastest} while traffic or the set of nodes changes, up to {@code slowest} while the
+     * room is idle (see {@link SyncCadence}). Pass the sync interval twice for a fixed cadence.
+     * Default: a quarter of the sync interval (at least 10 ms) and four times it (at most 1
+     * minute). Checked against the sync interval in {@link #build()}.
+     */
+    public Builder syncIntervalBounds(Duration fastest, Duration slowest) {
+      Objects.requireNonNull(fastest, "fastest");
+      Objects.requireNonNull(slowest, "slowest");
+      if (fastest.compareTo(Duration.ofMillis(10)) < 0 || slowest.compareTo(Duration.ofMinutes(1)) > 0) {
+        throw new IllegalArgumentException(
+            "syncIntervalBounds must lie between 10 ms and 1 minute but were " + fastest + " and " + slowest);
+      }
+      this.fastestSync = fastest;
+      this.slowestSync = slowest;
+      return this;
+    }
+
+    SyncCadence cadence() {
+      Duration fastest = fastestSync;
+      Duration slowest = slowestSync;
+      if (fastest == null || slowest == null) {
+        Duration quarter = syncInterval.dividedBy(4);
+        Duration fourTimes = syncInterval.multipliedBy(4);
+        fastest = quarter.compareTo(Duration.ofMillis(10)) < 0 ? Duration.ofMillis(10) : quarter;
+        slowest = fourTimes.compareTo(Duration.ofMinutes(1)) > 0 ? Duration.ofMinutes(1) : fourTimes;
+      }
+      return new SyncCadence(syncInterval, fastest, slowest);
+    }
+
     /** What to do with new arrivals while the transport fails. Default: {@link FailurePolicy#FAIL_CLOSED}. */
     public Builder failurePolicy(FailurePolicy policy) {
       this.failurePolicy = Objects.requireNonNull(policy, "failurePolicy");
@@ -357,6 +461,7 @@ public final class WaitingRoom implements AutoCloseable {
 
     /** Builds the room and runs its first sync. */
     public WaitingRoom build() {
+      cadence(); // fails fast on inconsistent sync intervals
       Transport t = transport;
       return new WaitingRoom(this, t != null ? t : new InMemoryTransport(clock));
     }

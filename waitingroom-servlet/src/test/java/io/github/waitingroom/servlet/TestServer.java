@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -20,6 +22,8 @@ import org.eclipse.jetty.server.ServerConnector;
 final class TestServer implements AutoCloseable {
   final Server server;
   final AtomicInteger appHits = new AtomicInteger();
+  /** Every request's query string as it arrived, before the waiting room saw it ("" for none). */
+  final Queue<String> queries = new ConcurrentLinkedQueue<>();
   private final int port;
 
   private TestServer(Server server, int port) {
@@ -46,19 +50,35 @@ final class TestServer implements AutoCloseable {
     connector.setPort(0);
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler("/");
-    context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));
     TestServer[] self = new TestServer[1];
+    context.addFilter(
+        new FilterHolder(
+            (Filter)
+                (req, res, chain) -> {
+                  String q = ((HttpServletRequest) req).getQueryString();
+                  self[0].queries.add(q == null ? "" : q);
+                  chain.doFilter(req, res);
+                }),
+        "/*",
+        EnumSet.of(DispatcherType.REQUEST));
     context.addServlet(
         new ServletHolder(
             new HttpServlet() {
               @Override
               protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
                 self[0].appHits.incrementAndGet();
+                if (req.getRequestURI().startsWith("/store")) {
+                  res.setContentType("text/html;charset=UTF-8");
+                  res.getWriter().write("<!DOCTYPE html><html lang=\"en\"><head><title>Shop</title></head>"
+                      + "<body><h1>Welcome to the shop</h1></body></html>");
+                  return;
+                }
                 res.setContentType("text/plain;charset=UTF-8");
                 res.getWriter().write("app:" + req.getRequestURI());
               }
             }),
         "/");
+    context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));
     server.setHandler(context);
     server.start();
     self[0] = new TestServer(server, connector.getLocalPort());

@@ -1,0 +1,185 @@
+package io.github.waitingroom.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.ManualClock;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The waiting page in a real headless Chromium (Debian {@code chromium} + {@code chromium-driver},
+ * driven by Selenium): a visitor waits on the page, capacity frees (the test moves the room's
+ * {@link ManualClock} and syncs), and the page takes them into the application without a click,
+ * with JavaScript (the page polls the JSON status) and without it (meta refresh).
+ *
+ * <p>The screenshot of the waiting page is kept as a build artifact: {@code
+ * target/waiting-page.png}.
+ */
+class WaitingPageBrowserTest {
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  private static final KeysetHandle KEYS = TicketKeys.generate();
+  private static final Duration PATIENCE = Duration.ofSeconds(20);
+  // The test drives plain WebDriver, not CDP: Selenium's notice that it has no CDP bindings for
+  // this Chromium version is noise here. Held in a field so the setting is not garbage-collected.
+  private static final java.util.logging.Logger CDP_LOG = quiet("org.openqa.selenium.devtools");
+
+  private static java.util.logging.Logger quiet(String name) {
+    java.util.logging.Logger log = java.util.logging.Logger.getLogger(name);
+    log.setLevel(java.util.logging.Level.SEVERE);
+    return log;
+  }
+
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
+  private @Nullable WaitingRoom room;
+  private @Nullable TestServer server;
+  private @Nullable ChromeDriver browser;
+
+  @BeforeEach
+  void start() throws Exception {
+    Services.assume(
+        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+        "headless Chromium needs " + CHROMIUM + " and " + CHROMEDRIVER
+            + " (Debian: apt-get install -y chromium chromium-driver)");
+    // One active user at a time; the page polls every second of real time.
+    RoomConfig config =
+        RoomConfig.builder("shop")
+            .totalActiveUsers(1)
+            .newUsersPerMinute(1)
+            .sessionDuration(Duration.ofSeconds(60))
+            .sliceWidth(Duration.ofSeconds(10))
+            .refreshInterval(Duration.ofSeconds(1))
+            .waitingTimeout(Duration.ofMinutes(10))
+            .build();
+    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
+    room = r;
+    TestServer s = TestServer.start(WaitingRoomFilter.builder(r).build());
+    server = s;
+    // Someone else takes the only slot.
+    assertThat(new Visitor(s).get("/").body()).startsWith("app:");
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    ChromeDriver b = browser;
+    if (b != null) {
+      b.quit();
+    }
+    TestServer s = server;
+    if (s != null) {
+      s.close();
+    }
+    WaitingRoom r = room;
+    if (r != null) {
+      r.close();
+    }
+  }
+
+  private ChromeDriver chromium(boolean javascript, Path profile) {
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments(
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1024,768",
+        "--user-data-dir=" + profile.toAbsolutePath());
+    if (!javascript) {
+      options.setExperimentalOption("prefs", Map.of("profile.managed_default_content_settings.javascript", 2));
+    }
+    ChromeDriverService service =
+        new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+    ChromeDriver b = new ChromeDriver(service, options);
+    browser = b;
+    return b;
+  }
+
+  private static WebDriverWait waitFor(ChromeDriver b) {
+    WebDriverWait wait = new WebDriverWait(b, PATIENCE);
+    wait.ignoring(StaleElementReferenceException.class);
+    return wait;
+  }
+
+  private static String heading(ChromeDriver b) {
+    return b.findElement(By.tagName("h1")).getText();
+  }
+
+  @Test
+  void thePageLetsTheVisitorInWithoutAClickOnceCapacityFrees(@TempDir Path profile) throws Exception {
+    TestServer s = java.util.Objects.requireNonNull(server);
+    WaitingRoom r = java.util.Objects.requireNonNull(room);
+    ChromeDriver b = chromium(true, profile);
+
+    b.get(s.uri("/store/checkout").toString());
+    assertThat(heading(b)).isEqualTo("You are in line");
+    assertThat(b.findElement(By.tagName("html")).getAttribute("lang")).isEqualTo("en");
+    assertThat(b.findElement(By.id("wr-status")).getAttribute("aria-live")).isEqualTo("polite");
+    assertThat(b.findElement(By.id("wr-ahead")).getText()).isEqualTo("0");
+    assertThat(b.findElement(By.id("wr-wait")).getText()).isEqualTo("unknown");
+    Path shot = Path.of("target", "waiting-page.png");
+    Files.createDirectories(shot.getParent());
+    File png = b.getScreenshotAs(OutputType.FILE);
+    Files.copy(png.toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
+    assertThat(Files.size(shot)).isPositive();
+
+    // The page keeps asking (the JSON status flag) and keeps waiting while the room is full.
+    waitFor(b)
+        .until(d -> s.queries.stream().filter(q -> q.contains("waitingRoomStatus")).count() >= 2);
+    assertThat(heading(b)).isEqualTo("You are in line");
+    assertThat(s.appHits.get()).isEqualTo(1);
+
+    // The other user's session expires; the next sync frees the slot for the line.
+    clock.advance(Duration.ofSeconds(80));
+    r.sync();
+
+    waitFor(b).until(d -> heading(b).equals("Welcome to the shop"));
+    assertThat(b.getCurrentUrl()).isEqualTo(s.uri("/store/checkout").toString());
+  }
+
+  @Test
+  void withoutJavaScriptTheMetaRefreshLetsTheVisitorIn(@TempDir Path profile) throws IOException {
+    TestServer s = java.util.Objects.requireNonNull(server);
+    WaitingRoom r = java.util.Objects.requireNonNull(room);
+    ChromeDriver b = chromium(false, profile);
+
+    b.get(s.uri("/store").toString());
+    assertThat(heading(b)).isEqualTo("You are in line");
+    int before = s.queries.size();
+    // The page reloads itself (meta refresh in <noscript>) and stays in line.
+    waitFor(b).until(d -> s.queries.size() >= before + 2);
+    assertThat(s.queries).noneMatch(q -> q.contains("waitingRoomStatus"));
+    assertThat(heading(b)).isEqualTo("You are in line");
+
+    clock.advance(Duration.ofSeconds(80));
+    r.sync();
+
+    waitFor(b).until(d -> heading(b).equals("Welcome to the shop"));
+  }
+}

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +26,12 @@ import org.slf4j.LoggerFactory;
  * fails instead of being ignored), and every error names the init-param and its value.
  */
 final class InitParams {
+  /** A name-to-value lookup: init-params, or the environment. */
+  @FunctionalInterface
+  interface Lookup {
+    @Nullable String get(String name);
+  }
+
   private static final Logger log = LoggerFactory.getLogger(InitParams.class);
 
   static final Set<String> KNOWN =
@@ -57,9 +62,9 @@ final class InitParams {
                   "statusParam",
                   "templateFile")));
 
-  private final Function<String, @Nullable String> params;
+  private final Lookup params;
 
-  private InitParams(Function<String, @Nullable String> params) {
+  private InitParams(Lookup params) {
     this.params = params;
   }
 
@@ -71,9 +76,9 @@ final class InitParams {
    * @param env the environment lookup, for {@code keysetEnv}
    */
   static WaitingRoomFilter.Settings read(
-      Function<String, @Nullable String> params,
+      Lookup params,
       Enumeration<String> names,
-      Function<String, @Nullable String> env) {
+      Lookup env) {
     for (String name : Collections.list(names)) {
       if (!KNOWN.contains(name)) {
         throw new IllegalArgumentException("unknown init-param '" + name + "'; known: " + KNOWN);
@@ -139,7 +144,7 @@ final class InitParams {
     return b.build();
   }
 
-  private KeysetHandle keys(String roomId, Function<String, @Nullable String> env) {
+  private KeysetHandle keys(String roomId, Lookup env) {
     String file = get("keysetFile");
     String envName = get("keysetEnv");
     boolean ephemeral = Boolean.parseBoolean(booleanValue("generateEphemeralKeyset"));
@@ -157,7 +162,7 @@ final class InitParams {
       }
     }
     if (envName != null) {
-      String json = env.apply(envName);
+      String json = env.get(envName);
       if (json == null || json.isBlank()) {
         throw new IllegalArgumentException(
             "init-param keysetEnv names the environment variable '" + envName + "', which is not set");
@@ -229,7 +234,7 @@ final class InitParams {
   }
 
   private @Nullable String get(String name) {
-    String v = params.apply(name);
+    String v = params.get(name);
     return v == null || v.isBlank() ? null : v.trim();
   }
 

@@ -1,0 +1,213 @@
+package io.github.waitingroom.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.waitingroom.TicketKeys;
+import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.HashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Configuration from web.xml init-params: what works, and what fails at start-up with a clear message. */
+class InitParamsTest {
+  private static Map<String, String> minimal() {
+    Map<String, String> p = new HashMap<>();
+    p.put("roomId", "shop");
+    p.put("totalActiveUsers", "100");
+    p.put("newUsersPerMinute", "50");
+    p.put("sessionDuration", "5m");
+    p.put("generateEphemeralKeyset", "true");
+    return p;
+  }
+
+  private static WaitingRoomFilter.Settings read(Map<String, String> params, Map<String, String> env) {
+    return InitParams.read(params::get, Collections.enumeration(params.keySet()), env::get);
+  }
+
+  private static String failure(Map<String, String> params) {
+    try {
+      WaitingRoomFilter.Settings s = read(params, Map.of());
+      s.room.close();
+      throw new AssertionError("expected a configuration error for " + params);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      return String.valueOf(e.getMessage());
+    }
+  }
+
+  @Test
+  void buildsARoomAndFilterSettingsFromInitParams(@TempDir Path dir) throws Exception {
+    Path keyset = dir.resolve("keyset.json");
+    Files.writeString(keyset, TicketKeys.toJson(TicketKeys.generate()));
+    Map<String, String> p = minimal();
+    p.remove("generateEphemeralKeyset");
+    p.put("keysetFile", keyset.toString());
+    p.put("refreshInterval", "PT15S");
+    p.put("pathPrefix", "/shop/");
+    p.put("ignorePaths", "/shop/static/, /shop/health *.css");
+    p.put("cookieName", "line");
+    p.put("cookieSecure", "always");
+    p.put("cookieSameSite", "strict");
+    p.put("waitingStatus", "202");
+    p.put("statusParam", "queue");
+    p.put("nodeId", "web-1");
+    p.put("dataCenter", "eu-west");
+    WaitingRoomFilter.Settings s = read(p, Map.of());
+    try {
+      assertThat(s.room.config().sessionDuration()).isEqualTo(Duration.ofMinutes(5));
+      assertThat(s.room.config().refreshInterval()).isEqualTo(Duration.ofSeconds(15));
+      assertThat(s.ownsRoom).isTrue();
+      assertThat(s.paths.prefix()).isEqualTo("/shop");
+      assertThat(s.paths.guards("/shop/cart")).isTrue();
+      assertThat(s.paths.guards("/shop/static/a.js")).isFalse();
+      assertThat(s.paths.guards("/shop/health")).isFalse();
+      assertThat(s.paths.guards("/shop/site.css")).isFalse();
+      assertThat(s.paths.guards("/elsewhere")).isFalse();
+      assertThat(s.cookieName).isEqualTo("line");
+      assertThat(s.secure).isEqualTo(WaitingRoomFilter.CookieSecure.ALWAYS);
+      assertThat(s.sameSite).isEqualTo(WaitingRoomFilter.SameSite.STRICT);
+      assertThat(s.waitingStatus).isEqualTo(202);
+      assertThat(s.statusParam).isEqualTo("queue");
+    } finally {
+      s.room.close();
+    }
+  }
+
+  @Test
+  void readsTheKeysetFromAnEnvironmentVariable() {
+    Map<String, String> p = minimal();
+    p.remove("generateEphemeralKeyset");
+    p.put("keysetEnv", "SHOP_KEYSET");
+    WaitingRoomFilter.Settings s = read(p, Map.of("SHOP_KEYSET", TicketKeys.toJson(TicketKeys.generate())));
+    s.room.close();
+    assertThat(s.cookieName).isEqualTo("wr_shop");
+  }
+
+  @Test
+  void refusesToStartWithoutAKeysetUnlessToldToGenerateOne() {
+    Map<String, String> p = minimal();
+    p.remove("generateEphemeralKeyset");
+    assertThat(failure(p)).contains("no ticket keyset", "keysetFile", "keysetEnv", "generateEphemeralKeyset=true");
+    p.put("keysetEnv", "MISSING_KEYSET");
+    assertThat(failure(p)).contains("keysetEnv", "'MISSING_KEYSET'", "not set");
+    p.put("keysetFile", "/nonexistent/keyset.json");
+    assertThat(failure(p)).contains("not both");
+    p.remove("keysetEnv");
+    assertThat(failure(p)).contains("keysetFile", "/nonexistent/keyset.json");
+  }
+
+  @Test
+  void badSettingsFailNamingTheSettingAndTheValue() {
+    Map<String, String> p = minimal();
+    p.put("sesionDuration", "5m");
+    assertThat(failure(p)).contains("unknown init-param 'sesionDuration'", "sessionDuration");
+
+    p = minimal();
+    p.remove("roomId");
+    assertThat(failure(p)).contains("roomId is required");
+
+    p = minimal();
+    p.put("sessionDuration", "five minutes");
+    assertThat(failure(p)).contains("sessionDuration", "'five minutes'");
+
+    p = minimal();
+    p.put("totalActiveUsers", "lots");
+    assertThat(failure(p)).contains("totalActiveUsers", "'lots'");
+
+    p = minimal();
+    p.put("waitingStatus", "503");
+    assertThat(failure(p)).contains("waitingStatus", "503");
+
+    p = minimal();
+    p.put("cookieSameSite", "sometimes");
+    assertThat(failure(p)).contains("cookieSameSite", "'sometimes'", "LAX");
+
+    p = minimal();
+    p.put("cookieSameSite", "none");
+    p.put("cookieSecure", "never");
+    assertThat(failure(p)).contains("cookieSameSite NONE", "NEVER");
+
+    p = minimal();
+    p.put("pathPrefix", "shop");
+    assertThat(failure(p)).contains("pathPrefix", "'shop'");
+
+    p = minimal();
+    p.put("generateEphemeralKeyset", "yes");
+    assertThat(failure(p)).contains("generateEphemeralKeyset", "'yes'");
+  }
+
+  @Test
+  void aCustomTemplateWithAnUnknownVariableFailsAtStartUp(@TempDir Path dir) throws Exception {
+    Path template = dir.resolve("page.html");
+    Files.writeString(template, "<p>{{usersAhead}} ahead, {{positon}}</p>");
+    Map<String, String> p = minimal();
+    p.put("templateFile", template.toString());
+    assertThat(failure(p)).contains("templateFile", "{{positon}}", "{{usersAhead}}");
+  }
+
+  @Test
+  void initWrapsErrorsInAServletExceptionNamingTheFilter() {
+    Map<String, String> p = minimal();
+    p.put("newUsersPerMinute", "500");
+    assertThatThrownBy(() -> new WaitingRoomFilter().init(config("shopRoom", p)))
+        .isInstanceOf(ServletException.class)
+        .hasMessageContaining("WaitingRoomFilter 'shopRoom'")
+        .hasMessageContaining("newUsersPerMinute");
+  }
+
+  @Test
+  void aContainerCreatedFilterServesRealRequests(@TempDir Path dir) throws Exception {
+    Path keyset = dir.resolve("keyset.json");
+    Files.writeString(keyset, TicketKeys.toJson(TicketKeys.generate()));
+    Map<String, String> p = new HashMap<>();
+    p.put("roomId", "web");
+    p.put("totalActiveUsers", "1");
+    p.put("newUsersPerMinute", "1");
+    p.put("sessionDuration", "300");
+    p.put("keysetFile", keyset.toString());
+    p.put("ignorePaths", "/health");
+    try (TestServer server = TestServer.startWithInitParams(p)) {
+      Visitor first = new Visitor(server);
+      HttpResponse<String> admitted = first.get("/");
+      assertThat(admitted.body()).isEqualTo("app:/");
+      assertThat(admitted.headers().firstValue("Set-Cookie")).hasValueSatisfying(c -> assertThat(c).startsWith("wr_web="));
+      HttpResponse<String> queued = new Visitor(server).get("/");
+      assertThat(queued.body()).contains("<h1>You are in line</h1>");
+      assertThat(new Visitor(server).get("/health").body()).isEqualTo("app:/health");
+    }
+  }
+
+  private static FilterConfig config(String name, Map<String, String> params) {
+    return new FilterConfig() {
+      @Override
+      public String getFilterName() {
+        return name;
+      }
+
+      @Override
+      public ServletContext getServletContext() {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public @Nullable String getInitParameter(String key) {
+        return params.get(key);
+      }
+
+      @Override
+      public Enumeration<String> getInitParameterNames() {
+        return Collections.enumeration(params.keySet());
+      }
+    };
+  }
+}

@@ -1,0 +1,57 @@
+package io.github.waitingroom.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PathRulesTest {
+  @Test
+  void matchesWholeSegmentsOnly() {
+    PathRules rules = new PathRules("/shop", List.of("/shop/static/", "/shop/health", "*.ico"));
+    assertThat(rules.guards("/shop")).isTrue();
+    assertThat(rules.guards("/shop/")).isTrue();
+    assertThat(rules.guards("/shop/cart/1")).isTrue();
+    assertThat(rules.guards("/shopping")).isFalse();
+    assertThat(rules.guards("/")).isFalse();
+    assertThat(rules.guards("/shop/static")).isFalse();
+    assertThat(rules.guards("/shop/static/x.js")).isFalse();
+    assertThat(rules.guards("/shop/statics")).isTrue();
+    assertThat(rules.guards("/shop/health")).isFalse();
+    assertThat(rules.guards("/shop/healthz")).isTrue();
+    assertThat(rules.guards("/shop/favicon.ico")).isFalse();
+  }
+
+  @Test
+  void rootGuardsEverything() {
+    PathRules rules = new PathRules("/", List.of());
+    assertThat(rules.prefix()).isEqualTo("/");
+    assertThat(rules.guards("/")).isTrue();
+    assertThat(rules.guards("/anything/at/all")).isTrue();
+  }
+
+  @Test
+  void rejectsPathsThatAreNotPaths() {
+    assertThatThrownBy(() -> new PathRules("shop", List.of())).hasMessageContaining("pathPrefix").hasMessageContaining("'shop'");
+    assertThatThrownBy(() -> new PathRules("/", List.of("static/"))).hasMessageContaining("ignorePaths").hasMessageContaining("'static/'");
+  }
+
+  @Test
+  void findsTheStatusFlagInTheRawQueryString() {
+    assertThat(WaitingRoomFilter.hasFlag("waitingRoomStatus=1", "waitingRoomStatus")).isTrue();
+    assertThat(WaitingRoomFilter.hasFlag("a=1&waitingRoomStatus", "waitingRoomStatus")).isTrue();
+    assertThat(WaitingRoomFilter.hasFlag("a=waitingRoomStatus", "waitingRoomStatus")).isFalse();
+    assertThat(WaitingRoomFilter.hasFlag("waitingRoomStatusX=1", "waitingRoomStatus")).isFalse();
+    assertThat(WaitingRoomFilter.hasFlag("", "waitingRoomStatus")).isFalse();
+    assertThat(WaitingRoomFilter.hasFlag(null, "waitingRoomStatus")).isFalse();
+  }
+
+  @Test
+  void formatsWaitsForPeople() {
+    assertThat(PageTemplate.formatWait(-1)).isEqualTo("unknown");
+    assertThat(PageTemplate.formatWait(0)).isEqualTo("less than a minute");
+    assertThat(PageTemplate.formatWait(61)).isEqualTo("about 2 minutes");
+    assertThat(PageTemplate.formatWait(3 * 3600 + 60)).isEqualTo("about 3 hours 1 minutes");
+  }
+}

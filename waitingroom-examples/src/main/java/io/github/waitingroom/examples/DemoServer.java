@@ -1,0 +1,220 @@
+package io.github.waitingroom.examples;
+
+import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.coordinator.Transport;
+import io.github.waitingroom.examples.Flags.Flag;
+import io.github.waitingroom.servlet.WaitingRoomFilter;
+import jakarta.servlet.DispatcherType;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The demo: a small ticket shop on embedded Jetty 12 behind a {@link WaitingRoomFilter} with small
+ * limits, so that a third browser visitor already waits in line.
+ *
+ * <pre>
+ * mvn -q install -DskipTests &amp;&amp; mvn -q -pl waitingroom-examples exec:java
+ * mvn -q -pl waitingroom-examples exec:java -Dexec.args="--port 8081 --node web-2 --keyset room.json"
+ * </pre>
+ *
+ * <p>Every setting is a flag (see {@link #FLAGS} or {@code --help}), so several copies can run as
+ * several nodes of one room. Nodes of one room must share a ticket keyset: pass the same {@code
+ * --keyset} file to each (the first one creates it).
+ */
+public final class DemoServer implements AutoCloseable {
+  /** The demo's flags. Adding a flag is one line here, then {@code flags.get("--name")} where it is used. */
+  static final List<Flag> FLAGS =
+      List.of(
+          new Flag("--port", "8080", "HTTP port; 0 picks a free one"),
+          new Flag("--host", "127.0.0.1", "interface to listen on; 0.0.0.0 for all"),
+          new Flag("--room", "ticket-shop", "room id (nodes with the same id share one limit)"),
+          new Flag("--total", "2", "total active users"),
+          new Flag("--per-minute", "2", "new users admitted per minute"),
+          new Flag("--session", "30", "session duration in seconds after a user's last request"),
+          new Flag("--refresh", "5", "seconds between two checks of the waiting page"),
+          new Flag("--bucket", "60", "bucket width in seconds: arrivals within one share a place"),
+          new Flag("--waiting-status", "200", "HTTP status of waiting responses: 200, 202 or 429"),
+          new Flag("--node", "node-1", "this node's id, unique within its data center"),
+          new Flag("--dc", "local", "this node's data center"),
+          new Flag("--keyset", null, "Tink JSON keyset file shared by the room's nodes; created if missing"));
+
+  private final Server jetty;
+  private final WaitingRoom room;
+  private final int port;
+
+  private DemoServer(Server jetty, WaitingRoom room, int port) {
+    this.jetty = jetty;
+    this.room = room;
+    this.port = port;
+  }
+
+  /** Runs the demo until the process is stopped. */
+  public static void main(String[] args) throws Exception {
+    Flags flags;
+    try {
+      flags = Flags.parse(args, FLAGS);
+    } catch (Flags.HelpRequested e) {
+      System.out.print(Flags.usage("DemoServer", FLAGS));
+      return;
+    } catch (IllegalArgumentException e) {
+      System.err.println("error: " + e.getMessage());
+      System.err.print(Flags.usage("DemoServer", FLAGS));
+      System.exit(2);
+      return;
+    }
+    DemoServer demo;
+    try {
+      demo = start(flags, System.out);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(demo::close, "demo-shutdown"));
+    demo.jetty.join();
+  }
+
+  /**
+   * Starts the demo and prints where to find it.
+   *
+   * @param out where the banner goes
+   */
+  public static DemoServer start(Flags flags, PrintStream out) throws Exception {
+    RoomConfig config =
+        RoomConfig.builder(flags.get("--room"))
+            .totalActiveUsers(flags.intValue("--total"))
+            .newUsersPerMinute(flags.intValue("--per-minute"))
+            .sessionDuration(Duration.ofSeconds(flags.intValue("--session")))
+            .refreshInterval(Duration.ofSeconds(flags.intValue("--refresh")))
+            .bucketWidth(Duration.ofSeconds(flags.intValue("--bucket")))
+            .build();
+    KeysetHandle keys = keyset(flags.optional("--keyset"), out);
+    WaitingRoom.Builder rb =
+        WaitingRoom.builder(config, keys).nodeId(flags.get("--node")).dataCenter(flags.get("--dc"));
+    Transport transport = transport(flags);
+    if (transport != null) {
+      rb.transport(transport);
+    }
+    WaitingRoom room = rb.build();
+    try {
+      WaitingRoomFilter filter =
+          WaitingRoomFilter.builder(room)
+              .ignorePaths("/health", "/favicon.ico")
+              .waitingStatus(flags.intValue("--waiting-status"))
+              .build();
+
+      Server jetty = new Server();
+      ServerConnector connector = new ServerConnector(jetty);
+      connector.setHost(flags.get("--host"));
+      connector.setPort(flags.intValue("--port"));
+      jetty.addConnector(connector);
+      ServletContextHandler context = new ServletContextHandler("/");
+      context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
+      context.addServlet(new ServletHolder(new ShopServlet(room, flags.get("--node"), flags.get("--dc"))), "/");
+      jetty.setHandler(context);
+      jetty.setStopAtShutdown(false);
+      jetty.start();
+      DemoServer demo = new DemoServer(jetty, room, connector.getLocalPort());
+      demo.banner(out);
+      return demo;
+    } catch (Exception e) {
+      room.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The coordinator transport the flags ask for, or {@code null} for the room's own in-memory
+   * transport (one JVM). Other transports plug in here, each behind its own flag.
+   */
+  static @Nullable Transport transport(Flags flags) {
+    return null;
+  }
+
+  /** Loads the keyset file, creates it when missing, or (without the flag) generates a throw-away one. */
+  static KeysetHandle keyset(@Nullable String file, PrintStream out) throws IOException {
+    if (file == null) {
+      out.println(
+          "WARNING: no --keyset given, so this node uses an EPHEMERAL ticket keyset: tickets die with"
+              + " this process and no other node can open them. For several nodes, give them all the"
+              + " same --keyset FILE.");
+      return TicketKeys.generate();
+    }
+    Path path = Path.of(file);
+    if (Files.exists(path)) {
+      return TicketKeys.fromJson(Files.readString(path, StandardCharsets.UTF_8));
+    }
+    KeysetHandle keys = TicketKeys.generate();
+    Path parent = path.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    Files.writeString(path, TicketKeys.toJson(keys), StandardCharsets.UTF_8);
+    try {
+      Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX file system: keep the default permissions
+    }
+    out.println(
+        "Wrote a new ticket keyset to " + path + " (a secret: keep it private). Start the room's other"
+            + " nodes with --keyset " + path + ".");
+    return keys;
+  }
+
+  private void banner(PrintStream out) {
+    RoomConfig c = room.config();
+    String host = "http://localhost:" + port + "/";
+    out.println();
+    out.println("Waiting room demo: a ticket shop that lets in " + c.totalActiveUsers() + " users at a time ("
+        + c.newUsersPerMinute() + " new per minute; a session ends " + c.sessionSeconds()
+        + " s after the user's last click).");
+    out.println();
+    out.println("  Open " + host);
+    out.println("  Each of these is a separate visitor (cookies are per host name), so the third one waits in line:");
+    out.println("    " + host + "   http://127.0.0.1:" + port + "/   a private window");
+    out.println("  The waiting page shows your place and lets you in by itself when a session ends.");
+    out.println("  A crowd: mvn -q -pl waitingroom-examples exec:java"
+        + " -Dexec.mainClass=io.github.waitingroom.examples.LoadGenerator -Dexec.args=\"--url " + host + "\"");
+    out.println("  Stop with Ctrl-C.");
+    out.println();
+    out.flush();
+  }
+
+  /** The port the demo listens on. */
+  public int port() {
+    return port;
+  }
+
+  /** The room behind the demo. */
+  public WaitingRoom room() {
+    return room;
+  }
+
+  /** Stops Jetty and the room. */
+  @Override
+  public void close() {
+    try {
+      jetty.stop();
+    } catch (Exception e) {
+      // stopping anyway
+    } finally {
+      room.close();
+    }
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * Runnable examples: {@link io.github.waitingroom.examples.DemoServer}, a small ticket shop on
+ * embedded Jetty behind the waiting room, and {@link io.github.waitingroom.examples.LoadGenerator},
+ * which sends a crowd of visitors at it. Both take their settings from command-line flags ({@link
+ * io.github.waitingroom.examples.Flags}), so several demo nodes can run side by side.
+ */
+@NullMarked
+package io.github.waitingroom.examples;
+
+import org.jspecify.annotations.NullMarked;

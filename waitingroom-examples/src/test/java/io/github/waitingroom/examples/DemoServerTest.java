@@ -1,0 +1,67 @@
+package io.github.waitingroom.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The demo over real HTTP: it starts from flags, prints its URL, queues the visitor after the limit. */
+class DemoServerTest {
+  private static HttpResponse<String> get(HttpClient client, int port, String path) throws Exception {
+    return client.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static HttpClient browser() {
+    return HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+  }
+
+  @Test
+  void startsFromFlagsPrintsItsUrlAndQueuesTheVisitorAfterTheLimit(@TempDir Path dir) throws Exception {
+    Path keyset = dir.resolve("room-keyset.json");
+    ByteArrayOutputStream banner = new ByteArrayOutputStream();
+    String[] args = {"--port", "0", "--total=1", "--per-minute", "1", "--node", "web-1", "--dc", "eu", "--keyset", keyset.toString()};
+    HttpClient first = browser();
+    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
+      String printed = banner.toString(StandardCharsets.UTF_8);
+      assertThat(printed).contains("http://localhost:" + demo.port() + "/").contains("Wrote a new ticket keyset to");
+      assertThat(Files.readString(keyset)).contains("primaryKeyId");
+      assertThat(demo.room().config().totalActiveUsers()).isEqualTo(1);
+
+      HttpResponse<String> shop = get(first, demo.port(), "/");
+      assertThat(shop.body()).contains("<h1>Ticket shop</h1>").contains("node <code>web-1</code> (eu)");
+      HttpResponse<String> line = get(browser(), demo.port(), "/concert/1");
+      assertThat(line.body()).contains("<h1>You are in line</h1>");
+      assertThat(get(browser(), demo.port(), "/health").body()).isEqualTo("ok");
+    }
+
+    // A second node of the room, started with the same --keyset, opens the tickets the first one sealed.
+    ByteArrayOutputStream second = new ByteArrayOutputStream();
+    String[] node2 = {"--port", "0", "--total", "1", "--per-minute", "1", "--node", "web-2", "--keyset", keyset.toString()};
+    try (DemoServer demo = DemoServer.start(Flags.parse(node2, DemoServer.FLAGS), new PrintStream(second, true, StandardCharsets.UTF_8))) {
+      assertThat(second.toString(StandardCharsets.UTF_8)).doesNotContain("Wrote a new ticket keyset").doesNotContain("EPHEMERAL");
+      assertThat(get(first, demo.port(), "/").body()).contains("<h1>Ticket shop</h1>");
+    }
+  }
+
+  @Test
+  void withoutAKeysetFileItWarnsThatTheKeysetIsEphemeral() throws Exception {
+    ByteArrayOutputStream banner = new ByteArrayOutputStream();
+    try (DemoServer demo = DemoServer.start(Flags.parse(new String[] {"--port", "0"}, DemoServer.FLAGS), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
+      assertThat(banner.toString(StandardCharsets.UTF_8)).contains("WARNING").contains("EPHEMERAL").contains("--keyset");
+      assertThat(demo.room().config().totalActiveUsers()).isEqualTo(2);
+      assertThat(demo.room().config().sessionDuration().getSeconds()).isEqualTo(30);
+    }
+  }
+}

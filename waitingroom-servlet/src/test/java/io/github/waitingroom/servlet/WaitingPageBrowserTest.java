@@ -38,8 +38,10 @@ import org.jspecify.annotations.Nullable;
  * target/waiting-page.png}.
  */
 class WaitingPageBrowserTest {
-  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  // Debian's packages; the system properties exist to point at another build (or to check the skip).
+  private static final Path CHROMIUM = Path.of(System.getProperty("waitingroom.chromium", "/usr/bin/chromium"));
+  private static final Path CHROMEDRIVER =
+      Path.of(System.getProperty("waitingroom.chromedriver", "/usr/bin/chromedriver"));
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final Duration PATIENCE = Duration.ofSeconds(20);
   // The test drives plain WebDriver, not CDP: Selenium's notice that it has no CDP bindings for

@@ -1,0 +1,92 @@
+package io.github.waitingroom.benchmarks;
+
+import io.github.waitingroom.coordinator.Coordinator;
+import io.github.waitingroom.coordinator.InMemoryTransport;
+import io.github.waitingroom.coordinator.Transport;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A simulated coordinator network: every node's publication lands at once in one shared {@link
+ * InMemoryTransport} (which also does the expiry), but what a node reads back about <em>other</em>
+ * publishers is what they had published {@code lag} earlier. The global scope (data centers'
+ * sums) has the propagation lag between data centers; a data center's own scope (its nodes'
+ * reports) has the lag within a data center. A node always reads its own publications fresh, as
+ * the transport contract says. Not thread-safe: the simulator is single-threaded.
+ */
+final class LaggedTransport implements Transport {
+  private record Version(long atMillis, byte[] payload) {}
+
+  private final InMemoryTransport store;
+  private final InstantSource clock;
+  private final long globalLagMillis;
+  private final long dataCenterLagMillis;
+  private final Map<String, Map<String, ArrayDeque<Version>>> history = new HashMap<>();
+
+  LaggedTransport(InstantSource clock, Duration globalLag, Duration dataCenterLag) {
+    this.clock = clock;
+    this.store = new InMemoryTransport(clock);
+    this.globalLagMillis = globalLag.toMillis();
+    this.dataCenterLagMillis = dataCenterLag.toMillis();
+  }
+
+  @Override
+  public Map<String, Map<String, byte[]>> exchange(
+      String roomId, List<Publication> publications, Duration retention) {
+    long now = clock.millis();
+    for (Publication p : publications) {
+      history
+          .computeIfAbsent(p.scope(), s -> new HashMap<>())
+          .computeIfAbsent(p.publisher(), s -> new ArrayDeque<>())
+          .addLast(new Version(now, p.payload().clone()));
+    }
+    Map<String, Map<String, byte[]>> live = store.exchange(roomId, publications, retention);
+    Map<String, Map<String, byte[]>> answer = new HashMap<>();
+    live.forEach(
+        (scope, values) -> {
+          long cutoff = now - (scope.equals(Coordinator.GLOBAL_SCOPE) ? globalLagMillis : dataCenterLagMillis);
+          Map<String, ArrayDeque<Version>> scopeHistory = history.getOrDefault(scope, Map.of());
+          Map<String, byte[]> out = new HashMap<>();
+          values.forEach(
+              (publisher, fresh) -> {
+                if (publishedNow(publications, scope, publisher)) {
+                  out.put(publisher, fresh);
+                } else {
+                  byte[] seen = visible(scopeHistory.get(publisher), cutoff);
+                  if (seen != null) {
+                    out.put(publisher, seen);
+                  }
+                }
+              });
+          answer.put(scope, out);
+        });
+    return answer;
+  }
+
+  private static boolean publishedNow(List<Publication> publications, String scope, String publisher) {
+    for (Publication p : publications) {
+      if (p.scope().equals(scope) && p.publisher().equals(publisher)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The newest version published at or before {@code cutoff}; forgets versions older than it. */
+  private static byte @Nullable [] visible(@Nullable ArrayDeque<Version> versions, long cutoff) {
+    if (versions == null || versions.isEmpty()) {
+      return null;
+    }
+    Version first = versions.removeFirst();
+    for (Version next = versions.peekFirst(); next != null && next.atMillis() <= cutoff; next = versions.peekFirst()) {
+      first = versions.removeFirst();
+    }
+    versions.addFirst(first);
+    return first.atMillis() <= cutoff ? first.payload() : null;
+  }
+}

@@ -63,6 +63,7 @@ public final class LoadGenerator {
   private final AtomicLong maxAhead = new AtomicLong();
   private final AtomicLong lastWaitMinutes = new AtomicLong(-1);
   private volatile boolean running = true;
+  private final java.util.concurrent.atomic.AtomicBoolean summarised = new java.util.concurrent.atomic.AtomicBoolean();
 
   private LoadGenerator(URI url, int stay, int think) {
     this.url = url;
@@ -120,9 +121,13 @@ public final class LoadGenerator {
     for (Thread t : threads) {
       t.interrupt();
     }
+    summary();
   }
 
   private void summary() {
+    if (!summarised.compareAndSet(false, true)) {
+      return;
+    }
     long n = admitted.sum();
     System.out.printf(
         Locale.ROOT,

@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * from init-params when it starts; see the README for the list. Bad settings fail {@link #init}
  * with a message that names the setting and the value.
  *
- * <p>Everything the filter writes carries {@code Cache-Control: no-store}. The ticket cookie is
+ * <p>{@code OPTIONS} requests (CORS preflights, which never carry cookies) pass through untouched.
+ * Everything the filter writes carries {@code Cache-Control: no-store}. The ticket cookie is
  * {@code HttpOnly}, scoped to the guarded path, and re-issued only when the ticket changes.
  */
 public final class WaitingRoomFilter implements Filter {
@@ -138,6 +139,8 @@ public final class WaitingRoomFilter implements Filter {
     if (!(request instanceof HttpServletRequest req)
         || !(response instanceof HttpServletResponse res)
         || req.getDispatcherType() != DispatcherType.REQUEST
+        // CORS preflights never carry cookies: queueing them would only add phantom users.
+        || "OPTIONS".equals(req.getMethod())
         || !s.paths.guards(pathWithinApplication(req))) {
       chain.doFilter(request, response);
       return;

@@ -31,6 +31,17 @@ final class Visitor {
     return send(path, "application/json");
   }
 
+  HttpResponse<String> options(String path) throws IOException, InterruptedException {
+    HttpRequest request =
+        HttpRequest.newBuilder(server.uri(path))
+            .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+            .header("Origin", "https://elsewhere.example")
+            .header("Access-Control-Request-Method", "POST")
+            .timeout(Duration.ofSeconds(10))
+            .build();
+    return client.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
   private HttpResponse<String> send(String path, String accept) throws IOException, InterruptedException {
     HttpRequest request =
         HttpRequest.newBuilder(server.uri(path)).header("Accept", accept).timeout(Duration.ofSeconds(10)).GET().build();

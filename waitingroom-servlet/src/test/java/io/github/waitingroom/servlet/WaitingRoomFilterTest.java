@@ -286,6 +286,21 @@ class WaitingRoomFilterTest {
   }
 
   @Test
+  void corsPreflightsPassThroughAndNeverJoinTheLine() throws Exception {
+    start(small().build(), f -> f);
+    new Visitor(server()).get("/");
+    new Visitor(server()).get("/");
+    for (int i = 0; i < 5; i++) {
+      HttpResponse<String> r = new Visitor(server()).options("/api/cart");
+      assertThat(inApp(r)).isTrue();
+      assertThat(setCookies(r)).isEmpty();
+    }
+    room().sync();
+    assertThat(room().view().waitingUsers()).isZero();
+    assertThat(onWaitingPage(new Visitor(server()).get("/"))).isTrue();
+  }
+
+  @Test
   void guardsOnlyItsPathPrefixAndScopesTheCookieToIt() throws Exception {
     start(small().build(), f -> f.pathPrefix("/shop/"));
     Visitor v = new Visitor(server());

@@ -22,9 +22,16 @@ public final class RoomView {
   /** How far back the admission rate is averaged. */
   public static final long RATE_WINDOW_SECONDS = 300;
 
+  /**
+   * Reports older than this are from publishers that stopped (a node or data center that died):
+   * they admit nobody any more, so no unseen admissions are assumed for them.
+   */
+  public static final long MAX_UNSEEN_AGE_SECONDS = 30;
+
   private final long now;
   private final long activeUsers;
   private final long admittedLastMinute;
+  private final long unseenAdmissions;
   private final double admissionsPerMinute;
   private final long[] bucketIds;
   private final long[] waiting;
@@ -49,10 +56,15 @@ public final class RoomView {
     long firstRate = config.firstSliceWithin(now, RATE_WINDOW_SECONDS);
     long active = 0;
     long lastMinute = 0;
+    double unseen = 0;
     TreeMap<Long, Long> admittedByslice = new TreeMap<>();
     TreeMap<Long, Long> line = new TreeMap<>();
     for (Report r : dataCenters.values()) {
       active += Report.sumFrom(r.active(), firstActive);
+      long age = now - r.at();
+      if (age > 0 && age <= MAX_UNSEEN_AGE_SECONDS) {
+        unseen += admissionsPerSecond(config, r) * age;
+      }
       lastMinute += Report.sumFrom(r.admitted(), firstMinute);
       r.admitted().tailMap(firstRate, true).forEach((s, n) -> admittedByslice.merge(s, n, Long::sum));
       r.waiting().forEach((bucket, slices) -> line.merge(bucket, Report.sumFrom(slices, firstWaitingSlice), Long::sum));
@@ -60,6 +72,7 @@ public final class RoomView {
     line.values().removeIf(n -> n <= 0);
     this.activeUsers = Math.max(0, active);
     this.admittedLastMinute = Math.max(0, lastMinute);
+    this.unseenAdmissions = Math.round(unseen);
     long admittedRecently = admittedByslice.values().stream().mapToLong(Long::longValue).sum();
     if (admittedRecently <= 0) {
       this.admissionsPerMinute = Double.NaN;
@@ -99,6 +112,26 @@ public final class RoomView {
   /** Users admitted whose session has not expired, across all nodes. */
   public long activeUsers() {
     return activeUsers;
+  }
+
+  /**
+   * The admissions that other nodes have most likely made since their reports were taken, which
+   * no report shows yet: each data center's recent admission rate times the age of its report.
+   * Left out, they are counted as free slots twice, and the room overshoots by about the
+   * admission rate times the propagation delay. 0 for a view of this node alone; reports older
+   * than {@value #MAX_UNSEEN_AGE_SECONDS} seconds add nothing.
+   */
+  public long unseenAdmissions() {
+    return unseenAdmissions;
+  }
+
+  /**
+   * A report's admission rate per second over the minute before it was taken: the sum of its
+   * admissions in slices that began within the 60 seconds before {@code report.at()}, over 60.
+   */
+  public static double admissionsPerSecond(RoomConfig config, Report report) {
+    long from = config.firstSliceWithin(report.at(), Math.max(0, 60 - config.sliceSeconds()));
+    return Math.max(0, Report.sumFrom(report.admitted(), from)) / 60.0;
   }
 
   /** Users admitted in slices that began within the last 60 seconds, across all nodes. */

@@ -9,7 +9,8 @@ import java.util.List;
  *
  * <ol>
  *   <li>{@link #allocate}: free slots = min(total active users - active users, new users per
- *       minute - admitted in the last minute), never negative. Buckets are served oldest first,
+ *       minute - admitted in the last minute), less the admissions other nodes most likely made
+ *       since their reports ({@link RoomView#unseenAdmissions()}), never negative. Buckets are served oldest first,
  *       each getting min(waiting, remaining); the first bucket that cannot be served in full
  *       takes what remains and every later bucket gets nothing. Brand-new arrivals get what is
  *       left after every waiting bucket, so nobody jumps a non-empty line.
@@ -26,8 +27,8 @@ public final class SlotAllocator {
 
   /** The room-wide allocation of the view's free slots. */
   public static Allocation allocate(RoomView view, RoomConfig config) {
-    long byActive = config.totalActiveUsers() - view.activeUsers();
-    long byRate = config.newUsersPerMinute() - view.admittedLastMinute();
+    long byActive = config.totalActiveUsers() - view.activeUsers() - view.unseenAdmissions();
+    long byRate = config.newUsersPerMinute() - view.admittedLastMinute() - view.unseenAdmissions();
     long free = Math.max(0, Math.min(byActive, byRate));
     long[] ids = view.bucketIdArray();
     long[] waiting = view.waitingArray();

@@ -129,9 +129,22 @@ public final class Coordinator {
     live.sort(null);
     nodeCount = live.size();
     nodeIndex = live.indexOf(publisher);
-    Report sum = Report.sum(dataCenter, now, nodes);
+    // The sum is as old as its parts: its time is their mean time, weighted by each node's
+    // admission rate, so that RoomView.unseenAdmissions() estimates what the sum cannot show yet.
+    double rates = 0;
+    double weightedAt = 0;
+    for (Report r : nodes) {
+      if (r != mine && r.at() < now - liveSeconds) {
+        continue; // a node that stopped admits nobody: nothing of it is unseen
+      }
+      double rate = RoomView.admissionsPerSecond(config, r);
+      rates += rate;
+      weightedAt += rate * Math.min(r.at(), now);
+    }
+    long at = rates > 0 ? Math.round(weightedAt / rates) : now;
+    Report sum = Report.sum(dataCenter, at, nodes);
     return new Report(
-        dataCenter, now, nodeCount, sum.active(), sum.admitted(), sum.traffic(), sum.waiting());
+        dataCenter, at, nodeCount, sum.active(), sum.admitted(), sum.traffic(), sum.waiting());
   }
 
   /** The node's rank among the live nodes of its data center after the last exchange. */

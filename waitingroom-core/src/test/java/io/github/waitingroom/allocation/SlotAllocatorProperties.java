@@ -47,7 +47,8 @@ class SlotAllocatorProperties {
                 Arbitraries.longs().between(0, 400),
                 Arbitraries.longs().between(0, 200),
                 Arbitraries.longs().between(0, 300),
-                Arbitraries.longs().between(0, 120).list().ofMaxSize(12))
+                Arbitraries.longs().between(0, 120).list().ofMaxSize(12),
+                Arbitraries.longs().between(0, 40))
             .as(SlotAllocatorProperties::report);
     Arbitrary<Map<String, Report>> dcs =
         reports.list().ofMinSize(1).ofMaxSize(5).map(list -> {
@@ -60,7 +61,7 @@ class SlotAllocatorProperties {
     return Combinators.combine(configs, dcs).as(Scenario::new);
   }
 
-  private static Report report(long active, long admitted, long traffic, List<Long> line) {
+  private static Report report(long active, long admitted, long traffic, List<Long> line, long age) {
     long slice = NOW - NOW % 10;
     NavigableMap<Long, Long> a = new TreeMap<>(active == 0 ? Map.of() : Map.of(slice - 100, active));
     NavigableMap<Long, Long> ad = new TreeMap<>(admitted == 0 ? Map.of() : Map.of(slice - 20, admitted));
@@ -72,7 +73,7 @@ class SlotAllocatorProperties {
         w.put(NOW - NOW % 60 - 60L * (line.size() - 1 - i), new TreeMap<>(Map.of(slice, line.get(i))));
       }
     }
-    return new Report("dc", NOW, 1, a, ad, t, w);
+    return new Report("dc", NOW - age, 1, a, ad, t, w);
   }
 
   @Property(tries = 500)
@@ -80,7 +81,11 @@ class SlotAllocatorProperties {
     RoomView view = s.view();
     Allocation a = SlotAllocator.allocate(view, s.config());
     long expectedFree =
-        Math.max(0, Math.min(s.config().totalActiveUsers() - view.activeUsers(), s.config().newUsersPerMinute() - view.admittedLastMinute()));
+        Math.max(
+            0,
+            Math.min(
+                s.config().totalActiveUsers() - view.activeUsers() - view.unseenAdmissions(),
+                s.config().newUsersPerMinute() - view.admittedLastMinute() - view.unseenAdmissions()));
     assertThat(a.freeSlots()).isEqualTo(expectedFree);
     assertThat(a.eligibleSlots() + a.newArrivals()).isEqualTo(a.freeSlots());
     List<BucketState> buckets = a.buckets();
@@ -156,5 +161,23 @@ class SlotAllocatorProperties {
       double fair = (double) amount * w[i] / totalWeight;
       assertThat((double) free[i]).as("share %d of %s", i, weights).isBetween(Math.floor(fair) - 0.0, Math.ceil(fair) + w.length);
     }
+  }
+
+  @org.junit.jupiter.api.Test
+  void countsTheAdmissionsThatStaleReportsCannotShowYet() {
+    RoomConfig config =
+        RoomConfig.builder("unseen").totalActiveUsers(1000).newUsersPerMinute(500).sessionDuration(Duration.ofMinutes(5)).build();
+    long now = 1_800_000_005L;
+    // 120 admissions in the minute before a report taken 3 s ago: 2 a second, 6 unseen.
+    NavigableMap<Long, Long> admitted = new TreeMap<>(Map.of(now - 15 - (now - 15) % 10, 120L));
+    Report stale = new Report("eu", now - 3, 4, new TreeMap<>(Map.of(now - 5 - now % 10, 900L)), admitted, new TreeMap<>(), new TreeMap<>());
+    RoomView view = RoomView.of(config, now, Map.of("eu", stale));
+    assertThat(view.unseenAdmissions()).isEqualTo(6);
+    assertThat(SlotAllocator.allocate(view, config).freeSlots()).isEqualTo(Math.min(1000 - 900 - 6, 500 - 120 - 6));
+
+    Report fresh = new Report("eu", now, 4, stale.active(), admitted, new TreeMap<>(), new TreeMap<>());
+    assertThat(RoomView.of(config, now, Map.of("eu", fresh)).unseenAdmissions()).isZero();
+    Report gone = new Report("eu", now - RoomView.MAX_UNSEEN_AGE_SECONDS - 1, 4, stale.active(), admitted, new TreeMap<>(), new TreeMap<>());
+    assertThat(RoomView.of(config, now, Map.of("eu", gone)).unseenAdmissions()).as("a silent publisher admits nobody").isZero();
   }
 }

@@ -1,0 +1,172 @@
+package io.github.waitingroom.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.waitingroom.TicketKeys;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three JVMs in two data centers ({@code dc-a}: two nodes, {@code dc-b}: one) against the real
+ * Redis, driven over HTTP in rounds: the test sets every node's clock, sends arrivals, then has
+ * every node sync. One JVM is killed when the room is full; the others must not admit anyone in
+ * its users' place while their sessions last.
+ */
+class MultiProcessTest {
+  private static final long START = 1_800_000_005L;
+  private static final int LIMIT = 24;
+
+  private final List<Process> processes = new ArrayList<>();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private String prefix = "";
+  private String uri = "";
+
+  private record NodeProcess(Process process, int port) {}
+
+  @AfterEach
+  void stop() throws Exception {
+    for (Process p : processes) {
+      p.destroyForcibly();
+      p.waitFor(20, TimeUnit.SECONDS);
+    }
+    if (!uri.isEmpty()) {
+      RedisClient admin = RedisSupport.adminClient(uri);
+      try (StatefulRedisConnection<String, String> c = admin.connect()) {
+        RedisSupport.deleteKeys(c.sync(), prefix);
+      } finally {
+        admin.shutdown();
+      }
+    }
+  }
+
+  private NodeProcess start(String room, String dc, String node, Path keyset) throws Exception {
+    String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+    Process p =
+        new ProcessBuilder(
+                java, "-Xmx96m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                NodeMain.class.getName(), uri, prefix, room, dc, node, keyset.toString(),
+                String.valueOf(LIMIT), String.valueOf(START))
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
+    processes.add(p);
+    BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
+      try {
+        for (String l; (l = out.readLine()) != null; ) {
+          if (l.startsWith("PORT ")) {
+            return l;
+          }
+        }
+        return "";
+      } catch (IOException e) {
+        return "";
+      }
+    });
+    String portLine = line.get(2, TimeUnit.MINUTES);
+    assertThat(portLine).as("node %s/%s started", dc, node).startsWith("PORT ");
+    return new NodeProcess(p, Integer.parseInt(portLine.substring(5).trim()));
+  }
+
+  private String get(NodeProcess n, String pathAndQuery, String method) throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.port() + pathAndQuery)).timeout(Duration.ofSeconds(30));
+    HttpRequest request = method.equals("POST") ? b.POST(HttpRequest.BodyPublishers.noBody()).build() : b.GET().build();
+    HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return response.body();
+  }
+
+  private boolean arrive(NodeProcess n) throws Exception {
+    String body = get(n, "/visit?ticket=", "GET");
+    return body.startsWith("ADMIT");
+  }
+
+  private void round(List<NodeProcess> nodes, long second) throws Exception {
+    for (NodeProcess n : nodes) {
+      get(n, "/admin/clock?epoch=" + second, "POST");
+    }
+    for (NodeProcess n : nodes) {
+      assertThat(get(n, "/admin/sync", "POST")).as("sync through Redis").startsWith("false ");
+    }
+  }
+
+  private long activeSeenBy(NodeProcess n) throws Exception {
+    return Long.parseLong(get(n, "/admin/sync", "POST").split(" ")[1]);
+  }
+
+  @Test
+  void threeJvmsInTwoDataCentersKeepOneLimitAndAKilledJvmsUsersKeepCounting(@TempDir Path dir) throws Exception {
+    uri = RedisSupport.requireRedis();
+    prefix = RedisSupport.uniquePrefix("multi-process");
+    String room = "multi-process-" + UUID.randomUUID().toString().substring(0, 8);
+    Path keyset = dir.resolve("keyset.json");
+    Files.writeString(keyset, TicketKeys.toJson(TicketKeys.generate()));
+    NodeProcess a1 = start(room, "dc-a", "n1", keyset);
+    NodeProcess a2 = start(room, "dc-a", "n2", keyset);
+    NodeProcess b1 = start(room, "dc-b", "n1", keyset);
+    List<NodeProcess> all = List.of(a1, a2, b1);
+
+    long second = START;
+    round(all, second);
+    int admitted = 0;
+    int admittedByA2 = 0;
+    int mostInTwoRounds = 0;
+    int lastRound = 0;
+    for (int r = 0; r < 20; r++) {
+      int thisRound = 0;
+      for (NodeProcess n : all) {
+        for (int i = 0; i < 2; i++) {
+          if (arrive(n)) {
+            thisRound++;
+            admittedByA2 += n == a2 ? 1 : 0;
+          }
+        }
+      }
+      admitted += thisRound;
+      mostInTwoRounds = Math.max(mostInTwoRounds, thisRound + lastRound);
+      lastRound = thisRound;
+      round(all, ++second);
+    }
+    System.out.printf("multi-process: admitted=%d limit=%d mostInTwoRounds=%d byKilledNode=%d%n",
+        admitted, LIMIT, mostInTwoRounds, admittedByA2);
+    assertThat(admitted).as("the room filled up").isGreaterThanOrEqualTo(LIMIT);
+    assertThat(admitted).isLessThanOrEqualTo(LIMIT + mostInTwoRounds);
+    assertThat(admittedByA2).as("the node to be killed admitted some").isPositive();
+
+    a2.process().destroyForcibly();
+    a2.process().waitFor(20, TimeUnit.SECONDS);
+    List<NodeProcess> survivors = List.of(a1, b1);
+    int afterKill = 0;
+    for (int r = 0; r < 30; r++) {
+      for (NodeProcess n : survivors) {
+        for (int i = 0; i < 3; i++) {
+          afterKill += arrive(n) ? 1 : 0;
+        }
+      }
+      round(survivors, ++second);
+    }
+    assertThat(activeSeenBy(a1)).isEqualTo(admitted);
+    assertThat(activeSeenBy(b1)).isEqualTo(admitted);
+    assertThat(afterKill).as("admissions after the kill, while every earlier session lasts").isZero();
+  }
+}

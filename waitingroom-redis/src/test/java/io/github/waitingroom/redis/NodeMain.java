@@ -1,0 +1,112 @@
+package io.github.waitingroom.redis;
+
+import com.google.crypto.tink.KeysetHandle;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.github.waitingroom.Decision;
+import io.github.waitingroom.ManualClock;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One node of a room as its own JVM, for the multi-process test: the filterless core behind the
+ * JDK's HTTP server, coordinated through Redis, on a manual clock that the test sets over HTTP.
+ *
+ * <ul>
+ *   <li>{@code GET /visit?ticket=...} decides one request; answers {@code <outcome> <ticket>}.
+ *   <li>{@code POST /admin/clock?epoch=...} sets this node's clock.
+ *   <li>{@code POST /admin/sync} runs one sync; answers {@code <failing> <active users in view>}.
+ * </ul>
+ *
+ * Arguments: {@code redisUri keyPrefix roomId dataCenter nodeId keysetFile limit}. Prints {@code
+ * PORT <n>} once it listens.
+ */
+public final class NodeMain {
+  private NodeMain() {}
+
+  public static void main(String[] args) throws Exception {
+    String redisUri = args[0];
+    String prefix = args[1];
+    String roomId = args[2];
+    String dc = args[3];
+    String node = args[4];
+    KeysetHandle keys = TicketKeys.fromJson(Files.readString(Path.of(args[5])));
+    int limit = Integer.parseInt(args[6]);
+    RoomConfig config =
+        RoomConfig.builder(roomId)
+            .totalActiveUsers(limit)
+            .newUsersPerMinute(limit)
+            .sessionDuration(Duration.ofMinutes(10))
+            .refreshInterval(Duration.ofSeconds(20))
+            .waitingTimeout(Duration.ofMinutes(2))
+            .build();
+    ManualClock clock = new ManualClock(Instant.ofEpochSecond(Long.parseLong(args[7])));
+    RedisTransport transport = RedisTransport.builder(redisUri).keyPrefix(prefix).build();
+    WaitingRoom room =
+        WaitingRoom.builder(config, keys)
+            .clock(clock)
+            .transport(transport)
+            .dataCenter(dc)
+            .nodeId(node)
+            .backgroundSync(false)
+            .build();
+    HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+    http.createContext(
+        "/visit",
+        ex -> {
+          String ticket = query(ex).get("ticket");
+          Decision d = room.decide(ticket == null || ticket.isEmpty() ? null : ticket);
+          reply(ex, d.outcome() + " " + (d.ticket() == null ? "" : d.ticket()));
+        });
+    http.createContext(
+        "/admin/clock",
+        ex -> {
+          clock.set(Instant.ofEpochSecond(Long.parseLong(query(ex).getOrDefault("epoch", "0"))));
+          reply(ex, "ok");
+        });
+    http.createContext(
+        "/admin/sync",
+        ex -> {
+          room.sync();
+          reply(ex, room.transportFailing() + " " + room.view().activeUsers());
+        });
+    http.start();
+    System.out.println("PORT " + http.getAddress().getPort());
+    System.out.flush();
+  }
+
+  private static Map<String, String> query(HttpExchange ex) {
+    Map<String, String> out = new HashMap<>();
+    String q = ex.getRequestURI().getRawQuery();
+    if (q != null) {
+      for (String pair : q.split("&")) {
+        int eq = pair.indexOf('=');
+        if (eq > 0) {
+          out.put(pair.substring(0, eq), URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void reply(HttpExchange ex, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    ex.sendResponseHeaders(200, bytes.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+}

@@ -48,6 +48,7 @@ class WaitingRoomTest {
     first = room.decide(first.ticket());
     assertThat(first.outcome()).isEqualTo(Decision.Outcome.WAIT);
     assertThat(first.usersAhead()).isZero();
+    room.sync();
     second = room.decide(second.ticket());
     assertThat(second.outcome()).isEqualTo(Decision.Outcome.WAIT);
     assertThat(second.usersAhead()).isEqualTo(1);
@@ -82,6 +83,29 @@ class WaitingRoomTest {
     assertThat(d.waitSeconds()).isEqualTo(40);
     assertThat(d.waitMinutes()).isEqualTo(1);
     assertThat(d.refreshSeconds()).isEqualTo(10);
+  }
+
+  @Test
+  void usersWhoMissedAPollDoNotCountAheadButKeepTheirPlace() {
+    RoomConfig patient =
+        config.toBuilder().sessionDuration(Duration.ofMinutes(10)).waitingTimeout(Duration.ofMinutes(5)).build();
+    WaitingRoom room = WaitingRoom.builder(patient, KEYS).clock(clock).backgroundSync(false).build();
+    for (int i = 0; i < 3; i++) {
+      room.decide(null);
+    }
+    Decision gone = room.decide(null);
+    clock.advance(Duration.ofSeconds(55));
+    assertThat(room.decide(gone.ticket()).outcome()).isEqualTo(Decision.Outcome.WAIT); // its last poll
+    clock.advance(Duration.ofSeconds(6));
+    Decision later = room.decide(null);
+    room.sync();
+    assertThat(room.decide(later.ticket()).usersAhead()).as("polled 6 s ago: ahead").isEqualTo(1);
+    clock.advance(Duration.ofSeconds(20));
+    room.sync();
+    later = room.decide(later.ticket());
+    assertThat(later.outcome()).isEqualTo(Decision.Outcome.WAIT);
+    assertThat(later.usersAhead()).as("missed a poll: no longer counted ahead").isZero();
+    assertThat(room.view().waitingUsers()).as("both still hold a place").isEqualTo(2);
   }
 
   @Test

@@ -35,8 +35,9 @@ public final class RoomView {
   private final double admissionsPerMinute;
   private final long[] bucketIds;
   private final long[] waiting;
-  private final long[] waitingBefore;
+  private final long[] pollingBefore;
   private final Map<String, Report> dataCenters;
+  private final long waitingUsers;
   private final long currentBucket;
   private final long shareFrom;
   private final long shareTo;
@@ -59,6 +60,8 @@ public final class RoomView {
     double unseen = 0;
     TreeMap<Long, Long> admittedByslice = new TreeMap<>();
     TreeMap<Long, Long> line = new TreeMap<>();
+    TreeMap<Long, Long> polling = new TreeMap<>();
+    long firstPolling = config.firstSliceWithin(now, config.refreshSeconds() + config.sliceSeconds());
     for (Report r : dataCenters.values()) {
       active += Report.sumFrom(r.active(), firstActive);
       long age = now - r.at();
@@ -67,7 +70,10 @@ public final class RoomView {
       }
       lastMinute += Report.sumFrom(r.admitted(), firstMinute);
       r.admitted().tailMap(firstRate, true).forEach((s, n) -> admittedByslice.merge(s, n, Long::sum));
-      r.waiting().forEach((bucket, slices) -> line.merge(bucket, Report.sumFrom(slices, firstWaitingSlice), Long::sum));
+      r.waiting().forEach((bucket, slices) -> {
+        line.merge(bucket, Report.sumFrom(slices, firstWaitingSlice), Long::sum);
+        polling.merge(bucket, Report.sumFrom(slices, firstPolling), Long::sum);
+      });
     }
     line.values().removeIf(n -> n <= 0);
     this.activeUsers = Math.max(0, active);
@@ -83,14 +89,17 @@ public final class RoomView {
     int n = line.size();
     this.bucketIds = new long[n];
     this.waiting = new long[n];
-    this.waitingBefore = new long[n + 1];
+    this.pollingBefore = new long[n + 1];
+    long total = 0;
     int i = 0;
     for (Map.Entry<Long, Long> e : line.entrySet()) {
       bucketIds[i] = e.getKey();
       waiting[i] = e.getValue();
-      waitingBefore[i + 1] = waitingBefore[i] + waiting[i];
+      total += waiting[i];
+      pollingBefore[i + 1] = pollingBefore[i] + Math.max(0, polling.getOrDefault(e.getKey(), 0L));
       i++;
     }
+    this.waitingUsers = total;
   }
 
   /**
@@ -150,7 +159,7 @@ public final class RoomView {
 
   /** Users waiting in all buckets. */
   public long waitingUsers() {
-    return waitingBefore[bucketIds.length];
+    return waitingUsers;
   }
 
   /** The bucket the current arrivals fall into. */
@@ -169,14 +178,17 @@ public final class RoomView {
 
   /**
    * Users ahead of a holder of the given bucket: everyone in older buckets plus half of the own
-   * bucket (the expected position within it, since a bucket has no order of its own).
+   * bucket (the expected position within it, since a bucket has no order of its own). Only users
+   * who polled within the last refresh interval (and one slice) count: one who missed a poll has
+   * most likely left, and would make every estimate behind them too long. They keep their place
+   * (and their slots) for the whole waiting timeout all the same.
    */
   public long usersAhead(long bucketId) {
     int i = java.util.Arrays.binarySearch(bucketIds, bucketId);
     if (i >= 0) {
-      return waitingBefore[i] + waiting[i] / 2;
+      return pollingBefore[i] + (pollingBefore[i + 1] - pollingBefore[i]) / 2;
     }
-    return waitingBefore[-i - 1];
+    return pollingBefore[-i - 1];
   }
 
   /** The names of the data centers in this view, sorted. */

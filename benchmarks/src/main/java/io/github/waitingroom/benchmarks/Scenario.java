@@ -31,6 +31,9 @@ import java.util.Objects;
  *     zero means nobody gives up
  * @param duration how much virtual time to simulate
  * @param seed the random seed: the same scenario and seed give the same run
+ * @param lockstep whether all nodes sync together at multiples of the sync interval, each three
+ *     times in a row, so that all budgets come from one consistent snapshot of every node's counts
+ *     (with no lag); a diagnostic setting that no real deployment has
  */
 public record Scenario(
     String name,
@@ -51,7 +54,8 @@ public record Scenario(
     Duration thinkMax,
     Duration patienceMean,
     Duration duration,
-    long seed) {
+    long seed,
+    boolean lockstep) {
 
   /** Checks the settings. */
   public Scenario {
@@ -148,7 +152,8 @@ public record Scenario(
         Duration.ofSeconds(25),
         Duration.ofMinutes(15),
         Duration.ofMinutes(40),
-        1);
+        1,
+        false);
   }
 
   /**
@@ -177,7 +182,8 @@ public record Scenario(
         Duration.ofSeconds(25),
         Duration.ofMinutes(15),
         Duration.ofMinutes(40),
-        2);
+        2,
+        false);
   }
 
   /**
@@ -206,7 +212,8 @@ public record Scenario(
         Duration.ofSeconds(25),
         Duration.ofMinutes(10),
         Duration.ofMinutes(40),
-        3);
+        3,
+        false);
   }
 
   /** A tiny run for the build's smoke test: 2 DCs x 2 nodes, 1,500 arrivals against 50 users. */
@@ -232,7 +239,8 @@ public record Scenario(
         Duration.ofSeconds(15),
         Duration.ofMinutes(5),
         Duration.ofMinutes(12),
-        seed);
+        seed,
+        false);
   }
 
   /** This scenario without propagation lag (both lags zero), to tell lag from other causes. */
@@ -240,7 +248,7 @@ public record Scenario(
     return new Scenario(name + "+nolag", description + "; no lag", dataCenters, nodesPerDataCenter,
         syncInterval, Duration.ZERO, Duration.ZERO, totalActiveUsers, newUsersPerMinute,
         sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean, thinkMin, thinkMax,
-        patienceMean, duration, seed);
+        patienceMean, duration, seed, lockstep);
   }
 
   /** This scenario with nobody giving up, to tell abandonment from other causes. */
@@ -248,7 +256,7 @@ public record Scenario(
     return new Scenario(name + "+patient", description + "; nobody gives up", dataCenters,
         nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
         newUsersPerMinute, sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean,
-        thinkMin, thinkMax, Duration.ZERO, duration, seed);
+        thinkMin, thinkMax, Duration.ZERO, duration, seed, lockstep);
   }
 
   /** This scenario with all nodes in one data center (same node count), to tell DCs from nodes. */
@@ -260,7 +268,15 @@ public record Scenario(
     return new Scenario(name + "+onedc", description + "; all nodes in one DC", 1,
         dataCenters * nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
         newUsersPerMinute, sessionDuration, refreshInterval, pinned, one, browseMean, thinkMin,
-        thinkMax, patienceMean, duration, seed);
+        thinkMax, patienceMean, duration, seed, lockstep);
+  }
+
+  /** This scenario with every node syncing at the same instants (a diagnostic, see {@code lockstep}). */
+  public Scenario inLockstep() {
+    return new Scenario(name + "+lockstep", description + "; nodes sync in lock step", dataCenters,
+        nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
+        newUsersPerMinute, sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean,
+        thinkMin, thinkMax, patienceMean, duration, seed, true);
   }
 
   /** The scenario's headline settings, for reports. */

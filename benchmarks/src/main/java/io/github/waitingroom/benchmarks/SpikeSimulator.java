@@ -39,12 +39,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.github.waitingroom.benchmarks.SpikeSimulator \
- *     [--out DIR] [--no-lag] [--patient] [--one-dc] [scenario ...]
+ *     [--out DIR] [--no-lag] [--patient] [--one-dc] [--lockstep] [scenario ...]
  * </pre>
  *
  * <p>Scenarios: {@code one-node dc5x4 flash20x5 smoke}; default: the first three. The variant
  * options change every chosen scenario, to separate causes: {@code --no-lag} (no propagation
- * lag), {@code --patient} (nobody gives up), {@code --one-dc} (all nodes in one data center).
+ * lag), {@code --patient} (nobody gives up), {@code --one-dc} (all nodes in one data center),
+ * {@code --lockstep} (all nodes sync at the same instants).
  *
  * <pre>
  * </pre>
@@ -248,8 +249,12 @@ public final class SpikeSimulator {
       schedule(arrivalMillis[i], i);
     }
     long sync = s.syncInterval().toMillis();
-    for (int n = 0; n < nodes.length; n++) {
-      schedule(uniform(0, sync), users + n);
+    if (s.lockstep()) {
+      schedule(sync, users); // one event syncs every node
+    } else {
+      for (int n = 0; n < nodes.length; n++) {
+        schedule(uniform(0, sync), users + n);
+      }
     }
     int nextSample = 0;
     while (!events.isEmpty()) {
@@ -261,7 +266,12 @@ public final class SpikeSimulator {
       }
       clock.set(Instant.ofEpochMilli(START_EPOCH_SECOND * 1000 + at));
       if (id >= users) {
-        schedule(at + syncAndNextDelay(id - users), id);
+        if (s.lockstep()) {
+          syncAllAtOnce();
+          schedule((at / sync + 1) * sync, id);
+        } else {
+          schedule(at + syncAndNextDelay(id - users), id);
+        }
       } else {
         request(id, at);
       }
@@ -282,6 +292,21 @@ public final class SpikeSimulator {
     nodes[n].sync();
     result.syncs++;
     return nextDelay(n);
+  }
+
+  /**
+   * The diagnostic lock step: every node syncs three times at the same instant, with no request
+   * in between, so that every node's final view holds every other node's and data center's counts
+   * as of this instant (the first round publishes the nodes' reports, the second the data
+   * centers' sums, the third reads them): budgets computed from one consistent snapshot.
+   */
+  private void syncAllAtOnce() {
+    for (int round = 0; round < 3; round++) {
+      for (WaitingRoom node : nodes) {
+        node.sync();
+      }
+    }
+    result.syncs += nodes.length;
   }
 
   /** The delay the room's cadence chooses after the sync that just ran on node {@code n}. */
@@ -712,8 +737,9 @@ public final class SpikeSimulator {
           case "--no-lag" -> sc.withoutLag();
           case "--patient" -> sc.withoutAbandoning();
           case "--one-dc" -> sc.inOneDataCenter();
+          case "--lockstep" -> sc.inLockstep();
           default -> throw new IllegalArgumentException(
-              "unknown option " + v + "; known: --out DIR, --no-lag, --patient, --one-dc");
+              "unknown option " + v + "; known: --out DIR, --no-lag, --patient, --one-dc, --lockstep");
         });
       }
     }

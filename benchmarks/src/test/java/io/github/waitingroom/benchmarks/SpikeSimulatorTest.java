@@ -32,7 +32,8 @@ class SpikeSimulatorTest {
         s.thinkMax(),
         Duration.ofMinutes(3),
         Duration.ofMinutes(8),
-        seed);
+        seed,
+        false);
   }
 
   private static void assertBookkeeping(SpikeSimulator.Result r) {

@@ -73,6 +73,7 @@ public final class WaitingRoom implements AutoCloseable {
   private volatile Budgets budgets;
   private volatile boolean transportFailing;
   private volatile Duration nextSyncDelay;
+  private volatile boolean closed;
 
   // Sync-thread state, guarded by syncLock.
   private Duration plainDelay;
@@ -237,6 +238,9 @@ public final class WaitingRoom implements AutoCloseable {
         }
         failingSince = -1;
       } catch (IOException | RuntimeException e) {
+        if (closed) {
+          return; // interrupted by close(): not a transport failure
+        }
         failed = true;
         if (!transportFailing) {
           transportFailing = true;
@@ -350,6 +354,7 @@ public final class WaitingRoom implements AutoCloseable {
   /** Stops the background sync. Decisions keep working from the last view. */
   @Override
   public void close() {
+    closed = true;
     ScheduledExecutorService s = scheduler;
     if (s != null) {
       s.shutdownNow();

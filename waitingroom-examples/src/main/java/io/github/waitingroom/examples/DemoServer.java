@@ -52,6 +52,7 @@ public final class DemoServer implements AutoCloseable {
           new Flag("--waiting-status", "200", "HTTP status of waiting responses: 200, 202 or 429"),
           new Flag("--node", "node-1", "this node's id, unique within its data center"),
           new Flag("--dc", "local", "this node's data center"),
+          new Flag("--redis", null, "Redis URI shared by the room's nodes (redis://host:6379, redis-sentinel://..., redis-cluster://h1:p1,h2:p2)"),
           new Flag("--keyset", null, "Tink JSON keyset file shared by the room's nodes; created if missing"));
 
   private final Server jetty;
@@ -144,7 +145,8 @@ public final class DemoServer implements AutoCloseable {
    * transport (one JVM). Other transports plug in here, each behind its own flag.
    */
   static @Nullable Transport transport(Flags flags) {
-    return null;
+    String redis = flags.optional("--redis");
+    return redis == null ? null : io.github.waitingroom.redis.RedisTransport.create(redis);
   }
 
   /** Loads the keyset file, creates it when missing, or (without the flag) generates a throw-away one. */

@@ -358,6 +358,11 @@ public final class RedisTransport implements Transport, AutoCloseable {
 
   /** Builds a {@link RedisTransport}; every setting but the URI has a default. */
   public static final class Builder {
+    private static final java.util.List<String> SCHEMES =
+        java.util.List.of(
+            "redis", "rediss", "redis+ssl", "redis+tls", "redis-socket", "redis+socket",
+            "redis-sentinel", "rediss-sentinel", "redis-cluster", "rediss-cluster");
+
     private final String uri;
     private String keyPrefix = DEFAULT_KEY_PREFIX;
     private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
@@ -365,8 +370,10 @@ public final class RedisTransport implements Transport, AutoCloseable {
 
     private Builder(String uri) {
       Objects.requireNonNull(uri, "uri");
-      if (uri.isBlank() || !uri.contains("://")) {
-        throw new IllegalArgumentException("uri must be a Redis URI such as redis://host:6379 but was '" + redact(uri) + "'");
+      String scheme = uri.contains("://") ? uri.substring(0, uri.indexOf("://")).toLowerCase(java.util.Locale.ROOT) : "";
+      if (!SCHEMES.contains(scheme)) {
+        throw new IllegalArgumentException(
+            "uri must be a Redis URI (" + String.join("://, ", SCHEMES) + "://) but was '" + redact(uri) + "'");
       }
       this.uri = uri;
     }

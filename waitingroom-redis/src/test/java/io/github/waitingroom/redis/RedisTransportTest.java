@@ -1,0 +1,75 @@
+package io.github.waitingroom.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.waitingroom.coordinator.Transport.Publication;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.SlotHash;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** What the Redis transport writes, and how it rejects bad settings. */
+class RedisTransportTest {
+  @Test
+  void badSettingsFailFastNamingTheSetting() {
+    assertThatThrownBy(() -> RedisTransport.create("localhost:6379"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("uri");
+    assertThatThrownBy(() -> RedisTransport.builder("redis://h").keyPrefix("a{b}:"))
+        .hasMessageContaining("keyPrefix")
+        .hasMessageContaining("a{b}:");
+    assertThatThrownBy(() -> RedisTransport.builder("redis://h").commandTimeout(Duration.ofMillis(1)))
+        .hasMessageContaining("commandTimeout")
+        .hasMessageContaining("PT0.001S");
+    assertThatThrownBy(() -> RedisTransport.create("http://:secret@host:6379"))
+        .hasMessageContaining("uri must be a Redis URI")
+        .hasMessageContaining("http://***@host:6379")
+        .hasMessageNotContaining("secret");
+  }
+
+  @Test
+  void sentinelAndClusterUrisMakeTransportsThatConnectLazily() {
+    try (RedisTransport sentinel = RedisTransport.create("redis-sentinel://127.0.0.1:26379,127.0.0.1:26380/?sentinelMasterId=mymaster");
+        RedisTransport cluster = RedisTransport.create("redis-cluster://127.0.0.1:7000,127.0.0.1:7001")) {
+      assertThat(sentinel.toString()).contains("redis-sentinel://");
+      assertThat(cluster.toString()).contains("redis-cluster://");
+    }
+  }
+
+  @Test
+  void aRoomsKeysShareOneClusterSlotAndExpireByThemselves() throws Exception {
+    String uri = RedisSupport.requireRedis();
+    String prefix = RedisSupport.uniquePrefix("keys");
+    RedisClient admin = RedisSupport.adminClient(uri);
+    try (RedisTransport t = RedisTransport.builder(uri).keyPrefix(prefix).build();
+        StatefulRedisConnection<String, String> c = admin.connect()) {
+      byte[] report = "r".getBytes(StandardCharsets.UTF_8);
+      t.exchange(
+          "shop",
+          List.of(new Publication("dc:eu-west", "n1#a", report), new Publication("global", "eu-west", report)),
+          Duration.ofSeconds(30));
+      RedisCommands<String, String> redis = c.sync();
+      List<String> keys = redis.keys(prefix + "*");
+      assertThat(keys)
+          .containsExactlyInAnyOrder(
+              prefix + "{shop}:v:dc:eu-west", prefix + "{shop}:e:dc:eu-west",
+              prefix + "{shop}:v:global", prefix + "{shop}:e:global");
+      Set<Integer> slots = keys.stream().map(SlotHash::getSlot).collect(Collectors.toSet());
+      assertThat(slots).containsExactly(SlotHash.getSlot("shop"));
+      for (String key : keys) {
+        assertThat(redis.pttl(key)).as("TTL of %s", key).isBetween(30_000L, 31_000L);
+      }
+      assertThat(redis.zscore(prefix + "{shop}:e:global", "eu-west")).isNotNull();
+      RedisSupport.deleteKeys(redis, prefix);
+    } finally {
+      admin.shutdown();
+    }
+  }
+}

@@ -85,7 +85,7 @@ final class SimReport {
     return renderer;
   }
 
-  static void summary(Path dir, List<SpikeSimulator.Result> results) throws IOException {
+  static void summary(Path file, List<SpikeSimulator.Result> results) throws IOException {
     StringBuilder b = new StringBuilder();
     b.append("| scenario | arrivals | admitted | abandoned | peak active / limit | overshoot |"
         + " peak admitted/min / limit | utilization while queued | FIFO inversions (users) |"
@@ -106,7 +106,7 @@ final class SimReport {
       b.append("- ").append(r.line()).append('\n');
       b.append("  settings: ").append(r.scenario.settings()).append('\n');
     }
-    Files.writeString(dir.resolve("summary.md"), b.toString(), StandardCharsets.UTF_8);
+    Files.writeString(file, b.toString(), StandardCharsets.UTF_8);
   }
 
   /** Smallest and largest median wait among data centers that admitted at least 20 users from the line. */

@@ -711,7 +711,8 @@ public final class SpikeSimulator {
 
   /**
    * Runs scenarios and writes, per scenario, {@code <name>.csv} (per second), {@code
-   * <name>-dc.csv} (per data center) and {@code <name>.png}, plus {@code summary.md}.
+   * <name>-dc.csv} (per data center) and {@code <name>.png}, plus {@code summary.md} (named after
+   * the variant options when there are any, e.g. {@code summary--no-lag.md}).
    */
   public static void main(String[] args) throws IOException {
     System.setProperty("java.awt.headless", "true");
@@ -752,7 +753,7 @@ public final class SpikeSimulator {
       System.out.println(r.line());
       SimReport.write(out, r);
     }
-    SimReport.summary(out, results);
+    SimReport.summary(out.resolve("summary" + String.join("", variants) + ".md"), results);
     System.out.println("wrote " + out.toAbsolutePath());
   }
 }

@@ -30,7 +30,7 @@ class LockstepNodesProperties {
     boolean gone;
   }
 
-  @Property(tries = 12)
+  @Property(tries = 8)
   void lockstepNodesNeverExceedTheLimit(
       @ForAll @IntRange(min = 1, max = 3) int dataCenters,
       @ForAll @IntRange(min = 1, max = 4) int nodesPerDc,
@@ -56,7 +56,7 @@ class LockstepNodesProperties {
     Random random = new Random(seed);
     List<User> users = new ArrayList<>();
     long start = clock.instant().getEpochSecond();
-    for (int second = 0; second < 400; second++) {
+    for (int second = 0; second < 300; second++) {
       long now = start + second;
       if (second % 2 == 0) {
         for (int round = 0; round < 3; round++) {

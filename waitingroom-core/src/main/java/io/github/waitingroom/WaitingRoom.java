@@ -48,8 +48,8 @@ import org.slf4j.LoggerFactory;
  *       ticket in the current bucket, at the back of the line.
  * </ul>
  *
- * <p>Budgets come from a background sync (every {@link Builder#syncInterval sync interval}, with
- * jitter) that publishes this node's counts through the {@link Transport}, and runs the pure
+ * <p>Budgets come from a background sync (every {@link Builder#syncInterval sync interval},
+ * faster while traffic changes, slower while idle, with jitter; see {@link SyncCadence}) that publishes this node's counts through the {@link Transport}, and runs the pure
  * {@link SlotAllocator} over what everyone published. With one JVM the default in-memory transport
  * needs no setup. {@link #close()} stops the sync.
  */
@@ -217,7 +217,8 @@ public final class WaitingRoom implements AutoCloseable {
    * With {@link FailurePolicy#FAIL_CLOSED} only waiting users whose turn had come are admitted
    * from it, and new arrivals queue; with {@link FailurePolicy#FAIL_OPEN} the allowance, new
    * arrivals included, is granted afresh for every minute the episode lasts. The first sync that
-   * gets through again replaces it with a budget from the fresh view.
+   * gets through again replaces it with a budget from the fresh view. A node that has not reached
+   * the transport once since it started has no allowance: it queues every arrival.
    */
   public void sync() {
     synchronized (syncLock) {

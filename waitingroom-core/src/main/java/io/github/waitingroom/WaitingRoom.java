@@ -49,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Budgets come from a background sync (every {@link Builder#syncInterval sync interval},
- * faster while traffic changes, slower while idle, with jitter; see {@link SyncCadence}) that publishes this node's counts through the {@link Transport}, and runs the pure
- * {@link SlotAllocator} over what everyone published. With one JVM the default in-memory transport
+ * faster while traffic changes, slower while idle, with jitter; see {@link SyncCadence}) that
+ * publishes this node's counts through the {@link Transport}, and runs the pure {@link
+ * SlotAllocator} over what everyone published. With one JVM the default in-memory transport
  * needs no setup. {@link #close()} stops the sync.
  */
 public final class WaitingRoom implements AutoCloseable {

@@ -59,5 +59,13 @@ public final class OvershootMain {
         sim.maxAdmittedInAMinute, sim.maxAdmittedInTwoRounds,
         sim.orderViolations, sim.stragglers(), sim.lapped, sim.firstViolation, sim.firstLapped);
     sim.close();
+    if (!store.equals("memory")) {
+      io.lettuce.core.RedisClient admin = RedisSupport.adminClient(RedisSupport.URI_STRING);
+      try (var c = admin.connect()) {
+        RedisSupport.deleteKeys(c.sync(), prefix);
+      } finally {
+        admin.shutdown();
+      }
+    }
   }
 }

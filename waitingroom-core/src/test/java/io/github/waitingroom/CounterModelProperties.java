@@ -125,7 +125,15 @@ class CounterModelProperties {
     long active = users.stream().filter(u -> u.countsActive(now)).count();
     Map<Long, Long> waiting = new TreeMap<>();
     users.stream().filter(u -> u.countsWaiting(now)).forEach(u -> waiting.merge(u.bucket, 1L, Long::sum));
-    long lastMinute = admissions.stream().filter(t -> CONFIG.sliceOf(t) > now - 60).count();
+    // Admissions in the last 60 s, those of the slice that straddles its start by the part inside.
+    long oldest = CONFIG.sliceOf(now - 60);
+    double part = (oldest + CONFIG.sliceSeconds() - (now - 60)) / (double) CONFIG.sliceSeconds();
+    double weighted = 0;
+    for (long t : admissions) {
+      long slice = CONFIG.sliceOf(t);
+      weighted += slice > oldest && t <= now ? 1 : slice == oldest ? part : 0;
+    }
+    long lastMinute = (long) Math.ceil(weighted - 1e-9);
 
     assertThat(view.activeUsers()).as("active users at %d", now).isEqualTo(active);
     Map<Long, Long> counted = new TreeMap<>();

@@ -51,12 +51,14 @@ public final class RoomView {
     this.shareFrom = shareTo - config.bucketSeconds();
     this.firstWaitingSlice = config.firstWaitingSlice(now);
     long firstActive = config.firstActiveSlice(now);
-    // The last minute is the last 60 s of whole slices (the current one included), so that over
-    // time exactly newUsersPerMinute are admitted per minute, not one slice's worth fewer.
-    long firstMinute = config.firstSliceWithin(now, Math.max(0, 60 - config.sliceSeconds()));
+    // The last minute is (now - 60, now]. Its oldest slice lies partly outside it and counts by
+    // the part inside (a sliding window counter): whole slices would either cut the rate by a
+    // slice's worth (seven slices) or let a burst through twice within 60 s (six slices).
+    long oldestSlice = config.sliceOf(now - 60);
+    double oldestPart = (oldestSlice + config.sliceSeconds() - (now - 60)) / (double) config.sliceSeconds();
     long firstRate = config.firstSliceWithin(now, RATE_WINDOW_SECONDS);
     long active = 0;
-    long lastMinute = 0;
+    double lastMinute = 0;
     double unseen = 0;
     TreeMap<Long, Long> admittedByslice = new TreeMap<>();
     TreeMap<Long, Long> line = new TreeMap<>();
@@ -68,7 +70,8 @@ public final class RoomView {
       if (age > 0 && age <= MAX_UNSEEN_AGE_SECONDS) {
         unseen += admissionsPerSecond(config, r) * age;
       }
-      lastMinute += Report.sumFrom(r.admitted(), firstMinute);
+      lastMinute += Report.sumFrom(r.admitted(), oldestSlice + 1)
+          + oldestPart * r.admitted().getOrDefault(oldestSlice, 0L);
       r.admitted().tailMap(firstRate, true).forEach((s, n) -> admittedByslice.merge(s, n, Long::sum));
       r.waiting().forEach((bucket, slices) -> {
         line.merge(bucket, Report.sumFrom(slices, firstWaitingSlice), Long::sum);
@@ -77,7 +80,7 @@ public final class RoomView {
     }
     line.values().removeIf(n -> n <= 0);
     this.activeUsers = Math.max(0, active);
-    this.admittedLastMinute = Math.max(0, lastMinute);
+    this.admittedLastMinute = Math.max(0, (long) Math.ceil(lastMinute - 1e-9));
     this.unseenAdmissions = Math.round(unseen);
     long admittedRecently = admittedByslice.values().stream().mapToLong(Long::longValue).sum();
     if (admittedRecently <= 0) {
@@ -143,7 +146,11 @@ public final class RoomView {
     return Math.max(0, Report.sumFrom(report.admitted(), from)) / 60.0;
   }
 
-  /** Users admitted in slices that began within the last 60 seconds, across all nodes. */
+  /**
+   * Users admitted within the last 60 seconds, across all nodes: every slice that began within
+   * them, plus the part of the oldest slice that lies within them (its admissions taken as spread
+   * evenly over it), rounded up.
+   */
   public long admittedLastMinute() {
     return admittedLastMinute;
   }

@@ -151,6 +151,8 @@ class WaitingRoomFilterTest {
     assertThat(onWaitingPage(c.get("/"))).isTrue(); // bucket 10:00
     advance(50);
     assertThat(inApp(b.get("/"))).isTrue(); // 10:00:50: b checks in, a stays idle
+    // c's page polls; a user who stops polling would no longer count in anyone's estimate.
+    assertThat(onWaitingPage(c.get("/"))).isTrue();
     advance(10);
     room().sync();
     Map<String, Object> dStatus = status(d.getJson("/")); // 10:01:00: bucket 10:01
@@ -237,6 +239,7 @@ class WaitingRoomFilterTest {
     assertThat(onWaitingPage(c.get("/"))).isTrue(); // bucket 10:00
     advance(50);
     assertThat(inApp(b.get("/"))).isTrue();
+    assertThat(onWaitingPage(c.get("/"))).isTrue(); // c's page polls
     advance(10);
     room().sync(); // 10:01:00
 

@@ -192,15 +192,12 @@ public final class WaitingRoom implements AutoCloseable {
 
   private Decision waiting(Decision.Outcome outcome, Ticket t, long now) {
     RoomView v = view;
-    long ahead = v.usersAhead(t.bucketId());
-    double rate = v.admissionsPerMinute();
-    long waitSeconds = Double.isNaN(rate) ? -1 : (long) Math.ceil(ahead * 60.0 / rate);
     return new Decision(
         outcome,
         codec.seal(t),
         config.waitingTimeoutSeconds(),
-        ahead,
-        waitSeconds,
+        v.usersAhead(t.bucketId()),
+        v.estimatedWaitSeconds(t.bucketId()),
         config.refreshSeconds(),
         v.now());
   }

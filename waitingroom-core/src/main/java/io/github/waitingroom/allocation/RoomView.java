@@ -20,7 +20,7 @@ import java.util.TreeMap;
  */
 public final class RoomView {
   /** How far back the admission rate is averaged. */
-  public static final long RATE_WINDOW_SECONDS = 300;
+  public static final long RATE_WINDOW_SECONDS = 120;
 
   /**
    * Reports older than this are from publishers that stopped (a node or data center that died):
@@ -38,6 +38,7 @@ public final class RoomView {
   private final long[] pollingBefore;
   private final Map<String, Report> dataCenters;
   private final long waitingUsers;
+  private final double abandonsPerSecond;
   private final long currentBucket;
   private final long shareFrom;
   private final long shareTo;
@@ -103,6 +104,11 @@ public final class RoomView {
       i++;
     }
     this.waitingUsers = total;
+    // Users who missed their last poll but still hold a place have most likely given up; they
+    // pile up over the span between the polling window and the waiting timeout.
+    long staleSpan = firstPolling - firstWaitingSlice;
+    long stale = total - pollingBefore[n];
+    this.abandonsPerSecond = staleSpan > 0 && stale > 0 ? stale / (double) staleSpan : 0;
   }
 
   /**
@@ -196,6 +202,30 @@ public final class RoomView {
       return pollingBefore[i] + (pollingBefore[i + 1] - pollingBefore[i]) / 2;
     }
     return pollingBefore[-i - 1];
+  }
+
+  /**
+   * The estimated wait, in seconds, of a holder of the given bucket, or {@code -1} when it is
+   * unknown because nobody was admitted recently.
+   *
+   * <p>The people ahead ({@link #usersAhead}, P) leave the line by admission, at the recent
+   * admission rate R, and by giving up: Q users poll, and A a second stop polling (measured from
+   * those who still hold a place but missed their last poll), a share P/Q of them from ahead. So
+   * dP/dt = -R - A P / Q, and the line ahead is gone after (Q / A) ln(1 + A P / (R Q)) seconds,
+   * which is plain P / R when nobody gives up.
+   */
+  public long estimatedWaitSeconds(long bucketId) {
+    if (Double.isNaN(admissionsPerMinute)) {
+      return -1;
+    }
+    double ahead = usersAhead(bucketId);
+    double rate = admissionsPerMinute / 60.0;
+    double polling = pollingBefore[bucketIds.length];
+    double seconds =
+        abandonsPerSecond > 0 && polling > 0
+            ? polling / abandonsPerSecond * Math.log1p(abandonsPerSecond * ahead / (rate * polling))
+            : ahead / rate;
+    return (long) Math.ceil(seconds);
   }
 
   /** The names of the data centers in this view, sorted. */

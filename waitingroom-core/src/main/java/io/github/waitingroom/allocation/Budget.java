@@ -24,11 +24,6 @@ public record Budget(long[] bucketIds, long[] slots, long newArrivals) {
     slots = slots.clone();
   }
 
-  /** All slots of this budget. */
-  public long total() {
-    return Arrays.stream(slots).sum() + newArrivals;
-  }
-
   @Override
   public boolean equals(Object o) {
     return o instanceof Budget b

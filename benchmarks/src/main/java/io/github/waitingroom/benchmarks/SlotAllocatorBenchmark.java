@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.State;
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class SlotAllocatorBenchmark {
   private static final int DATA_CENTERS = 5;
 

@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * publishers is what they had published {@code lag} earlier. The global scope (data centers'
  * sums) has the propagation lag between data centers; a data center's own scope (its nodes'
  * reports) has the lag within a data center. A node always reads its own publications fresh, as
- * the transport contract says. Not thread-safe: the simulator is single-threaded.
+ * the transport contract says. Answers list publishers in sorted order. Not thread-safe: the
+ * simulator is single-threaded.
  */
 final class LaggedTransport implements Transport {
   private record Version(long atMillis, byte[] payload) {}
@@ -51,7 +53,10 @@ final class LaggedTransport implements Transport {
         (scope, values) -> {
           long cutoff = now - (scope.equals(Coordinator.GLOBAL_SCOPE) ? globalLagMillis : dataCenterLagMillis);
           Map<String, ArrayDeque<Version>> scopeHistory = history.getOrDefault(scope, Map.of());
-          Map<String, byte[]> out = new HashMap<>();
+          // Sorted by publisher: the coordinator's floating-point sums then run in the same order
+          // in every run, which keeps runs reproducible (a HashMap's order would depend on the
+          // random suffix every WaitingRoom adds to its node id).
+          Map<String, byte[]> out = new TreeMap<>();
           values.forEach(
               (publisher, fresh) -> {
                 if (publishedNow(publications, scope, publisher)) {

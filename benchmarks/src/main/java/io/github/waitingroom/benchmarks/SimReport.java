@@ -87,16 +87,16 @@ final class SimReport {
 
   static void summary(Path file, List<SpikeSimulator.Result> results) throws IOException {
     StringBuilder b = new StringBuilder();
-    b.append("| scenario | arrivals | admitted | abandoned | peak active / limit | overshoot |"
+    b.append("| scenario | arrivals | admitted | abandoned | peak active / limit | overshoot (s over limit) |"
         + " peak admitted/min / limit | utilization while queued | FIFO inversions (users) |"
         + " strict inversions | wait estimate |error| p50 / p90 | DC median wait spread | run time |\n");
     b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (SpikeSimulator.Result r : results) {
       b.append(String.format(Locale.ROOT,
-          "| %s | %d | %d | %d | %d / %d | %.2f%% | %d / %d | %.1f%% (%d s queued, %d s < 97%%) |"
+          "| %s | %d | %d | %d | %d / %d | %.2f%% (%d s) | %d / %d | %.1f%% (%d s queued, %d s < 97%%) |"
               + " %d (%d) | %d | %.1f%% / %.1f%% | %s | %.0f s |%n",
           r.scenario.name(), r.users, r.admitted, r.abandoned, r.peakActive,
-          r.scenario.totalActiveUsers(), r.overshoot() * 100, r.peakAdmittedPerMinute,
+          r.scenario.totalActiveUsers(), r.overshoot() * 100, r.secondsOverLimit, r.peakAdmittedPerMinute,
           r.scenario.newUsersPerMinute(), r.utilization * 100, r.queueSeconds, r.secondsBelowTarget,
           r.inversions, r.invertedUsers, r.strictInversions, r.medianAbsError() * 100,
           r.estimateErrors.absQuantile(0.9) * 100, spread(r), r.wallMillis / 1000.0));

@@ -543,6 +543,7 @@ public final class SpikeSimulator {
     int[] admittedPerSecond = new int[0];
     int[] arrivedPerSecond = new int[0];
     int peakActive;
+    int secondsOverLimit;
     int peakAdmittedPerMinute;
     int peakQueue;
     int queueSeconds;
@@ -573,6 +574,9 @@ public final class SpikeSimulator {
       double sum = 0;
       for (int t = 0; t < active.length; t++) {
         peakActive = Math.max(peakActive, active[t]);
+        if (active[t] > total) {
+          secondsOverLimit++;
+        }
         peakQueue = Math.max(peakQueue, queue[t]);
         int lastMinute = admittedLastMinute(t);
         peakAdmittedPerMinute = Math.max(peakAdmittedPerMinute, lastMinute);
@@ -609,7 +613,7 @@ public final class SpikeSimulator {
     String line() {
       return String.format(
           Locale.ROOT,
-          "%s: %d arrivals, %d queued, %d admitted, %d abandoned; peak active %d / %d (overshoot %.2f%%),"
+          "%s: %d arrivals, %d queued, %d admitted, %d abandoned; peak active %d / %d (overshoot %.2f%%, %d s over),"
               + " peak admitted/min %d / %d, utilization while queued %.1f%% over %d s (%d s below 97%%),"
               + " FIFO inversions %d (users %d, cross-DC events %d; strict %d), wait estimate |error| p50 %.1f%%"
               + " p90 %.1f%% (signed p50 %+.1f%%, unknown %d, sample %d), bounced %d, lost place %d;"
@@ -622,6 +626,7 @@ public final class SpikeSimulator {
           peakActive,
           scenario.totalActiveUsers(),
           overshoot() * 100,
+          secondsOverLimit,
           peakAdmittedPerMinute,
           scenario.newUsersPerMinute(),
           utilization * 100,

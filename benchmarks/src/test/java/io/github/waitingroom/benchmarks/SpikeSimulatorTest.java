@@ -68,6 +68,16 @@ class SpikeSimulatorTest {
   }
 
   @Test
+  void theSameSeedGivesTheSameRunWithManyNodesAndLag() {
+    SpikeSimulator.Result a = SpikeSimulator.run(Scenario.smoke(5));
+    SpikeSimulator.Result b = SpikeSimulator.run(Scenario.smoke(5));
+    assertThat(b.active).containsExactly(a.active);
+    assertThat(b.queue).containsExactly(a.queue);
+    assertThat(b.admittedPerSecond).containsExactly(a.admittedPerSecond);
+    assertThat(b.inversions).isEqualTo(a.inversions);
+  }
+
+  @Test
   void theSameSeedGivesTheSameRun() {
     SpikeSimulator.Result a = SpikeSimulator.run(oneNode(3));
     SpikeSimulator.Result b = SpikeSimulator.run(oneNode(3));

@@ -119,6 +119,8 @@ public final class Coordinator {
   private Report dataCenterSum(List<Report> others, Report mine, long now) {
     List<Report> nodes = new ArrayList<>(others);
     nodes.add(mine);
+    // A fixed order: the same reports always give the same sum, to the last bit of its time.
+    nodes.sort(java.util.Comparator.comparing(Report::publisher));
     List<String> live = new ArrayList<>();
     for (Report r : others) {
       if (r.at() >= now - liveSeconds) {

@@ -35,7 +35,7 @@ final class SimReport {
     try (Writer w = Files.newBufferedWriter(dir.resolve(name + "-dc.csv"), StandardCharsets.UTF_8)) {
       w.write("data_center,arrivals,queued,admitted,abandoned,admitted_from_line,wait_p50_s,wait_p90_s\n");
       for (int d = 0; d < r.arrivalsByDc.length; d++) {
-        SpikeSimulator.LongList waits = r.waitsByDc.get(d);
+        SpikeSimulator.DoubleList waits = r.waitsByDc.get(d);
         w.write(String.format(Locale.ROOT, "dc-%d,%d,%d,%d,%d,%d,%.1f,%.1f%n", d, r.arrivalsByDc[d],
             r.queuedByDc[d], r.admittedByDc[d], r.abandonedByDc[d], waits.size(),
             waits.quantile(0.5) / 1000, waits.quantile(0.9) / 1000));
@@ -114,7 +114,7 @@ final class SimReport {
     double min = Double.MAX_VALUE;
     double max = 0;
     int counted = 0;
-    for (SpikeSimulator.LongList waits : r.waitsByDc) {
+    for (SpikeSimulator.DoubleList waits : r.waitsByDc) {
       if (waits.size() >= 20) {
         double median = waits.quantile(0.5) / 1000;
         min = Math.min(min, median);

@@ -530,8 +530,8 @@ public final class SpikeSimulator {
     int invertedUsers;
     int unknownEstimates;
     int cadenceMismatches;
-    final LongList waits = new LongList();
-    final List<LongList> waitsByDc = new ArrayList<>();
+    final DoubleList waits = new DoubleList();
+    final List<DoubleList> waitsByDc = new ArrayList<>();
     final DoubleList estimateErrors = new DoubleList();
     final int[] arrivalsByDc;
     final int[] queuedByDc;
@@ -559,7 +559,7 @@ public final class SpikeSimulator {
       admittedByDc = new int[dcs];
       abandonedByDc = new int[dcs];
       for (int d = 0; d < dcs; d++) {
-        waitsByDc.add(new LongList());
+        waitsByDc.add(new DoubleList());
       }
     }
 
@@ -647,33 +647,6 @@ public final class SpikeSimulator {
           syncs,
           cadenceMismatches,
           wallMillis / 1000.0);
-    }
-  }
-
-  /** A growable list of longs. */
-  static final class LongList {
-    private long[] values = new long[16];
-    private int size;
-
-    void add(long v) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
-      values[size++] = v;
-    }
-
-    int size() {
-      return size;
-    }
-
-    /** The q-quantile (nearest rank), or NaN when empty. */
-    double quantile(double q) {
-      if (size == 0) {
-        return Double.NaN;
-      }
-      long[] sorted = Arrays.copyOf(values, size);
-      Arrays.sort(sorted);
-      return sorted[(int) Math.min(size - 1, Math.max(0, Math.ceil(q * size) - 1))];
     }
   }
 

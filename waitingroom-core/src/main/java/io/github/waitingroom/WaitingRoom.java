@@ -1,7 +1,6 @@
 package io.github.waitingroom;
 
 import com.google.crypto.tink.KeysetHandle;
-import io.github.waitingroom.allocation.Allocation;
 import io.github.waitingroom.allocation.Budget;
 import io.github.waitingroom.allocation.RoomView;
 import io.github.waitingroom.allocation.SlotAllocator;
@@ -63,7 +62,6 @@ public final class WaitingRoom implements AutoCloseable {
   private final InstantSource clock;
   private final Coordinator coordinator;
   private final FailurePolicy failurePolicy;
-  private final Duration syncInterval;
   private final SyncCadence cadence;
   private final String publisher;
   private final NodeState state;
@@ -78,8 +76,6 @@ public final class WaitingRoom implements AutoCloseable {
 
   // Sync-thread state, guarded by syncLock.
   private Duration plainDelay;
-  private @Nullable RoomView lastSeen;
-  private int lastNodeCount = 1;
   /** The budget of the last sync that reached the transport. */
   private Budget lastGoodBudget = Budget.NONE;
   /** Admissions charged to {@link #lastGoodBudget} since it was issued, across failed syncs. */
@@ -92,10 +88,9 @@ public final class WaitingRoom implements AutoCloseable {
     this.codec = new TicketCodec(config.roomId(), b.keys);
     this.clock = b.clock;
     this.failurePolicy = b.failurePolicy;
-    this.syncInterval = b.syncInterval;
     this.cadence = b.cadence();
-    this.plainDelay = syncInterval;
-    this.nextSyncDelay = syncInterval;
+    this.plainDelay = b.syncInterval;
+    this.nextSyncDelay = b.syncInterval;
     // A fresh suffix per process: a node that restarts with the same id never overwrites the
     // report of its previous life, whose users keep counting until their sessions expire.
     this.publisher = b.nodeId + "#" + UUID.randomUUID().toString().substring(0, 8);
@@ -221,6 +216,8 @@ public final class WaitingRoom implements AutoCloseable {
   public void sync() {
     synchronized (syncLock) {
       long now = clock.instant().getEpochSecond();
+      RoomView previous = view;
+      int previousNodes = coordinator.nodeCount();
       Budgets old = budgets;
       long spentBefore = old.spent();
       Report mine = state.report(publisher, now);
@@ -254,43 +251,42 @@ public final class WaitingRoom implements AutoCloseable {
         }
         next = coordinator.localView(mine, now, view);
       }
-      Budgets fresh;
-      if (!failed) {
-        Allocation allocation = SlotAllocator.allocate(next, config);
-        Budget budget =
-            SlotAllocator.budgetFor(
-                allocation, next, coordinator.dataCenter(), coordinator.nodeIndex(), coordinator.nodeCount());
-        fresh = new Budgets(budget);
-        view = next;
-        budgets = fresh;
-        // Admissions made on the old budget after the report was taken are not in the view yet.
-        long inFlight = old.spent() - spentBefore;
-        fresh.deduct(inFlight);
-        lastGoodBudget = budget;
-        chargedToLastGood = inFlight;
-      } else {
-        Budget allowance = lastGoodBudget;
+      Budget budget;
+      if (failed) {
+        budget = lastGoodBudget;
         if (failurePolicy == FailurePolicy.FAIL_OPEN) {
-          long minutes = 1 + Math.max(0, now - failingSince) / 60;
-          allowance = times(allowance, minutes);
+          budget = times(budget, 1 + Math.max(0, now - failingSince) / 60);
         } else {
-          allowance = new Budget(allowance.bucketIds(), allowance.slots(), 0);
+          budget = new Budget(budget.bucketIds(), budget.slots(), 0);
         }
-        fresh = new Budgets(allowance);
-        view = next;
-        budgets = fresh;
+      } else {
+        budget =
+            SlotAllocator.budgetFor(
+                SlotAllocator.allocate(next, config),
+                next,
+                coordinator.dataCenter(),
+                coordinator.nodeIndex(),
+                coordinator.nodeCount());
+      }
+      Budgets fresh = new Budgets(budget);
+      view = next;
+      budgets = fresh;
+      long spentOnOld = old.spent();
+      if (failed) {
         // Everything spent on the old budget (issued at or after the last good sync) counts
         // against the episode's allowance.
-        chargedToLastGood += old.spent();
-        fresh.deduct(chargedToLastGood);
+        chargedToLastGood += spentOnOld;
+      } else {
+        // Admissions made on the old budget after the report was taken are not in the view yet.
+        lastGoodBudget = budget;
+        chargedToLastGood = spentOnOld - spentBefore;
       }
+      fresh.deduct(chargedToLastGood);
       SyncCadence.Signal signal =
-          SyncCadence.classify(config, lastSeen, lastNodeCount, next, coordinator.nodeCount(), failed);
+          SyncCadence.classify(config, previous, previousNodes, next, coordinator.nodeCount(), failed);
       SyncCadence.Delay delay = cadence.next(plainDelay, signal, ThreadLocalRandom.current().nextDouble());
       plainDelay = delay.plain();
       nextSyncDelay = delay.jittered();
-      lastSeen = next;
-      lastNodeCount = coordinator.nodeCount();
       state.prune(now);
     }
   }

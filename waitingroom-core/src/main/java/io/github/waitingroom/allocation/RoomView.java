@@ -3,6 +3,7 @@ package io.github.waitingroom.allocation;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.coordinator.Report;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,8 @@ public final class RoomView {
     long active = 0;
     double lastMinute = 0;
     double unseen = 0;
-    TreeMap<Long, Long> admittedByslice = new TreeMap<>();
+    long admittedRecently = 0;
+    long firstAdmitted = now;
     TreeMap<Long, Long> line = new TreeMap<>();
     TreeMap<Long, Long> polling = new TreeMap<>();
     long firstPolling = config.firstSliceWithin(now, config.refreshSeconds() + config.sliceSeconds());
@@ -73,7 +75,11 @@ public final class RoomView {
       }
       lastMinute += Report.sumFrom(r.admitted(), oldestSlice + 1)
           + oldestPart * r.admitted().getOrDefault(oldestSlice, 0L);
-      r.admitted().tailMap(firstRate, true).forEach((s, n) -> admittedByslice.merge(s, n, Long::sum));
+      admittedRecently += Report.sumFrom(r.admitted(), firstRate);
+      Long first = r.admitted().ceilingKey(firstRate);
+      if (first != null) {
+        firstAdmitted = Math.min(firstAdmitted, first);
+      }
       r.waiting().forEach((bucket, slices) -> {
         line.merge(bucket, Report.sumFrom(slices, firstWaitingSlice), Long::sum);
         polling.merge(bucket, Report.sumFrom(slices, firstPolling), Long::sum);
@@ -83,11 +89,10 @@ public final class RoomView {
     this.activeUsers = Math.max(0, active);
     this.admittedLastMinute = Math.max(0, (long) Math.ceil(lastMinute - 1e-9));
     this.unseenAdmissions = Math.round(unseen);
-    long admittedRecently = admittedByslice.values().stream().mapToLong(Long::longValue).sum();
     if (admittedRecently <= 0) {
       this.admissionsPerMinute = Double.NaN;
     } else {
-      long span = Math.max(60, now - admittedByslice.firstKey());
+      long span = Math.max(60, now - firstAdmitted);
       this.admissionsPerMinute = admittedRecently * 60.0 / span;
     }
     int n = line.size();
@@ -197,7 +202,7 @@ public final class RoomView {
    * (and their slots) for the whole waiting timeout all the same.
    */
   public long usersAhead(long bucketId) {
-    int i = java.util.Arrays.binarySearch(bucketIds, bucketId);
+    int i = Arrays.binarySearch(bucketIds, bucketId);
     if (i >= 0) {
       return pollingBefore[i] + (pollingBefore[i + 1] - pollingBefore[i]) / 2;
     }

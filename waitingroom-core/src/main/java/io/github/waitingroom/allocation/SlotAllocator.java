@@ -1,7 +1,10 @@
 package io.github.waitingroom.allocation;
 
 import io.github.waitingroom.RoomConfig;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Pure functions from a {@link RoomView} and a {@link RoomConfig} to slots. No clock, no threads,
@@ -60,7 +63,7 @@ public final class SlotAllocator {
     List<String> dcs = view.dataCenterNames();
     int me = dcs.indexOf(dataCenter);
     if (me < 0) {
-      dcs = new java.util.ArrayList<>(dcs);
+      dcs = new ArrayList<>(dcs);
       dcs.add(dataCenter);
       me = dcs.size() - 1;
     }
@@ -103,7 +106,7 @@ public final class SlotAllocator {
       newArrivals = nodePart(dcPart, nodeIndex, nodeCount, rotation);
     }
     return new Budget(
-        java.util.Arrays.copyOf(ids, used), java.util.Arrays.copyOf(slots, used), newArrivals);
+        Arrays.copyOf(ids, used), Arrays.copyOf(slots, used), newArrivals);
   }
 
   private static long nodePart(long amount, int nodeIndex, int nodeCount, long rotation) {
@@ -121,7 +124,7 @@ public final class SlotAllocator {
    *
    * @param caps the most each share may take, or {@code null} for no caps
    */
-  public static long[] split(long amount, long[] weights, long @org.jspecify.annotations.Nullable [] caps, long rotation) {
+  public static long[] split(long amount, long[] weights, long @Nullable [] caps, long rotation) {
     int k = weights.length;
     long[] parts = new long[k];
     long remaining = amount;

@@ -54,7 +54,7 @@ public record RoomConfig(
   /** The longest session or timeout accepted: one day. */
   public static final Duration MAX_DURATION = Duration.ofDays(1);
 
-  private static final Pattern ROOM_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
   /**
    * Checks every setting; prefer {@link #builder(String)}, which also fills in defaults.
@@ -62,13 +62,12 @@ public record RoomConfig(
    * @throws IllegalArgumentException naming the first setting that is out of range
    */
   public RoomConfig {
-    Objects.requireNonNull(roomId, "roomId");
     Objects.requireNonNull(sessionDuration, "sessionDuration");
     Objects.requireNonNull(bucketWidth, "bucketWidth");
     Objects.requireNonNull(sliceWidth, "sliceWidth");
     Objects.requireNonNull(refreshInterval, "refreshInterval");
     Objects.requireNonNull(waitingTimeout, "waitingTimeout");
-    checkRoomId(roomId);
+    checkName("roomId", roomId);
     checkPositive("totalActiveUsers", totalActiveUsers);
     checkPositive("newUsersPerMinute", newUsersPerMinute);
     checkSeconds("sessionDuration", sessionDuration, MAX_DURATION);
@@ -180,11 +179,17 @@ public record RoomConfig(
     return firstSliceWithin(now, waitingTimeoutSeconds());
   }
 
-  private static void checkRoomId(String roomId) {
-    if (!ROOM_ID.matcher(roomId).matches()) {
+  /**
+   * Checks a name that ends up in keys, tickets and logs (room id, node id, data center): 1 to 64
+   * characters out of {@code A-Z a-z 0-9 . _ -}.
+   */
+  static String checkName(String setting, String value) {
+    Objects.requireNonNull(value, setting);
+    if (!NAME.matcher(value).matches()) {
       throw new IllegalArgumentException(
-          "roomId must be 1 to 64 characters out of A-Z a-z 0-9 . _ - but was '" + roomId + "'");
+          setting + " must be 1 to 64 characters out of A-Z a-z 0-9 . _ - but was '" + value + "'");
     }
+    return value;
   }
 
   private static void checkPositive(String name, int value) {
@@ -224,7 +229,7 @@ public record RoomConfig(
     private @Nullable Duration waitingTimeout;
 
     private Builder(String roomId) {
-      checkRoomId(Objects.requireNonNull(roomId, "roomId"));
+      checkName("roomId", roomId);
       this.roomId = roomId;
     }
 

@@ -18,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,7 +54,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class WaitingRoom implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WaitingRoom.class);
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
   private final RoomConfig config;
   private final TicketCodec codec;
@@ -392,13 +390,13 @@ public final class WaitingRoom implements AutoCloseable {
 
     /** This node's data center (region, cluster). Default: {@code local}. */
     public Builder dataCenter(String name) {
-      this.dataCenter = checkName("dataCenter", name);
+      this.dataCenter = RoomConfig.checkName("dataCenter", name);
       return this;
     }
 
     /** This node's id, unique within its data center. Default: {@code node}. */
     public Builder nodeId(String id) {
-      this.nodeId = checkName("nodeId", id);
+      this.nodeId = RoomConfig.checkName("nodeId", id);
       return this;
     }
 
@@ -464,15 +462,6 @@ public final class WaitingRoom implements AutoCloseable {
       cadence(); // fails fast on inconsistent sync intervals
       Transport t = transport;
       return new WaitingRoom(this, t != null ? t : new InMemoryTransport(clock));
-    }
-
-    private static String checkName(String setting, String value) {
-      Objects.requireNonNull(value, setting);
-      if (!NAME.matcher(value).matches()) {
-        throw new IllegalArgumentException(
-            setting + " must be 1 to 64 characters out of A-Z a-z 0-9 . _ - but was '" + value + "'");
-      }
-      return value;
     }
   }
 }

@@ -9,12 +9,17 @@ import org.jspecify.annotations.Nullable;
  * @param outcome pass, admit, queue or keep waiting
  * @param ticket the sealed ticket to set (as a cookie), or {@code null} when the request's own
  *     ticket is still right and nothing needs to be written
- * @param ticketMaxAgeSeconds how long the ticket to set should be kept: the session duration for
- *     active users, the waiting timeout for waiting ones; 0 when {@code ticket} is null
+ * @param ticketMaxAgeSeconds how long the ticket to set should be kept: for active users the
+ *     session duration plus one slice (a ticket is re-issued at most once per slice, so the cookie
+ *     outlives the last request by at least the session), for waiting ones the waiting timeout;
+ *     0 when {@code ticket} is null
  * @param usersAhead for a waiting user, the estimated number of users ahead of them; 0 otherwise
  * @param waitSeconds for a waiting user, the estimated wait in seconds, or {@code -1} when it is
  *     unknown (nobody has been admitted recently); 0 otherwise
- * @param refreshSeconds after how many seconds a waiting page should ask again
+ * @param waitLowSeconds the low end (25th percentile) of the estimate's range, -1 when unknown
+ * @param waitHighSeconds the high end (75th percentile) of the estimate's range, -1 when unknown
+ * @param refreshSeconds after how many seconds a waiting page should ask again: the room's
+ *     refresh interval, less when the holder's turn is near
  * @param viewTime when (epoch second) the counts behind the estimate were gathered
  */
 public record Decision(
@@ -23,6 +28,8 @@ public record Decision(
     long ticketMaxAgeSeconds,
     long usersAhead,
     long waitSeconds,
+    long waitLowSeconds,
+    long waitHighSeconds,
     long refreshSeconds,
     long viewTime) {
 
@@ -39,7 +46,7 @@ public record Decision(
   }
 
   /** An active user's request whose ticket needs no change; shared, allocation-free. */
-  static final Decision PASS_UNCHANGED = new Decision(Outcome.PASS, null, 0, 0, 0, 0, 0);
+  static final Decision PASS_UNCHANGED = new Decision(Outcome.PASS, null, 0, 0, 0, 0, 0, 0, 0);
 
   /** Whether the request goes on to the application. */
   public boolean letsThrough() {

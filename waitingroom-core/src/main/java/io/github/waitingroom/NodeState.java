@@ -1,115 +1,275 @@
 package io.github.waitingroom;
 
-import io.github.waitingroom.allocation.RoomView;
-import io.github.waitingroom.coordinator.Report;
-import java.util.NavigableMap;
+import io.github.waitingroom.allocation.Plan;
+import io.github.waitingroom.allocation.Tally;
+import java.util.Arrays;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * This node's counters for one room, shared lock-free by all request threads. No per-user state:
- * memory grows with buckets and slices, never with users.
+ * This node's counts for one room, shared lock-free by all request threads, and the grant they
+ * admit from.
  *
- * <p>A user who moves from one slice to another is added to the new slice before being taken
- * from the old one, so a report taken in between counts them twice, never zero times.
+ * <p><b>Distinct tickets, not requests.</b> Every ticket carries a place that is also its id. The
+ * node remembers, per place, what it last counted (see {@link Seen}), so that any number of
+ * parallel requests, retries, tabs or replays of one ticket count as one user on this node: an
+ * active user moves from the slice of their last check-in to the current slice once per slice, a
+ * waiting user is in the line once. Memory grows with the users this node saw within the session
+ * (or waiting) window, and is pruned by the sync thread.
+ *
+ * <p><b>Counted before it is spent.</b> An admission is recorded in the counters first and only
+ * then takes its slot from the grant (and is undone if no slot is left). A tally taken in between
+ * counts it twice (as active and as outstanding), never zero times.
  */
 final class NodeState {
-  /** Empty buckets are forgotten this long after they began (beyond the waiting timeout). */
-  private static final long BUCKET_MEMORY_SECONDS = 3600;
+  /** Per-second counters keep this many seconds: the per-minute window and one second more. */
+  private static final long RATE_SECONDS = 61;
 
   private final RoomConfig config;
+  private final ConcurrentHashMap<Long, Seen> seen = new ConcurrentHashMap<>();
   private final SliceCounter active = new SliceCounter();
-  private final SliceCounter admitted = new SliceCounter();
-  private final SliceCounter traffic = new SliceCounter();
-  private final ConcurrentHashMap<Long, SliceCounter> waiting = new ConcurrentHashMap<>();
+  private final SliceCounter admissions = new SliceCounter();
+  private final SliceCounter arrivals = new SliceCounter();
+  private final AtomicLong lineAdmissions = new AtomicLong();
+  private final AtomicLong newAdmissions = new AtomicLong();
+  private volatile Grant grant = Grant.NONE;
+  // Sync-thread state: the admission totals when the last tally was taken.
+  private long lineAdmissionsAtTally;
+  private long newAdmissionsAtTally;
+
+  /**
+   * What this node last counted for one place.
+   *
+   * @param state what the holder was when last counted
+   * @param at for an active holder: the slice it is counted in; for a waiting one: its last poll
+   * @param admittedAt when this node admitted the holder from the line, or 0
+   */
+  record Seen(State state, long at, long admittedAt) {}
+
+  /** The state of a place on this node. */
+  enum State { WAITING, ADMITTING, ACTIVE }
 
   NodeState(RoomConfig config) {
     this.config = config;
   }
 
-  /** A new arrival who was admitted at once. */
-  void arriveAdmitted(long now) {
-    long slice = config.sliceOf(now);
-    traffic.add(slice, 1);
-    active.add(slice, 1);
-    admitted.add(slice, 1);
+  Grant grant() {
+    return grant;
   }
 
-  /** A new arrival who was put in line in {@code bucket}. */
-  void arriveQueued(long bucket, long now) {
-    long slice = config.sliceOf(now);
-    traffic.add(slice, 1);
-    waitingIn(bucket).add(slice, 1);
+  /**
+   * Applies a plan computed from this node's last tally: the new grant is the plan's, less what
+   * was admitted since the tally (under the old grant, which is drained, so nothing more is taken
+   * from it). Users of the plan's partial second are called in place order, as many as the plan
+   * gives this node slots for.
+   */
+  void apply(Plan plan) {
+    long cut = grant.cutPlace;
+    if (plan.cutoffSecond() != Long.MIN_VALUE) {
+      cut = Math.max(cut, Ticket.place(plan.cutoffSecond(), -1));
+    }
+    if (plan.partialGrant() > 0) {
+      long[] places = placesWaitingIn(plan.partialSecond());
+      if (places.length > 0) {
+        cut = Math.max(cut, places[(int) Math.min(places.length, plan.partialGrant()) - 1]);
+      }
+    }
+    long lineSince = lineAdmissions.get() - lineAdmissionsAtTally;
+    long newSince = newAdmissions.get() - newAdmissionsAtTally;
+    Grant next =
+        new Grant(
+            plan,
+            cut,
+            plan.lineGrant() + plan.partialGrant() - lineSince,
+            plan.newArrivalGrant() - newSince);
+    Grant old = grant;
+    grant = next;
+    old.drain();
   }
 
-  /** An active user seen again at {@code now}, last counted in {@code fromSlice}. */
-  void moveActive(long fromSlice, long now) {
-    active.add(config.sliceOf(now), 1);
-    active.add(fromSlice, -1);
+  private long[] placesWaitingIn(long second) {
+    return seen.entrySet().stream()
+        .filter(e -> e.getValue().state == State.WAITING && Ticket.arrivalOf(e.getKey()) == second)
+        .mapToLong(java.util.Map.Entry::getKey)
+        .sorted()
+        .toArray();
   }
 
-  /** A waiting user of {@code bucket} seen again at {@code now}, last counted in {@code fromSlice}. */
-  void moveWaiting(long bucket, long fromSlice, long now) {
+  @org.jspecify.annotations.Nullable Seen seen(long place) {
+    return seen.get(place);
+  }
+
+  /**
+   * Counts an active ticket seen at {@code now}, once per slice: moves it from the slice it was
+   * last counted in (by this node, or by the node that wrote the ticket) to the current one.
+   */
+  void checkIn(Ticket t, long now) {
     long slice = config.sliceOf(now);
-    if (slice != fromSlice) {
-      SliceCounter line = waitingIn(bucket);
-      line.add(slice, 1);
-      line.add(fromSlice, -1);
+    long fromTicket = config.sliceOf(t.lastCheckIn());
+    while (true) {
+      Seen prev = seen.get(t.place());
+      long from = fromTicket;
+      if (prev != null && prev.state == State.ACTIVE) {
+        if (prev.at >= slice) {
+          return; // already counted in this slice, by another request of the same ticket
+        }
+        from = Math.max(from, prev.at);
+      }
+      Seen next = new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt);
+      if (prev == null ? seen.putIfAbsent(t.place(), next) == null : seen.replace(t.place(), prev, next)) {
+        if (from < slice) {
+          active.add(slice, 1);
+          active.add(from, -1);
+        }
+        return;
+      }
     }
   }
 
-  /** A poll of a waiting user: counted as traffic for the data centers' shares. */
-  void poll(long now) {
-    traffic.add(config.sliceOf(now), 1);
+  /** Counts a waiting ticket's poll at {@code now}: it is in this node's line once. */
+  void poll(long place, long now) {
+    Seen prev = seen.get(place);
+    if (prev == null || (prev.state == State.WAITING && prev.at < now)) {
+      seen.put(place, new Seen(State.WAITING, now, 0));
+    }
   }
 
-  /** A waiting user of {@code bucket}, last counted in {@code fromSlice}, admitted at {@code now}. */
-  void admitWaiting(long bucket, long fromSlice, long now) {
+  /** The outcome of an attempt to admit a waiting ticket. */
+  enum Admission { ADMITTED, NO_SLOT, BUSY }
+
+  /**
+   * Admits a waiting ticket from the line if the grant has a slot for it. Only one request per
+   * place gets that far: a parallel request of the same ticket is {@link Admission#BUSY}.
+   */
+  Admission admitWaiting(long place, long now) {
+    Seen prev = seen.get(place);
+    if (prev != null && prev.state != State.WAITING) {
+      return Admission.BUSY;
+    }
+    Seen claim = new Seen(State.ADMITTING, now, 0);
+    if (prev == null ? seen.putIfAbsent(place, claim) != null : !seen.replace(place, prev, claim)) {
+      return Admission.BUSY;
+    }
     long slice = config.sliceOf(now);
     active.add(slice, 1);
-    admitted.add(slice, 1);
-    waitingIn(bucket).add(fromSlice, -1);
+    admissions.add(now, 1);
+    lineAdmissions.incrementAndGet();
+    if (grant.takeLine()) {
+      seen.put(place, new Seen(State.ACTIVE, slice, now));
+      return Admission.ADMITTED;
+    }
+    lineAdmissions.decrementAndGet();
+    active.add(slice, -1);
+    admissions.add(now, -1);
+    seen.put(place, new Seen(State.WAITING, now, 0));
+    return Admission.NO_SLOT;
   }
 
-  private SliceCounter waitingIn(long bucket) {
-    SliceCounter line = waiting.get(bucket);
-    return line != null ? line : waiting.computeIfAbsent(bucket, b -> new SliceCounter());
+  /** Admits a user who arrived without a ticket, if the grant has a slot for new arrivals. */
+  boolean admitNew(long place, long now) {
+    long slice = config.sliceOf(now);
+    arrivals.add(now, 1);
+    active.add(slice, 1);
+    admissions.add(now, 1);
+    newAdmissions.incrementAndGet();
+    if (grant.takeNew()) {
+      seen.put(place, new Seen(State.ACTIVE, slice, 0));
+      return true;
+    }
+    newAdmissions.decrementAndGet();
+    active.add(slice, -1);
+    admissions.add(now, -1);
+    seen.put(place, new Seen(State.WAITING, now, 0));
+    return false;
   }
 
-  /** Everything this node counted that still matters at {@code now}. */
-  Report report(String publisher, long now) {
-    TreeMap<Long, NavigableMap<Long, Long>> line = new TreeMap<>();
-    long firstWaiting = config.firstWaitingSlice(now);
-    waiting.forEach(
-        (bucket, slices) -> {
-          NavigableMap<Long, Long> counts = slices.snapshot(firstWaiting);
-          if (!counts.isEmpty()) {
-            line.put(bucket, counts);
+  /**
+   * What this node counts at {@code now}: the tally it publishes for the epoch that just ended.
+   * The grant is read before the counters, so an admission racing with the tally is counted at
+   * least once (as active, or as outstanding). Called users who still poll hold their reserved
+   * slots and are left out of the line.
+   */
+  Tally tally(long now) {
+    Grant g = grant;
+    long outstandingLine = g.outstandingLine();
+    long outstandingNew = g.outstandingNew();
+    lineAdmissionsAtTally = lineAdmissions.get();
+    newAdmissionsAtTally = newAdmissions.get();
+    long activeUsers = sum(active, config.firstActiveSlice(now));
+    long recent = sum(admissions, now - RATE_SECONDS + 1);
+    long arrived = sum(arrivals, now - RATE_SECONDS + 1);
+    long polledSince = now - pollWindowSeconds();
+    long admittedSince = now - config.waitingTimeoutSeconds();
+    TreeMap<Long, Long> line = new TreeMap<>();
+    long[] called = new long[16];
+    int c = 0;
+    long[] places = new long[16];
+    int n = 0;
+    for (var e : seen.entrySet()) {
+      Seen s = e.getValue();
+      long place = e.getKey();
+      if (s.state == State.WAITING && s.at >= polledSince) {
+        line.merge(Ticket.arrivalOf(place), 1L, Long::sum);
+        if (g.called(place)) {
+          if (c == called.length) {
+            called = Arrays.copyOf(called, c * 2);
           }
-        });
-    return new Report(
-        publisher,
-        now,
-        1,
-        active.snapshot(config.firstActiveSlice(now)),
-        admitted.snapshot(config.firstSliceWithin(now, RoomView.RATE_WINDOW_SECONDS)),
-        traffic.snapshot(shareWindowStart(now)),
-        line);
+          called[c++] = place;
+        }
+      } else if (s.admittedAt >= admittedSince && s.admittedAt > 0) {
+        if (n == places.length) {
+          places = Arrays.copyOf(places, n * 2);
+        }
+        places[n++] = place;
+      }
+    }
+    long reserved = Math.min(outstandingLine, c);
+    Arrays.sort(called, 0, c);
+    for (int i = 0; i < reserved; i++) {
+      line.merge(Ticket.arrivalOf(called[i]), -1L, (a, b) -> a + b == 0 ? null : a + b);
+    }
+    return new Tally(
+        activeUsers,
+        outstandingLine,
+        outstandingNew,
+        reserved,
+        Math.max(0, recent),
+        Math.max(0, arrived),
+        line,
+        Arrays.copyOf(places, n));
   }
 
-  /** Forgets slices that no longer matter; called by the sync thread. */
+  /**
+   * How recently a waiting user must have polled to count in the line: one refresh interval and
+   * two seconds of slack (tickets hold whole seconds).
+   */
+  long pollWindowSeconds() {
+    return config.refreshSeconds() + 2;
+  }
+
+  /** Active users this node counts at {@code now}. */
+  long activeUsers(long now) {
+    return Math.max(0, sum(active, config.firstActiveSlice(now)));
+  }
+
+  /** Forgets what no longer matters at {@code now}; called by the sync thread. */
   void prune(long now) {
-    active.pruneBefore(config.firstActiveSlice(now));
-    admitted.pruneBefore(config.firstSliceWithin(now, RoomView.RATE_WINDOW_SECONDS));
-    traffic.pruneBefore(shareWindowStart(now));
-    long firstWaiting = config.firstWaitingSlice(now);
-    long oldestKept = firstWaiting - BUCKET_MEMORY_SECONDS;
-    // A bucket's counter is removed only when it has been empty for a long time, so that a
-    // request thread that looked it up a moment ago cannot add to a counter nobody reads.
-    waiting.entrySet().removeIf(e -> e.getValue().pruneBefore(firstWaiting) && e.getKey() < oldestKept);
+    long firstActive = config.firstActiveSlice(now);
+    active.pruneBefore(firstActive);
+    admissions.pruneBefore(now - RATE_SECONDS);
+    arrivals.pruneBefore(now - RATE_SECONDS);
+    long waitingSince = now - config.waitingTimeoutSeconds();
+    seen.values().removeIf(
+        s -> s.admittedAt < waitingSince
+            && (s.state == State.ACTIVE ? s.at < firstActive : s.at < waitingSince));
   }
 
-  private long shareWindowStart(long now) {
-    return config.bucketOf(now) - 2 * config.bucketSeconds();
+  private static long sum(SliceCounter counter, long from) {
+    long sum = 0;
+    for (long n : counter.snapshot(from).values()) {
+      sum += n;
+    }
+    return sum;
   }
 }

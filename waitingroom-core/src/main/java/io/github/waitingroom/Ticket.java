@@ -4,21 +4,24 @@ package io.github.waitingroom;
  * What a visitor carries between requests: their place in line or their admitted session.
  * Immutable. On the wire it is sealed by a {@link TicketCodec}, which binds it to one room.
  *
- * <p>All times are epoch seconds, as seen by the node that last wrote the ticket.
+ * <p>All times are epoch seconds of the room's clock (the store's clock where the transport has
+ * one, see {@link io.github.waitingroom.coordinator.Transport#CLOCK_SCOPE}).
  *
  * @param state whether the holder is still waiting or has been admitted
- * @param bucketId the start (epoch second) of the bucket the holder first arrived in; it fixes
- *     their place in line and never changes
+ * @param place the holder's place in line, fixed at first arrival and never changed: the arrival
+ *     second in the high 32 bits and random tie-break bits in the low 32. It orders users inside a
+ *     second, and it is also the ticket's id: a node counts one place once, however many requests,
+ *     tabs, retries or replays carry it
  * @param acceptedAt when the holder was admitted, or 0 while waiting
- * @param lastCheckIn when the holder was last counted: the last request of an active user, the
- *     last poll of a waiting one (rounded to the counter slice in which it was counted)
- * @param lastPoll when a waiting holder was last checked against the budgets; at most once per
- *     refresh interval
+ * @param lastCheckIn when the holder was last counted: the last counted request of an active
+ *     user, the last poll of a waiting one
+ * @param lastPoll when a waiting holder last polled (for an active one: its last poll before
+ *     admission)
  */
-public record Ticket(State state, long bucketId, long acceptedAt, long lastCheckIn, long lastPoll) {
+public record Ticket(State state, long place, long acceptedAt, long lastCheckIn, long lastPoll) {
 
   /** The format version written by this release; see {@link TicketCodec}. */
-  public static final int FORMAT_VERSION = 1;
+  public static final int FORMAT_VERSION = 2;
 
   /** Where the holder of a ticket stands. */
   public enum State {
@@ -28,24 +31,45 @@ public record Ticket(State state, long bucketId, long acceptedAt, long lastCheck
     ACTIVE
   }
 
-  /** A new waiting ticket for a user who arrived at {@code now} into the given bucket. */
-  public static Ticket waiting(long bucketId, long now) {
-    return new Ticket(State.WAITING, bucketId, 0, now, now);
+  /** The place of a user arriving at {@code arrivalSecond} with the given tie-break bits. */
+  public static long place(long arrivalSecond, int tieBreak) {
+    return (arrivalSecond << 32) | (tieBreak & 0xFFFF_FFFFL);
+  }
+
+  /** The arrival second of a place. */
+  public static long arrivalOf(long place) {
+    return place >>> 32;
+  }
+
+  /** A new waiting ticket for a user who arrived at {@code now} with the given place. */
+  public static Ticket waiting(long place, long now) {
+    return new Ticket(State.WAITING, place, 0, now, now);
+  }
+
+  /** The second the holder first arrived. */
+  public long arrival() {
+    return arrivalOf(place);
   }
 
   /** This ticket admitted at {@code now}. */
   public Ticket admit(long now) {
-    return new Ticket(State.ACTIVE, bucketId, now, now, lastPoll);
+    long at = Math.max(now, lastCheckIn);
+    return new Ticket(State.ACTIVE, place, at, at, lastPoll);
   }
 
-  /** This ticket with its last check-in moved to {@code now}. */
+  /**
+   * This ticket checked in at {@code now}. Times never move backwards: a node whose clock is
+   * behind the one that wrote the ticket keeps the later time, so skew never makes a ticket
+   * inconsistent.
+   */
   public Ticket checkIn(long now) {
-    return new Ticket(state, bucketId, acceptedAt, now, lastPoll);
+    return new Ticket(state, place, acceptedAt, Math.max(now, lastCheckIn), lastPoll);
   }
 
-  /** This waiting ticket checked against the budgets (and so also checked in) at {@code now}. */
+  /** This waiting ticket polled at {@code now} (and so also checked in). */
   public Ticket poll(long now) {
-    return new Ticket(state, bucketId, acceptedAt, now, now);
+    long at = Math.max(now, lastCheckIn);
+    return new Ticket(state, place, acceptedAt, at, at);
   }
 
   /** Whether the holder has been admitted. */

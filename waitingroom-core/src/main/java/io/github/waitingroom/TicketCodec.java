@@ -13,10 +13,11 @@ import org.jspecify.annotations.Nullable;
  * Seals {@link Ticket}s into compact cookie values and opens them again. Thread-safe.
  *
  * <p>A sealed ticket is the base64url form (no padding) of a Tink AEAD ciphertext (AES-256-GCM
- * with the keysets of {@link TicketKeys}) over 18 bytes: a format version byte ({@value
- * Ticket#FORMAT_VERSION}), the state, and the bucket id, accepted-at, last check-in and last poll
- * as unsigned 32-bit epoch seconds. The room id is bound as associated data, so a ticket of one
- * room never opens in another. With one key the value is 68 characters long.
+ * with the keysets of {@link TicketKeys}) over 22 bytes: a format version byte ({@value
+ * Ticket#FORMAT_VERSION}), the state, the 64-bit place, and accepted-at, last check-in and last
+ * poll as unsigned 32-bit epoch seconds. The room id is bound as associated data, so a ticket of
+ * one room never opens in another. With one key the value is 74 characters long. Tickets of the
+ * first format (version 1, without a place) no longer open: their holders arrive anew.
  *
  * <p>The primary key of the keyset seals; every key of the keyset opens. That is how keys rotate
  * (see {@link TicketKeys#rotate}).
@@ -34,7 +35,7 @@ public final class TicketCodec {
    */
   public static final long MAX_CLOCK_SKEW_SECONDS = 30;
 
-  private static final int PLAINTEXT_LENGTH = 18;
+  private static final int PLAINTEXT_LENGTH = 22;
   private static final long MAX_U32 = 0xFFFF_FFFFL;
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
   private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
@@ -71,10 +72,11 @@ public final class TicketCodec {
     byte[] plain = new byte[PLAINTEXT_LENGTH];
     plain[0] = (byte) Ticket.FORMAT_VERSION;
     plain[1] = (byte) ticket.state().ordinal();
-    putU32(plain, 2, ticket.bucketId());
-    putU32(plain, 6, ticket.acceptedAt());
-    putU32(plain, 10, ticket.lastCheckIn());
-    putU32(plain, 14, ticket.lastPoll());
+    putU32(plain, 2, ticket.place() >>> 32);
+    putU32(plain, 6, ticket.place() & MAX_U32);
+    putU32(plain, 10, ticket.acceptedAt());
+    putU32(plain, 14, ticket.lastCheckIn());
+    putU32(plain, 18, ticket.lastPoll());
     try {
       return ENCODER.encodeToString(aead.encrypt(plain, associatedData));
     } catch (GeneralSecurityException e) {
@@ -105,18 +107,19 @@ public final class TicketCodec {
       return null;
     }
     Ticket.State state = plain[1] == 0 ? Ticket.State.WAITING : Ticket.State.ACTIVE;
-    long bucket = getU32(plain, 2);
-    long acceptedAt = getU32(plain, 6);
-    long lastCheckIn = getU32(plain, 10);
-    long lastPoll = getU32(plain, 14);
+    long place = (getU32(plain, 2) << 32) | getU32(plain, 6);
+    long arrival = Ticket.arrivalOf(place);
+    long acceptedAt = getU32(plain, 10);
+    long lastCheckIn = getU32(plain, 14);
+    long lastPoll = getU32(plain, 18);
     boolean consistent =
-        bucket <= lastPoll
+        arrival <= lastPoll
             && lastPoll <= lastCheckIn
             && lastCheckIn <= now + MAX_CLOCK_SKEW_SECONDS
             && (state == Ticket.State.WAITING
                 ? acceptedAt == 0
-                : acceptedAt >= bucket && acceptedAt <= lastCheckIn);
-    return consistent ? new Ticket(state, bucket, acceptedAt, lastCheckIn, lastPoll) : null;
+                : acceptedAt >= lastPoll && acceptedAt <= lastCheckIn);
+    return consistent ? new Ticket(state, place, acceptedAt, lastCheckIn, lastPoll) : null;
   }
 
   private static void putU32(byte[] out, int at, long value) {

@@ -1,9 +1,10 @@
 /**
  * The thinking of the waiting room, as pure functions: a {@link
- * io.github.waitingroom.allocation.RoomView} is everyone's counts evaluated at one instant; the
- * {@link io.github.waitingroom.allocation.SlotAllocator} turns a view and a configuration into free
- * slots, eligible slots per bucket (oldest first) and one node's budget. No clocks, threads or
- * I/O live here, which is what makes the rules easy to property-test.
+ * io.github.waitingroom.allocation.Tally} is what one publisher counted at the end of an epoch,
+ * and a {@link io.github.waitingroom.allocation.Plan} turns the settled tallies of an epoch and a
+ * configuration into the room's free slots, one admission cutoff over the line, and one node's
+ * grant. No clocks, threads or I/O live here, and nothing here knows how tallies travel (that is
+ * the coordinator's business), which is what makes the rules easy to property-test.
  */
 @NullMarked
 package io.github.waitingroom.allocation;

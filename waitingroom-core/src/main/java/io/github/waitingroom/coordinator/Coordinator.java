@@ -1,27 +1,47 @@
 package io.github.waitingroom.coordinator;
 
 import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.allocation.RoomView;
+import io.github.waitingroom.allocation.Tally;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One node's side of the two-tier coordination: one {@link Transport#exchange} per sync publishes
- * the node's report to its data center's scope and the data center's sum (as of the previous
- * round) to the global scope, and turns the answer into a {@link RoomView}. Not thread-safe: one
- * background thread of one node calls it.
+ * One node's side of the two-tier coordination, and the judge of when an epoch is
+ * <em>settled</em>. Not thread-safe: one sync thread of one node calls it.
+ *
+ * <p>Each {@link #exchange} publishes the node's tallies to its data center's scope and the data
+ * center's settled sums to the global scope, and reads both back. An epoch is settled for a data
+ * center once every publisher of its scope has published its tally of that epoch; publishers that
+ * stopped publishing (silent for more than two epochs) count with their last tally made {@link
+ * Tally#silent() silent}. An epoch is settled for the room once every known data center's sum
+ * for it is there.
+ *
+ * <p><b>Absence is never zero.</b> The coordinator remembers every report it has seen until the
+ * retention has passed since its last epoch. A report that vanishes from the store (a flush, a
+ * fail-over) still counts from memory, and a report that does not decode (garbage, or a newer
+ * format during a rolling upgrade) blocks settlement instead of counting as nothing: the nodes
+ * then plan nothing new, which never admits past the limit. Names from reports are escaped and
+ * capped before they reach a log line.
  */
 public final class Coordinator {
   /** The scope every data center publishes its sum to. */
   public static final String GLOBAL_SCOPE = "global";
+
+  /** Epochs a publisher may lag before it counts as silent. */
+  static final int SILENT_AFTER_EPOCHS = 2;
 
   private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
 
@@ -31,132 +51,182 @@ public final class Coordinator {
   private final String publisher;
   private final String dcScope;
   private final Duration retention;
-  private final long liveSeconds;
-  private @Nullable List<Report> otherNodes;
-  private int nodeIndex;
-  private int nodeCount = 1;
+  private final long retentionEpochs;
+  private final Map<String, Report> nodes = new HashMap<>();
+  private final Map<String, Report> dataCenters = new HashMap<>();
+  private final Set<String> unreadableNodes = new HashSet<>();
+  private final Set<String> unreadableDataCenters = new HashSet<>();
+  private final Set<String> loggedUnreadable = new HashSet<>();
+  private final TreeMap<Long, Tally> mySums = new TreeMap<>();
+  private final TreeMap<Long, Integer> myNodeCounts = new TreeMap<>();
 
   /**
    * A coordinator for one node.
    *
    * @param dataCenter the node's data center (region, cluster)
    * @param publisher the node's id, unique within the data center for the life of this process
-   * @param liveness how long after its last report a node still counts as live for sharing
-   *     budgets (a few sync intervals); its counts stay for the whole retention either way
+   * @param epoch the length of an epoch
    */
-  public Coordinator(
-      RoomConfig config, Transport transport, String dataCenter, String publisher, Duration liveness) {
+  public Coordinator(RoomConfig config, Transport transport, String dataCenter, String publisher, Duration epoch) {
     this.config = Objects.requireNonNull(config, "config");
     this.transport = Objects.requireNonNull(transport, "transport");
     this.dataCenter = Objects.requireNonNull(dataCenter, "dataCenter");
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.dcScope = "dc:" + dataCenter;
     this.retention = retention(config);
-    this.liveSeconds = Math.max(1, liveness.getSeconds());
+    this.retentionEpochs = retention.toMillis() / Math.max(1, epoch.toMillis()) + 1;
   }
 
   /**
    * How long a report must be kept: long enough that the users a node admitted keep counting
-   * until their sessions expire, even if the node dies, and that the share window stays known.
+   * until their sessions expire, even if the node dies.
    */
   public static Duration retention(RoomConfig config) {
-    long longest =
-        Math.max(
-            Math.max(config.sessionSeconds(), config.waitingTimeoutSeconds()),
-            Math.max(RoomView.RATE_WINDOW_SECONDS, 3 * config.bucketSeconds()));
+    long longest = Math.max(Math.max(config.sessionSeconds(), config.waitingTimeoutSeconds()), 120);
     return Duration.ofSeconds(longest + 2 * config.sliceSeconds());
   }
 
   /**
-   * Publishes {@code mine} and returns the room as everyone reported it. The very first call makes
-   * one extra round trip to learn the other nodes of its data center before it publishes the data
-   * center's sum, so that a starting node never overwrites that sum with its own empty counts.
+   * Publishes this node's tallies and what it knows of its data center's sums, and reads back
+   * everyone's.
    *
-   * @throws IOException if the transport fails; nothing changes then
+   * @param mine this node's tallies of its latest epochs
+   * @param epoch the current epoch
+   * @return the store's time in epoch milliseconds, or -1 if the transport does not tell
+   * @throws IOException if the transport fails; the coordinator then keeps what it knew
    */
-  public RoomView exchange(Report mine, long now) throws IOException {
-    Transport.Publication minePublished =
-        new Transport.Publication(dcScope, publisher, ReportCodec.encode(mine));
-    List<Report> others = otherNodes;
-    if (others == null) {
-      others = othersIn(transport.exchange(config.roomId(), List.of(minePublished), retention));
+  public long exchange(NavigableMap<Long, Tally> mine, long epoch) throws IOException {
+    List<Transport.Publication> out = new ArrayList<>(2);
+    out.add(new Transport.Publication(dcScope, publisher, ReportCodec.encode(new Report(publisher, 1, mine))));
+    if (!mySums.isEmpty()) {
+      int count = myNodeCounts.isEmpty() ? 1 : myNodeCounts.lastEntry().getValue();
+      out.add(new Transport.Publication(
+          GLOBAL_SCOPE, dataCenter, ReportCodec.encode(new Report(dataCenter, count, mySums))));
     }
-    Report published = dataCenterSum(others, mine, now);
-    Map<String, Map<String, byte[]>> answer =
-        transport.exchange(
-            config.roomId(),
-            List.of(
-                minePublished,
-                new Transport.Publication(GLOBAL_SCOPE, dataCenter, ReportCodec.encode(published))),
-            retention);
-    otherNodes = othersIn(answer);
-    Map<String, Report> dcs = new HashMap<>();
-    for (Report r : decodeAll(answer.get(GLOBAL_SCOPE))) {
-      dcs.put(r.publisher(), r);
+    Map<String, Map<String, byte[]>> answer = transport.exchange(config.roomId(), out, retention);
+    nodes.put(publisher, new Report(publisher, 1, mine));
+    read(answer.get(dcScope), nodes, unreadableNodes, "node");
+    read(answer.get(GLOBAL_SCOPE), dataCenters, unreadableDataCenters, "data center");
+    forgetBefore(epoch - retentionEpochs);
+    Report known = dataCenters.get(dataCenter);
+    if (known != null) {
+      // Sums another node of this data center settled and this one did not (yet).
+      known.tallies().forEach(mySums::putIfAbsent);
     }
-    dcs.put(dataCenter, dataCenterSum(otherNodes, mine, now));
-    return RoomView.of(config, now, dcs);
+    for (long s = epoch - Report.EPOCHS_KEPT; s < epoch; s++) {
+      if (!mySums.containsKey(s)) {
+        settleDataCenter(s);
+      }
+    }
+    while (mySums.size() > Report.EPOCHS_KEPT) {
+      mySums.pollFirstEntry();
+    }
+    while (myNodeCounts.size() > Report.EPOCHS_KEPT) {
+      myNodeCounts.pollFirstEntry();
+    }
+    Map<String, byte[]> clock = answer.get(Transport.CLOCK_SCOPE);
+    byte[] now = clock == null ? null : clock.get("now");
+    return now != null && now.length == 8 ? ByteBuffer.wrap(now).getLong() : -1;
+  }
+
+  private void read(
+      @Nullable Map<String, byte[]> values, Map<String, Report> into, Set<String> unreadable, String what) {
+    unreadable.clear();
+    if (values == null) {
+      return;
+    }
+    values.forEach(
+        (who, bytes) -> {
+          try {
+            Report r = ReportCodec.decode(bytes);
+            if (!r.publisher().equals(who)) {
+              throw new IllegalArgumentException("it names another publisher");
+            }
+            into.put(who, r);
+            loggedUnreadable.remove(who);
+          } catch (IllegalArgumentException e) {
+            unreadable.add(who);
+            if (loggedUnreadable.add(who)) {
+              log.warn(
+                  "room '{}': the report of {} '{}' does not decode; no new slots are planned while it is there: {}",
+                  config.roomId(), what, printable(who), printable(e.getMessage()));
+            }
+          }
+        });
+  }
+
+  private void forgetBefore(long epoch) {
+    nodes.values().removeIf(r -> r.latestEpoch() < epoch);
+    dataCenters.values().removeIf(r -> r.latestEpoch() < epoch);
+  }
+
+  private void settleDataCenter(long s) {
+    if (!unreadableNodes.isEmpty()) {
+      return;
+    }
+    List<Tally> parts = new ArrayList<>();
+    int live = 0;
+    for (Report r : new TreeMap<>(nodes).values()) {
+      Tally t = r.tallies().get(s);
+      if (t != null) {
+        parts.add(t);
+        live++;
+      } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS) {
+        boolean youngerThanS =
+            !r.tallies().isEmpty() && r.tallies().firstKey() > s && r.tallies().size() < Report.EPOCHS_KEPT;
+        if (!youngerThanS) {
+          return; // it has not published epoch s yet
+        }
+      } else {
+        parts.add(r.tallies().lastEntry().getValue().silent());
+      }
+    }
+    mySums.put(s, Tally.sum(parts));
+    myNodeCounts.put(s, live);
   }
 
   /**
-   * The last view with this node's data center brought up to date from {@code mine}, for when
-   * the transport cannot be reached: the node keeps accounting for its own admissions.
+   * The settled tallies of epoch {@code s}, as the last exchange left them, or {@code null} if
+   * the epoch is not settled for the whole room.
    */
-  public RoomView localView(Report mine, long now, @Nullable RoomView last) {
-    Map<String, Report> dcs = new HashMap<>(last == null ? Map.of() : last.dataCenters());
-    List<Report> others = otherNodes;
-    dcs.put(dataCenter, dataCenterSum(others == null ? List.of() : others, mine, now));
-    return RoomView.of(config, now, dcs);
-  }
-
-  private List<Report> othersIn(Map<String, Map<String, byte[]>> answer) {
-    List<Report> nodes = decodeAll(answer.get(dcScope));
-    nodes.removeIf(r -> r.publisher().equals(publisher));
-    return nodes;
-  }
-
-  /** The data center's sum; also ranks this node among the live nodes. */
-  private Report dataCenterSum(List<Report> others, Report mine, long now) {
-    List<Report> nodes = new ArrayList<>(others);
-    nodes.add(mine);
-    // A fixed order: the same reports always give the same sum, to the last bit of its time.
-    nodes.sort(java.util.Comparator.comparing(Report::publisher));
-    List<String> live = new ArrayList<>();
-    for (Report r : others) {
-      if (r.at() >= now - liveSeconds) {
-        live.add(r.publisher());
+  public @Nullable Settled settled(long s) {
+    Tally mine = mySums.get(s);
+    if (mine == null || !unreadableDataCenters.isEmpty()) {
+      return null;
+    }
+    TreeMap<String, Tally> dcs = new TreeMap<>();
+    dcs.put(dataCenter, mine);
+    int roomNodes = myNodeCounts.getOrDefault(s, 1);
+    for (Report r : dataCenters.values()) {
+      if (r.publisher().equals(dataCenter)) {
+        continue;
+      }
+      Tally t = r.tallies().get(s);
+      if (t != null) {
+        dcs.put(r.publisher(), t);
+        roomNodes += r.nodes();
+      } else if (r.latestEpoch() >= s - SILENT_AFTER_EPOCHS) {
+        return null;
+      } else {
+        dcs.put(r.publisher(), r.tallies().lastEntry().getValue().silent());
       }
     }
-    live.add(publisher);
-    live.sort(null);
-    nodeCount = live.size();
-    nodeIndex = live.indexOf(publisher);
-    // The sum is as old as its parts: its time is their mean time, weighted by each node's
-    // admission rate, so that RoomView.unseenAdmissions() estimates what the sum cannot show yet.
-    double rates = 0;
-    double weightedAt = 0;
-    for (Report r : nodes) {
-      if (r != mine && r.at() < now - liveSeconds) {
-        continue; // a node that stopped admits nobody: nothing of it is unseen
+    List<Tally> live = new ArrayList<>();
+    int me = -1;
+    for (Map.Entry<String, Report> e : new TreeMap<>(nodes).entrySet()) {
+      Tally t = e.getValue().tallies().get(s);
+      if (t != null) {
+        if (e.getKey().equals(publisher)) {
+          me = live.size();
+        }
+        live.add(t);
       }
-      double rate = RoomView.admissionsPerSecond(config, r);
-      rates += rate;
-      weightedAt += rate * Math.min(r.at(), now);
     }
-    long at = rates > 0 ? Math.round(weightedAt / rates) : now;
-    Report sum = Report.sum(dataCenter, at, nodes);
-    return new Report(
-        dataCenter, at, nodeCount, sum.active(), sum.admitted(), sum.traffic(), sum.waiting());
-  }
-
-  /** The node's rank among the live nodes of its data center after the last exchange. */
-  public int nodeIndex() {
-    return nodeIndex;
-  }
-
-  /** How many live nodes its data center had at the last exchange (at least 1). */
-  public int nodeCount() {
-    return nodeCount;
+    if (me < 0) {
+      return null;
+    }
+    List<String> names = new ArrayList<>(dcs.keySet());
+    return new Settled(new ArrayList<>(dcs.values()), names.indexOf(dataCenter), live, me, roomNodes);
   }
 
   /** This node's data center. */
@@ -164,19 +234,35 @@ public final class Coordinator {
     return dataCenter;
   }
 
-  private static List<Report> decodeAll(@Nullable Map<String, byte[]> values) {
-    List<Report> out = new ArrayList<>();
-    if (values == null) {
-      return out;
+  /** The data centers this node knows of, sorted. */
+  public List<String> dataCenterNames() {
+    TreeMap<String, Boolean> names = new TreeMap<>();
+    names.put(dataCenter, true);
+    dataCenters.keySet().forEach(n -> names.put(n, true));
+    return List.copyOf(names.keySet());
+  }
+
+  /**
+   * An epoch's settled tallies, ready for {@link io.github.waitingroom.allocation.Plan#compute}.
+   *
+   * @param dataCenters every data center's summed tally, in name order
+   * @param myDataCenter the index of this node's data center
+   * @param nodes the tallies of the live nodes of this node's data center, in publisher order
+   * @param me the index of this node among them
+   * @param roomNodes the live nodes of the whole room
+   */
+  public record Settled(List<Tally> dataCenters, int myDataCenter, List<Tally> nodes, int me, int roomNodes) {}
+
+  /** A name from a report made safe for a log line: printable ASCII only, at most 64 characters. */
+  static String printable(@Nullable String s) {
+    if (s == null) {
+      return "null";
     }
-    values.forEach(
-        (who, bytes) -> {
-          try {
-            out.add(ReportCodec.decode(bytes));
-          } catch (IllegalArgumentException e) {
-            log.warn("ignoring the report of '{}': {}", who, e.getMessage());
-          }
-        });
-    return out;
+    StringBuilder b = new StringBuilder(Math.min(s.length(), 64) + 3);
+    for (int i = 0; i < s.length() && i < 64; i++) {
+      char c = s.charAt(i);
+      b.append(c >= 0x20 && c < 0x7f ? c : '?');
+    }
+    return s.length() > 64 ? b.append("...").toString() : b.toString();
   }
 }

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A {@link Transport} inside one JVM: the default when a room runs on one node, and the way
+ * A {@link Transport} inside one JVM, whose answers carry its clock (see {@link #CLOCK_SCOPE}): the default when a room runs on one node, and the way
  * several in-process nodes (tests, the spike simulator) share one store. Thread-safe.
  */
 public final class InMemoryTransport implements Transport {
@@ -44,6 +44,7 @@ public final class InMemoryTransport implements Transport {
       scope.forEach((publisher, stored) -> values.put(publisher, stored.payload.clone()));
       answer.put(p.scope(), values);
     }
+    answer.put(CLOCK_SCOPE, Map.of("now", java.nio.ByteBuffer.allocate(8).putLong(now).array()));
     return answer;
   }
 }

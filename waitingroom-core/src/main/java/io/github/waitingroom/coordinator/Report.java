@@ -1,86 +1,42 @@
 package io.github.waitingroom.coordinator;
 
-import java.util.Collection;
+import io.github.waitingroom.allocation.Tally;
 import java.util.Collections;
-import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * One publisher's full counters for one room: what a node (or, summed, a data center) has
- * counted within the room's windows. Reports are full state, not deltas: a lost or repeated
- * report loses nothing, and a coordinator that restarted empty is whole again after one round.
+ * What one publisher stores for one room: its {@link Tally tallies} at the end of its most recent
+ * epochs. A node publishes its own tallies; every node of a data center also publishes the data
+ * center's summed tallies, once they are settled, to the global scope. Reports are full state,
+ * not deltas: a lost or repeated report loses nothing, and a store that restarted empty is whole
+ * again after one round. A tally of a past epoch never changes, so every reader of one epoch sees
+ * the same numbers.
  *
- * <p>Every map is keyed by slice start (epoch second) and holds non-zero counts only; counts may
- * be negative on one node (a user counted in by one node and out by another) and still sum
- * correctly across nodes.
- *
- * @param publisher who published it: a node's id within its data center, or a data center's name
- * @param at when it was made (epoch second of the publisher's clock)
+ * @param publisher a node's id within its data center, or a data center's name
  * @param nodes how many nodes it sums (1 for a node's own report)
- * @param active active users by the slice of their last check-in
- * @param admitted admissions by slice
- * @param traffic arrivals and waiting polls by slice; the base of traffic shares
- * @param waiting waiting users by bucket id, then by the slice of their last poll
+ * @param tallies tallies by epoch (epoch = store time in milliseconds / epoch length)
  */
-public record Report(
-    String publisher,
-    long at,
-    int nodes,
-    NavigableMap<Long, Long> active,
-    NavigableMap<Long, Long> admitted,
-    NavigableMap<Long, Long> traffic,
-    NavigableMap<Long, NavigableMap<Long, Long>> waiting) {
+public record Report(String publisher, int nodes, NavigableMap<Long, Tally> tallies) {
 
   /** The format version written by this release, the first field of every encoded report. */
-  public static final int FORMAT_VERSION = 1;
+  public static final int FORMAT_VERSION = 2;
 
-  /** Wraps the maps read-only. */
+  /** How many epochs a report keeps. */
+  public static final int EPOCHS_KEPT = 3;
+
+  /** Checks the fields and wraps the map read-only. */
   public Report {
     Objects.requireNonNull(publisher, "publisher");
     if (nodes < 0) {
       throw new IllegalArgumentException("nodes must not be negative but was " + nodes);
     }
-    active = Collections.unmodifiableNavigableMap(active);
-    admitted = Collections.unmodifiableNavigableMap(admitted);
-    traffic = Collections.unmodifiableNavigableMap(traffic);
-    waiting = Collections.unmodifiableNavigableMap(waiting);
+    tallies = Collections.unmodifiableNavigableMap(new TreeMap<>(tallies));
   }
 
-  /** A report with no counts. */
-  public static Report empty(String publisher, long at) {
-    return new Report(publisher, at, 0, new TreeMap<>(), new TreeMap<>(), new TreeMap<>(), new TreeMap<>());
-  }
-
-  /** The sum of the given reports, published as {@code publisher} at {@code at}. */
-  public static Report sum(String publisher, long at, Collection<Report> reports) {
-    TreeMap<Long, Long> active = new TreeMap<>();
-    TreeMap<Long, Long> admitted = new TreeMap<>();
-    TreeMap<Long, Long> traffic = new TreeMap<>();
-    TreeMap<Long, NavigableMap<Long, Long>> waiting = new TreeMap<>();
-    int nodes = 0;
-    for (Report r : reports) {
-      nodes += r.nodes;
-      addAll(active, r.active);
-      addAll(admitted, r.admitted);
-      addAll(traffic, r.traffic);
-      r.waiting.forEach((bucket, slices) -> addAll(waiting.computeIfAbsent(bucket, b -> new TreeMap<>()), slices));
-    }
-    waiting.values().removeIf(Map::isEmpty);
-    return new Report(publisher, at, nodes, active, admitted, traffic, waiting);
-  }
-
-  /** Sum of the counts of {@code counts} at slices {@code >= fromSlice}. */
-  public static long sumFrom(NavigableMap<Long, Long> counts, long fromSlice) {
-    long sum = 0;
-    for (long n : counts.tailMap(fromSlice, true).values()) {
-      sum += n;
-    }
-    return sum;
-  }
-
-  private static void addAll(NavigableMap<Long, Long> into, Map<Long, Long> from) {
-    from.forEach((slice, n) -> into.merge(slice, n, (a, b) -> a + b == 0 ? null : a + b));
+  /** The latest epoch it has a tally for, or {@link Long#MIN_VALUE} if it has none. */
+  public long latestEpoch() {
+    return tallies.isEmpty() ? Long.MIN_VALUE : tallies.lastKey();
   }
 }

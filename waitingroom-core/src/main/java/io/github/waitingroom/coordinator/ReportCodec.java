@@ -5,11 +5,12 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.github.waitingroom.allocation.Tally;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
@@ -17,15 +18,28 @@ import org.jspecify.annotations.Nullable;
  * Encodes {@link Report}s as compact JSON (jackson-core streaming) and decodes them. Thread-safe.
  *
  * <pre>{@code
- * {"v":1,"publisher":"node-1","at":1700000000,"nodes":1,
- *  "active":[[slice,count],...],"admitted":[...],"traffic":[...],
- *  "waiting":[[bucket,[[slice,count],...]],...]}
+ * {"v":2,"publisher":"node-1","nodes":1,
+ *  "tallies":[{"epoch":e,"active":n,"outstandingLine":n,"outstandingNew":n,"reserved":n,
+ *              "recent":n,"arrivals":n,
+ *              "line":[[second,count],...],"admitted":[place,...]},...]}
  * }</pre>
  *
- * <p>{@code v} comes first. A reader rejects a version newer than it knows and skips fields it
- * does not know, so nodes of two releases can run side by side.
+ * <p>{@code v} comes first. A reader rejects a version it does not know (the coordinator then
+ * treats the publisher as present but unreadable, which blocks plans rather than counting it as
+ * zero) and skips fields it does not know. Decoding is bounded: at most {@value #MAX_BYTES}
+ * bytes, {@value #MAX_ENTRIES} line entries or admitted places per tally, names of at most 64
+ * characters, and counts between 0 and {@value #MAX_COUNT}; anything else is not a report.
  */
 public final class ReportCodec {
+  /** The largest encoded report accepted. */
+  public static final int MAX_BYTES = 1 << 20;
+
+  /** The most line entries, and the most admitted places, one tally may hold. */
+  public static final int MAX_ENTRIES = 50_000;
+
+  /** The largest count accepted. */
+  public static final long MAX_COUNT = 1L << 40;
+
   private static final JsonFactory JSON = new JsonFactory();
 
   private ReportCodec() {}
@@ -37,17 +51,32 @@ public final class ReportCodec {
       g.writeStartObject();
       g.writeNumberField("v", Report.FORMAT_VERSION);
       g.writeStringField("publisher", report.publisher());
-      g.writeNumberField("at", report.at());
       g.writeNumberField("nodes", report.nodes());
-      writeCounts(g, "active", report.active());
-      writeCounts(g, "admitted", report.admitted());
-      writeCounts(g, "traffic", report.traffic());
-      g.writeArrayFieldStart("waiting");
-      for (Map.Entry<Long, NavigableMap<Long, Long>> bucket : report.waiting().entrySet()) {
-        g.writeStartArray();
-        g.writeNumber(bucket.getKey());
-        writePairs(g, bucket.getValue());
+      g.writeArrayFieldStart("tallies");
+      for (Map.Entry<Long, Tally> e : report.tallies().entrySet()) {
+        Tally t = e.getValue();
+        g.writeStartObject();
+        g.writeNumberField("epoch", e.getKey());
+        g.writeNumberField("active", t.active());
+        g.writeNumberField("outstandingLine", t.outstandingLine());
+        g.writeNumberField("outstandingNew", t.outstandingNew());
+        g.writeNumberField("reserved", t.reserved());
+        g.writeNumberField("recent", t.recentAdmissions());
+        g.writeNumberField("arrivals", t.arrivals());
+        g.writeArrayFieldStart("line");
+        for (Map.Entry<Long, Long> l : t.line().entrySet()) {
+          g.writeStartArray();
+          g.writeNumber(l.getKey());
+          g.writeNumber(l.getValue());
+          g.writeEndArray();
+        }
         g.writeEndArray();
+        g.writeArrayFieldStart("admitted");
+        for (long place : t.admittedPlaces()) {
+          g.writeNumber(place);
+        }
+        g.writeEndArray();
+        g.writeEndObject();
       }
       g.writeEndArray();
       g.writeEndObject();
@@ -60,9 +89,11 @@ public final class ReportCodec {
   /**
    * Reads a report written by {@link #encode}.
    *
-   * @throws IllegalArgumentException if the bytes are not a report of a known version
+   * @throws IllegalArgumentException if the bytes are not a report of a known version, or break
+   *     a bound
    */
   public static Report decode(byte[] bytes) {
+    require(bytes.length <= MAX_BYTES, "larger than " + MAX_BYTES + " bytes");
     try (JsonParser p = JSON.createParser(bytes)) {
       expect(p, JsonToken.START_OBJECT);
       if (p.nextToken() != JsonToken.FIELD_NAME || !"v".equals(p.currentName())) {
@@ -76,43 +107,35 @@ public final class ReportCodec {
                 + Report.FORMAT_VERSION + ")");
       }
       @Nullable String publisher = null;
-      long at = -1;
       int nodes = -1;
-      TreeMap<Long, Long> active = new TreeMap<>();
-      TreeMap<Long, Long> admitted = new TreeMap<>();
-      TreeMap<Long, Long> traffic = new TreeMap<>();
-      TreeMap<Long, NavigableMap<Long, Long>> waiting = new TreeMap<>();
+      TreeMap<Long, Tally> tallies = new TreeMap<>();
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
         JsonToken value = p.nextToken();
         switch (field) {
-          case "publisher" -> publisher = p.getValueAsString();
-          case "at" -> at = p.getLongValue();
-          case "nodes" -> nodes = p.getIntValue();
-          case "active" -> readPairs(p, active);
-          case "admitted" -> readPairs(p, admitted);
-          case "traffic" -> readPairs(p, traffic);
-          case "waiting" -> {
-            require(value == JsonToken.START_ARRAY, "waiting must be an array");
-            while (p.nextToken() == JsonToken.START_ARRAY) {
-              expect(p, JsonToken.VALUE_NUMBER_INT);
-              long bucket = p.getLongValue();
-              p.nextToken();
-              TreeMap<Long, Long> slices = new TreeMap<>();
-              readPairs(p, slices);
-              expect(p, JsonToken.END_ARRAY);
-              if (!slices.isEmpty()) {
-                waiting.put(bucket, slices);
-              }
+          case "publisher" -> {
+            publisher = p.getValueAsString();
+            require(publisher != null && publisher.length() <= 80, "publisher must be a short string");
+          }
+          case "nodes" -> {
+            require(value == JsonToken.VALUE_NUMBER_INT, "nodes must be an integer");
+            nodes = p.getIntValue();
+            require(nodes >= 0 && nodes <= 1_000_000, "nodes out of range");
+          }
+          case "tallies" -> {
+            require(value == JsonToken.START_ARRAY, "tallies must be an array");
+            while (p.nextToken() == JsonToken.START_OBJECT) {
+              readTally(p, tallies);
+              require(tallies.size() <= 2 * Report.EPOCHS_KEPT, "too many tallies");
             }
           }
           default -> p.skipChildren();
         }
       }
-      if (publisher == null || at < 0 || nodes < 0) {
-        throw new IllegalArgumentException("not a report: it lacks publisher, at or nodes");
+      if (publisher == null || nodes < 0) {
+        throw new IllegalArgumentException("not a report: it lacks publisher or nodes");
       }
-      return new Report(publisher, at, nodes, active, admitted, traffic, waiting);
+      return new Report(publisher, nodes, tallies);
     } catch (IOException | RuntimeException e) {
       if (e instanceof IllegalArgumentException iae) {
         throw iae;
@@ -121,35 +144,63 @@ public final class ReportCodec {
     }
   }
 
-  private static void writeCounts(JsonGenerator g, String name, Map<Long, Long> counts)
-      throws IOException {
-    g.writeFieldName(name);
-    writePairs(g, counts);
+  private static void readTally(JsonParser p, TreeMap<Long, Tally> into) throws IOException {
+    long epoch = Long.MIN_VALUE;
+    long active = 0;
+    long outstandingLine = 0;
+    long outstandingNew = 0;
+    long reserved = 0;
+    long recent = 0;
+    long arrivals = 0;
+    TreeMap<Long, Long> line = new TreeMap<>();
+    long[] admitted = new long[0];
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      JsonToken value = p.nextToken();
+      switch (field) {
+        case "epoch" -> epoch = integer(p, value, Long.MIN_VALUE + 1, Long.MAX_VALUE);
+        case "active" -> active = integer(p, value, -MAX_COUNT, MAX_COUNT);
+        case "outstandingLine" -> outstandingLine = integer(p, value, 0, MAX_COUNT);
+        case "outstandingNew" -> outstandingNew = integer(p, value, 0, MAX_COUNT);
+        case "reserved" -> reserved = integer(p, value, 0, MAX_COUNT);
+        case "recent" -> recent = integer(p, value, 0, MAX_COUNT);
+        case "arrivals" -> arrivals = integer(p, value, 0, MAX_COUNT);
+        case "line" -> {
+          require(value == JsonToken.START_ARRAY, "line must be an array of pairs");
+          while (p.nextToken() == JsonToken.START_ARRAY) {
+            long second = integer(p, p.nextToken(), 0, 0xFFFF_FFFFL);
+            long count = integer(p, p.nextToken(), 0, MAX_COUNT);
+            expect(p, JsonToken.END_ARRAY);
+            line.merge(second, count, Long::sum);
+            require(line.size() <= MAX_ENTRIES, "line too long");
+          }
+        }
+        case "admitted" -> {
+          require(value == JsonToken.START_ARRAY, "admitted must be an array");
+          long[] places = new long[16];
+          int n = 0;
+          while (p.nextToken() == JsonToken.VALUE_NUMBER_INT) {
+            require(n < MAX_ENTRIES, "too many admitted places");
+            if (n == places.length) {
+              places = Arrays.copyOf(places, n * 2);
+            }
+            places[n++] = p.getLongValue();
+          }
+          admitted = Arrays.copyOf(places, n);
+        }
+        default -> p.skipChildren();
+      }
+    }
+    require(epoch != Long.MIN_VALUE, "a tally lacks its epoch");
+    require(reserved <= outstandingLine, "reserved exceeds outstandingLine");
+    into.put(epoch, new Tally(active, outstandingLine, outstandingNew, reserved, recent, arrivals, line, admitted));
   }
 
-  private static void writePairs(JsonGenerator g, Map<Long, Long> counts) throws IOException {
-    g.writeStartArray();
-    for (Map.Entry<Long, Long> e : counts.entrySet()) {
-      g.writeStartArray();
-      g.writeNumber(e.getKey());
-      g.writeNumber(e.getValue());
-      g.writeEndArray();
-    }
-    g.writeEndArray();
-  }
-
-  /** Reads {@code [[k,v],...]}; the parser stands on its START_ARRAY and ends on its END_ARRAY. */
-  private static void readPairs(JsonParser p, TreeMap<Long, Long> into) throws IOException {
-    require(p.currentToken() == JsonToken.START_ARRAY, "counts must be an array of pairs");
-    while (p.nextToken() == JsonToken.START_ARRAY) {
-      expect(p, JsonToken.VALUE_NUMBER_INT);
-      long key = p.getLongValue();
-      expect(p, JsonToken.VALUE_NUMBER_INT);
-      long count = p.getLongValue();
-      expect(p, JsonToken.END_ARRAY);
-      into.merge(key, count, Long::sum);
-    }
-    require(p.currentToken() == JsonToken.END_ARRAY, "counts must be an array of pairs");
+  private static long integer(JsonParser p, @Nullable JsonToken token, long min, long max) throws IOException {
+    require(token == JsonToken.VALUE_NUMBER_INT, "expected an integer but found " + token);
+    long v = p.getLongValue();
+    require(v >= min && v <= max, "number out of range: " + v);
+    return v;
   }
 
   private static void expect(JsonParser p, JsonToken token) throws IOException {

@@ -23,6 +23,8 @@ import java.util.Map;
  *   <li>A value expires once {@code retention} has passed since it was last published. A
  *       publisher that stops publishing therefore keeps counting for the retention time and then
  *       disappears by itself. Expiry may be late by a second or so, never early.
+ *   <li>The answer may also carry the store's time under {@link #CLOCK_SCOPE}; no publication
+ *       ever names that scope.
  *   <li>One call is one round trip where the store allows it. It is called from a background
  *       thread, never from a request thread, and never concurrently for the same room by one node.
  *   <li>A failure throws {@link IOException}; the caller keeps serving from its last view and
@@ -31,6 +33,14 @@ import java.util.Map;
  */
 @FunctionalInterface
 public interface Transport {
+
+  /**
+   * The scope under which an answer may carry the store's clock: publisher {@code "now"}, payload
+   * the store's current time in epoch milliseconds as 8 bytes, big-endian. Nodes then keep time
+   * by the store (offset by half the round trip), so that clock skew between nodes changes no
+   * ticket and no epoch. Optional: without it, nodes use their own clocks.
+   */
+  String CLOCK_SCOPE = "clock";
 
   /**
    * Stores the publications and returns the live contents of their scopes.

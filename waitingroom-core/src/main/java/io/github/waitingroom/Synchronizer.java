@@ -1,0 +1,285 @@
+package io.github.waitingroom;
+
+import io.github.waitingroom.allocation.Plan;
+import io.github.waitingroom.allocation.Tally;
+import io.github.waitingroom.coordinator.Coordinator;
+import io.github.waitingroom.coordinator.Report;
+import io.github.waitingroom.coordinator.Transport;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sync loop of one node, and its outage policy: it keeps the room's clock, tallies the node
+ * once per epoch, exchanges tallies through the {@link Coordinator}, and applies the plan of each
+ * settled epoch. Only its own thread (or the caller of {@link WaitingRoom#sync()}) runs {@link
+ * #sync()}; request threads only read the clock offset.
+ *
+ * <h2>Epochs</h2>
+ *
+ * Time is cut into epochs of the sync interval, on the store's clock (each answer of the
+ * transport can carry it; the node keeps an offset to it). At its first sync of epoch {@code e}
+ * the node tallies itself as of the end of epoch {@code e - 1}; the plan of epoch {@code e - 1}
+ * may be applied only after that and before the next tally, that is during epoch {@code e}. So
+ * the tally of every epoch shows, as outstanding, everything the node may still admit, and a plan
+ * never hands out a slot that an earlier plan handed out already. A plan that cannot be computed
+ * in time (its epoch is not settled) is skipped: the node keeps its last grant, which its tallies
+ * keep reporting as outstanding.
+ *
+ * <h2>When the store fails</h2>
+ *
+ * While the transport fails, other nodes count this node with its last published tally as if it
+ * had used all of its grant. For every epoch of the outage the node plans alone, from its own
+ * tally:
+ *
+ * <ul>
+ *   <li>{@link FailurePolicy#FAIL_CLOSED}: it keeps serving its own line (oldest first) but never
+ *       more than others count it for: at most its last published active users plus
+ *       outstanding grant at once, and at most its last published admissions of a minute plus
+ *       outstanding grant per minute. New arrivals queue. The room stays within its limits.
+ *   <li>{@link FailurePolicy#FAIL_OPEN}: it runs as a room of its own with its share of the
+ *       limits (the limits divided by the room's live nodes at the last settled plan; the whole
+ *       limits if it never reached the store), new arrivals included. The room may exceed its
+ *       limits by what the other nodes, which cannot see this one, hand out meanwhile: at most
+ *       that share per node that fails.
+ * </ul>
+ */
+final class Synchronizer {
+  private static final Logger log = LoggerFactory.getLogger(Synchronizer.class);
+
+  /** Syncs per epoch: publish the tally, settle the data center, publish its sum, read the room. */
+  static final int SYNCS_PER_EPOCH = 4;
+
+  private final RoomConfig config;
+  private final NodeState state;
+  private final Coordinator coordinator;
+  private final InstantSource clock;
+  private final long epochMillis;
+  private final FailurePolicy failurePolicy;
+  private final @Nullable ScheduledExecutorService scheduler;
+  private final Object lock = new Object();
+
+  private volatile long offsetMillis;
+  private volatile boolean failing;
+  private volatile boolean closed;
+  private volatile int roomNodes = 1;
+
+  // Sync-thread state, guarded by lock.
+  private final TreeMap<Long, Tally> tallies = new TreeMap<>();
+  private long tallied = Long.MIN_VALUE;
+  private long applied = Long.MIN_VALUE;
+  private @Nullable Tally lastPublished;
+  private long failingSince;
+
+  Synchronizer(
+      RoomConfig config,
+      NodeState state,
+      Transport transport,
+      InstantSource clock,
+      String dataCenter,
+      String nodeId,
+      Duration epoch,
+      FailurePolicy failurePolicy,
+      boolean background) {
+    this.config = config;
+    this.state = state;
+    this.clock = clock;
+    this.epochMillis = epoch.toMillis();
+    this.failurePolicy = failurePolicy;
+    // A fresh suffix per process: a node that restarts with the same id never overwrites the
+    // report of its previous life, whose users keep counting until their sessions expire.
+    String publisher = nodeId + "#" + UUID.randomUUID().toString().substring(0, 8);
+    this.coordinator = new Coordinator(config, transport, dataCenter, publisher, epoch);
+    sync();
+    if (background) {
+      this.scheduler =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "waitingroom-sync-" + config.roomId());
+                t.setDaemon(true);
+                return t;
+              });
+      scheduleNext();
+    } else {
+      this.scheduler = null;
+    }
+  }
+
+  /** The room clock: this node's clock plus its offset to the store's. */
+  long nowMillis() {
+    return clock.millis() + offsetMillis;
+  }
+
+  long nowSecond() {
+    return Math.floorDiv(nowMillis(), 1000L);
+  }
+
+  boolean failing() {
+    return failing;
+  }
+
+  /**
+   * One round: tally the node if a new epoch began, exchange with the store, and apply the plan
+   * of the epoch that just ended if it is settled (or, while the store fails, a plan of the node's
+   * own, as the failure policy says).
+   */
+  void sync() {
+    synchronized (lock) {
+      long before = clock.millis();
+      long nowMs = before + offsetMillis;
+      long epoch = Math.floorDiv(nowMs, epochMillis);
+      long now = Math.floorDiv(nowMs, 1000L);
+      if (tallied < epoch - 1) {
+        Tally t = state.tally(now);
+        for (long e = Math.max(tallied + 1, epoch - Report.EPOCHS_KEPT); e < epoch; e++) {
+          tallies.put(e, t);
+        }
+        while (tallies.size() > Report.EPOCHS_KEPT) {
+          tallies.pollFirstEntry();
+        }
+        tallied = epoch - 1;
+      }
+      try {
+        long storeMillis = coordinator.exchange(tallies, epoch);
+        long after = clock.millis();
+        if (storeMillis >= 0) {
+          offsetMillis = storeMillis - (before + after) / 2;
+        }
+        lastPublished = tallies.lastEntry().getValue();
+        if (failing) {
+          failing = false;
+          log.info("room '{}': coordinator transport answers again after {} s", config.roomId(), now - failingSince);
+        }
+        Coordinator.Settled s = applied < epoch - 1 ? coordinator.settled(epoch - 1) : null;
+        if (s != null) {
+          roomNodes = Math.max(1, s.roomNodes());
+          apply(Plan.compute(config, epoch - 1, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me()));
+        }
+      } catch (IOException | RuntimeException e) {
+        if (closed) {
+          return; // interrupted by close(): not a transport failure
+        }
+        if (!failing) {
+          failing = true;
+          failingSince = now;
+          log.warn("room '{}': coordinator transport failed, planning alone ({}): {}",
+              config.roomId(), failurePolicy, e.toString());
+        } else {
+          log.debug("room '{}': coordinator transport still failing: {}", config.roomId(), e.toString());
+        }
+        if (applied < epoch - 1) {
+          apply(alone(epoch - 1, tallies.lastEntry().getValue()));
+        }
+      }
+      state.prune(now);
+    }
+  }
+
+  private void apply(Plan plan) {
+    state.apply(plan);
+    applied = plan.epoch();
+  }
+
+  /** This node's own plan for an epoch of an outage (see the class comment). */
+  private Plan alone(long epoch, Tally mine) {
+    int active;
+    int perMinute;
+    boolean newArrivals = failurePolicy == FailurePolicy.FAIL_OPEN;
+    if (newArrivals) {
+      active = (int) Math.max(1, ceilDiv(config.totalActiveUsers(), roomNodes));
+      perMinute = (int) Math.max(1, ceilDiv(config.newUsersPerMinute(), roomNodes));
+    } else {
+      Tally last = lastPublished;
+      if (last == null) {
+        return Plan.none(epoch);
+      }
+      long activeLimit = Math.max(0, last.active()) + last.outstanding();
+      long rateLimit = last.recentAdmissions() + last.outstanding();
+      if (activeLimit <= 0 || rateLimit <= 0) {
+        return Plan.none(epoch);
+      }
+      active = (int) Math.min(Integer.MAX_VALUE, activeLimit);
+      perMinute = (int) Math.min(active, rateLimit);
+    }
+    RoomConfig local = config.toBuilder().totalActiveUsers(active).newUsersPerMinute(Math.min(perMinute, active)).build();
+    Plan plan = Plan.compute(local, epoch, List.of(mine), 0, List.of(mine), 0);
+    return newArrivals ? plan : plan.withoutNewArrivals();
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return -Math.floorDiv(-a, b);
+  }
+
+  /** How long until the next sync: to the next quarter of an epoch, with a jitter of a sixteenth. */
+  Duration nextSyncDelay() {
+    long now = nowMillis();
+    long quarter = epochMillis / SYNCS_PER_EPOCH;
+    long phase = Math.floorMod(now, epochMillis);
+    // Syncs aim at 1/8, 3/8, 5/8 and 7/8 of an epoch, away from its edges.
+    long target = Math.floorDiv(phase, quarter) * quarter + quarter / 2;
+    if (target <= phase) {
+      target += quarter;
+    }
+    long jitter = Math.round((ThreadLocalRandom.current().nextDouble() * 2 - 1) * quarter / 4.0);
+    return Duration.ofMillis(Math.max(1, target - phase + jitter));
+  }
+
+  RoomStatus status(NodeState node) {
+    Plan plan = node.grant().plan;
+    long now = nowSecond();
+    return new RoomStatus(
+        now,
+        plan.epoch(),
+        plan.activeUsers(),
+        plan.waitingUsers(),
+        plan.freeSlots(),
+        plan.room().recentAdmissions(),
+        plan.cutoffSecond(),
+        node.activeUsers(now),
+        coordinator.dataCenterNames(),
+        roomNodes,
+        failing);
+  }
+
+  private void scheduleNext() {
+    ScheduledExecutorService s = scheduler;
+    if (s == null || s.isShutdown()) {
+      return;
+    }
+    try {
+      s.schedule(
+          () -> {
+            try {
+              sync();
+            } catch (RuntimeException e) {
+              log.error("room '{}': sync failed", config.roomId(), e);
+            } finally {
+              scheduleNext();
+            }
+          },
+          nextSyncDelay().toMillis(),
+          TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // closed meanwhile
+    }
+  }
+
+  void close() {
+    closed = true;
+    ScheduledExecutorService s = scheduler;
+    if (s != null) {
+      s.shutdownNow();
+    }
+  }
+}

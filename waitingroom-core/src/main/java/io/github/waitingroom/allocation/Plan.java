@@ -1,0 +1,319 @@
+package io.github.waitingroom.allocation;
+
+import io.github.waitingroom.RoomConfig;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The room's plan for one epoch: a pure function of the settled tallies of that epoch, computed
+ * the same way, in integer arithmetic and publisher order, by every node that sees them. Because
+ * every node grants from the same numbers, the grants of all nodes together never exceed the
+ * free slots, however late each node applies them. Immutable.
+ *
+ * <ol>
+ *   <li><b>Free slots</b> = min(total active users - active, new users per minute - admissions of
+ *       the last 60 s) - everything the nodes may still admit under their last grants (it may be
+ *       spent after the tallies were taken), never negative.
+ *   <li><b>One cutoff.</b> The line (users who polled recently and hold no reserved slot, by
+ *       arrival second, across all data centers) is served oldest first: every second whose users
+ *       all fit lies at or below the {@link #cutoffSecond() cutoff}; the first second that does
+ *       not fit gets the rest of the slots as a {@link #partialSecond() partial} second, split
+ *       among data centers and nodes by the users each holds in it. A node lets in the users of
+ *       its line at or below its cutoff, so a later arrival never gets a slot before an earlier
+ *       one; there are no per-bucket budgets and no fragmentation.
+ *   <li><b>Reserved slots stay.</b> A user a node has called keeps the slot the node holds for
+ *       them until they come back or stop polling, however many plans pass: the plan gives the
+ *       node back its {@link Tally#reserved() reserved} slots on top of its new ones.
+ *   <li><b>New arrivals</b> get what is left after the whole line, split among data centers and
+ *       then nodes by their recent arrivals (plus one each, so that a quiet data center is never
+ *       starved while slots are free), on top of what each node still had for them.
+ * </ol>
+ *
+ * <p>Why the grants never exceed the limit: after its tally a node admits at most its outstanding
+ * slots (under its old grant) or its new grant, whichever is more, and the new grant is its
+ * reserved slots (at most its outstanding line slots) plus its share of the free slots. So the
+ * whole room admits at most everything outstanding plus the free slots, which is what the
+ * limits leave. Remainders of every split go round in turn, starting from a different publisher
+ * each epoch.
+ */
+public final class Plan {
+  private final long epoch;
+  private final long freeSlots;
+  private final long activeUsers;
+  private final long cutoffSecond;
+  private final long partialSecond;
+  private final long lineGrant;
+  private final long partialGrant;
+  private final long newArrivalGrant;
+  private final long[] lineSeconds;
+  private final long[] aheadBefore;
+  private final Tally room;
+
+  private Plan(
+      long epoch,
+      long freeSlots,
+      long activeUsers,
+      long cutoffSecond,
+      long partialSecond,
+      long lineGrant,
+      long partialGrant,
+      long newArrivalGrant,
+      Tally room) {
+    this.epoch = epoch;
+    this.freeSlots = freeSlots;
+    this.activeUsers = activeUsers;
+    this.cutoffSecond = cutoffSecond;
+    this.partialSecond = partialSecond;
+    this.lineGrant = lineGrant;
+    this.partialGrant = partialGrant;
+    this.newArrivalGrant = newArrivalGrant;
+    this.room = room;
+    NavigableMap<Long, Long> line = room.line();
+    this.lineSeconds = new long[line.size()];
+    this.aheadBefore = new long[line.size() + 1];
+    aheadBefore[0] = room.reserved();
+    int i = 0;
+    for (Map.Entry<Long, Long> e : line.entrySet()) {
+      lineSeconds[i] = e.getKey();
+      aheadBefore[i + 1] = aheadBefore[i] + e.getValue();
+      i++;
+    }
+  }
+
+  /** A plan that grants nothing: for a node that has no settled tallies to plan from. */
+  public static Plan none(long epoch) {
+    return new Plan(epoch, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0, 0, Tally.EMPTY);
+  }
+
+  /**
+   * The plan of one epoch, and this node's grant in it.
+   *
+   * @param epoch the epoch the tallies were taken at the end of; also the rotation of remainders
+   * @param dataCenters every data center's summed tally, in name order
+   * @param myDataCenter the index of this node's data center in {@code dataCenters}
+   * @param nodes the tallies of the live nodes of this node's data center, in publisher order
+   * @param me the index of this node in {@code nodes}
+   */
+  public static Plan compute(
+      RoomConfig config, long epoch, List<Tally> dataCenters, int myDataCenter, List<Tally> nodes, int me) {
+    Objects.requireNonNull(config, "config");
+    if (myDataCenter < 0 || myDataCenter >= dataCenters.size() || me < 0 || me >= nodes.size()) {
+      throw new IllegalArgumentException(
+          "data center " + myDataCenter + " of " + dataCenters.size() + ", node " + me + " of "
+              + nodes.size() + " is not a valid position");
+    }
+    Tally room = Tally.sum(dataCenters);
+    long byActive = config.totalActiveUsers() - Math.max(0, room.active());
+    long byRate = config.newUsersPerMinute() - room.recentAdmissions();
+    long free = Math.max(0, Math.min(byActive, byRate) - room.outstanding());
+
+    long remaining = free;
+    long cutoff = Long.MIN_VALUE;
+    long partial = Long.MIN_VALUE;
+    for (Map.Entry<Long, Long> e : room.line().entrySet()) {
+      if (e.getValue() <= remaining) {
+        remaining -= e.getValue();
+        cutoff = e.getKey();
+      } else {
+        partial = remaining > 0 ? e.getKey() : Long.MIN_VALUE;
+        break;
+      }
+    }
+    boolean lineServed = room.line().isEmpty() || cutoff == room.line().lastKey();
+    Tally mine = nodes.get(me);
+    long line = mine.reserved();
+    for (long n : mine.line().headMap(cutoff, true).values()) {
+      line += n;
+    }
+    long partialGrant = 0;
+    if (partial != Long.MIN_VALUE) {
+      long[] dcHold = new long[dataCenters.size()];
+      for (int d = 0; d < dcHold.length; d++) {
+        dcHold[d] = dataCenters.get(d).lineAt(partial);
+      }
+      long dcPart = split(remaining, dcHold, dcHold, epoch)[myDataCenter];
+      long[] nodeHold = new long[nodes.size()];
+      for (int n = 0; n < nodeHold.length; n++) {
+        nodeHold[n] = nodes.get(n).lineAt(partial);
+      }
+      partialGrant = split(dcPart, nodeHold, nodeHold, epoch)[me];
+    }
+    long newGrant = 0;
+    if (lineServed) {
+      newGrant = mine.outstandingNew();
+      if (remaining > 0) {
+        long[] dcWeights = new long[dataCenters.size()];
+        for (int d = 0; d < dcWeights.length; d++) {
+          dcWeights[d] = dataCenters.get(d).arrivals() + 1;
+        }
+        long dcPart = split(remaining, dcWeights, null, epoch)[myDataCenter];
+        long[] nodeWeights = new long[nodes.size()];
+        for (int n = 0; n < nodeWeights.length; n++) {
+          nodeWeights[n] = nodes.get(n).arrivals() + 1;
+        }
+        newGrant += split(dcPart, nodeWeights, null, epoch)[me];
+      }
+    }
+    return new Plan(epoch, free, Math.max(0, room.active()), cutoff, partial, line, partialGrant, newGrant, room);
+  }
+
+  /** This plan without its slots for new arrivals. */
+  public Plan withoutNewArrivals() {
+    return new Plan(epoch, freeSlots, activeUsers, cutoffSecond, partialSecond, lineGrant, partialGrant, 0, room);
+  }
+
+  /** The epoch whose tallies this plan was computed from. */
+  public long epoch() {
+    return epoch;
+  }
+
+  /** Free slots of the whole room in this plan. */
+  public long freeSlots() {
+    return freeSlots;
+  }
+
+  /** Active users of the whole room at the end of the epoch. */
+  public long activeUsers() {
+    return activeUsers;
+  }
+
+  /** Users waiting in the whole room (those who polled recently, called or not). */
+  public long waitingUsers() {
+    return aheadBefore[lineSeconds.length];
+  }
+
+  /** The summed tally of the whole room. */
+  public Tally room() {
+    return room;
+  }
+
+  /**
+   * The last arrival second whose users may all be admitted: every polling ticket that arrived
+   * at or before it is let in. {@link Long#MIN_VALUE} when nobody is.
+   */
+  public long cutoffSecond() {
+    return cutoffSecond;
+  }
+
+  /**
+   * The arrival second that got only part of the slots it needs, or {@link Long#MIN_VALUE} for
+   * none: its users are let in, first come first served, up to this node's {@link #partialGrant}.
+   */
+  public long partialSecond() {
+    return partialSecond;
+  }
+
+  /**
+   * This node's slots for its line: its reserved slots plus one for every user of its line at or
+   * below the cutoff.
+   */
+  public long lineGrant() {
+    return lineGrant;
+  }
+
+  /**
+   * This node's slots for users of the {@link #partialSecond partial second}: the node calls
+   * that many of its users of that second, in place order.
+   */
+  public long partialGrant() {
+    return partialGrant;
+  }
+
+  /**
+   * This node's slots for users who arrive without a ticket: what it still had for them plus its
+   * share of the slots the line leaves, or 0 while anyone waits beyond the cutoff.
+   */
+  public long newArrivalGrant() {
+    return newArrivalGrant;
+  }
+
+  /**
+   * Users ahead of a holder who arrived at the given second and has not been called: everyone
+   * called and not yet in, everyone waiting who arrived in an earlier second, plus half of the
+   * holder's own second (their expected rank in it). Only users who keep polling count, so the
+   * number never grows while the holder waits, except by people ahead who stopped polling and came
+   * back.
+   */
+  public long usersAhead(long arrivalSecond) {
+    int i = java.util.Arrays.binarySearch(lineSeconds, arrivalSecond);
+    if (i >= 0) {
+      return aheadBefore[i] + (aheadBefore[i + 1] - aheadBefore[i] - 1) / 2;
+    }
+    return aheadBefore[-i - 1];
+  }
+
+  /** Admissions per second over the last minute, room-wide (0 when nobody was admitted). */
+  public double admissionsPerSecond() {
+    return room.recentAdmissions() / 60.0;
+  }
+
+  /**
+   * Splits {@code amount} in proportion to {@code weights} (equally where all weights are 0),
+   * never giving a share more than its cap; what a capped share cannot take goes to the others.
+   * Remainders of the division go one by one, starting at {@code rotation}. The parts sum to
+   * {@code amount}, or to the sum of the caps if that is smaller.
+   *
+   * @param caps the most each share may take, or {@code null} for no caps
+   */
+  public static long[] split(long amount, long[] weights, long @Nullable [] caps, long rotation) {
+    int k = weights.length;
+    long[] parts = new long[k];
+    long remaining = amount;
+    boolean[] open = new boolean[k];
+    int openCount = 0;
+    for (int i = 0; i < k; i++) {
+      open[i] = caps == null || caps[i] > 0;
+      openCount += open[i] ? 1 : 0;
+    }
+    while (remaining > 0 && openCount > 0) {
+      long totalWeight = 0;
+      for (int i = 0; i < k; i++) {
+        totalWeight += open[i] ? weights[i] : 0;
+      }
+      long given = 0;
+      for (int i = 0; i < k; i++) {
+        if (!open[i]) {
+          continue;
+        }
+        long quota =
+            totalWeight > 0
+                ? java.math.BigInteger.valueOf(remaining)
+                    .multiply(java.math.BigInteger.valueOf(weights[i]))
+                    .divide(java.math.BigInteger.valueOf(totalWeight))
+                    .longValueExact()
+                : remaining / openCount;
+        long room = caps == null ? Long.MAX_VALUE : caps[i] - parts[i];
+        long take = Math.min(quota, room);
+        parts[i] += take;
+        given += take;
+      }
+      if (given == 0) {
+        // Fewer slots than open shares: hand them out one each, in rotation.
+        for (int j = 0; j < k && given < remaining; j++) {
+          int i = (int) Math.floorMod(rotation + j, (long) k);
+          if (open[i] && (caps == null || parts[i] < caps[i])) {
+            parts[i]++;
+            given++;
+          }
+        }
+      }
+      remaining -= given;
+      for (int i = 0; i < k; i++) {
+        if (open[i] && caps != null && parts[i] >= caps[i]) {
+          open[i] = false;
+          openCount--;
+        }
+      }
+    }
+    return parts;
+  }
+
+  @Override
+  public String toString() {
+    return "Plan[epoch=" + epoch + ", free=" + freeSlots + ", cutoff=" + cutoffSecond + ", partial="
+ + partialSecond + ", grants=" + lineGrant + "/" + partialGrant + "/" + newArrivalGrant + "]";
+  }
+}

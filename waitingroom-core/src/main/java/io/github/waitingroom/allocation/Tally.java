@@ -1,0 +1,158 @@
+package io.github.waitingroom.allocation;
+
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * What one publisher (a node, or the sum of a data center) counted at the end of one epoch: the
+ * input of a {@link Plan}. Immutable. Counts add across publishers, so a data center's tally is
+ * the {@link #sum} of its nodes' tallies.
+ *
+ * @param active distinct users admitted whose session had not expired (for a publisher that has
+ *     gone silent: also everything it was still allowed to admit, since absence is never zero)
+ * @param outstandingLine admissions from the line the publisher was still allowed to make under
+ *     its last grant: they may happen after the tally was taken, so a plan counts them as taken
+ * @param outstandingNew admissions of new arrivals it was still allowed to make, likewise
+ * @param reserved how many of {@code outstandingLine} are held by users it has called (at or
+ *     below its cutoff) who still poll: these users are left out of {@code line}, and the plan
+ *     leaves them their slots
+ * @param recentAdmissions admissions within the 60 seconds before the tally (whole seconds, the
+ *     oldest one included)
+ * @param arrivals users who arrived without a ticket within the 60 seconds before the tally: the
+ *     weight of the publisher in the split of slots for new arrivals
+ * @param line users waiting who polled recently and hold no reserved slot, by arrival second
+ * @param admittedPlaces places admitted from the line recently, sorted: a waiting ticket with one
+ *     of these places is a copy of a ticket that already got in
+ */
+public record Tally(
+    long active,
+    long outstandingLine,
+    long outstandingNew,
+    long reserved,
+    long recentAdmissions,
+    long arrivals,
+    NavigableMap<Long, Long> line,
+    long[] admittedPlaces) {
+
+  /** A tally with nothing in it. */
+  public static final Tally EMPTY = new Tally(0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]);
+
+  /** Checks the counts and copies the collections. */
+  public Tally {
+    Objects.requireNonNull(line, "line");
+    Objects.requireNonNull(admittedPlaces, "admittedPlaces");
+    if (outstandingLine < 0 || outstandingNew < 0 || reserved < 0 || recentAdmissions < 0 || arrivals < 0) {
+      throw new IllegalArgumentException("counts must not be negative");
+    }
+    if (reserved > outstandingLine) {
+      throw new IllegalArgumentException(
+          "reserved (" + reserved + ") must not exceed outstandingLine (" + outstandingLine + ")");
+    }
+    TreeMap<Long, Long> copy = new TreeMap<>();
+    line.forEach((second, n) -> {
+      if (n < 0) {
+        throw new IllegalArgumentException("line counts must not be negative");
+      }
+      if (n > 0) {
+        copy.put(second, n);
+      }
+    });
+    line = Collections.unmodifiableNavigableMap(copy);
+    admittedPlaces = admittedPlaces.clone();
+    Arrays.sort(admittedPlaces);
+  }
+
+  /** The sum of the given tallies. */
+  public static Tally sum(Collection<Tally> tallies) {
+    long active = 0;
+    long outstandingLine = 0;
+    long outstandingNew = 0;
+    long reserved = 0;
+    long recent = 0;
+    long arrivals = 0;
+    TreeMap<Long, Long> line = new TreeMap<>();
+    int places = 0;
+    for (Tally t : tallies) {
+      active += t.active;
+      outstandingLine += t.outstandingLine;
+      outstandingNew += t.outstandingNew;
+      reserved += t.reserved;
+      recent += t.recentAdmissions;
+      arrivals += t.arrivals;
+      t.line.forEach((second, n) -> line.merge(second, n, Long::sum));
+      places += t.admittedPlaces.length;
+    }
+    long[] all = new long[places];
+    int i = 0;
+    for (Tally t : tallies) {
+      System.arraycopy(t.admittedPlaces, 0, all, i, t.admittedPlaces.length);
+      i += t.admittedPlaces.length;
+    }
+    return new Tally(
+        active, outstandingLine, outstandingNew, reserved, recent, arrivals, line, Arrays.stream(all).distinct().toArray());
+  }
+
+  /**
+   * This tally of a publisher that has gone silent: it admits nobody any more as far as anyone
+   * can tell, so what it was still allowed to admit counts as admitted, and it serves no line.
+   */
+  public Tally silent() {
+    long outstanding = outstandingLine + outstandingNew;
+    return new Tally(active + outstanding, 0, 0, 0, recentAdmissions + outstanding, 0, new TreeMap<>(), admittedPlaces);
+  }
+
+  /** Everything the publisher may still admit. */
+  public long outstanding() {
+    return outstandingLine + outstandingNew;
+  }
+
+  /** Users in {@link #line}. */
+  public long waiting() {
+    long sum = 0;
+    for (long n : line.values()) {
+      sum += n;
+    }
+    return sum;
+  }
+
+  /** The users of the line at the given arrival second. */
+  public long lineAt(long second) {
+    return line.getOrDefault(second, 0L);
+  }
+
+  /** Whether the place was admitted from the line recently. */
+  public boolean admitted(long place) {
+    return Arrays.binarySearch(admittedPlaces, place) >= 0;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Tally t
+        && active == t.active
+        && outstandingLine == t.outstandingLine
+        && outstandingNew == t.outstandingNew
+        && reserved == t.reserved
+        && recentAdmissions == t.recentAdmissions
+        && arrivals == t.arrivals
+        && line.equals(t.line)
+        && Arrays.equals(admittedPlaces, t.admittedPlaces);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(active, outstandingLine, outstandingNew, reserved, recentAdmissions, arrivals, line) * 31
+        + Arrays.hashCode(admittedPlaces);
+  }
+
+  @Override
+  public String toString() {
+    return "Tally[active=" + active + ", outstanding=" + outstandingLine + "/" + outstandingNew
+        + ", reserved=" + reserved + ", recent=" + recentAdmissions
+        + ", arrivals=" + arrivals + ", waiting=" + waiting() + ", admittedPlaces="
+        + admittedPlaces.length + "]";
+  }
+}

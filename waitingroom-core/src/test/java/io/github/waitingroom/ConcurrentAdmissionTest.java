@@ -25,6 +25,7 @@ class ConcurrentAdmissionTest {
     int trials = 300;
     int limit = 20;
     int over = 0;
+    int full = 0;
     for (int trial = 0; trial < trials; trial++) {
       RoomConfig config =
           RoomConfig.builder("race").totalActiveUsers(limit).newUsersPerMinute(limit)
@@ -77,7 +78,9 @@ class ConcurrentAdmissionTest {
       if (admitted.get() > limit) {
         over++;
       }
+      full += admitted.get() == limit ? 1 : 0;
     }
     assertThat(over).as("trials that admitted more than %d", limit).isZero();
+    assertThat(full).as("trials that filled the room: the race was run").isGreaterThan(trials / 2);
   }
 }

@@ -49,10 +49,11 @@ public class WaitingRoomAutoConfiguration {
 
   /**
    * The room's limits from {@code waitingroom.room-id}, {@code total-active-users}, {@code
-   * new-users-per-minute}, {@code session-duration} and the optional widths.
+   * new-users-per-minute}, {@code session-duration} and the optional widths. Not made when the
+   * application defines its own {@link WaitingRoom}, which then needs no room properties.
    */
   @Bean
-  @ConditionalOnMissingBean
+  @ConditionalOnMissingBean({RoomConfig.class, WaitingRoom.class})
   public RoomConfig waitingRoomConfig(WaitingRoomProperties p) {
     RoomConfig.Builder b =
         Properties.check("waitingroom.room-id", p.getRoomId(), RoomConfig::builder);

@@ -2,7 +2,6 @@ package io.github.waitingroom.spring.boot.actuate;
 
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.WaitingRoom;
-import io.github.waitingroom.allocation.RoomView;
 import java.time.Instant;
 import java.util.Objects;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -31,7 +30,7 @@ public class WaitingRoomEndpoint {
   @ReadOperation
   public RoomStatus status() {
     RoomConfig c = room.config();
-    RoomView v = room.view();
+    io.github.waitingroom.RoomStatus v = room.status();
     return new RoomStatus(
         c.roomId(),
         c.totalActiveUsers(),
@@ -41,7 +40,7 @@ public class WaitingRoomEndpoint {
         v.waitingUsers(),
         v.admissionsPerMinute(),
         Instant.ofEpochSecond(v.now()).toString(),
-        room.transportFailing());
+        v.transportFailing());
   }
 
   /**
@@ -53,7 +52,7 @@ public class WaitingRoomEndpoint {
    * @param sessionDuration how long an admitted user stays active, ISO-8601
    * @param activeUsers users active now, room-wide, as of {@code viewTime}
    * @param waitingUsers users waiting now, room-wide, as of {@code viewTime}
-   * @param admissionsPerMinute the recent admission rate, room-wide
+   * @param admissionsPerMinute admissions in the minute before the last plan, room-wide
    * @param viewTime when this node last synced the counts, ISO-8601
    * @param storeFailing whether this node's last sync failed to reach the store
    */
@@ -64,7 +63,7 @@ public class WaitingRoomEndpoint {
       String sessionDuration,
       long activeUsers,
       long waitingUsers,
-      double admissionsPerMinute,
+      long admissionsPerMinute,
       String viewTime,
       boolean storeFailing) {}
 }

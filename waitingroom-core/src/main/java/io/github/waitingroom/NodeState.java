@@ -66,12 +66,12 @@ final class NodeState {
   }
 
   /**
-   * The grant in force at {@code nowMillis}: a scheduled grant whose time has come is activated
-   * first, by exactly one thread. Activation drains the old grant before it counts what was
-   * admitted under it, so no admission escapes the count; requests that meet the drained grant in
-   * that instant find no slot and wait one poll.
+   * Lets a scheduled grant take over if its time has come; called by the sync thread only, before
+   * it tallies, so a tally always sees the grant in force. Activation drains the old grant before
+   * it counts what was admitted under it, so no admission escapes the count; requests that meet
+   * the drained grant in that instant find no slot and wait one poll.
    */
-  Grant grant(long nowMillis) {
+  void activateIfDue(long nowMillis) {
     Scheduled next = scheduled.get();
     if (next != null && nowMillis >= next.activateAtMillis && scheduled.compareAndSet(next, null)) {
       Grant old = grant;
@@ -86,7 +86,6 @@ final class NodeState {
               next.plan.lineGrant() + next.plan.partialGrant() - lineSince,
               next.plan.newArrivalGrant() - newSince);
     }
-    return grant;
   }
 
   /** A plan waiting for its time, with what it needs to become a grant then. */
@@ -248,7 +247,8 @@ final class NodeState {
    */
   Tally tally(long nowMillis) {
     long now = Math.floorDiv(nowMillis, 1000L);
-    Grant g = grant(nowMillis);
+    activateIfDue(nowMillis);
+    Grant g = grant;
     long outstandingLine = g.outstandingLine();
     long outstandingNew = g.outstandingNew();
     tallySecond = now;

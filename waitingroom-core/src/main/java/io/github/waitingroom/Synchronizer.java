@@ -141,17 +141,23 @@ final class Synchronizer {
       long nowMs = before + offsetMillis;
       long epoch = Math.floorDiv(nowMs, epochMillis);
       long now = Math.floorDiv(nowMs, 1000L);
+      state.activateIfDue(nowMs);
       if (tallied == Long.MIN_VALUE) {
         // Joining: the others may have settled the epochs before this one without this node, so
         // it tallies itself from the epoch after the one it joins in, and admits nobody until
         // that epoch's plan takes over (two to three epochs).
         try {
-          joined = coordinator.join(() -> clock.millis() + offsetMillis, epochMillis, store -> {
-            if (store >= 0) {
-              offsetMillis = store - clock.millis();
-            }
-          });
+          Coordinator.Join join =
+              coordinator.join(() -> clock.millis() + offsetMillis, epochMillis, o -> offsetMillis = o);
+          joined = join.epoch();
           tallied = joined - 1;
+          if (join.alone()) {
+            // The only node of the room: it admitted nobody, so it plans from an empty tally now.
+            Tally first = state.tally(clock.millis() + offsetMillis);
+            tallies.put(joined, first);
+            tallied = joined;
+            apply(Plan.compute(config, joined, List.of(first), 0, List.of(first), 0), 0);
+          }
         } catch (IOException | RuntimeException e) {
           if (!failing) {
             failing = true;
@@ -218,6 +224,7 @@ final class Synchronizer {
       System.out.println("DBG " + coordinator.dataCenter() + " apply " + plan + " room " + plan.room() + " tallies " + tallies.lastEntry());
     }
     state.schedule(plan, activateAtMillis);
+    state.activateIfDue(clock.millis() + offsetMillis);
     applied = plan.epoch();
   }
 
@@ -243,7 +250,11 @@ final class Synchronizer {
       perMinute = (int) Math.min(active, rateLimit);
     }
     RoomConfig local = config.toBuilder().totalActiveUsers(active).newUsersPerMinute(Math.min(perMinute, active)).build();
-    Plan plan = Plan.compute(local, epoch, List.of(mine), 0, List.of(mine), 0);
+    // The plan takes over at once and drains the old grant: what was outstanding is not carried.
+    Tally alone =
+        new Tally(mine.active(), 0, 0, 0, mine.polling(), mine.recentAdmissions(), mine.arrivals(), mine.line(),
+            mine.admittedPlaces());
+    Plan plan = Plan.compute(local, epoch, List.of(alone), 0, List.of(alone), 0);
     return newArrivals ? plan : plan.withoutNewArrivals();
   }
 

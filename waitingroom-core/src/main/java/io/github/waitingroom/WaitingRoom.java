@@ -71,18 +71,17 @@ public final class WaitingRoom implements AutoCloseable {
    * @param ticket the request's ticket (cookie value), or {@code null} when it carries none
    */
   public Decision decide(@Nullable String ticket) {
-    long nowMillis = sync.nowMillis();
-    long now = Math.floorDiv(nowMillis, 1000L);
+    long now = sync.nowSecond();
     Ticket t = codec.open(ticket, now);
     if (t != null) {
       if (t.isActive() && config.sliceOf(t.lastCheckIn()) >= config.firstActiveSlice(now)) {
         return pass(t, now);
       }
       if (!t.isActive() && t.lastPoll() > now - config.waitingTimeoutSeconds()) {
-        return keepWaiting(t, now, nowMillis);
+        return keepWaiting(t, now);
       }
     }
-    return arrive(now, nowMillis);
+    return arrive(now);
   }
 
   private Decision pass(Ticket t, long now) {
@@ -93,7 +92,7 @@ public final class WaitingRoom implements AutoCloseable {
     return admitted(Decision.Outcome.PASS, t.checkIn(now));
   }
 
-  private Decision keepWaiting(Ticket t, long now, long nowMillis) {
+  private Decision keepWaiting(Ticket t, long now) {
     NodeState.Seen seen = state.seen(t.place());
     if (seen != null && seen.state() != NodeState.State.WAITING) {
       // Admitted here already (or being admitted by a parallel request of the same ticket). A
@@ -101,12 +100,12 @@ public final class WaitingRoom implements AutoCloseable {
       // waiting answer that writes no cookie, so the browser keeps the session cookie; a copy
       // that turns up later arrives anew. A copy never gets the session.
       long since = seen.admittedAt() > 0 ? seen.admittedAt() : seen.at();
-      return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now, nowMillis);
+      return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now);
     }
-    Grant grant = state.grant(nowMillis);
+    Grant grant = state.grant();
     Plan next = state.scheduledPlan();
     if (grant.plan.room().admitted(t.place()) || next != null && next.room().admitted(t.place())) {
-      return arrive(now, nowMillis); // a copy of a ticket that another node admitted
+      return arrive(now); // a copy of a ticket that another node admitted
     }
     state.poll(t.place(), now);
     NodeState.Seen mine = state.seen(t.place());
@@ -122,9 +121,9 @@ public final class WaitingRoom implements AutoCloseable {
     return new Decision(Decision.Outcome.WAIT, null, 0, 0, 0, 0, 0, 2, now);
   }
 
-  private Decision arrive(long now, long nowMillis) {
+  private Decision arrive(long now) {
     long place = Ticket.place(now, ThreadLocalRandom.current().nextInt());
-    Grant grant = state.grant(nowMillis);
+    Grant grant = state.grant();
     if (state.admitNew(place, now, grant)) {
       return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, place, now, now, now));
     }

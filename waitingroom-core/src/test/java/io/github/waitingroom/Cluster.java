@@ -53,11 +53,12 @@ final class Cluster {
   }
 
   /**
-   * Lets freshly added nodes join: a node tallies itself from the epoch it joins in and plans from
-   * the next, so it admits nobody for its first two to three epochs.
+   * Lets freshly added nodes join: a node tallies itself from the epoch after it joins and admits
+   * nobody until that epoch's plan takes over (two to three epochs); the slots that nodes already
+   * in the room held for new arrivals move over to it with the plan after (two more).
    */
   Cluster warmUp() {
-    advance(Duration.ofSeconds(3));
+    advance(Duration.ofSeconds(6));
     return this;
   }
 

@@ -30,14 +30,17 @@ class WaitingRoomTest {
   }
 
   @Test
-  void aNodeAdmitsNobodyUntilItHasJoinedTheRoomAndAsksThemBackSoon() {
+  void aLoneNodeAdmitsAtOnceAndAJoiningNodeOnlyOnceItHasJoined() {
     Cluster cold = new Cluster(config, KEYS);
-    WaitingRoom fresh = cold.add("local", "fresh");
-    Decision first = fresh.decide(null);
-    assertThat(first.outcome()).isEqualTo(Decision.Outcome.QUEUE);
-    assertThat(first.refreshSeconds()).isEqualTo(2);
+    WaitingRoom first = cold.add("local", "first");
+    assertThat(first.decide(null).outcome()).as("alone in the room: plans at once").isEqualTo(Decision.Outcome.ADMIT);
+    WaitingRoom second = cold.add("local", "second");
+    Decision early = second.decide(null);
+    assertThat(early.outcome()).as("the others may have planned without it").isEqualTo(Decision.Outcome.QUEUE);
+    assertThat(early.refreshSeconds()).isEqualTo(2);
     cold.warmUp();
-    assertThat(fresh.decide(first.ticket()).outcome()).isEqualTo(Decision.Outcome.ADMIT);
+    // Once joined, it lets in the visitor it queued (whose page polls again soon).
+    assertThat(second.decide(early.ticket()).outcome()).isEqualTo(Decision.Outcome.ADMIT);
   }
 
   @Test

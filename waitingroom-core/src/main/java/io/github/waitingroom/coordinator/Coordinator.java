@@ -40,6 +40,9 @@ public final class Coordinator {
   /** The scope every data center publishes its sum to. */
   public static final String GLOBAL_SCOPE = "global";
 
+  /** Separates a data center's name from a joining node's in the global scope's join markers. */
+  static final String JOIN = "#";
+
   /** The publisher of the empty value a node publishes only to read a scope; never a report. */
   static final String READER = "";
 
@@ -61,6 +64,7 @@ public final class Coordinator {
   private final Set<String> unreadableDataCenters = new HashSet<>();
   private final Set<String> loggedUnreadable = new HashSet<>();
   private final TreeMap<Long, Tally> mySums = new TreeMap<>();
+  private final Map<String, Long> joinedDataCenters = new HashMap<>();
   private final TreeMap<Long, Integer> myNodeCounts = new TreeMap<>();
 
   /**
@@ -90,49 +94,57 @@ public final class Coordinator {
   }
 
   /**
-   * Joins the room, in two exchanges: the first learns the store's clock and who else is in this
-   * node's data center; the second publishes that this node joins at the start of epoch {@code
-   * joinedAt(clock)} (the epoch after the current one). When the data center has no other live
-   * node, it also announces the data center in the global scope, so that no other data center
-   * settles an epoch from then on without it.
+   * Joins the room. One exchange publishes this node (with no tally yet) to its data center's
+   * scope and a join marker to the global scope ({@code <dataCenter>#<publisher>}), and learns the
+   * store's clock and who else is in the room: the store answers calls one at a time, so of two
+   * nodes that start together, one sees the other's marker. A node alone in the room (no other
+   * node in its data center, no other data center) may plan at once, from the epoch before the
+   * current one; any other node joins at the start of the next epoch, and no data center settles
+   * an epoch from then on without it.
    *
-   * @param clock the room clock, to be corrected by the store's time the first exchange returns
-   * @return the epoch this node joins at
+   * @param clock the room clock, corrected by {@code offset} with the store's time the exchange
+   *     returns
+   * @return the epoch this node joins at, and whether it is alone
    * @throws IOException if the transport fails; call again at the next sync
    */
-  public long join(java.util.function.LongSupplier clock, long epochMillis, java.util.function.LongConsumer storeMillis)
+  public Join join(java.util.function.LongSupplier clock, long epochMillis, java.util.function.LongConsumer offset)
       throws IOException {
     long before = clock.getAsLong();
+    long guess = Math.floorDiv(before, epochMillis) + 1;
+    Report marker = new Report(publisher, 1, guess, new TreeMap<>());
     Map<String, Map<String, byte[]>> answer =
         transport.exchange(
             config.roomId(),
-            List.of(new Transport.Publication(dcScope, publisher,
-                ReportCodec.encode(new Report(publisher, 1, Long.MAX_VALUE - 1, new TreeMap<>())))),
+            List.of(
+                new Transport.Publication(dcScope, publisher, ReportCodec.encode(marker)),
+                new Transport.Publication(GLOBAL_SCOPE, dataCenter + JOIN + publisher, ReportCodec.encode(marker))),
             retention);
-    storeMillis.accept(storeClock(answer) < 0 ? -1 : storeClock(answer) - (clock.getAsLong() - before) / 2);
-    long joined = Math.floorDiv(clock.getAsLong(), epochMillis) + 1;
+    long store = storeClock(answer);
+    if (store >= 0) {
+      offset.accept(store - (before + clock.getAsLong()) / 2);
+    }
+    long epoch = Math.floorDiv(clock.getAsLong(), epochMillis);
     boolean alone = true;
-    for (Map.Entry<String, byte[]> e : answer.getOrDefault(dcScope, Map.of()).entrySet()) {
-      if (e.getKey().equals(publisher)) {
-        continue;
-      }
-      try {
-        alone &= ReportCodec.decode(e.getValue()).latestEpoch() < joined - 1 - SILENT_AFTER_EPOCHS;
-      } catch (IllegalArgumentException unreadable) {
-        alone = false;
-      }
+    for (String who : answer.getOrDefault(dcScope, Map.of()).keySet()) {
+      alone &= who.equals(publisher);
     }
-    Report own = new Report(publisher, 1, joined, new TreeMap<>());
-    List<Transport.Publication> out = new ArrayList<>(2);
-    out.add(new Transport.Publication(dcScope, publisher, ReportCodec.encode(own)));
-    if (alone) {
-      out.add(new Transport.Publication(
-          GLOBAL_SCOPE, dataCenter, ReportCodec.encode(new Report(dataCenter, 1, joined, new TreeMap<>()))));
+    for (String who : answer.getOrDefault(GLOBAL_SCOPE, Map.of()).keySet()) {
+      alone &= who.equals(READER) || who.equals(dataCenter + JOIN + publisher);
     }
-    transport.exchange(config.roomId(), out, retention);
-    nodes.put(publisher, own);
-    return joined;
+    read(answer.get(GLOBAL_SCOPE), dataCenters, unreadableDataCenters, "data center");
+    // The marker said the next epoch by this node's clock; a node alone may start one earlier.
+    long joined = alone ? epoch - 1 : Math.max(guess, epoch + 1);
+    nodes.put(publisher, new Report(publisher, 1, joined, new TreeMap<>()));
+    return new Join(joined, alone);
   }
+
+  /**
+   * How a node joined.
+   *
+   * @param epoch its first tally is of this epoch
+   * @param alone whether it was the only node of the room
+   */
+  public record Join(long epoch, boolean alone) {}
 
   private static long storeClock(Map<String, Map<String, byte[]>> answer) {
     Map<String, byte[]> clock = answer.get(Transport.CLOCK_SCOPE);
@@ -206,6 +218,17 @@ public final class Coordinator {
           if (who.equals(READER)) {
             return;
           }
+          int join = who.indexOf(JOIN);
+          if (into == dataCenters && join >= 0) {
+            // A node joining data center who[0..join): the data center exists from its epoch on.
+            try {
+              long joined = ReportCodec.decode(bytes).joined();
+              joinedDataCenters.merge(who.substring(0, join), joined, Math::min);
+            } catch (IllegalArgumentException e) {
+              unreadable.add(who);
+            }
+            return;
+          }
           try {
             Report r = ReportCodec.decode(bytes);
             if (!r.publisher().equals(who)) {
@@ -227,6 +250,7 @@ public final class Coordinator {
   private void forgetBefore(long epoch) {
     nodes.values().removeIf(r -> r.latestEpoch() < epoch);
     dataCenters.values().removeIf(r -> r.latestEpoch() < epoch);
+    joinedDataCenters.values().removeIf(joined -> joined < epoch);
   }
 
   private void settleDataCenter(long s) {
@@ -276,6 +300,11 @@ public final class Coordinator {
         return null;
       } else {
         dcs.put(r.publisher(), r.tallies().lastEntry().getValue().silent());
+      }
+    }
+    for (Map.Entry<String, Long> j : joinedDataCenters.entrySet()) {
+      if (!dcs.containsKey(j.getKey()) && j.getValue() <= s) {
+        return null; // a data center that joined by epoch s has not published it yet
       }
     }
     List<Tally> live = new ArrayList<>();

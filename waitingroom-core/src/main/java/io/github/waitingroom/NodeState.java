@@ -37,6 +37,7 @@ final class NodeState {
   // Sync-thread state: the admission totals when the last tally was taken.
   private long lineAdmissionsAtTally;
   private long newAdmissionsAtTally;
+  private long tallySecond = Long.MIN_VALUE;
 
   /**
    * What this node last counted for one place.
@@ -66,6 +67,11 @@ final class NodeState {
    */
   void apply(Plan plan) {
     long cut = grant.cutPlace;
+    if (plan.newArrivalGrant() > 0 && tallySecond != Long.MIN_VALUE) {
+      // The whole line is served: everyone who held a place before the tally is called, so one
+      // who missed a poll comes before any new arrival.
+      cut = Math.max(cut, Ticket.place(tallySecond - 1, -1));
+    }
     if (plan.cutoffSecond() != Long.MIN_VALUE) {
       cut = Math.max(cut, Ticket.place(plan.cutoffSecond(), -1));
     }
@@ -139,8 +145,10 @@ final class NodeState {
   enum Admission { ADMITTED, NO_SLOT, BUSY }
 
   /**
-   * Admits a waiting ticket from the line if the grant has a slot for it. Only one request per
-   * place gets that far: a parallel request of the same ticket is {@link Admission#BUSY}.
+   * Admits a called waiting ticket if the grant has a slot for it: a line slot, or else a slot
+   * for new arrivals (a user who held a place but missed a poll or two is still older than any
+   * new arrival). Only one request per place gets that far: a parallel request of the same
+   * ticket is {@link Admission#BUSY}.
    */
   Admission admitWaiting(long place, long now) {
     Seen prev = seen.get(place);
@@ -154,12 +162,19 @@ final class NodeState {
     long slice = config.sliceOf(now);
     active.add(slice, 1);
     admissions.add(now, 1);
+    Grant g = grant;
     lineAdmissions.incrementAndGet();
-    if (grant.takeLine()) {
+    if (g.takeLine()) {
       seen.put(place, new Seen(State.ACTIVE, slice, now));
       return Admission.ADMITTED;
     }
     lineAdmissions.decrementAndGet();
+    newAdmissions.incrementAndGet();
+    if (g.takeNew()) {
+      seen.put(place, new Seen(State.ACTIVE, slice, now));
+      return Admission.ADMITTED;
+    }
+    newAdmissions.decrementAndGet();
     active.add(slice, -1);
     admissions.add(now, -1);
     seen.put(place, new Seen(State.WAITING, now, 0));
@@ -187,21 +202,25 @@ final class NodeState {
   /**
    * What this node counts at {@code now}: the tally it publishes for the epoch that just ended.
    * The grant is read before the counters, so an admission racing with the tally is counted at
-   * least once (as active, or as outstanding). Called users who still poll hold their reserved
-   * slots and are left out of the line.
+   * least once (as active, or as outstanding). The line holds every user whose place has not
+   * timed out, whether or not they polled lately (one who missed a poll keeps their place); called
+   * users who still poll hold their reserved slots and are left out of it.
    */
   Tally tally(long now) {
     Grant g = grant;
     long outstandingLine = g.outstandingLine();
     long outstandingNew = g.outstandingNew();
+    tallySecond = now;
     lineAdmissionsAtTally = lineAdmissions.get();
     newAdmissionsAtTally = newAdmissions.get();
     long activeUsers = sum(active, config.firstActiveSlice(now));
     long recent = sum(admissions, now - RATE_SECONDS + 1);
     long arrived = sum(arrivals, now - RATE_SECONDS + 1);
     long polledSince = now - pollWindowSeconds();
+    long heldSince = now - config.waitingTimeoutSeconds();
     long admittedSince = now - config.waitingTimeoutSeconds();
     TreeMap<Long, Long> line = new TreeMap<>();
+    long polling = 0;
     long[] called = new long[16];
     int c = 0;
     long[] places = new long[16];
@@ -209,13 +228,16 @@ final class NodeState {
     for (var e : seen.entrySet()) {
       Seen s = e.getValue();
       long place = e.getKey();
-      if (s.state == State.WAITING && s.at >= polledSince) {
+      if (s.state == State.WAITING && s.at > heldSince) {
         line.merge(Ticket.arrivalOf(place), 1L, Long::sum);
-        if (g.called(place)) {
-          if (c == called.length) {
-            called = Arrays.copyOf(called, c * 2);
+        if (s.at >= polledSince) {
+          polling++;
+          if (g.called(place)) {
+            if (c == called.length) {
+              called = Arrays.copyOf(called, c * 2);
+            }
+            called[c++] = place;
           }
-          called[c++] = place;
         }
       } else if (s.admittedAt >= admittedSince && s.admittedAt > 0) {
         if (n == places.length) {
@@ -224,6 +246,7 @@ final class NodeState {
         places[n++] = place;
       }
     }
+    // Called users who still poll keep the slots held for them and leave the line.
     long reserved = Math.min(outstandingLine, c);
     Arrays.sort(called, 0, c);
     for (int i = 0; i < reserved; i++) {
@@ -234,6 +257,7 @@ final class NodeState {
         outstandingLine,
         outstandingNew,
         reserved,
+        polling,
         Math.max(0, recent),
         Math.max(0, arrived),
         line,

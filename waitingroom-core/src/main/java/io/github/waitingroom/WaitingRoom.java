@@ -125,30 +125,21 @@ public final class WaitingRoom implements AutoCloseable {
     return new Decision(outcome, codec.seal(t), config.sessionSeconds() + config.sliceSeconds(), 0, 0, 0, 0, 0, 0);
   }
 
-  private Decision waiting(Decision.Outcome outcome, Ticket t, Plan plan, boolean eligible, long now) {
-    long ahead = plan.usersAhead(t.arrival());
-    double rate = plan.admissionsPerSecond();
-    long wait = -1;
-    long low = -1;
-    long high = -1;
-    if (eligible || ahead == 0 && plan.freeSlots() > 0) {
-      wait = low = high = 0;
-    } else if (rate > 0) {
-      // The time to serve `ahead` users at the recent rate: Gamma(ahead, rate), whose quartiles
-      // lie about 0.674 standard deviations (sqrt(ahead) / rate) either side of the mean.
-      double mean = ahead / rate;
-      double spread = 0.674 * Math.sqrt(ahead) / rate;
-      wait = (long) Math.ceil(mean);
-      low = (long) Math.max(0, Math.floor(mean - spread));
-      high = (long) Math.ceil(mean + spread);
-    }
+  private Decision waiting(Decision.Outcome outcome, Ticket t, Plan plan, boolean called, long now) {
     long refresh = config.refreshSeconds();
-    if (wait >= 0 && wait < 2 * refresh) {
+    Plan.Estimate e;
+    if (called) {
+      e = new Plan.Estimate(0, 0, 0, 0);
+    } else {
+      e = plan.estimate(t.arrival(), config.waitingTimeoutSeconds() - state.pollWindowSeconds());
+    }
+    if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
       // Near the front: ask again sooner, so a slot that frees is used within seconds.
-      refresh = Math.max(1, Math.min(refresh, wait / 2));
+      refresh = Math.max(2, Math.min(refresh, e.seconds() / 2));
     }
     return new Decision(
-        outcome, codec.seal(t), config.waitingTimeoutSeconds(), ahead, wait, low, high, refresh, now);
+        outcome, codec.seal(t), config.waitingTimeoutSeconds(), e.usersAhead(), e.seconds(), e.low(),
+        e.high(), refresh, now);
   }
 
   /**

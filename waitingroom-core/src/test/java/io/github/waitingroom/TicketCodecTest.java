@@ -14,8 +14,8 @@ class TicketCodecTest {
   private static final long NOW = 1_800_000_000L;
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private final TicketCodec codec = new TicketCodec("shop", KEYS);
-  private final Ticket waiting = Ticket.waiting(NOW - 60, NOW - 30).checkIn(NOW - 5);
-  private final Ticket active = Ticket.waiting(NOW - 120, NOW - 100).admit(NOW - 40).checkIn(NOW);
+  private final Ticket waiting = Ticket.waiting(Ticket.place(NOW - 60, 0x8000_0001), NOW - 30).checkIn(NOW - 5);
+  private final Ticket active = Ticket.waiting(Ticket.place(NOW - 120, 7), NOW - 100).admit(NOW - 40).checkIn(NOW);
 
   @Test
   void roundTripsBothStates() {
@@ -26,7 +26,16 @@ class TicketCodecTest {
   @Test
   void isCompactBase64Url() {
     String sealed = codec.seal(active);
-    assertThat(sealed).hasSizeLessThan(120).matches("[A-Za-z0-9_-]+");
+    assertThat(sealed).hasSize(74).matches("[A-Za-z0-9_-]+");
+  }
+
+  @Test
+  void aPlaceIsTheArrivalSecondAndTieBreakBits() {
+    long place = Ticket.place(NOW, -1);
+    assertThat(Ticket.arrivalOf(place)).isEqualTo(NOW);
+    assertThat(Ticket.place(NOW, 0)).isLessThan(Ticket.place(NOW, 1)).isLessThan(Ticket.place(NOW, -1))
+        .isLessThan(Ticket.place(NOW + 1, 0));
+    assertThat(codec.open(codec.seal(Ticket.waiting(place, NOW)), NOW)).extracting(Ticket::place).isEqualTo(place);
   }
 
   @Test
@@ -76,10 +85,25 @@ class TicketCodecTest {
 
   @Test
   void rejectsInconsistentFields() {
-    Ticket acceptedBeforeArrival = new Ticket(Ticket.State.ACTIVE, NOW - 10, NOW - 20, NOW, NOW - 30);
-    Ticket waitingWithAcceptance = new Ticket(Ticket.State.WAITING, NOW - 60, NOW - 5, NOW, NOW);
+    Ticket acceptedBeforeArrival = new Ticket(Ticket.State.ACTIVE, Ticket.place(NOW - 10, 3), NOW - 20, NOW, NOW - 30);
+    Ticket acceptedBeforeLastPoll = new Ticket(Ticket.State.ACTIVE, Ticket.place(NOW - 60, 3), NOW - 40, NOW, NOW - 30);
+    Ticket waitingWithAcceptance = new Ticket(Ticket.State.WAITING, Ticket.place(NOW - 60, 3), NOW - 5, NOW, NOW);
+    Ticket checkedInBeforeLastPoll = new Ticket(Ticket.State.WAITING, Ticket.place(NOW - 60, 3), 0, NOW - 20, NOW - 10);
     assertThat(codec.open(codec.seal(acceptedBeforeArrival), NOW)).isNull();
+    assertThat(codec.open(codec.seal(acceptedBeforeLastPoll), NOW)).isNull();
     assertThat(codec.open(codec.seal(waitingWithAcceptance), NOW)).isNull();
+    assertThat(codec.open(codec.seal(checkedInBeforeLastPoll), NOW)).isNull();
+  }
+
+  @Test
+  void aNodeWhoseClockIsBehindNeverMakesATicketInconsistent() {
+    // Admitted at NOW by a node, re-issued by a node 5 s behind: times never move backwards.
+    Ticket admitted = Ticket.waiting(Ticket.place(NOW - 60, 3), NOW - 10).admit(NOW);
+    Ticket behind = admitted.checkIn(NOW - 5);
+    assertThat(behind.lastCheckIn()).isEqualTo(NOW);
+    assertThat(codec.open(codec.seal(behind), NOW - 5)).isEqualTo(behind);
+    Ticket polledBehind = Ticket.waiting(Ticket.place(NOW - 60, 3), NOW).poll(NOW - 5).admit(NOW - 5);
+    assertThat(codec.open(codec.seal(polledBehind), NOW - 5)).isEqualTo(polledBehind);
   }
 
   @Test

@@ -245,6 +245,53 @@ public final class Plan {
     return aheadBefore[-i - 1];
   }
 
+  /**
+   * The estimated wait of a holder who arrived at the given second and has not been called.
+   *
+   * <p>Of the P holders ahead ({@link #usersAhead}), only the share Q/H that still polls will
+   * take a slot (H holders of places, Q of them polling); the rest have most likely given up. The
+   * people ahead leave by admission, at the rate R of the last minute, and by giving up: A a
+   * second stop polling (H - Q of them over {@code abandonSeconds}), a share P/Q of them from
+   * ahead. So dP/dt = -R - A P / Q, and the line ahead is gone after (Q / A) ln(1 + A P / (R Q))
+   * seconds, which is plain P / R when nobody gives up. The range is the 25th to 75th percentile
+   * of the time to serve P users arriving as a Poisson stream at rate R (Gamma(P, R): the mean
+   * ± 0.674 sqrt(P) / R).
+   *
+   * @param abandonSeconds how long a holder keeps a place after their last poll, less the poll
+   *     window: the span over which holders who gave up pile up
+   */
+  public Estimate estimate(long arrivalSecond, long abandonSeconds) {
+    long ahead = usersAhead(arrivalSecond);
+    double rate = room.recentAdmissions() / 60.0;
+    if (rate <= 0) {
+      return new Estimate(ahead, -1, -1, -1);
+    }
+    double holders = waitingUsers();
+    double polling = Math.min(holders, room.polling());
+    double p = holders > 0 ? ahead * polling / holders : ahead;
+    double abandons = abandonSeconds > 0 ? (holders - polling) / abandonSeconds : 0;
+    double mean =
+        abandons > 0 && polling > 0
+            ? polling / abandons * Math.log1p(abandons * p / (rate * polling))
+            : p / rate;
+    double spread = 0.674 * Math.sqrt(p) / rate;
+    return new Estimate(
+        ahead,
+        (long) Math.ceil(mean),
+        (long) Math.max(0, Math.floor(mean - spread)),
+        (long) Math.ceil(mean + spread));
+  }
+
+  /**
+   * A wait estimate.
+   *
+   * @param usersAhead holders of places ahead
+   * @param seconds the expected wait, or -1 when unknown (nobody was admitted in the last minute)
+   * @param low the 25th percentile, or -1
+   * @param high the 75th percentile, or -1
+   */
+  public record Estimate(long usersAhead, long seconds, long low, long high) {}
+
   /** Admissions per second over the last minute, room-wide (0 when nobody was admitted). */
   public double admissionsPerSecond() {
     return room.recentAdmissions() / 60.0;

@@ -24,7 +24,10 @@ import java.util.TreeMap;
  *     oldest one included)
  * @param arrivals users who arrived without a ticket within the 60 seconds before the tally: the
  *     weight of the publisher in the split of slots for new arrivals
- * @param line users waiting who polled recently and hold no reserved slot, by arrival second
+ * @param polling users waiting who polled within the last refresh interval (and two seconds), the
+ *     rest of the line having most likely given up: the base of wait estimates
+ * @param line users holding a place (their last poll within the waiting timeout) and no reserved
+ *     slot, by arrival second
  * @param admittedPlaces places admitted from the line recently, sorted: a waiting ticket with one
  *     of these places is a copy of a ticket that already got in
  */
@@ -33,19 +36,21 @@ public record Tally(
     long outstandingLine,
     long outstandingNew,
     long reserved,
+    long polling,
     long recentAdmissions,
     long arrivals,
     NavigableMap<Long, Long> line,
     long[] admittedPlaces) {
 
   /** A tally with nothing in it. */
-  public static final Tally EMPTY = new Tally(0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]);
+  public static final Tally EMPTY = new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]);
 
   /** Checks the counts and copies the collections. */
   public Tally {
     Objects.requireNonNull(line, "line");
     Objects.requireNonNull(admittedPlaces, "admittedPlaces");
-    if (outstandingLine < 0 || outstandingNew < 0 || reserved < 0 || recentAdmissions < 0 || arrivals < 0) {
+    if (outstandingLine < 0 || outstandingNew < 0 || reserved < 0 || polling < 0 || recentAdmissions < 0
+        || arrivals < 0) {
       throw new IllegalArgumentException("counts must not be negative");
     }
     if (reserved > outstandingLine) {
@@ -72,6 +77,7 @@ public record Tally(
     long outstandingLine = 0;
     long outstandingNew = 0;
     long reserved = 0;
+    long polling = 0;
     long recent = 0;
     long arrivals = 0;
     TreeMap<Long, Long> line = new TreeMap<>();
@@ -81,6 +87,7 @@ public record Tally(
       outstandingLine += t.outstandingLine;
       outstandingNew += t.outstandingNew;
       reserved += t.reserved;
+      polling += t.polling;
       recent += t.recentAdmissions;
       arrivals += t.arrivals;
       t.line.forEach((second, n) -> line.merge(second, n, Long::sum));
@@ -93,7 +100,8 @@ public record Tally(
       i += t.admittedPlaces.length;
     }
     return new Tally(
-        active, outstandingLine, outstandingNew, reserved, recent, arrivals, line, Arrays.stream(all).distinct().toArray());
+        active, outstandingLine, outstandingNew, reserved, polling, recent, arrivals, line,
+        Arrays.stream(all).distinct().toArray());
   }
 
   /**
@@ -102,7 +110,8 @@ public record Tally(
    */
   public Tally silent() {
     long outstanding = outstandingLine + outstandingNew;
-    return new Tally(active + outstanding, 0, 0, 0, recentAdmissions + outstanding, 0, new TreeMap<>(), admittedPlaces);
+    return new Tally(
+        active + outstanding, 0, 0, 0, 0, recentAdmissions + outstanding, 0, new TreeMap<>(), admittedPlaces);
   }
 
   /** Everything the publisher may still admit. */
@@ -136,6 +145,7 @@ public record Tally(
         && outstandingLine == t.outstandingLine
         && outstandingNew == t.outstandingNew
         && reserved == t.reserved
+        && polling == t.polling
         && recentAdmissions == t.recentAdmissions
         && arrivals == t.arrivals
         && line.equals(t.line)
@@ -144,14 +154,14 @@ public record Tally(
 
   @Override
   public int hashCode() {
-    return Objects.hash(active, outstandingLine, outstandingNew, reserved, recentAdmissions, arrivals, line) * 31
+    return Objects.hash(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line) * 31
         + Arrays.hashCode(admittedPlaces);
   }
 
   @Override
   public String toString() {
     return "Tally[active=" + active + ", outstanding=" + outstandingLine + "/" + outstandingNew
-        + ", reserved=" + reserved + ", recent=" + recentAdmissions
+        + ", reserved=" + reserved + ", polling=" + polling + ", recent=" + recentAdmissions
         + ", arrivals=" + arrivals + ", waiting=" + waiting() + ", admittedPlaces="
         + admittedPlaces.length + "]";
   }

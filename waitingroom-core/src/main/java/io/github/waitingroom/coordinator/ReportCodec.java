@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * {"v":2,"publisher":"node-1","nodes":1,
  *  "tallies":[{"epoch":e,"active":n,"outstandingLine":n,"outstandingNew":n,"reserved":n,
- *              "recent":n,"arrivals":n,
+ *              "polling":n,"recent":n,"arrivals":n,
  *              "line":[[second,count],...],"admitted":[place,...]},...]}
  * }</pre>
  *
@@ -61,6 +61,7 @@ public final class ReportCodec {
         g.writeNumberField("outstandingLine", t.outstandingLine());
         g.writeNumberField("outstandingNew", t.outstandingNew());
         g.writeNumberField("reserved", t.reserved());
+        g.writeNumberField("polling", t.polling());
         g.writeNumberField("recent", t.recentAdmissions());
         g.writeNumberField("arrivals", t.arrivals());
         g.writeArrayFieldStart("line");
@@ -150,6 +151,7 @@ public final class ReportCodec {
     long outstandingLine = 0;
     long outstandingNew = 0;
     long reserved = 0;
+    long polling = 0;
     long recent = 0;
     long arrivals = 0;
     TreeMap<Long, Long> line = new TreeMap<>();
@@ -163,6 +165,7 @@ public final class ReportCodec {
         case "outstandingLine" -> outstandingLine = integer(p, value, 0, MAX_COUNT);
         case "outstandingNew" -> outstandingNew = integer(p, value, 0, MAX_COUNT);
         case "reserved" -> reserved = integer(p, value, 0, MAX_COUNT);
+        case "polling" -> polling = integer(p, value, 0, MAX_COUNT);
         case "recent" -> recent = integer(p, value, 0, MAX_COUNT);
         case "arrivals" -> arrivals = integer(p, value, 0, MAX_COUNT);
         case "line" -> {
@@ -193,7 +196,7 @@ public final class ReportCodec {
     }
     require(epoch != Long.MIN_VALUE, "a tally lacks its epoch");
     require(reserved <= outstandingLine, "reserved exceeds outstandingLine");
-    into.put(epoch, new Tally(active, outstandingLine, outstandingNew, reserved, recent, arrivals, line, admitted));
+    into.put(epoch, new Tally(active, outstandingLine, outstandingNew, reserved, polling, recent, arrivals, line, admitted));
   }
 
   private static long integer(JsonParser p, @Nullable JsonToken token, long min, long max) throws IOException {

@@ -108,6 +108,7 @@ public final class RedisTransport implements Transport, AutoCloseable {
           "  end",
           "  out[s] = answer",
           "end",
+          "out[#KEYS / 2 + 1] = tostring(now)",
           "return out");
 
   private static final byte[][] NO_BYTES = new byte[0][];
@@ -234,6 +235,15 @@ public final class RedisTransport implements Transport, AutoCloseable {
       }
       answer.put(scope, values);
       i++;
+    }
+    // The server's clock, so that every node keeps time by the store's.
+    if (i < result.size() && result.get(i) instanceof byte[] now) {
+      try {
+        long millis = Long.parseLong(new String(now, StandardCharsets.UTF_8));
+        answer.put(CLOCK_SCOPE, Map.of("now", java.nio.ByteBuffer.allocate(8).putLong(millis).array()));
+      } catch (NumberFormatException e) {
+        // not a clock: leave it out
+      }
     }
     return answer;
   }

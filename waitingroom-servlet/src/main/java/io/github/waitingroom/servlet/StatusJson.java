@@ -37,9 +37,14 @@ final class StatusJson {
       if (known) {
         g.writeNumberField("waitTime", waiting ? d.waitMinutes() : 0);
         g.writeNumberField("waitTimeSeconds", waiting ? d.waitSeconds() : 0);
+        g.writeArrayFieldStart("waitTimeRangeSeconds");
+        g.writeNumber(waiting ? d.waitLowSeconds() : 0);
+        g.writeNumber(waiting ? d.waitHighSeconds() : 0);
+        g.writeEndArray();
       } else {
         g.writeNullField("waitTime");
         g.writeNullField("waitTimeSeconds");
+        g.writeNullField("waitTimeRangeSeconds");
       }
       g.writeStringField("waitTimeFormatted", waiting ? PageTemplate.formatWait(d.waitSeconds()) : "none");
       g.writeNumberField("refreshIntervalSeconds", waiting ? d.refreshSeconds() : 0);

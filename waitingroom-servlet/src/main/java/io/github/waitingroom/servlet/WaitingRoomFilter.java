@@ -231,7 +231,7 @@ public final class WaitingRoomFilter implements Filter {
 
   private static void writeJson(Settings s, Decision d, HttpServletResponse res, int status)
       throws IOException {
-    long viewTime = d.viewTime() > 0 ? d.viewTime() : s.room.view().now();
+    long viewTime = d.viewTime() > 0 ? d.viewTime() : s.room.status().now();
     write(res, status, "application/json", StatusJson.write(s.room.config().roomId(), d, viewTime), d);
   }
 

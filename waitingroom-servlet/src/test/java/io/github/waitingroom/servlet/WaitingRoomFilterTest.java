@@ -161,8 +161,8 @@ class WaitingRoomFilterTest {
 
     advance(10);
     room().sync(); // 10:01:10: a's session has expired, b's has not: one slot, for bucket 10:00
-    assertThat(room().view().activeUsers()).isEqualTo(1);
-    assertThat(room().view().waitingUsers()).isEqualTo(2);
+    assertThat(room().status().activeUsers()).isEqualTo(1);
+    assertThat(room().status().waitingUsers()).isEqualTo(2);
     assertThat(onWaitingPage(e.get("/"))).as("a newcomer does not jump the line").isTrue();
     assertThat(onWaitingPage(d.get("/"))).as("bucket 10:01 waits for bucket 10:00").isTrue();
     assertThat(inApp(c.get("/"))).as("bucket 10:00 goes first, without a click").isTrue();
@@ -170,7 +170,7 @@ class WaitingRoomFilterTest {
 
     advance(50);
     room().sync(); // 10:02:00: b's session has expired; c's has not
-    assertThat(room().view().activeUsers()).isEqualTo(1);
+    assertThat(room().status().activeUsers()).isEqualTo(1);
     assertThat(inApp(d.get("/"))).as("bucket 10:01 next").isTrue();
     assertThat(inApp(c.get("/"))).isTrue();
     assertThat(onWaitingPage(e.get("/"))).as("e arrived in bucket 10:01 after d, and the room is full again").isTrue();
@@ -299,7 +299,7 @@ class WaitingRoomFilterTest {
       assertThat(setCookies(r)).isEmpty();
     }
     room().sync();
-    assertThat(room().view().waitingUsers()).isZero();
+    assertThat(room().status().waitingUsers()).isZero();
     assertThat(onWaitingPage(new Visitor(server()).get("/"))).isTrue();
   }
 
@@ -324,7 +324,7 @@ class WaitingRoomFilterTest {
     assertThat(onWaitingPage(visitors.get(2).get("/"))).isTrue();
     advance(30);
     room().sync();
-    assertThat(room().view().activeUsers()).isEqualTo(2);
+    assertThat(room().status().activeUsers()).isEqualTo(2);
     assertThat(onWaitingPage(visitors.get(3).get("/"))).as("still within the same minute").isTrue();
     assertThat(onWaitingPage(visitors.get(2).get("/"))).isTrue();
     advance(40);
@@ -341,7 +341,8 @@ class WaitingRoomFilterTest {
     HttpResponse<String> first = a.get("/");
     assertThat(setCookies(first)).singleElement().asString()
         .startsWith(COOKIE + "=")
-        .contains("; Path=/;", "; Max-Age=60;", "; HttpOnly", "; SameSite=Lax")
+        // The session (60 s) plus one slice (10 s): the ticket is re-issued at most once per slice.
+        .contains("; Path=/;", "; Max-Age=70;", "; HttpOnly", "; SameSite=Lax")
         .doesNotContain("Secure");
     assertThat(first.headers().firstValue("Cache-Control")).hasValue("no-store");
     advance(5);

@@ -137,7 +137,7 @@ public abstract class TransportCompatibilityKit {
     }
     Map<String, Map<String, byte[]>> answer =
         node().exchange(roomId("bytes"), List.of(new Publication("dc:a", "n1", payload)), MINUTE);
-    assertThat(answer).containsOnlyKeys("dc:a");
+    assertThat(scopes(answer)).containsOnlyKeys("dc:a");
     assertThat(in(answer, "dc:a")).containsOnlyKeys("n1");
     assertThat(value(answer, "dc:a", "n1")).isEqualTo(payload);
   }
@@ -170,7 +170,7 @@ public abstract class TransportCompatibilityKit {
     a.exchange(room, List.of(pub("dc:b", "n9", "elsewhere")), MINUTE);
     Map<String, Map<String, byte[]>> answer =
         a.exchange(room, List.of(pub("dc:a", "n1", "node"), pub("global", "a", "dc sum")), MINUTE);
-    assertThat(answer).containsOnlyKeys("dc:a", "global");
+    assertThat(scopes(answer)).containsOnlyKeys("dc:a", "global");
     assertThat(text(answer, "dc:a")).isEqualTo(Map.of("n1", "node"));
     assertThat(text(answer, "global")).isEqualTo(Map.of("a", "dc sum"));
   }
@@ -230,7 +230,35 @@ public abstract class TransportCompatibilityKit {
 
   @Test
   void noPublicationsMeansAnEmptyAnswer() throws Exception {
-    assertThat(node().exchange(roomId("nothing"), List.of(), MINUTE)).isEmpty();
+    assertThat(scopes(node().exchange(roomId("nothing"), List.of(), MINUTE))).isEmpty();
+  }
+
+  @Test
+  void theStoresClockIfAnsweredIsEightBytesAndNeverGoesBack() throws Exception {
+    String room = roomId("clock");
+    Transport a = node();
+    Map<String, Map<String, byte[]>> first = a.exchange(room, List.of(pub("dc:a", "n1", "x")), MINUTE);
+    if (!first.containsKey(Transport.CLOCK_SCOPE)) {
+      Assumptions.abort(getClass().getSimpleName() + " does not answer the store's clock (optional): skipped");
+      return;
+    }
+    long before = clock(first);
+    elapse(Duration.ofSeconds(2));
+    long after = clock(a.exchange(room, List.of(pub("dc:a", "n1", "y")), MINUTE));
+    assertThat(before).as("epoch milliseconds of this century").isBetween(946_684_800_000L, 4_102_444_800_000L);
+    assertThat(after).isGreaterThanOrEqualTo(before);
+  }
+
+  private static long clock(Map<String, Map<String, byte[]>> answer) {
+    byte[] now = answer.getOrDefault(Transport.CLOCK_SCOPE, Map.of()).get("now");
+    assertThat(now).as("the clock is 8 bytes under publisher \"now\"").hasSize(8);
+    return java.nio.ByteBuffer.wrap(now).getLong();
+  }
+
+  private static Map<String, Map<String, byte[]>> scopes(Map<String, Map<String, byte[]>> answer) {
+    Map<String, Map<String, byte[]>> copy = new java.util.HashMap<>(answer);
+    copy.remove(Transport.CLOCK_SCOPE);
+    return copy;
   }
 
   @Test

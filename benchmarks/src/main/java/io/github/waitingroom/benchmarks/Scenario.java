@@ -86,6 +86,8 @@ public record Scenario(
    *
    * @param lockstep whether all nodes sync together (each twice in a row) at the same quarter
    *     epochs: a diagnostic that no real deployment has
+   * @param coldStart whether every node starts at the same instant as the traffic (otherwise they
+   *     join one by one before it, each once the previous one is visible)
    * @param parallelRequests requests a page sends at once with the same cookie (to random nodes of
    *     the user's data center); the browser keeps the Set-Cookie of the response that comes last
    * @param replayers how many admitted users also replay their first (admitted) ticket, ignoring
@@ -99,6 +101,7 @@ public record Scenario(
    */
   public record Adversity(
       boolean lockstep,
+      boolean coldStart,
       int parallelRequests,
       int replayers,
       int replaysPerSecond,
@@ -109,7 +112,7 @@ public record Scenario(
       List<Fault> faults) {
     /** Honest clients, a healthy store, clocks in step. */
     public static final Adversity NONE =
-        new Adversity(false, 1, 0, 0, 0, Duration.ZERO, Duration.ZERO, FailurePolicy.FAIL_CLOSED, List.of());
+        new Adversity(false, false, 1, 0, 0, 0, Duration.ZERO, Duration.ZERO, FailurePolicy.FAIL_CLOSED, List.of());
 
     /** Checks the settings. */
     public Adversity {
@@ -120,28 +123,32 @@ public record Scenario(
       faults = List.copyOf(faults);
     }
 
+    Adversity withColdStart() {
+      return new Adversity(lockstep, true, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+    }
+
     Adversity withLockstep() {
-      return new Adversity(true, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+      return new Adversity(true, coldStart, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
     }
 
     Adversity withParallel(int n) {
-      return new Adversity(lockstep, n, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+      return new Adversity(lockstep, coldStart, n, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
     }
 
     Adversity withReplayers(int n, int perSecond) {
-      return new Adversity(lockstep, parallelRequests, n, perSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+      return new Adversity(lockstep, coldStart, parallelRequests, n, perSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
     }
 
     Adversity withClones(int n, Duration after) {
-      return new Adversity(lockstep, parallelRequests, replayers, replaysPerSecond, n, after, maxSkew, failurePolicy, faults);
+      return new Adversity(lockstep, coldStart, parallelRequests, replayers, replaysPerSecond, n, after, maxSkew, failurePolicy, faults);
     }
 
     Adversity withSkew(Duration max) {
-      return new Adversity(lockstep, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, max, failurePolicy, faults);
+      return new Adversity(lockstep, coldStart, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, max, failurePolicy, faults);
     }
 
     Adversity withFaults(FailurePolicy policy, List<Fault> f) {
-      return new Adversity(lockstep, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, policy, f);
+      return new Adversity(lockstep, coldStart, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, policy, f);
     }
   }
 
@@ -480,6 +487,14 @@ public record Scenario(
         nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
         newUsersPerMinute, sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean,
         thinkMin, thinkMax, patienceMean, duration, seed, adversity.withLockstep());
+  }
+
+  /** This scenario with every node starting at the same instant as the traffic. */
+  public Scenario withColdStart() {
+    return new Scenario(name + "+cold", description + "; all nodes start at once", dataCenters,
+        nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
+        newUsersPerMinute, sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean,
+        thinkMin, thinkMax, patienceMean, duration, seed, adversity.withColdStart());
   }
 
   /** The scenario's headline settings, for reports. */

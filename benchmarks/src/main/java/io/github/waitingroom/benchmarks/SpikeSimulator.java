@@ -69,12 +69,18 @@ public final class SpikeSimulator {
   private final ManualClock storeClock;
   private final ManualClock[] nodeClocks;
   private final long[] skewMillis;
-  private final WaitingRoom[] nodes;
+  private final @Nullable WaitingRoom[] nodes;
   private final TicketCodec codec;
   private final LaggedTransport lagged;
   private final @Nullable FaultyTransport faulty;
   private final SplittableRandom random;
   private final long endMillis;
+  /** Internal time 0 is {@code base}; the run (traffic, statistics) starts at internal {@code warm}. */
+  private final long warm;
+  private final long base;
+  private final long joinGapMillis;
+  private final KeysetHandle keys;
+  private final Transport transport;
   private final long sessionMillis;
 
   // Users (struct of arrays, indexed by user id: arrivals in order, then clones).
@@ -143,21 +149,28 @@ public final class SpikeSimulator {
             .refreshInterval(s.refreshInterval())
             .build();
     this.sessionMillis = config.sessionSeconds() * 1000;
-    this.storeClock = new ManualClock(Instant.ofEpochMilli(START_MILLIS));
-    this.endMillis = s.duration().toMillis();
+    int nodeCount = s.dataCenters() * s.nodesPerDataCenter();
+    // Warm start (the default): nodes join one by one before the traffic starts, each once the
+    // previous one's report (and its data center's sum) can be seen: a rolling start. Cold start:
+    // every node starts at the same instant, when the traffic does.
+    long epochMillis = s.syncInterval().toMillis();
+    this.joinGapMillis = adv.coldStart() ? 0 : epochMillis + s.globalLag().toMillis() + epochMillis / 2;
+    this.warm = adv.coldStart() ? 0 : nodeCount * joinGapMillis + 2 * epochMillis;
+    this.base = START_MILLIS - warm;
+    this.storeClock = new ManualClock(Instant.ofEpochMilli(base));
+    this.endMillis = s.duration().toMillis() + warm;
     this.seconds = (int) s.duration().getSeconds();
 
     long[] arrivals = arrivals();
     this.users = arrivals.length;
     this.total = users + adv.clones();
-    int nodeCount = s.dataCenters() * s.nodesPerDataCenter();
     if (total + (long) nodeCount + adv.replayers() + 2 >= ID_MASK) {
       throw new IllegalArgumentException("too many users for one run: " + total);
     }
     this.arrivalMillis = new long[total];
     this.dataCenter = new short[total];
     for (int i = 0; i < users; i++) {
-      arrivalMillis[i] = arrivals[i] >>> 8;
+      arrivalMillis[i] = (arrivals[i] >>> 8) + warm;
       dataCenter[i] = (short) (arrivals[i] & 0xFF);
     }
     this.patienceMillis = new long[total];
@@ -193,15 +206,15 @@ public final class SpikeSimulator {
     Arrays.fill(newestAdmittedSecondByDc, Long.MIN_VALUE);
     this.result = new Result(s, users);
 
-    KeysetHandle keys = TicketKeys.generate();
+    this.keys = TicketKeys.generate();
     this.codec = new TicketCodec(config.roomId(), keys);
     this.lagged = new LaggedTransport(storeClock, s.globalLag(), s.dataCenterLag());
-    Transport transport = lagged;
     if (!adv.faults().isEmpty()) {
       faulty = new FaultyTransport(lagged, storeClock, START_MILLIS, adv.faults());
       transport = faulty;
     } else {
       faulty = null;
+      transport = lagged;
     }
     this.nodes = new WaitingRoom[nodeCount];
     this.nodeClocks = new ManualClock[nodeCount];
@@ -209,23 +222,30 @@ public final class SpikeSimulator {
     long maxSkew = adv.maxSkew().toMillis();
     for (int n = 0; n < nodeCount; n++) {
       skewMillis[n] = maxSkew == 0 ? 0 : uniform(-maxSkew, maxSkew + 1);
-      nodeClocks[n] = new ManualClock(Instant.ofEpochMilli(START_MILLIS + skewMillis[n]));
+      nodeClocks[n] = new ManualClock(Instant.ofEpochMilli(base + skewMillis[n]));
     }
-    for (int d = 0; d < s.dataCenters(); d++) {
-      for (int n = 0; n < s.nodesPerDataCenter(); n++) {
-        int i = d * s.nodesPerDataCenter() + n;
-        nodes[i] =
-            WaitingRoom.builder(config, keys)
-                .clock(nodeClocks[i])
-                .transport(transport)
-                .dataCenter("dc-" + d)
-                .nodeId("node-" + n)
-                .syncInterval(s.syncInterval())
-                .failurePolicy(adv.failurePolicy())
-                .backgroundSync(false)
-                .build();
-      }
+  }
+
+  /** Starts node {@code i} at internal time {@code at} (building it runs its first sync). */
+  private WaitingRoom join(int i, long at) {
+    storeClock.set(Instant.ofEpochMilli(base + at));
+    nodeClocks[i].set(Instant.ofEpochMilli(base + at + skewMillis[i]));
+    WaitingRoom room =
+        WaitingRoom.builder(config, keys)
+            .clock(nodeClocks[i])
+            .transport(transport)
+            .dataCenter("dc-" + i / s.nodesPerDataCenter())
+            .nodeId("node-" + i % s.nodesPerDataCenter())
+            .syncInterval(s.syncInterval())
+            .failurePolicy(adv.failurePolicy())
+            .backgroundSync(false)
+            .build();
+    nodes[i] = room;
+    result.syncs++;
+    if (Boolean.getBoolean("sim.debugWarm")) {
+      System.err.println("at=" + (at - warm) + " join n" + i + " grant=" + grantOf(room));
     }
+    return room;
   }
 
   /** Runs one scenario. */
@@ -258,7 +278,7 @@ public final class SpikeSimulator {
                 yield first + (long) (u * periods) * period + (long) (random.nextDouble() * 1000);
               }
             };
-        if (millis >= endMillis) {
+        if (millis >= s.duration().toMillis()) {
           continue;
         }
         int dc = w.onlyDataCenter();
@@ -312,8 +332,8 @@ public final class SpikeSimulator {
 
   /** Node {@code n} with its clock set to the current store time plus its skew. */
   private WaitingRoom node(int n, long at) {
-    nodeClocks[n].set(Instant.ofEpochMilli(START_MILLIS + at + skewMillis[n]));
-    return nodes[n];
+    nodeClocks[n].set(Instant.ofEpochMilli(base + at + skewMillis[n]));
+    return java.util.Objects.requireNonNull(nodes[n], "node not started");
   }
 
   private void simulate() {
@@ -321,22 +341,27 @@ public final class SpikeSimulator {
       schedule(arrivalMillis[i], i);
     }
     long quarter = s.syncInterval().toMillis() / 4;
+    // Nodes join in an order that alternates data centers, so every data center has a node early.
+    for (int k = 0; k < nodes.length; k++) {
+      int dc = k % s.dataCenters();
+      int i = dc * s.nodesPerDataCenter() + k / s.dataCenters();
+      WaitingRoom room = join(i, k * joinGapMillis);
+      if (!adv.lockstep()) {
+        schedule(k * joinGapMillis + room.nextSyncDelay().toMillis(), syncId(i));
+      }
+    }
     if (adv.lockstep()) {
       schedule(quarter / 2, lockstepId());
-    } else {
-      for (int n = 0; n < nodes.length; n++) {
-        schedule(node(n, 0).nextSyncDelay().toMillis(), syncId(n));
-      }
     }
     int nextSample = 0;
     while (!events.isEmpty()) {
       long event = events.poll();
       long at = event >>> ID_BITS;
       int id = (int) (event & ID_MASK);
-      while (nextSample < seconds && nextSample * 1000L <= at) {
+      while (nextSample < seconds && nextSample * 1000L + warm <= at) {
         sample(nextSample++);
       }
-      storeClock.set(Instant.ofEpochMilli(START_MILLIS + at));
+      storeClock.set(Instant.ofEpochMilli(base + at));
       if (id < total) {
         request(id, at);
       } else if (id < total + nodes.length) {
@@ -344,12 +369,17 @@ public final class SpikeSimulator {
         WaitingRoom room = node(n, at);
         room.sync();
         result.syncs++;
+        if (Boolean.getBoolean("sim.debugWarm") && at < warm + 2000) {
+          System.err.println("at=" + (at - warm) + " sync n" + n + " " + room.status().roomNodes() + " nodes, grant=" + grantOf(room));
+        }
         schedule(at + Math.max(1, room.nextSyncDelay().toMillis()), id);
       } else if (id == lockstepId()) {
         for (int round = 0; round < 2; round++) {
           for (int n = 0; n < nodes.length; n++) {
-            node(n, at).sync();
-            result.syncs++;
+            if (nodes[n] != null) {
+              node(n, at).sync();
+              result.syncs++;
+            }
           }
         }
         schedule(at + quarter, id);
@@ -430,17 +460,17 @@ public final class SpikeSimulator {
 
   /** The place (arrival second) of the user's current ticket, as the room wrote it. */
   private long placeSecondOf(int u, long at) {
-    Ticket t = codec.open(ticket[u], START_EPOCH_SECOND + at / 1000);
+    Ticket t = codec.open(ticket[u], START_EPOCH_SECOND + Math.floorDiv(at - warm, 1000));
     return t == null ? Long.MIN_VALUE : t.arrival() - START_EPOCH_SECOND;
   }
 
   private long placeOf(int u, long at) {
-    Ticket t = codec.open(ticket[u], START_EPOCH_SECOND + at / 1000);
+    Ticket t = codec.open(ticket[u], START_EPOCH_SECOND + Math.floorDiv(at - warm, 1000));
     return t == null ? Long.MIN_VALUE : t.place();
   }
 
   private void request(int u, long at) {
-    int second = (int) (at / 1000);
+    int second = (int) ((at - warm) / 1000);
     switch (state[u]) {
       case NEW -> {
         arrivedIn[second]++;
@@ -521,7 +551,7 @@ public final class SpikeSimulator {
     shownLow[u] = d.waitLowSeconds();
     shownHigh[u] = d.waitHighSeconds();
     lastAhead[u] = d.usersAhead();
-    if (cloneVictim < 0 && adv.clones() > 0 && kind[u] == HONEST && at >= 60_000) {
+    if (cloneVictim < 0 && adv.clones() > 0 && kind[u] == HONEST && at - warm >= 60_000) {
       // The first user to queue after the first minute holds the cookie that will be copied.
       cloneVictim = u;
       patienceMillis[u] = Long.MAX_VALUE;
@@ -593,8 +623,8 @@ public final class SpikeSimulator {
       estimate(u, waitedMillis / 1000.0);
     }
     browseEndMillis[u] = at + Math.max(10_000, exponential(s.browseMean().toMillis()));
-    admissionMillis.add(at);
-    admittedIn[(int) (at / 1000)]++;
+    admissionMillis.add(at - warm);
+    admittedIn[(int) ((at - warm) / 1000)]++;
     letThrough(u, at, true);
     if (replayersStarted < replayer.length && kind[u] == HONEST) {
       int r = replayersStarted++;
@@ -640,9 +670,9 @@ public final class SpikeSimulator {
   }
 
   private void noteActive(long at) {
-    int second = (int) (at / 1000);
+    int second = (int) ((at - warm) / 1000);
     int now = activeNow + phantomActive;
-    if (second < seconds) {
+    if (second >= 0 && second < seconds) {
       maxActiveIn[second] = Math.max(maxActiveIn[second], now);
     }
   }
@@ -681,8 +711,8 @@ public final class SpikeSimulator {
       expireUpTo(at);
       phantomActive++;
       phantomExpiries.add(at + sessionMillis);
-      admissionMillis.add(at);
-      admittedIn[(int) (at / 1000)]++;
+      admissionMillis.add(at - warm);
+      admittedIn[(int) ((at - warm) / 1000)]++;
       noteActive(at);
     } else if (d.letsThrough()) {
       letThrough(u, at, false);
@@ -693,7 +723,7 @@ public final class SpikeSimulator {
   /** Copies the victim's current waiting cookie to the clone clients, who start polling with it. */
   private void startClones(long at) {
     int v = cloneVictim;
-    result.cloneStartMillis = at;
+    result.cloneStartMillis = at - warm;
     if (v < 0 || state[v] != WAITING || ticket[v] == null) {
       result.cloneSkipped = true;
       return;
@@ -718,13 +748,48 @@ public final class SpikeSimulator {
   // ---- sampling --------------------------------------------------------------------------
 
   private void sample(int second) {
-    long at = second * 1000L;
+    long at = second * 1000L + warm;
     expireUpTo(at);
     activeAt[second] = activeNow + phantomActive;
     maxActiveIn[second] = Math.max(maxActiveIn[second], activeAt[second]);
     queueAt[second] = waitingNow;
     queueSeenAt[second] = (int) node(0, at).status().waitingUsers();
+    if (DEBUG_FROM >= 0 && second >= DEBUG_FROM && second <= DEBUG_TO) {
+      StringBuilder b = new StringBuilder("t=" + second + " truth active=" + activeAt[second] + " queue=" + waitingNow);
+      for (int n = 0; n < nodes.length; n++) {
+        io.github.waitingroom.RoomStatus st = node(n, at).status();
+        b.append(String.format(Locale.ROOT, "%n  n%d epoch=%d active=%d free=%d waiting=%d local=%d cutoff=%d nodes=%d failing=%b",
+            n, st.planEpoch() == Long.MIN_VALUE ? -1 : st.planEpoch() % 100000, st.activeUsers(), st.freeSlots(),
+            st.waitingUsers(), st.localActiveUsers(), st.cutoffSecond() == Long.MIN_VALUE ? -1 : st.cutoffSecond() - START_EPOCH_SECOND,
+            st.roomNodes(), st.transportFailing()));
+        b.append(" grant=").append(grantOf(node(n, at)));
+      }
+      System.err.println(b);
+    }
   }
+
+  private static String grantOf(WaitingRoom room) {
+    try {
+      java.lang.reflect.Field f = WaitingRoom.class.getDeclaredField("state");
+      f.setAccessible(true);
+      Object state = f.get(room);
+      java.lang.reflect.Method g = state.getClass().getDeclaredMethod("grant");
+      g.setAccessible(true);
+      Object grant = g.invoke(state);
+      java.lang.reflect.Method line = grant.getClass().getDeclaredMethod("outstandingLine");
+      java.lang.reflect.Method fresh = grant.getClass().getDeclaredMethod("outstandingNew");
+      line.setAccessible(true);
+      fresh.setAccessible(true);
+      java.lang.reflect.Field plan = grant.getClass().getDeclaredField("plan");
+      plan.setAccessible(true);
+      return line.invoke(grant) + "/" + fresh.invoke(grant) + " " + plan.get(grant);
+    } catch (ReflectiveOperationException e) {
+      return e.toString();
+    }
+  }
+
+  private static final int DEBUG_FROM = Integer.getInteger("sim.debugFrom", -1);
+  private static final int DEBUG_TO = Integer.getInteger("sim.debugTo", -1);
 
   /** What one run measured; every figure from the simulator's ground truth. */
   public static final class Result {
@@ -1037,8 +1102,9 @@ public final class SpikeSimulator {
           case "--patient" -> sc.withoutAbandoning();
           case "--one-dc" -> sc.inOneDataCenter();
           case "--lockstep" -> sc.inLockstep();
+          case "--cold-start" -> sc.withColdStart();
           default -> throw new IllegalArgumentException(
-              "unknown option " + v + "; known: --out DIR, --chart, --no-lag, --patient, --one-dc, --lockstep");
+              "unknown option " + v + "; known: --out DIR, --chart, --no-lag, --patient, --one-dc, --lockstep, --cold-start");
         });
       }
     }

@@ -50,10 +50,10 @@ public class PlanBenchmark {
     config =
         RoomConfig.builder("bench")
             .totalActiveUsers(2_000_000)
-            .newUsersPerMinute(2_000_000)
+            .newUsersPerMinute((int) (500 + free))
             .sessionDuration(Duration.ofMinutes(5))
             .build();
-    long active = 2_000_000 - free;
+    long active = 1_000_000;
     dataCenters = new ArrayList<>();
     nodes = new ArrayList<>();
     for (int d = 0; d < DATA_CENTERS; d++) {

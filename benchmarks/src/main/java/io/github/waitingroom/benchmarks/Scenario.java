@@ -88,13 +88,16 @@ public record Scenario(
    *     epochs: a diagnostic that no real deployment has
    * @param coldStart whether every node starts at the same instant as the traffic (otherwise they
    *     join one by one before it, each once the previous one is visible)
+   * @param sticky whether the load balancer sends each user to one node of their data center
+   *     (otherwise every request goes to a random node of it)
    * @param parallelRequests requests a page sends at once with the same cookie (to random nodes of
    *     the user's data center); the browser keeps the Set-Cookie of the response that comes last
    * @param replayers how many admitted users also replay their first (admitted) ticket, ignoring
    *     every answer, for as long as they browse
    * @param replaysPerSecond how often each replayer replays
    * @param clones how many clients get a copy of one early waiting cookie
-   * @param cloneAfter how long after its holder queued the cookie is copied
+   * @param cloneAfter when (from the start of the run) the waiting cookie of the user at the
+   *     front of the line is copied
    * @param maxSkew each node's clock is off by a uniform amount in [-maxSkew, +maxSkew]
    * @param failurePolicy the nodes' failure policy
    * @param faults what the store does wrong, and when
@@ -102,6 +105,7 @@ public record Scenario(
   public record Adversity(
       boolean lockstep,
       boolean coldStart,
+      boolean sticky,
       int parallelRequests,
       int replayers,
       int replaysPerSecond,
@@ -112,7 +116,7 @@ public record Scenario(
       List<Fault> faults) {
     /** Honest clients, a healthy store, clocks in step. */
     public static final Adversity NONE =
-        new Adversity(false, false, 1, 0, 0, 0, Duration.ZERO, Duration.ZERO, FailurePolicy.FAIL_CLOSED, List.of());
+        new Adversity(false, false, false, 1, 0, 0, 0, Duration.ZERO, Duration.ZERO, FailurePolicy.FAIL_CLOSED, List.of());
 
     /** Checks the settings. */
     public Adversity {
@@ -123,32 +127,36 @@ public record Scenario(
       faults = List.copyOf(faults);
     }
 
+    Adversity withSticky() {
+      return new Adversity(lockstep, coldStart, true, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+    }
+
     Adversity withColdStart() {
-      return new Adversity(lockstep, true, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+      return new Adversity(lockstep, true, sticky, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
     }
 
     Adversity withLockstep() {
-      return new Adversity(true, coldStart, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+      return new Adversity(true, coldStart, sticky, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
     }
 
     Adversity withParallel(int n) {
-      return new Adversity(lockstep, coldStart, n, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+      return new Adversity(lockstep, coldStart, sticky, n, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
     }
 
     Adversity withReplayers(int n, int perSecond) {
-      return new Adversity(lockstep, coldStart, parallelRequests, n, perSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+      return new Adversity(lockstep, coldStart, sticky, parallelRequests, n, perSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
     }
 
     Adversity withClones(int n, Duration after) {
-      return new Adversity(lockstep, coldStart, parallelRequests, replayers, replaysPerSecond, n, after, maxSkew, failurePolicy, faults);
+      return new Adversity(lockstep, coldStart, sticky, parallelRequests, replayers, replaysPerSecond, n, after, maxSkew, failurePolicy, faults);
     }
 
     Adversity withSkew(Duration max) {
-      return new Adversity(lockstep, coldStart, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, max, failurePolicy, faults);
+      return new Adversity(lockstep, coldStart, sticky, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, max, failurePolicy, faults);
     }
 
     Adversity withFaults(FailurePolicy policy, List<Fault> f) {
-      return new Adversity(lockstep, coldStart, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, policy, f);
+      return new Adversity(lockstep, coldStart, sticky, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, policy, f);
     }
   }
 
@@ -327,11 +335,11 @@ public record Scenario(
         Adversity.NONE);
   }
 
-  /** A tiny run for the build's smoke test: 2 DCs x 2 nodes, 1,500 arrivals against 50 users. */
+  /** A tiny run for the build's tests: 2 DCs x 2 nodes, 1,400 arrivals in 8 minutes against 50 users. */
   public static Scenario smoke(long seed) {
     return new Scenario(
         "smoke",
-        "2 DCs x 2 nodes, 1 s sync, 500 ms lag; 1,500 arrivals against 50 active users",
+        "2 DCs x 2 nodes, 1 s sync, 500 ms lag; 1,400 arrivals in 8 min against 50 active users",
         2,
         2,
         Duration.ofSeconds(1),
@@ -342,30 +350,30 @@ public record Scenario(
         Duration.ofMinutes(1),
         Duration.ofSeconds(10),
         List.of(
-            new Wave(Duration.ZERO, Duration.ofMinutes(12), 300, Shape.STEP, -1),
+            new Wave(Duration.ZERO, Duration.ofMinutes(8), 200, Shape.STEP, -1),
             new Wave(Duration.ofMinutes(2), Duration.ofMinutes(2), 1200, Shape.RAMP, 1)),
         new double[] {2, 1},
         Duration.ofMinutes(1),
         Duration.ofSeconds(5),
         Duration.ofSeconds(15),
         Duration.ofMinutes(5),
-        Duration.ofMinutes(12),
+        Duration.ofMinutes(8),
         seed,
         Adversity.NONE);
   }
 
   /**
-   * The base of the adversarial scenarios: 3 DCs x 3 nodes, 1 s epochs, 500 ms lag between DCs
+   * The base of the adversarial scenarios: 2 DCs x 2 nodes, 1 s epochs, 500 ms lag between DCs
    * (100 ms inside), 300 active users, 150 new users a minute, 2 min sessions; 60 arrivals a
-   * minute in the background for 30 minutes and 3,000 more over minutes 2-12 (linear ramp), so a
+   * minute in the background for 25 minutes and 2,500 more over minutes 2-10 (linear ramp), so a
    * line stands for most of the run.
    */
   public static Scenario hostileBase(String name, String description, Adversity adversity, List<Wave> waves) {
     return new Scenario(
         name,
-        "3 DCs x 3 nodes, 1 s sync, 500 ms lag (100 ms in-DC); " + description,
-        3,
-        3,
+        "2 DCs x 2 nodes, 1 s sync, 500 ms lag (100 ms in-DC); " + description,
+        2,
+        2,
         Duration.ofSeconds(1),
         Duration.ofMillis(500),
         Duration.ofMillis(100),
@@ -374,28 +382,28 @@ public record Scenario(
         Duration.ofMinutes(2),
         Duration.ofSeconds(20),
         waves,
-        new double[] {3, 2, 1},
+        new double[] {2, 1},
         Duration.ofMinutes(4),
         Duration.ofSeconds(5),
         Duration.ofSeconds(25),
         Duration.ofMinutes(15),
-        Duration.ofMinutes(30),
+        Duration.ofMinutes(25),
         8,
         adversity);
   }
 
   private static List<Wave> hostileWaves() {
     return List.of(
-        new Wave(Duration.ZERO, Duration.ofMinutes(30), 1800, Shape.STEP, -1),
-        new Wave(Duration.ofMinutes(2), Duration.ofMinutes(10), 3000, Shape.RAMP, -1));
+        new Wave(Duration.ZERO, Duration.ofMinutes(25), 1500, Shape.STEP, -1),
+        new Wave(Duration.ofMinutes(2), Duration.ofMinutes(8), 2500, Shape.RAMP, -1));
   }
 
   private static List<Fault> storeFaults() {
     return List.of(
-        new Fault(FaultKind.OUTAGE, Duration.ofMinutes(6), Duration.ofMinutes(5)),
-        new Fault(FaultKind.FLUSH, Duration.ofMinutes(14), Duration.ZERO),
-        new Fault(FaultKind.PARTIAL, Duration.ofMinutes(17), Duration.ofMinutes(2)),
-        new Fault(FaultKind.NEWER_VERSION, Duration.ofMinutes(21), Duration.ofMinutes(2)));
+        new Fault(FaultKind.OUTAGE, Duration.ofMinutes(5), Duration.ofMinutes(4)),
+        new Fault(FaultKind.FLUSH, Duration.ofMinutes(12), Duration.ZERO),
+        new Fault(FaultKind.PARTIAL, Duration.ofMinutes(15), Duration.ofMinutes(2)),
+        new Fault(FaultKind.NEWER_VERSION, Duration.ofMinutes(19), Duration.ofMinutes(2)));
   }
 
   /** The adversarial scenarios: one blind spot of the first simulator each. */
@@ -405,24 +413,25 @@ public record Scenario(
         hostileBase("hostile-base", "honest clients, healthy store (the reference)", none, hostileWaves()),
         hostileBase("parallel", "every page sends 4 requests at once with one cookie", none.withParallel(4), hostileWaves()),
         hostileBase("replay", "20 admitted clients replay their first ticket 10 times a second", none.withReplayers(20, 10), hostileWaves()),
-        hostileBase("clone", "one early waiting cookie copied to 100 clients 5 min after it queued",
-            none.withClones(100, Duration.ofMinutes(5)), hostileWaves()),
+        hostileBase("clone", "at minute 7 the waiting cookie at the front of the line is copied to 100 clients",
+            none.withClones(100, Duration.ofMinutes(7)), hostileWaves()),
         hostileBase("skew", "node clocks off by up to +-5 s", none.withSkew(Duration.ofSeconds(5)), hostileWaves()),
-        hostileBase("store-fail-open", "FAIL_OPEN; store down minutes 6-11, flushed at 14, partial answers 17-19, "
-            + "a newer report version 21-23", none.withFaults(FailurePolicy.FAIL_OPEN, storeFaults()), hostileWaves()),
-        hostileBase("store-fail-closed", "FAIL_CLOSED; store down minutes 6-11, flushed at 14, partial answers 17-19, "
-            + "a newer report version 21-23", none.withFaults(FailurePolicy.FAIL_CLOSED, storeFaults()), hostileWaves()),
-        hostileBase("burst", "arrivals packed into the first second of each slice (min 2-12) and of each minute (min 14-24)",
+        hostileBase("store-fail-open", "FAIL_OPEN; store down minutes 5-9, flushed at 12, partial answers 15-17, "
+            + "a newer report version 19-21", none.withFaults(FailurePolicy.FAIL_OPEN, storeFaults()), hostileWaves()),
+        hostileBase("store-fail-closed", "FAIL_CLOSED; store down minutes 5-9, flushed at 12, partial answers 15-17, "
+            + "a newer report version 19-21", none.withFaults(FailurePolicy.FAIL_CLOSED, storeFaults()), hostileWaves()),
+        hostileBase("burst", "arrivals packed into the first second of each slice (min 2-10) and of each minute (min 12-20)",
             none,
             List.of(
-                new Wave(Duration.ZERO, Duration.ofMinutes(30), 1800, Shape.STEP, -1),
-                new Wave(Duration.ofMinutes(2), Duration.ofMinutes(10), 2000, Shape.BURST_SLICE, -1),
-                new Wave(Duration.ofMinutes(14), Duration.ofMinutes(10), 2000, Shape.BURST_MINUTE, -1))));
+                new Wave(Duration.ZERO, Duration.ofMinutes(25), 1500, Shape.STEP, -1),
+                new Wave(Duration.ofMinutes(2), Duration.ofMinutes(8), 1500, Shape.BURST_SLICE, -1),
+                new Wave(Duration.ofMinutes(12), Duration.ofMinutes(8), 1500, Shape.BURST_MINUTE, -1))));
   }
 
   /**
-   * Store load: the given topology, 1 s epochs, a line standing for the whole 3 minutes (300
-   * active users, 150 a minute, 3,000 arrivals in the first minute).
+   * Store load: the given topology, 1 s epochs, no lag, 2 virtual minutes with a line standing
+   * from the first seconds (300 active users, 150 a minute, 200 a minute in the background and
+   * 2,000 arrivals in the first 30 s).
    */
   public static Scenario storeLoad(int dataCenters, int nodesPerDataCenter) {
     int nodes = dataCenters * nodesPerDataCenter;
@@ -441,14 +450,14 @@ public record Scenario(
         Duration.ofMinutes(2),
         Duration.ofSeconds(20),
         List.of(
-            new Wave(Duration.ZERO, Duration.ofMinutes(3), 300, Shape.STEP, -1),
-            new Wave(Duration.ZERO, Duration.ofMinutes(1), 3000, Shape.STEP, -1)),
+            new Wave(Duration.ZERO, Duration.ofMinutes(2), 400, Shape.STEP, -1),
+            new Wave(Duration.ZERO, Duration.ofSeconds(30), 2000, Shape.STEP, -1)),
         weights,
         Duration.ofMinutes(4),
         Duration.ofSeconds(5),
         Duration.ofSeconds(25),
         Duration.ZERO,
-        Duration.ofMinutes(3),
+        Duration.ofMinutes(2),
         9,
         Adversity.NONE);
   }
@@ -487,6 +496,22 @@ public record Scenario(
         nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
         newUsersPerMinute, sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean,
         thinkMin, thinkMax, patienceMean, duration, seed, adversity.withLockstep());
+  }
+
+  /** This scenario with sticky load balancing: each user always reaches the same node. */
+  public Scenario withSticky() {
+    return new Scenario(name + "+sticky", description + "; sticky load balancing", dataCenters,
+        nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
+        newUsersPerMinute, sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean,
+        thinkMin, thinkMax, patienceMean, duration, seed, adversity.withSticky());
+  }
+
+  /** This scenario cut to its first {@code minutes} (waves past the end are dropped). */
+  public Scenario truncated(int minutes) {
+    return new Scenario(name + "+" + minutes + "min", description + "; first " + minutes + " min only",
+        dataCenters, nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
+        newUsersPerMinute, sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean,
+        thinkMin, thinkMax, patienceMean, Duration.ofMinutes(minutes), seed, adversity);
   }
 
   /** This scenario with every node starting at the same instant as the traffic. */

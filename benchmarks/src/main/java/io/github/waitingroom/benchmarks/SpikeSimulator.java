@@ -353,6 +353,10 @@ public final class SpikeSimulator {
     if (adv.lockstep()) {
       schedule(quarter / 2, lockstepId());
     }
+    if (adv.clones() > 0) {
+      cloneAtMillis = warm + adv.cloneAfter().toMillis();
+      schedule(cloneAtMillis, cloneId());
+    }
     int nextSample = 0;
     while (!events.isEmpty()) {
       long event = events.poll();
@@ -445,7 +449,8 @@ public final class SpikeSimulator {
 
   private Decision decide(int u, @Nullable String sent, long at) {
     int base = dataCenter[u] * s.nodesPerDataCenter();
-    Decision d = node(base + random.nextInt(s.nodesPerDataCenter()), at).decide(sent);
+    int pick = random.nextInt(s.nodesPerDataCenter());
+    Decision d = node(base + (adv.sticky() ? u % s.nodesPerDataCenter() : pick), at).decide(sent);
     result.decisions++;
     return d;
   }
@@ -551,13 +556,6 @@ public final class SpikeSimulator {
     shownLow[u] = d.waitLowSeconds();
     shownHigh[u] = d.waitHighSeconds();
     lastAhead[u] = d.usersAhead();
-    if (cloneVictim < 0 && adv.clones() > 0 && kind[u] == HONEST && at - warm >= 60_000) {
-      // The first user to queue after the first minute holds the cookie that will be copied.
-      cloneVictim = u;
-      patienceMillis[u] = Long.MAX_VALUE;
-      cloneAtMillis = at + adv.cloneAfter().toMillis();
-      schedule(cloneAtMillis, cloneId());
-    }
   }
 
   private void nextPoll(int u, long at, Decision d) {
@@ -720,9 +718,22 @@ public final class SpikeSimulator {
     schedule(at + 1000 / adv.replaysPerSecond(), replayId(r));
   }
 
-  /** Copies the victim's current waiting cookie to the clone clients, who start polling with it. */
+  /**
+   * Copies the current waiting cookie of the user at the front of the line (the earliest place
+   * still waiting) to the clone clients, who start polling with it; that user keeps polling too.
+   */
   private void startClones(long at) {
-    int v = cloneVictim;
+    int v = -1;
+    for (int u = 0; u < users; u++) {
+      if (state[u] == WAITING && kind[u] == HONEST && ticket[u] != null
+          && (v < 0 || placeSecond[u] < placeSecond[v])) {
+        v = u;
+      }
+    }
+    cloneVictim = v;
+    if (v >= 0) {
+      patienceMillis[v] = Long.MAX_VALUE;
+    }
     result.cloneStartMillis = at - warm;
     if (v < 0 || state[v] != WAITING || ticket[v] == null) {
       result.cloneSkipped = true;
@@ -1103,9 +1114,13 @@ public final class SpikeSimulator {
           case "--one-dc" -> sc.inOneDataCenter();
           case "--lockstep" -> sc.inLockstep();
           case "--cold-start" -> sc.withColdStart();
-          default -> throw new IllegalArgumentException(
-              "unknown option " + v + "; known: --out DIR, --chart, --no-lag, --patient, --one-dc, --lockstep, --cold-start");
+          case "--sticky" -> sc.withSticky();
+          default -> v.startsWith("--minutes=") ? sc.truncated(Integer.parseInt(v.substring(10))) : sc;
         });
+        if (scenarios.get(i) == sc && !v.startsWith("--minutes=")) {
+          throw new IllegalArgumentException("unknown option " + v + "; known: --out DIR, --chart, --no-lag, --patient,"
+              + " --one-dc, --lockstep, --cold-start, --sticky, --minutes=N");
+        }
       }
     }
     Files.createDirectories(out);

@@ -22,13 +22,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * Request threads racing the sync, with real threads, on one node: the blind spot behind issue
  * 8's finding 5. Each trial builds a room of {@code limit} active users (and as many new users a
- * minute; sessions of 10 minutes, so nobody leaves during a trial), queues {@code 1.5 x limit}
- * users before its first plan, then starts {@code threads} request threads and one sync thread
- * at once. The sync thread moves the clock a quarter epoch and syncs, {@code syncs} times; each
- * request thread sends {@code requests} requests: half polls with one of the queued tickets
- * (picked at random, so several threads poll one ticket at once, like a page's parallel fetches),
- * half new arrivals. Every {@code ADMIT} spends a slot; the trial fails if more than {@code limit}
- * are spent, since one node alone is granted at most the room's limit.
+ * minute; sessions of 10 minutes, so nobody leaves during a trial; its first plan grants the
+ * whole limit to new arrivals), then starts {@code threads} request threads and one sync thread
+ * at once. The sync thread moves the clock a quarter epoch and syncs, {@code syncs} times, so
+ * plans are applied while requests spend grants; each request thread sends {@code requests}
+ * requests: half new arrivals, half polls with a waiting ticket picked at random from the ones
+ * the threads were queued with (so several threads often send one ticket at once, like a page's
+ * parallel fetches). Every {@code ADMIT} spends a slot; the trial fails if more than {@code
+ * limit} are spent, since one node alone is granted at most the room's limit.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.github.waitingroom.benchmarks.ThreadRace \
@@ -67,15 +68,7 @@ public final class ThreadRace {
             .sessionDuration(Duration.ofMinutes(10))
             .build();
     WaitingRoom room = WaitingRoom.builder(config, TicketKeys.generate()).clock(clock).backgroundSync(false).build();
-    String[] queued = new String[limit + limit / 2];
-    for (int i = 0; i < queued.length; i++) {
-      Decision d = room.decide(null);
-      String t = d.ticket();
-      if (d.letsThrough() || t == null) {
-        throw new IllegalStateException("a room without a plan admitted " + d);
-      }
-      queued[i] = t;
-    }
+    java.util.concurrent.CopyOnWriteArrayList<String> queued = new java.util.concurrent.CopyOnWriteArrayList<>();
     AtomicInteger admits = new AtomicInteger();
     AtomicInteger fromLine = new AtomicInteger();
     CountDownLatch start = new CountDownLatch(1);
@@ -87,8 +80,13 @@ public final class ThreadRace {
           start.await();
           ThreadLocalRandom r = ThreadLocalRandom.current();
           for (int i = 0; i < requests; i++) {
-            boolean poll = r.nextBoolean();
-            Decision d = room.decide(poll ? queued[r.nextInt(queued.length)] : null);
+            int held = queued.size();
+            boolean poll = held > 0 && r.nextBoolean();
+            Decision d = room.decide(poll ? queued.get(r.nextInt(held)) : null);
+            String issued = d.ticket();
+            if (d.outcome() == Decision.Outcome.QUEUE && issued != null && queued.size() < 64) {
+              queued.add(issued);
+            }
             if (d.outcome() == Decision.Outcome.ADMIT) {
               admits.incrementAndGet();
               if (poll) {

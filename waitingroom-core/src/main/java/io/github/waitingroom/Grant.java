@@ -39,6 +39,11 @@ final class Grant {
     return take(fresh);
   }
 
+  /** Whether any slot is left. */
+  boolean hasSlots() {
+    return line.get() > 0 || fresh.get() > 0;
+  }
+
   long outstandingLine() {
     return line.get();
   }

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * This node's counts for one room, shared lock-free by all request threads, and the grant they
@@ -34,6 +35,7 @@ final class NodeState {
   private final AtomicLong lineAdmissions = new AtomicLong();
   private final AtomicLong newAdmissions = new AtomicLong();
   private volatile Grant grant = Grant.NONE;
+  private final AtomicReference<Scheduled> scheduled = new AtomicReference<>();
   // Sync-thread state: the admission totals when the last tally was taken.
   private long lineAdmissionsAtTally;
   private long newAdmissionsAtTally;
@@ -55,18 +57,51 @@ final class NodeState {
     this.config = config;
   }
 
+  /** The grant in force (without activating a scheduled one): for status and tallies. */
   Grant grant() {
     return grant;
   }
 
   /**
-   * Applies a plan computed from this node's last tally: the new grant is the plan's, less what
-   * was admitted since the tally (under the old grant, which is drained, so nothing more is taken
-   * from it). Users of the plan's partial second are called in place order, as many as the plan
-   * gives this node slots for.
+   * The grant in force at {@code nowMillis}: a scheduled grant whose time has come is activated
+   * first, by exactly one thread. Activation drains the old grant before it counts what was
+   * admitted under it, so no admission escapes the count; requests that meet the drained grant in
+   * that instant find no slot and wait one poll.
    */
-  void apply(Plan plan) {
+  Grant grant(long nowMillis) {
+    Scheduled next = scheduled.get();
+    if (next != null && nowMillis >= next.activateAtMillis && scheduled.compareAndSet(next, null)) {
+      Grant old = grant;
+      old.drain();
+      long lineSince = lineAdmissions.get() - next.lineAdmissionsAtTally;
+      long newSince = newAdmissions.get() - next.newAdmissionsAtTally;
+      grant =
+          new Grant(
+              next.plan,
+              next.cutPlace,
+              next.plan.lineGrant() + next.plan.partialGrant() - lineSince,
+              next.plan.newArrivalGrant() - newSince);
+    }
+    return grant;
+  }
+
+  /** A plan waiting for its time, with what it needs to become a grant then. */
+  private record Scheduled(
+      Plan plan, long cutPlace, long lineAdmissionsAtTally, long newAdmissionsAtTally, long activateAtMillis) {}
+
+  /**
+   * Schedules a plan computed from this node's last tally to take over at {@code activateAtMillis}
+   * (every node of the room switches to a plan at the same instant, so nobody is called on one
+   * node while the same plan has not reached another). The grant is then the plan's, less what
+   * was admitted since the tally. Users of the plan's partial second are called in place order,
+   * as many as the plan gives this node slots for.
+   */
+  void schedule(Plan plan, long activateAtMillis) {
     long cut = grant.cutPlace;
+    Scheduled pending = scheduled.get();
+    if (pending != null) {
+      cut = Math.max(cut, pending.cutPlace);
+    }
     if (plan.newArrivalGrant() > 0 && tallySecond != Long.MIN_VALUE) {
       // The whole line is served: everyone who held a place before the tally is called, so one
       // who missed a poll comes before any new arrival.
@@ -81,17 +116,7 @@ final class NodeState {
         cut = Math.max(cut, places[(int) Math.min(places.length, plan.partialGrant()) - 1]);
       }
     }
-    long lineSince = lineAdmissions.get() - lineAdmissionsAtTally;
-    long newSince = newAdmissions.get() - newAdmissionsAtTally;
-    Grant next =
-        new Grant(
-            plan,
-            cut,
-            plan.lineGrant() + plan.partialGrant() - lineSince,
-            plan.newArrivalGrant() - newSince);
-    Grant old = grant;
-    grant = next;
-    old.drain();
+    scheduled.set(new Scheduled(plan, cut, lineAdmissionsAtTally, newAdmissionsAtTally, activateAtMillis));
   }
 
   private long[] placesWaitingIn(long second) {
@@ -150,7 +175,7 @@ final class NodeState {
    * new arrival). Only one request per place gets that far: a parallel request of the same
    * ticket is {@link Admission#BUSY}.
    */
-  Admission admitWaiting(long place, long now) {
+  Admission admitWaiting(long place, long now, Grant g) {
     Seen prev = seen.get(place);
     if (prev != null && prev.state != State.WAITING) {
       return Admission.BUSY;
@@ -162,7 +187,6 @@ final class NodeState {
     long slice = config.sliceOf(now);
     active.add(slice, 1);
     admissions.add(now, 1);
-    Grant g = grant;
     lineAdmissions.incrementAndGet();
     if (g.takeLine()) {
       seen.put(place, new Seen(State.ACTIVE, slice, now));
@@ -182,13 +206,13 @@ final class NodeState {
   }
 
   /** Admits a user who arrived without a ticket, if the grant has a slot for new arrivals. */
-  boolean admitNew(long place, long now) {
+  boolean admitNew(long place, long now, Grant g) {
     long slice = config.sliceOf(now);
     arrivals.add(now, 1);
     active.add(slice, 1);
     admissions.add(now, 1);
     newAdmissions.incrementAndGet();
-    if (grant.takeNew()) {
+    if (g.takeNew()) {
       seen.put(place, new Seen(State.ACTIVE, slice, 0));
       return true;
     }
@@ -206,8 +230,9 @@ final class NodeState {
    * timed out, whether or not they polled lately (one who missed a poll keeps their place); called
    * users who still poll hold their reserved slots and are left out of it.
    */
-  Tally tally(long now) {
-    Grant g = grant;
+  Tally tally(long nowMillis) {
+    long now = Math.floorDiv(nowMillis, 1000L);
+    Grant g = grant(nowMillis);
     long outstandingLine = g.outstandingLine();
     long outstandingNew = g.outstandingNew();
     tallySecond = now;

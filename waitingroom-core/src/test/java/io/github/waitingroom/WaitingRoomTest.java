@@ -24,6 +24,22 @@ class WaitingRoomTest {
   private final Cluster cluster = new Cluster(config, KEYS);
   private final WaitingRoom room = cluster.add("local", "node");
 
+  @org.junit.jupiter.api.BeforeEach
+  void join() {
+    cluster.warmUp();
+  }
+
+  @Test
+  void aNodeAdmitsNobodyUntilItHasJoinedTheRoomAndAsksThemBackSoon() {
+    Cluster cold = new Cluster(config, KEYS);
+    WaitingRoom fresh = cold.add("local", "fresh");
+    Decision first = fresh.decide(null);
+    assertThat(first.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    assertThat(first.refreshSeconds()).isEqualTo(2);
+    cold.warmUp();
+    assertThat(fresh.decide(first.ticket()).outcome()).isEqualTo(Decision.Outcome.ADMIT);
+  }
+
   @Test
   void admitsUpToTheLimitThenQueuesAndLetsTheLineInOldestFirst() {
     for (int i = 0; i < 3; i++) {
@@ -80,6 +96,7 @@ class WaitingRoomTest {
         config.toBuilder().totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(30)).build();
     Cluster c = new Cluster(longSessions, KEYS);
     WaitingRoom r = c.add("local", "node");
+    c.warmUp();
     assertThat(r.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
     c.advance(Duration.ofMinutes(2));
     Decision queued = r.decide(null);
@@ -125,6 +142,7 @@ class WaitingRoomTest {
     RoomConfig slow = config.toBuilder().refreshInterval(Duration.ofSeconds(20)).sessionDuration(Duration.ofSeconds(30)).build();
     Cluster c = new Cluster(slow, KEYS);
     WaitingRoom r = c.add("local", "node");
+    c.warmUp();
     for (int i = 0; i < 3; i++) {
       r.decide(null);
       c.advance(Duration.ofSeconds(3));

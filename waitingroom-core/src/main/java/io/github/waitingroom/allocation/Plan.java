@@ -232,17 +232,14 @@ public final class Plan {
 
   /**
    * Users ahead of a holder who arrived at the given second and has not been called: everyone
-   * called and not yet in, everyone waiting who arrived in an earlier second, plus half of the
-   * holder's own second (their expected rank in it). Only users who keep polling count, so the
-   * number never grows while the holder waits, except by people ahead who stopped polling and came
-   * back.
+   * called and not yet in, and everyone holding a place who arrived in an earlier second. Users of
+   * the holder's own second are left out (their order within the second is a draw, and they keep
+   * arriving in the tallies of other nodes for a moment), so the number never grows while the
+   * holder waits.
    */
   public long usersAhead(long arrivalSecond) {
     int i = java.util.Arrays.binarySearch(lineSeconds, arrivalSecond);
-    if (i >= 0) {
-      return aheadBefore[i] + (aheadBefore[i + 1] - aheadBefore[i] - 1) / 2;
-    }
-    return aheadBefore[-i - 1];
+    return aheadBefore[i >= 0 ? i : -i - 1];
   }
 
   /**

@@ -40,6 +40,9 @@ public final class Coordinator {
   /** The scope every data center publishes its sum to. */
   public static final String GLOBAL_SCOPE = "global";
 
+  /** The publisher of the empty value a node publishes only to read a scope; never a report. */
+  static final String READER = "";
+
   /** Epochs a publisher may lag before it counts as silent. */
   static final int SILENT_AFTER_EPOCHS = 2;
 
@@ -87,24 +90,82 @@ public final class Coordinator {
   }
 
   /**
+   * Joins the room, in two exchanges: the first learns the store's clock and who else is in this
+   * node's data center; the second publishes that this node joins at the start of epoch {@code
+   * joinedAt(clock)} (the epoch after the current one). When the data center has no other live
+   * node, it also announces the data center in the global scope, so that no other data center
+   * settles an epoch from then on without it.
+   *
+   * @param clock the room clock, to be corrected by the store's time the first exchange returns
+   * @return the epoch this node joins at
+   * @throws IOException if the transport fails; call again at the next sync
+   */
+  public long join(java.util.function.LongSupplier clock, long epochMillis, java.util.function.LongConsumer storeMillis)
+      throws IOException {
+    long before = clock.getAsLong();
+    Map<String, Map<String, byte[]>> answer =
+        transport.exchange(
+            config.roomId(),
+            List.of(new Transport.Publication(dcScope, publisher,
+                ReportCodec.encode(new Report(publisher, 1, Long.MAX_VALUE - 1, new TreeMap<>())))),
+            retention);
+    storeMillis.accept(storeClock(answer) < 0 ? -1 : storeClock(answer) - (clock.getAsLong() - before) / 2);
+    long joined = Math.floorDiv(clock.getAsLong(), epochMillis) + 1;
+    boolean alone = true;
+    for (Map.Entry<String, byte[]> e : answer.getOrDefault(dcScope, Map.of()).entrySet()) {
+      if (e.getKey().equals(publisher)) {
+        continue;
+      }
+      try {
+        alone &= ReportCodec.decode(e.getValue()).latestEpoch() < joined - 1 - SILENT_AFTER_EPOCHS;
+      } catch (IllegalArgumentException unreadable) {
+        alone = false;
+      }
+    }
+    Report own = new Report(publisher, 1, joined, new TreeMap<>());
+    List<Transport.Publication> out = new ArrayList<>(2);
+    out.add(new Transport.Publication(dcScope, publisher, ReportCodec.encode(own)));
+    if (alone) {
+      out.add(new Transport.Publication(
+          GLOBAL_SCOPE, dataCenter, ReportCodec.encode(new Report(dataCenter, 1, joined, new TreeMap<>()))));
+    }
+    transport.exchange(config.roomId(), out, retention);
+    nodes.put(publisher, own);
+    return joined;
+  }
+
+  private static long storeClock(Map<String, Map<String, byte[]>> answer) {
+    Map<String, byte[]> clock = answer.get(Transport.CLOCK_SCOPE);
+    byte[] now = clock == null ? null : clock.get("now");
+    return now != null && now.length == 8 ? ByteBuffer.wrap(now).getLong() : -1;
+  }
+
+  /**
    * Publishes this node's tallies and what it knows of its data center's sums, and reads back
    * everyone's.
    *
+   * @param joined the epoch this node joined in: its first tally is of that epoch
    * @param mine this node's tallies of its latest epochs
    * @param epoch the current epoch
    * @return the store's time in epoch milliseconds, or -1 if the transport does not tell
    * @throws IOException if the transport fails; the coordinator then keeps what it knew
    */
-  public long exchange(NavigableMap<Long, Tally> mine, long epoch) throws IOException {
+  public long exchange(long joined, NavigableMap<Long, Tally> mine, long epoch) throws IOException {
     List<Transport.Publication> out = new ArrayList<>(2);
-    out.add(new Transport.Publication(dcScope, publisher, ReportCodec.encode(new Report(publisher, 1, mine))));
+    Report own = new Report(publisher, 1, joined, mine);
+    out.add(new Transport.Publication(dcScope, publisher, ReportCodec.encode(own)));
     if (!mySums.isEmpty()) {
       int count = myNodeCounts.isEmpty() ? 1 : myNodeCounts.lastEntry().getValue();
       out.add(new Transport.Publication(
-          GLOBAL_SCOPE, dataCenter, ReportCodec.encode(new Report(dataCenter, count, mySums))));
+          GLOBAL_SCOPE, dataCenter, ReportCodec.encode(new Report(dataCenter, count, dcJoined(), mySums))));
+    } else {
+      // Nothing to add to the global scope yet, but it must be read all the same: the one-method
+      // transport answers only the scopes it was given, so publish an empty value under a name
+      // no data center can have.
+      out.add(new Transport.Publication(GLOBAL_SCOPE, READER, new byte[0]));
     }
     Map<String, Map<String, byte[]>> answer = transport.exchange(config.roomId(), out, retention);
-    nodes.put(publisher, new Report(publisher, 1, mine));
+    nodes.put(publisher, own);
     read(answer.get(dcScope), nodes, unreadableNodes, "node");
     read(answer.get(GLOBAL_SCOPE), dataCenters, unreadableDataCenters, "data center");
     forgetBefore(epoch - retentionEpochs);
@@ -114,8 +175,8 @@ public final class Coordinator {
       known.tallies().forEach(mySums::putIfAbsent);
     }
     for (long s = epoch - Report.EPOCHS_KEPT; s < epoch; s++) {
-      if (!mySums.containsKey(s)) {
-        settleDataCenter(s);
+      if (!mySums.containsKey(s) && mine.containsKey(s)) {
+        settleDataCenter(s); // only epochs this node has tallied itself, never one still running
       }
     }
     while (mySums.size() > Report.EPOCHS_KEPT) {
@@ -124,9 +185,14 @@ public final class Coordinator {
     while (myNodeCounts.size() > Report.EPOCHS_KEPT) {
       myNodeCounts.pollFirstEntry();
     }
-    Map<String, byte[]> clock = answer.get(Transport.CLOCK_SCOPE);
-    byte[] now = clock == null ? null : clock.get("now");
-    return now != null && now.length == 8 ? ByteBuffer.wrap(now).getLong() : -1;
+    return storeClock(answer);
+  }
+
+  /** When this node's data center joined, as far as this node knows. */
+  private long dcJoined() {
+    Report known = dataCenters.get(dataCenter);
+    long joined = known == null ? mySums.firstKey() : Math.min(known.joined(), mySums.firstKey());
+    return joined;
   }
 
   private void read(
@@ -137,6 +203,9 @@ public final class Coordinator {
     }
     values.forEach(
         (who, bytes) -> {
+          if (who.equals(READER)) {
+            return;
+          }
           try {
             Report r = ReportCodec.decode(bytes);
             if (!r.publisher().equals(who)) {
@@ -171,12 +240,10 @@ public final class Coordinator {
       if (t != null) {
         parts.add(t);
         live++;
+      } else if (r.joined() > s) {
+        continue; // it joined after epoch s: it admitted nobody then
       } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS) {
-        boolean youngerThanS =
-            !r.tallies().isEmpty() && r.tallies().firstKey() > s && r.tallies().size() < Report.EPOCHS_KEPT;
-        if (!youngerThanS) {
-          return; // it has not published epoch s yet
-        }
+        return; // it has not published epoch s yet
       } else {
         parts.add(r.tallies().lastEntry().getValue().silent());
       }

@@ -35,7 +35,7 @@ final class FaultyTransport implements Transport {
     this.startMillis = startMillis;
     this.faults = faults;
     this.flushed = new boolean[faults.size()];
-    String v2 = new String(ReportCodec.encode(new Report("future", 1, new TreeMap<>())), StandardCharsets.UTF_8);
+    String v2 = new String(ReportCodec.encode(new Report("future", 1, 0, new TreeMap<>())), StandardCharsets.UTF_8);
     this.newerReport = v2.replace("\"v\":" + Report.FORMAT_VERSION, "\"v\":" + (Report.FORMAT_VERSION + 1))
         .getBytes(StandardCharsets.UTF_8);
   }

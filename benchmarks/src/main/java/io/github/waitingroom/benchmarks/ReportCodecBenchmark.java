@@ -51,7 +51,7 @@ public class ReportCodecBenchmark {
       }
       tallies.put(now + e, new Tally(400 + e, 3, 1, 2, lineSeconds, 120, 35, line, places));
     }
-    report = new Report("node-7#1a2b3c4d", 1, tallies);
+    report = new Report("node-7#1a2b3c4d", 1, now, tallies);
     encoded = ReportCodec.encode(report);
   }
 

@@ -47,8 +47,11 @@ final class NodeState {
    * @param state what the holder was when last counted
    * @param at for an active holder: the slice it is counted in; for a waiting one: its last poll
    * @param admittedAt when this node admitted the holder from the line, or 0
+   * @param firstSeen when this node first saw the place: a waiting ticket is admitted only by a
+   *     node that counted it in the tally its plan was made from (a copy turning up elsewhere is
+   *     not, and has a tally to wait for, by which time the admission of the original is known)
    */
-  record Seen(State state, long at, long admittedAt) {}
+  record Seen(State state, long at, long admittedAt, long firstSeen) {}
 
   /** The state of a place on this node. */
   enum State { WAITING, ADMITTING, ACTIVE }
@@ -78,6 +81,7 @@ final class NodeState {
       grant =
           new Grant(
               next.plan,
+              next.tallySecond,
               next.cutPlace,
               next.plan.lineGrant() + next.plan.partialGrant() - lineSince,
               next.plan.newArrivalGrant() - newSince);
@@ -87,7 +91,12 @@ final class NodeState {
 
   /** A plan waiting for its time, with what it needs to become a grant then. */
   private record Scheduled(
-      Plan plan, long cutPlace, long lineAdmissionsAtTally, long newAdmissionsAtTally, long activateAtMillis) {}
+      Plan plan,
+      long tallySecond,
+      long cutPlace,
+      long lineAdmissionsAtTally,
+      long newAdmissionsAtTally,
+      long activateAtMillis) {}
 
   /**
    * Schedules a plan computed from this node's last tally to take over at {@code activateAtMillis}
@@ -116,7 +125,14 @@ final class NodeState {
         cut = Math.max(cut, places[(int) Math.min(places.length, plan.partialGrant()) - 1]);
       }
     }
-    scheduled.set(new Scheduled(plan, cut, lineAdmissionsAtTally, newAdmissionsAtTally, activateAtMillis));
+    scheduled.set(
+        new Scheduled(plan, tallySecond, cut, lineAdmissionsAtTally, newAdmissionsAtTally, activateAtMillis));
+  }
+
+  /** The plan that takes over next, if one is scheduled. */
+  @org.jspecify.annotations.Nullable Plan scheduledPlan() {
+    Scheduled next = scheduled.get();
+    return next == null ? null : next.plan;
   }
 
   private long[] placesWaitingIn(long second) {
@@ -147,7 +163,7 @@ final class NodeState {
         }
         from = Math.max(from, prev.at);
       }
-      Seen next = new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt);
+      Seen next = new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt, prev == null ? now : prev.firstSeen);
       if (prev == null ? seen.putIfAbsent(t.place(), next) == null : seen.replace(t.place(), prev, next)) {
         if (from < slice) {
           active.add(slice, 1);
@@ -162,7 +178,7 @@ final class NodeState {
   void poll(long place, long now) {
     Seen prev = seen.get(place);
     if (prev == null || (prev.state == State.WAITING && prev.at < now)) {
-      seen.put(place, new Seen(State.WAITING, now, 0));
+      seen.put(place, new Seen(State.WAITING, now, 0, prev == null ? now : prev.firstSeen));
     }
   }
 
@@ -180,7 +196,7 @@ final class NodeState {
     if (prev != null && prev.state != State.WAITING) {
       return Admission.BUSY;
     }
-    Seen claim = new Seen(State.ADMITTING, now, 0);
+    Seen claim = new Seen(State.ADMITTING, now, 0, prev == null ? now : prev.firstSeen);
     if (prev == null ? seen.putIfAbsent(place, claim) != null : !seen.replace(place, prev, claim)) {
       return Admission.BUSY;
     }
@@ -189,19 +205,19 @@ final class NodeState {
     admissions.add(now, 1);
     lineAdmissions.incrementAndGet();
     if (g.takeLine()) {
-      seen.put(place, new Seen(State.ACTIVE, slice, now));
+      seen.put(place, new Seen(State.ACTIVE, slice, now, claim.firstSeen));
       return Admission.ADMITTED;
     }
     lineAdmissions.decrementAndGet();
     newAdmissions.incrementAndGet();
     if (g.takeNew()) {
-      seen.put(place, new Seen(State.ACTIVE, slice, now));
+      seen.put(place, new Seen(State.ACTIVE, slice, now, claim.firstSeen));
       return Admission.ADMITTED;
     }
     newAdmissions.decrementAndGet();
     active.add(slice, -1);
     admissions.add(now, -1);
-    seen.put(place, new Seen(State.WAITING, now, 0));
+    seen.put(place, new Seen(State.WAITING, now, 0, claim.firstSeen));
     return Admission.NO_SLOT;
   }
 
@@ -213,13 +229,13 @@ final class NodeState {
     admissions.add(now, 1);
     newAdmissions.incrementAndGet();
     if (g.takeNew()) {
-      seen.put(place, new Seen(State.ACTIVE, slice, 0));
+      seen.put(place, new Seen(State.ACTIVE, slice, 0, now));
       return true;
     }
     newAdmissions.decrementAndGet();
     active.add(slice, -1);
     admissions.add(now, -1);
-    seen.put(place, new Seen(State.WAITING, now, 0));
+    seen.put(place, new Seen(State.WAITING, now, 0, now));
     return false;
   }
 

@@ -104,11 +104,14 @@ public final class WaitingRoom implements AutoCloseable {
       return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now, nowMillis);
     }
     Grant grant = state.grant(nowMillis);
-    if (grant.plan.room().admitted(t.place())) {
+    Plan next = state.scheduledPlan();
+    if (grant.plan.room().admitted(t.place()) || next != null && next.room().admitted(t.place())) {
       return arrive(now, nowMillis); // a copy of a ticket that another node admitted
     }
     state.poll(t.place(), now);
-    boolean called = grant.called(t.place());
+    NodeState.Seen mine = state.seen(t.place());
+    boolean called =
+        grant.called(t.place()) && mine != null && mine.firstSeen() <= grant.tallySecond;
     if (called && state.admitWaiting(t.place(), now, grant) == NodeState.Admission.ADMITTED) {
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
@@ -145,8 +148,9 @@ public final class WaitingRoom implements AutoCloseable {
       // Near the front: ask again sooner, so a slot that frees is used within seconds.
       refresh = Math.max(2, Math.min(refresh, e.seconds() / 2));
     }
+    long ahead = Math.min(e.usersAhead(), t.aheadShown());
     return new Decision(
-        outcome, codec.seal(t), config.waitingTimeoutSeconds(), e.usersAhead(), e.seconds(), e.low(),
+        outcome, codec.seal(t.shown(ahead)), config.waitingTimeoutSeconds(), ahead, e.seconds(), e.low(),
         e.high(), refresh, now);
   }
 

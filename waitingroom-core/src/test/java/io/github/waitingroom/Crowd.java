@@ -60,6 +60,7 @@ final class Crowd {
     long lastRequest;
     long lastAhead = Long.MAX_VALUE;
     boolean gone;
+    int readmissions;
     boolean waited;
     long lastWait;
 
@@ -71,7 +72,7 @@ final class Crowd {
     }
 
     boolean active(long now) {
-      return admittedAt >= 0 && now - lastRequest < cluster.nodes.get(0).config().sessionSeconds();
+      return lastRequest > 0 && now - lastRequest < cluster.nodes.get(0).config().sessionSeconds();
     }
   }
 
@@ -110,6 +111,12 @@ final class Crowd {
     }
     if (last.ticket() != null) {
       u.ticket = last.ticket();
+    }
+    if (u.admittedAt >= 0 && !last.letsThrough() && last.ticket() != null) {
+      // The browser kept a waiting cookie from one of its parallel first requests (they carried no
+      // cookie, so the room saw several visitors): its next page is the waiting page again.
+      u.admittedAt = -1;
+      u.readmissions++;
     }
     if (u.admittedAt >= 0) {
       u.lastRequest = now;
@@ -161,6 +168,10 @@ final class Crowd {
       u.waited = true;
       if (d.usersAhead() > u.lastAhead) {
         aheadGrew++;
+        if (debug) {
+          System.out.printf("AHEAD t=%d #%d node %d arrived %d: %d -> %d; %s%n", now - Cluster.START.getEpochSecond(), u.id, u.node,
+              u.arrival - Cluster.START.getEpochSecond(), u.lastAhead, d.usersAhead(), cluster.nodes.get(u.node).status());
+        }
       }
       u.lastAhead = d.usersAhead();
       u.lastWait = d.waitSeconds();

@@ -241,9 +241,11 @@ final class NodeState {
   /**
    * What this node counts at {@code now}: the tally it publishes for the epoch that just ended.
    * The grant is read before the counters, so an admission racing with the tally is counted at
-   * least once (as active, or as outstanding). The line holds every user whose place has not
-   * timed out, whether or not they polled lately (one who missed a poll keeps their place); called
-   * users who still poll hold their reserved slots and are left out of it.
+   * least once (as active, or as outstanding). The line holds the users who polled within the
+   * last refresh interval (a user whose requests go to several nodes counts where it polled
+   * lately, not on every node it ever saw; one who missed a poll keeps its place and is in the
+   * next tally once it polls again); called users hold their reserved slots and are left out of
+   * it.
    */
   Tally tally(long nowMillis) {
     long now = Math.floorDiv(nowMillis, 1000L);
@@ -258,7 +260,6 @@ final class NodeState {
     long recent = sum(admissions, now - RATE_SECONDS + 1);
     long arrived = sum(arrivals, now - RATE_SECONDS + 1);
     long polledSince = now - pollWindowSeconds();
-    long heldSince = now - config.waitingTimeoutSeconds();
     long admittedSince = now - config.waitingTimeoutSeconds();
     TreeMap<Long, Long> line = new TreeMap<>();
     long polling = 0;
@@ -269,16 +270,14 @@ final class NodeState {
     for (var e : seen.entrySet()) {
       Seen s = e.getValue();
       long place = e.getKey();
-      if (s.state == State.WAITING && s.at > heldSince) {
+      if (s.state == State.WAITING && s.at >= polledSince) {
         line.merge(Ticket.arrivalOf(place), 1L, Long::sum);
-        if (s.at >= polledSince) {
-          polling++;
-          if (g.called(place)) {
-            if (c == called.length) {
-              called = Arrays.copyOf(called, c * 2);
-            }
-            called[c++] = place;
+        polling++;
+        if (g.called(place)) {
+          if (c == called.length) {
+            called = Arrays.copyOf(called, c * 2);
           }
+          called[c++] = place;
         }
       } else if (s.admittedAt >= admittedSince && s.admittedAt > 0) {
         if (n == places.length) {

@@ -199,7 +199,12 @@ final class Synchronizer {
           apply(Plan.compute(config, epoch - 1, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me()),
               (epoch + 1) * epochMillis);
         }
-      } catch (IOException | RuntimeException e) {
+      } catch (RuntimeException e) {
+        // A defect, not an outage: keep the grant in force (its tallies keep reporting it).
+        if (!closed) {
+          log.error("room '{}': sync failed", config.roomId(), e);
+        }
+      } catch (IOException e) {
         if (closed) {
           return; // interrupted by close(): not a transport failure
         }

@@ -96,8 +96,9 @@ class CountingTest {
     }
     assertThat(admittedCopies).as("the original got in, and no copy").isEqualTo(1);
     c.advance(Duration.ofSeconds(15));
-    // Later copies are new arrivals, at the back of the line behind the honest users.
+    // Later copies are new arrivals, with a place of their own at the back of the line.
     Decision late = b.decide(early);
-    assertThat(late.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    assertThat(late.ticket()).isNotNull();
+    assertThat(c.placeOf(late.ticket())).as("a new place").isNotEqualTo(c.placeOf(early));
   }
 }

@@ -26,8 +26,7 @@ import java.util.TreeMap;
  *     weight of the publisher in the split of slots for new arrivals
  * @param polling users waiting who polled within the last refresh interval (and two seconds), the
  *     rest of the line having most likely given up: the base of wait estimates
- * @param line users holding a place (their last poll within the waiting timeout) and no reserved
- *     slot, by arrival second
+ * @param line users waiting who polled recently and hold no reserved slot, by arrival second
  * @param admittedPlaces places admitted from the line recently, sorted: a waiting ticket with one
  *     of these places is a copy of a ticket that already got in
  */

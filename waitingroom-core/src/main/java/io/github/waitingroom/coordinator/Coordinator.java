@@ -65,6 +65,8 @@ public final class Coordinator {
   private final Set<String> loggedUnreadable = new HashSet<>();
   private final TreeMap<Long, Tally> mySums = new TreeMap<>();
   private final Map<String, Long> joinedDataCenters = new HashMap<>();
+  private long lastExchangeEpoch = Long.MIN_VALUE / 2;
+  private long graceUntil = Long.MIN_VALUE;
   private final TreeMap<Long, Integer> myNodeCounts = new TreeMap<>();
 
   /**
@@ -180,7 +182,15 @@ public final class Coordinator {
     nodes.put(publisher, own);
     read(answer.get(dcScope), nodes, unreadableNodes, "node");
     read(answer.get(GLOBAL_SCOPE), dataCenters, unreadableDataCenters, "data center");
-    forgetBefore(epoch - retentionEpochs);
+    if (lastExchangeEpoch < epoch - SILENT_AFTER_EPOCHS) {
+      // Back in touch after a gap (a store outage): remember every publisher for a few more
+      // epochs, so that none is forgotten before it has had the chance to publish again.
+      graceUntil = epoch + SILENT_AFTER_EPOCHS + 2;
+    }
+    lastExchangeEpoch = epoch;
+    if (epoch > graceUntil) {
+      forgetBefore(epoch - retentionEpochs);
+    }
     Report known = dataCenters.get(dataCenter);
     if (known != null) {
       // Sums another node of this data center settled and this one did not (yet).
@@ -296,7 +306,9 @@ public final class Coordinator {
       if (t != null) {
         dcs.put(r.publisher(), t);
         roomNodes += r.nodes();
-      } else if (r.latestEpoch() >= s - SILENT_AFTER_EPOCHS) {
+      } else if (r.joined() > s) {
+        continue; // it joined after epoch s
+      } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS) {
         return null;
       } else {
         dcs.put(r.publisher(), r.tallies().lastEntry().getValue().silent());

@@ -98,7 +98,7 @@ class CountingTest {
     c.advance(Duration.ofSeconds(15));
     // Later copies are new arrivals, with a place of their own at the back of the line.
     Decision late = b.decide(early);
-    assertThat(late.ticket()).isNotNull();
-    assertThat(c.placeOf(late.ticket())).as("a new place").isNotEqualTo(c.placeOf(early));
+    String lateTicket = java.util.Objects.requireNonNull(late.ticket());
+    assertThat(c.placeOf(lateTicket)).as("a new place").isNotEqualTo(c.placeOf(java.util.Objects.requireNonNull(early)));
   }
 }

@@ -195,9 +195,12 @@ final class Synchronizer {
         Coordinator.Settled s = applied < epoch - 1 ? coordinator.settled(epoch - 1) : null;
         if (s != null) {
           roomNodes = Math.max(1, s.roomNodes());
-          // Every node switches to the plan of epoch e - 1 at the start of epoch e + 1.
+          // Every node switches to the plan of epoch e - 1 at the start of epoch e + 1, so that no
+          // node calls a user whom the plan has not reached on another node; a node alone in the
+          // room switches at once.
+          boolean alone = s.roomNodes() <= 1 && s.dataCenters().size() == 1;
           apply(Plan.compute(config, epoch - 1, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me()),
-              (epoch + 1) * epochMillis);
+              alone ? 0 : (epoch + 1) * epochMillis);
         }
       } catch (RuntimeException e) {
         // A defect, not an outage: keep the grant in force (its tallies keep reporting it).

@@ -85,10 +85,8 @@ class WaitingRoomTest {
     cluster.advance(Duration.ofSeconds(2));
     Decision d = room.decide(line.get(3));
     assertThat(d.outcome()).isEqualTo(Decision.Outcome.WAIT);
-    // Three arrived earlier and poll; three were admitted in the last minute: 3 / (3/60 s). The
-    // fourth was told 2 when it arrived (the third, a second earlier, had not reached a plan yet),
-    // and the number shown never grows.
-    assertThat(d.usersAhead()).isEqualTo(2);
+    // Three arrived earlier and poll; three were admitted in the last minute: 3 / (3/60 s).
+    assertThat(d.usersAhead()).isEqualTo(3);
     assertThat(d.waitSeconds()).isEqualTo(60);
     assertThat(d.waitLowSeconds()).isBetween(1L, 59L);
     assertThat(d.waitHighSeconds()).isGreaterThan(60);

@@ -242,10 +242,8 @@ final class NodeState {
    * What this node counts at {@code now}: the tally it publishes for the epoch that just ended.
    * The grant is read before the counters, so an admission racing with the tally is counted at
    * least once (as active, or as outstanding). The line holds the users who polled within the
-   * last refresh interval (a user whose requests go to several nodes counts where it polled
-   * lately, not on every node it ever saw; one who missed a poll keeps its place and is in the
-   * next tally once it polls again); called users hold their reserved slots and are left out of
-   * it.
+   * {@link #pollWindowSeconds() poll window}; called users hold their reserved slots and are left
+   * out of it.
    */
   Tally tally(long nowMillis) {
     long now = Math.floorDiv(nowMillis, 1000L);
@@ -305,11 +303,12 @@ final class NodeState {
   }
 
   /**
-   * How recently a waiting user must have polled to count in the line: one refresh interval and
-   * two seconds of slack (tickets hold whole seconds).
+   * How recently a waiting user must have polled to count in the line: two refresh intervals and
+   * two seconds (tickets hold whole seconds). A user who missed one poll keeps its turn; one whose
+   * requests go to several nodes counts on the few it polled lately, not on every node it ever saw.
    */
   long pollWindowSeconds() {
-    return config.refreshSeconds() + 2;
+    return 2 * config.refreshSeconds() + 2;
   }
 
   /** Active users this node counts at {@code now}. */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,10 +78,6 @@ class SpikeSimulatorTest {
     assertThat(r.storeExchanges).isGreaterThanOrEqualTo(r.syncs);
   }
 
-  // Fails against the core: on 6ddddac smoke seed 11 peaked at 135 active of 50 (new-arrival
-  // slots over-granted at start-up); on dc8c5fc it stays within the limits but 65 polling users
-  // see FIFO inversions. Enable once the core serves the line in order across nodes.
-  @Disabled("core: multi-node limits/order not met yet; see benchmarks/README.md, findings")
   @Test
   void severalDataCentersWithLagStayWithinTheLimits() {
     SpikeSimulator.Result r = SpikeSimulator.run(Scenario.smoke(11));
@@ -116,10 +111,6 @@ class SpikeSimulatorTest {
     assertThat(r.clonePlaceAdmitted).isLessThanOrEqualTo(hostile.dataCenters() * hostile.nodesPerDataCenter());
   }
 
-  // Fails against the core: ThreadRace, 1,000 trials x 8 threads, limit 20: 3 trials over on
-  // 6ddddac (max 21), 1 on dc8c5fc (max 30), 3 on c2d4e65 (max 39); never with 1 thread.
-  // Enable once the core is fixed (it may then take a few seconds: 60 trials).
-  @Disabled("core: one node exceeds its grant under real threads; see benchmarks/README.md, findings")
   @Test
   void requestThreadsRacingTheSyncNeverSpendMoreThanTheGrant() throws InterruptedException {
     ThreadRace.Outcome o = ThreadRace.run(60, 20, 8, 100, 24);

@@ -176,8 +176,11 @@ final class NodeState {
   /** Counts a waiting ticket's poll at {@code now}: it is in this node's line once. */
   void poll(long place, long now) {
     Seen prev = seen.get(place);
-    if (prev == null || (prev.state == State.WAITING && prev.at < now)) {
-      seen.put(place, new Seen(State.WAITING, now, 0, prev == null ? now : prev.firstSeen));
+    if (prev == null) {
+      seen.putIfAbsent(place, new Seen(State.WAITING, now, 0, now));
+    } else if (prev.state == State.WAITING && prev.at < now) {
+      // Only a waiting entry moves: one being admitted by a parallel request stays as it is.
+      seen.replace(place, prev, new Seen(State.WAITING, now, 0, prev.firstSeen));
     }
   }
 

@@ -24,14 +24,18 @@ import java.util.Map;
 /**
  * One node of a room as its own JVM, for the multi-process test: the filterless core behind the
  * JDK's HTTP server, coordinated through Redis, on a manual clock that the test sets over HTTP.
+ * Redis's clock is stripped from the answers, so that the manual clock is the room's clock (the
+ * test runs minutes of sessions in seconds; where time comes from is {@link ClockSkewTest}'s
+ * subject).
  *
  * <ul>
  *   <li>{@code GET /visit?ticket=...} decides one request; answers {@code <outcome> <ticket>}.
- *   <li>{@code POST /admin/clock?epoch=...} sets this node's clock.
- *   <li>{@code POST /admin/sync} runs one sync; answers {@code <failing> <active users in view>}.
+ *   <li>{@code POST /admin/clock?millis=...} sets this node's clock (epoch milliseconds).
+ *   <li>{@code POST /admin/sync} runs one sync; answers {@code <failing> <active users of the room
+ *       in the last plan>}.
  * </ul>
  *
- * Arguments: {@code redisUri keyPrefix roomId dataCenter nodeId keysetFile limit}. Prints {@code
+ * Arguments: {@code redisUri keyPrefix roomId dataCenter nodeId keysetFile limit startSecond}. Prints {@code
  * PORT <n>} once it listens.
  */
 public final class NodeMain {
@@ -54,7 +58,7 @@ public final class NodeMain {
             .waitingTimeout(Duration.ofMinutes(2))
             .build();
     ManualClock clock = new ManualClock(Instant.ofEpochSecond(Long.parseLong(args[7])));
-    RedisTransport transport = RedisTransport.builder(redisUri).keyPrefix(prefix).build();
+    TestTransport transport = new TestTransport(RedisTransport.builder(redisUri).keyPrefix(prefix).build(), false);
     WaitingRoom room =
         WaitingRoom.builder(config, keys)
             .clock(clock)
@@ -74,14 +78,14 @@ public final class NodeMain {
     http.createContext(
         "/admin/clock",
         ex -> {
-          clock.set(Instant.ofEpochSecond(Long.parseLong(query(ex).getOrDefault("epoch", "0"))));
+          clock.set(Instant.ofEpochMilli(Long.parseLong(query(ex).getOrDefault("millis", "0"))));
           reply(ex, "ok");
         });
     http.createContext(
         "/admin/sync",
         ex -> {
           room.sync();
-          reply(ex, room.transportFailing() + " " + room.view().activeUsers());
+          reply(ex, room.transportFailing() + " " + room.status().activeUsers());
         });
     http.start();
     System.out.println("PORT " + http.getAddress().getPort());

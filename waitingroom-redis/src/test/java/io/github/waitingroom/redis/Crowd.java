@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Simulated visitors with the ground truth a test checks the room against: every visitor keeps
- * their ticket, polls the waiting page at the interval it is told, browses for a while once
- * admitted, then leaves. Times are the test's seconds (the room's clock).
+ * their ticket, polls the waiting page at the interval it is told (until they run out of
+ * patience), browses for a while once admitted, then leaves. Times are the test's seconds (the room's clock).
  */
 final class Crowd {
   /** One visitor. */
@@ -43,6 +43,7 @@ final class Crowd {
   private final Random random;
   private final long browseMin;
   private final long browseMax;
+  private long patience = Long.MAX_VALUE;
   long admissions;
 
   /**
@@ -54,6 +55,12 @@ final class Crowd {
     this.random = new Random(seed);
     this.browseMin = browseMin;
     this.browseMax = browseMax;
+  }
+
+  /** Waiting visitors give up (stop polling) after waiting this long (seconds). Default: never. */
+  Crowd patience(long seconds) {
+    this.patience = seconds;
+    return this;
   }
 
   /** A new visitor who arrives at {@code now} through {@code home}. */
@@ -74,7 +81,7 @@ final class Crowd {
   }
 
   private void visit(Visitor v, long now, Function<Object, WaitingRoom> route) {
-    if (v.admitted() && now >= v.leavesAt) {
+    if (v.admitted() ? now >= v.leavesAt : now - v.arrivedAt > patience) {
       v.gone = true;
       return;
     }

@@ -4,17 +4,22 @@ import io.github.waitingroom.FailurePolicy;
 import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.coordinator.Transport;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Nodes of one room in one JVM, each with its own manual clock and its own {@link RedisTransport}
- * to a real Redis, synced by the test four times per epoch at the eighths a background thread
- * aims at ({@code 1/8, 3/8, 5/8, 7/8}), in an order that rotates. Two ways to keep time:
+ * Nodes of one room in one JVM, each with its own manual clock and its own transport to a real
+ * Redis, synced by the test four times per epoch at the points a background thread aims at
+ * ({@code 1/8, 3/8, 5/8, 7/8} of the epoch), in an order that rotates. Two ways to keep time:
  *
  * <ul>
  *   <li>{@link Time#VIRTUAL}: answers are stripped of the store's clock, so the manual clocks are
@@ -24,6 +29,13 @@ import java.util.List;
  *       manual clock is set to the real clock plus the node's skew before every sync, and the test
  *       waits real time between syncs; use a short epoch and short sessions.
  * </ul>
+ *
+ * <p><b>How nodes join.</b> {@link #add} lets a node join the way the core handles correctly
+ * today: the room's first node alone; every later one at the start of an epoch, before any other
+ * node's first sync of that epoch; and the first node of a new data center with its first sync
+ * failing (so that it plans nothing from its own data center alone), then two syncs that publish
+ * its tally and its data center's sum before anyone plans the epoch. Nodes that join otherwise
+ * can grant the same free slots twice: see {@link NodeJoinTest}, which uses {@link #addNow}.
  */
 final class RedisNodes implements AutoCloseable {
   /** Where the room's time comes from; see the class comment. */
@@ -62,20 +74,37 @@ final class RedisNodes implements AutoCloseable {
   final List<Node> nodes = new ArrayList<>();
   private final String uri;
   private final String prefix;
+  private final Function<String, Transport> transports;
+  private final long epochMillis;
   private final long quarterMillis;
   /** VIRTUAL: the room's time, which the nodes' clocks follow with their skews. */
   private final ManualClock base;
-  private long steps;
+  private long rounds;
 
+  /** Nodes over the Redis at {@code uri}, with keys under {@code prefix} (deleted on close). */
   RedisNodes(RoomConfig config, String uri, String prefix, Duration epoch, Time time) {
+    this(config, uri, prefix, epoch, time,
+        redisUri -> RedisTransport.builder(redisUri).keyPrefix(prefix).commandTimeout(Duration.ofMillis(500)).build());
+  }
+
+  /** Nodes over transports of the given factory (given the URI a node is added with). */
+  RedisNodes(RoomConfig config, String uri, String prefix, Duration epoch, Time time,
+      Function<String, Transport> transports) {
     this.config = config;
     this.uri = uri;
     this.prefix = prefix;
     this.epoch = epoch;
     this.time = time;
-    this.quarterMillis = epoch.toMillis() / 4;
-    // Start an eighth into an epoch, where a node's first sync would be.
-    this.base = new ManualClock(START.plusMillis(epoch.toMillis() / 8));
+    this.transports = transports;
+    this.epochMillis = epoch.toMillis();
+    this.quarterMillis = epochMillis / 4;
+    // Start at the first sync point of an epoch, where a background thread would first sync.
+    this.base = new ManualClock(START.plusMillis(epochMillis / 8));
+  }
+
+  /** The room's shared clock in virtual time (for stores that expire by it). */
+  ManualClock virtualClock() {
+    return base;
   }
 
   Node add(String dataCenter, String id) {
@@ -86,12 +115,60 @@ final class RedisNodes implements AutoCloseable {
     return add(dataCenter, id, skew, policy, uri);
   }
 
-  /** Adds a node whose own clock is {@code skew} ahead of the room's, talking to Redis at {@code redisUri}. */
-  Node add(String dataCenter, String id, Duration skew, FailurePolicy policy, String redisUri) {
+  /**
+   * Adds a node whose own clock is {@code skew} ahead of the room's, talking to the store at
+   * {@code storeUri}, joining the way the class comment describes.
+   */
+  Node add(String dataCenter, String id, Duration skew, FailurePolicy policy, String storeUri) {
+    if (nodes.isEmpty()) {
+      return addNow(dataCenter, id, skew, policy, storeUri, false);
+    }
+    boolean newDataCenter = nodes.stream().noneMatch(n -> n.alive && n.dataCenter.equals(dataCenter));
+    if (newDataCenter && policy != FailurePolicy.FAIL_CLOSED) {
+      throw new IllegalArgumentException("the first node of a new data center joins with FAIL_CLOSED only");
+    }
+    TestTransport transport = transport(storeUri);
+    if (time == Time.VIRTUAL) {
+      base.set(Instant.ofEpochMilli((Math.floorDiv(base.millis(), epochMillis) + 1) * epochMillis + 1));
+    } else {
+      sleepUntil((Math.floorDiv(System.currentTimeMillis(), epochMillis) + 1) * epochMillis + 1);
+    }
+    Node n = build(dataCenter, id, skew, policy, transport, newDataCenter);
+    if (newDataCenter) {
+      transport.down(false);
+      sync(n); // publishes its tally and settles its data center's sums
+      sync(n); // publishes those sums and reads the other data centers'
+    }
+    return n;
+  }
+
+  /**
+   * Adds a node now, wherever in the epoch the room is: the way a node joins in production, which
+   * the core does not handle yet (see {@link NodeJoinTest}).
+   *
+   * @param failFirstSync whether the transport fails the node's first sync (at build)
+   */
+  Node addNow(String dataCenter, String id, Duration skew, FailurePolicy policy, String storeUri, boolean failFirstSync) {
+    TestTransport transport = transport(storeUri);
+    Node n = build(dataCenter, id, skew, policy, transport, failFirstSync);
+    transport.down(false);
+    return n;
+  }
+
+  private TestTransport transport(String storeUri) {
+    TestTransport t = new TestTransport(transports.apply(storeUri), time == Time.STORE);
+    try {
+      // Connects now, so that the node's first sync is one quick round trip.
+      t.exchange("warm-up", List.of(new Transport.Publication("warm-up", "warm-up", new byte[0])), Duration.ofSeconds(5));
+    } catch (IOException e) {
+      // a store that is down or paused: the node will find out itself
+    }
+    return t;
+  }
+
+  private Node build(String dataCenter, String id, Duration skew, FailurePolicy policy, TestTransport transport, boolean down) {
     ManualClock clock = new ManualClock(sourceNow().plus(skew));
-    RedisTransport redis =
-        RedisTransport.builder(redisUri).keyPrefix(prefix).commandTimeout(Duration.ofMillis(500)).build();
-    TestTransport transport = new TestTransport(redis, time == Time.STORE);
+    transport.down(down);
     WaitingRoom room =
         WaitingRoom.builder(config, MultiNodeSimulation.KEYS)
             .clock(clock)
@@ -117,26 +194,52 @@ final class RedisNodes implements AutoCloseable {
     return sourceNow().getEpochSecond();
   }
 
-  /** Moves time on by whole quarter epochs, syncing every live node at each. */
-  void advance(Duration by) {
-    for (long ms = 0; ms < by.toMillis(); ms += quarterMillis) {
-      step();
+  /** The next sync point (1/8, 3/8, 5/8 or 7/8 of an epoch) after {@code millis}. */
+  private long nextSyncPoint(long millis) {
+    long start = Math.floorDiv(millis, epochMillis) * epochMillis;
+    for (long p = start + quarterMillis / 2; ; p += quarterMillis) {
+      if (p > millis) {
+        return p;
+      }
     }
   }
 
-  /** One quarter epoch on, then one sync of every live node (in an order that rotates). */
-  void step() {
+  /** Moves time on by {@code by}, syncing every live node at each sync point on the way. */
+  void advance(Duration by) {
+    long end = sourceNow().toEpochMilli() + by.toMillis();
+    while (nextSyncPoint(sourceNow().toEpochMilli()) <= end) {
+      step();
+    }
     if (time == Time.VIRTUAL) {
-      base.advance(Duration.ofMillis(quarterMillis));
+      base.set(Instant.ofEpochMilli(end));
+      setClocks();
     } else {
-      sleepToNextSyncPoint();
+      sleepUntil(end);
+    }
+  }
+
+  /** To the next sync point, then one sync of every live node (in an order that rotates). */
+  void step() {
+    step(null, 0);
+  }
+
+  /**
+   * To the next sync point, then one sync of every live node, each skipped with the given
+   * probability (a sync thread too busy to run it).
+   */
+  void step(@Nullable Random random, double skip) {
+    long next = nextSyncPoint(sourceNow().toEpochMilli());
+    if (time == Time.VIRTUAL) {
+      base.set(Instant.ofEpochMilli(next));
+    } else {
+      sleepUntil(next);
     }
     setClocks();
     int k = nodes.size();
-    long first = steps++;
+    long first = rounds++;
     for (int i = 0; i < k; i++) {
       Node n = nodes.get((int) ((first + i) % k));
-      if (n.alive) {
+      if (n.alive && (random == null || random.nextDouble() >= skip)) {
         n.room.sync();
       }
     }
@@ -165,19 +268,15 @@ final class RedisNodes implements AutoCloseable {
     n.room.sync();
   }
 
-  private void sleepToNextSyncPoint() {
-    long now = System.currentTimeMillis();
-    long epochMs = epoch.toMillis();
-    long phase = Math.floorMod(now, epochMs);
-    long target = Math.floorDiv(phase, quarterMillis) * quarterMillis + quarterMillis / 2;
-    if (target <= phase) {
-      target += quarterMillis;
-    }
-    try {
-      Thread.sleep(target - phase); // real time must pass: the nodes keep time by Redis
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+  private static void sleepUntil(long epochMillis) {
+    long wait = epochMillis - System.currentTimeMillis();
+    if (wait > 0) {
+      try {
+        Thread.sleep(wait); // real time must pass: the nodes keep time by Redis
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
     }
   }
 
@@ -192,6 +291,9 @@ final class RedisNodes implements AutoCloseable {
     for (Node n : nodes) {
       n.room.close();
       n.transport.close();
+    }
+    if (uri.isEmpty()) {
+      return;
     }
     RedisClient admin = RedisSupport.adminClient(uri);
     try (StatefulRedisConnection<String, String> c = admin.connect()) {

@@ -2,31 +2,28 @@ package io.github.waitingroom.redis;
 
 import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.Decision;
-import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.Transport;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
- * Many nodes in several data centers, one shared manual clock, simulated visitors who keep their
- * ticket and come back: arrivals, polls of the waiting page (at the interval each answer asks
- * for), browsing of admitted users. Every request goes to a random live node of the visitor's data
- * center. Each node syncs four times per simulated second (the epoch) at the quarter points, in
- * an order that rotates, and skips a sync now and then as a busy sync thread would, so views lag
- * as in production (no lockstep).
- *
- * <p>The transports' answers must not carry a clock other than the manual one: wrap Redis in a
- * {@link TestTransport} without the store clock (the simulation is about admission over minutes,
- * not about where time comes from). The ground truth is kept per visitor, so the room's active
- * users, its admissions per minute and the order of service are checked exactly.
+ * Many nodes in several data centers in virtual time ({@link RedisNodes}: the store's clock is
+ * stripped from the answers, since the simulation is about admission over minutes, not about where
+ * time comes from), simulated visitors who keep their ticket and come back: arrivals, polls of the
+ * waiting page (at the interval each answer asks for), browsing of admitted users. Every request
+ * goes to a random live node of the visitor's data center, or with {@link #sticky()} always to the
+ * same one. Each node syncs four times per
+ * simulated second (the epoch) at the points a background thread aims at, in an order that
+ * rotates, and skips a sync now and then as a busy sync thread would, so views lag as in
+ * production (no lockstep). The ground truth is kept per visitor, so the room's active users, its
+ * admissions per minute and the order of service are checked exactly.
  */
 final class MultiNodeSimulation {
   static final KeysetHandle KEYS = TicketKeys.generate();
@@ -35,7 +32,7 @@ final class MultiNodeSimulation {
   static final double SKIPPED_SYNCS = 0.15;
 
   final RoomConfig config;
-  final ManualClock clock;
+  final RedisNodes room;
   final List<Node> nodes = new ArrayList<>();
   final List<Visitor> visitors = new ArrayList<>();
   final Random random = new Random(7);
@@ -55,24 +52,29 @@ final class MultiNodeSimulation {
   /** Of those, the ones where the later visitor got in at another data center. */
   long crossDcInversions;
   String firstInversion = "";
+  /** The most seconds between the arrivals of an inverted pair (the later one got in first). */
+  long maxInversionLateness;
+  /** Inversions by that number of seconds. */
+  final TreeMap<Long, Long> lateByMoreThan = new TreeMap<>();
   /** Polls where "people ahead" grew since the visitor's previous poll. */
   long aheadGrew;
   long maxAheadGrowth;
 
   private final TreeMap<Long, Long> admittedAt = new TreeMap<>();
   private final long[] newestAdmittedSecond;
-  private long sync;
+  /** Whether each visitor sticks to one node (session affinity) instead of a random one per request. */
+  private boolean sticky;
 
   static final class Node {
     final String dataCenter;
     final WaitingRoom room;
-    final Transport transport;
+    final RedisNodes.Node node;
     boolean alive = true;
 
-    Node(String dataCenter, WaitingRoom room, Transport transport) {
+    Node(String dataCenter, RedisNodes.Node node) {
       this.dataCenter = dataCenter;
-      this.room = room;
-      this.transport = transport;
+      this.room = node.room;
+      this.node = node;
     }
   }
 
@@ -85,6 +87,7 @@ final class MultiNodeSimulation {
     long lastRequest;
     long leavesAt;
     long lastAhead = -1;
+    @org.jspecify.annotations.Nullable Node home;
 
     Visitor(int dataCenter, long arrivedAt) {
       this.dataCenter = dataCenter;
@@ -92,39 +95,41 @@ final class MultiNodeSimulation {
     }
   }
 
+  /**
+   * @param store the shared store's URI ({@code ""} for none), whose keys under {@code prefix} are
+   *     deleted on {@link #close}
+   * @param transports a transport to the store for each node
+   */
   MultiNodeSimulation(RoomConfig config, String[] dataCenters, double[] arrivalShare, int nodesPerDataCenter,
-      Supplier<Transport> transports) {
-    this(config, dataCenters, arrivalShare, nodesPerDataCenter, transports,
-        new ManualClock(Instant.parse("2026-11-30T10:00:05Z")));
-  }
-
-  MultiNodeSimulation(RoomConfig config, String[] dataCenters, double[] arrivalShare, int nodesPerDataCenter,
-      Supplier<Transport> transports, ManualClock clock) {
-    this.clock = clock;
+      String store, String prefix, Function<String, Transport> transports) {
     this.config = config;
     this.dataCenters = dataCenters;
     this.arrivalShare = arrivalShare;
     this.newestAdmittedSecond = new long[dataCenters.length];
     java.util.Arrays.fill(newestAdmittedSecond, Long.MIN_VALUE);
+    this.room = new RedisNodes(config, store, prefix, Duration.ofSeconds(1), RedisNodes.Time.VIRTUAL, transports);
     for (String dc : dataCenters) {
       for (int n = 0; n < nodesPerDataCenter; n++) {
-        Transport t = transports.get();
-        WaitingRoom room =
-            WaitingRoom.builder(config, KEYS)
-                .clock(clock)
-                .transport(t)
-                .dataCenter(dc)
-                .nodeId("node-" + n)
-                .syncInterval(Duration.ofSeconds(1))
-                .backgroundSync(false)
-                .build();
-        nodes.add(new Node(dc, room, t));
+        RedisNodes.Node node = room.add(dc, "node-" + n);
+        nodes.add(new Node(dc, node));
       }
     }
+    // Every node has published and read everything before the visitors come.
+    room.advance(Duration.ofSeconds(3));
+    room.advance(Duration.ofMillis(1000 - room.sourceNow().toEpochMilli() % 1000));
   }
 
   long now() {
-    return clock.instant().getEpochSecond();
+    return room.nowSecond();
+  }
+
+  /**
+   * Sends each visitor to the same node every time (a load balancer with session affinity), as
+   * long as it lives; by default every request goes to a random node of the visitor's data center.
+   */
+  MultiNodeSimulation sticky() {
+    this.sticky = true;
+    return this;
   }
 
   private Node nodeIn(int dc) {
@@ -157,18 +162,7 @@ final class MultiNodeSimulation {
       }
       measure(now);
       // Four syncs per epoch, at 1/8, 3/8, 5/8 and 7/8 of the second, in a rotating order.
-      clock.advance(Duration.ofMillis(125));
-      for (int q = 0; q < 4; q++) {
-        int k = nodes.size();
-        long first = sync++;
-        for (int i = 0; i < k; i++) {
-          Node n = nodes.get((int) ((first + i) % k));
-          if (n.alive && random.nextDouble() >= SKIPPED_SYNCS) {
-            n.room.sync();
-          }
-        }
-        clock.advance(Duration.ofMillis(q < 3 ? 250 : 125));
-      }
+      room.advance(Duration.ofSeconds(1), random, SKIPPED_SYNCS);
     }
   }
 
@@ -188,7 +182,10 @@ final class MultiNodeSimulation {
       v.nextVisit = 0; // gone
       return;
     }
-    Node node = nodeIn(v.dataCenter);
+    Node node = v.home != null && v.home.alive ? v.home : nodeIn(v.dataCenter);
+    if (sticky) {
+      v.home = node;
+    }
     Decision d = node.room.decide(v.ticket.isEmpty() ? null : v.ticket);
     if (d.ticket() != null) {
       v.ticket = d.ticket();
@@ -226,6 +223,9 @@ final class MultiNodeSimulation {
     }
     if (newest > v.arrivedAt) {
       inversions++;
+      long lateness = newest - v.arrivedAt;
+      maxInversionLateness = Math.max(maxInversionLateness, lateness);
+      lateByMoreThan.merge(lateness, 1L, Long::sum);
       boolean crossDc = false;
       for (int dc = 0; dc < newestAdmittedSecond.length; dc++) {
         crossDc |= dc != v.dataCenter && newestAdmittedSecond[dc] > v.arrivedAt;
@@ -272,19 +272,14 @@ final class MultiNodeSimulation {
   /** Stops one node for good: it no longer serves or syncs; its visitors go to the others. */
   void kill(Node n) {
     n.alive = false;
-    n.room.close();
+    room.kill(n.node);
   }
 
   void close() {
-    for (Node n : nodes) {
-      n.room.close();
-      if (n.transport instanceof AutoCloseable c) {
-        try {
-          c.close();
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
-      }
+    try {
+      room.close();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 }

@@ -206,9 +206,14 @@ final class RedisNodes implements AutoCloseable {
 
   /** Moves time on by {@code by}, syncing every live node at each sync point on the way. */
   void advance(Duration by) {
+    advance(by, null, 0);
+  }
+
+  /** Moves time on by {@code by}, syncing as {@link #step(Random, double)} does. */
+  void advance(Duration by, @Nullable Random random, double skip) {
     long end = sourceNow().toEpochMilli() + by.toMillis();
     while (nextSyncPoint(sourceNow().toEpochMilli()) <= end) {
-      step();
+      step(random, skip);
     }
     if (time == Time.VIRTUAL) {
       base.set(Instant.ofEpochMilli(end));

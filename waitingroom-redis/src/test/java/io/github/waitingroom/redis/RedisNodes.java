@@ -120,6 +120,12 @@ final class RedisNodes implements AutoCloseable {
    * {@code storeUri}, joining the way the class comment describes.
    */
   Node add(String dataCenter, String id, Duration skew, FailurePolicy policy, String storeUri) {
+    return add(dataCenter, id, skew, policy, storeUri, t -> {});
+  }
+
+  /** {@link #add}, with the node's transport set up by {@code setUp} before its first sync. */
+  Node add(String dataCenter, String id, Duration skew, FailurePolicy policy, String storeUri,
+      java.util.function.Consumer<TestTransport> setUp) {
     if (nodes.isEmpty()) {
       return addNow(dataCenter, id, skew, policy, storeUri, false);
     }
@@ -128,6 +134,7 @@ final class RedisNodes implements AutoCloseable {
       throw new IllegalArgumentException("the first node of a new data center joins with FAIL_CLOSED only");
     }
     TestTransport transport = transport(storeUri);
+    setUp.accept(transport);
     if (time == Time.VIRTUAL) {
       base.set(Instant.ofEpochMilli((Math.floorDiv(base.millis(), epochMillis) + 1) * epochMillis + 1));
     } else {

@@ -3,20 +3,24 @@ package io.github.waitingroom.redis;
 import io.github.waitingroom.coordinator.Transport;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A node's view of the real Redis transport, as a test needs it: with or without the store's
- * clock in the answers, and with a switch that makes it fail at once (a store that refuses
- * connections), for outages too long to sit through real timeouts. The Lettuce timeout path itself
- * is covered with {@link PausableProxy}.
+ * clock in the answers, with a switch that makes it fail at once (a store that refuses
+ * connections), for outages too long to sit through real timeouts (the Lettuce timeout path itself
+ * is covered with {@link PausableProxy}), and able to pass for a node of another release.
  */
 final class TestTransport implements Transport, AutoCloseable {
   private final Transport delegate;
   private final boolean storeClock;
   private volatile boolean down;
+  private volatile byte @Nullable [] publishAs;
+  private volatile @Nullable String rewrittenScope;
 
   /**
    * @param storeClock whether answers keep {@link Transport#CLOCK_SCOPE}: with it, nodes keep
@@ -32,19 +36,44 @@ final class TestTransport implements Transport, AutoCloseable {
     this.down = isDown;
   }
 
+  /**
+   * Makes the node look like one of another release to the others: what it publishes to {@code
+   * scope} (every scope if null) is stored as {@code payload} instead, while the node itself reads
+   * back what it wrote. {@code null} payload: publish as written again.
+   */
+  void publishAs(byte @Nullable [] payload, @Nullable String scope) {
+    this.rewrittenScope = scope;
+    this.publishAs = payload;
+  }
+
   @Override
   public Map<String, Map<String, byte[]>> exchange(String roomId, List<Publication> publications, Duration retention)
       throws IOException {
     if (down) {
       throw new IOException("store unreachable (switched off by the test)");
     }
-    Map<String, Map<String, byte[]>> answer = delegate.exchange(roomId, publications, retention);
-    if (storeClock) {
-      return answer;
+    byte[] other = publishAs;
+    String scope = rewrittenScope;
+    List<Publication> out = publications;
+    if (other != null) {
+      out = new ArrayList<>();
+      for (Publication p : publications) {
+        boolean rewrite = scope == null || scope.equals(p.scope());
+        out.add(rewrite ? new Publication(p.scope(), p.publisher(), other) : p);
+      }
     }
-    Map<String, Map<String, byte[]>> stripped = new HashMap<>(answer);
-    stripped.remove(Transport.CLOCK_SCOPE);
-    return stripped;
+    Map<String, Map<String, byte[]>> answer = new HashMap<>(delegate.exchange(roomId, out, retention));
+    if (other != null) {
+      for (Publication p : publications) {
+        Map<String, byte[]> values = new HashMap<>(answer.getOrDefault(p.scope(), Map.of()));
+        values.put(p.publisher(), p.payload());
+        answer.put(p.scope(), values);
+      }
+    }
+    if (!storeClock) {
+      answer.remove(Transport.CLOCK_SCOPE);
+    }
+    return answer;
   }
 
   @Override

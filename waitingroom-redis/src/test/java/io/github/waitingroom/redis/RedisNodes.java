@@ -35,7 +35,9 @@ import org.jspecify.annotations.Nullable;
  * node's first sync of that epoch; and the first node of a new data center with its first sync
  * failing (so that it plans nothing from its own data center alone), then two syncs that publish
  * its tally and its data center's sum before anyone plans the epoch. Nodes that join otherwise
- * can grant the same free slots twice: see {@link NodeJoinTest}, which uses {@link #addNow}.
+ * can grant the same free slots twice: see {@link NodeJoinTest}, which uses {@link #addNow}. In
+ * store time, a node whose own clock is ahead of the store's must not join a room that has nodes
+ * already (see {@link ClockSkewTest}).
  */
 final class RedisNodes implements AutoCloseable {
   /** Where the room's time comes from; see the class comment. */
@@ -126,18 +128,16 @@ final class RedisNodes implements AutoCloseable {
   /** {@link #add}, with the node's transport set up by {@code setUp} before its first sync. */
   Node add(String dataCenter, String id, Duration skew, FailurePolicy policy, String storeUri,
       java.util.function.Consumer<TestTransport> setUp) {
-    if (nodes.isEmpty()) {
-      return addNow(dataCenter, id, skew, policy, storeUri, false);
-    }
-    boolean newDataCenter = nodes.stream().noneMatch(n -> n.alive && n.dataCenter.equals(dataCenter));
+    boolean first = nodes.isEmpty();
+    boolean newDataCenter = !first && nodes.stream().noneMatch(n -> n.alive && n.dataCenter.equals(dataCenter));
     if (newDataCenter && policy != FailurePolicy.FAIL_CLOSED) {
       throw new IllegalArgumentException("the first node of a new data center joins with FAIL_CLOSED only");
     }
     TestTransport transport = transport(storeUri);
     setUp.accept(transport);
-    if (time == Time.VIRTUAL) {
+    if (!first && time == Time.VIRTUAL) {
       base.set(Instant.ofEpochMilli((Math.floorDiv(base.millis(), epochMillis) + 1) * epochMillis + 1));
-    } else {
+    } else if (!first) {
       sleepUntil((Math.floorDiv(System.currentTimeMillis(), epochMillis) + 1) * epochMillis + 1);
     }
     Node n = build(dataCenter, id, skew, policy, transport, newDataCenter);

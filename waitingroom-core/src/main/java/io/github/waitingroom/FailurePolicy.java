@@ -1,21 +1,23 @@
 package io.github.waitingroom;
 
 /**
- * What a node does with brand-new arrivals while it cannot reach its coordinator transport.
- * Users already admitted keep passing and waiting users keep their places either way.
+ * What a node does while it cannot reach its coordinator store. Users already admitted keep
+ * passing and waiting users keep their places either way; the node plans alone every epoch from
+ * its own tally (see {@link Synchronizer} for the exact bounds).
  */
 public enum FailurePolicy {
   /**
-   * Queue every new arrival until the coordinator answers again; waiting users whose turn had
-   * come by the last view may still use what is left of this node's budget, which is not renewed.
-   * The origin is never at risk.
+   * Keep serving this node's own line, oldest first, up to what the other nodes count this node
+   * for (they count it with its last published tally, as if it had used everything it was still
+   * allowed): as many active users at once, and as many admissions a minute, as it last published
+   * plus its outstanding grant. New arrivals queue. The room never exceeds its limits.
    */
   FAIL_CLOSED,
   /**
-   * Keep admitting, new arrivals included, up to this node's budget from the last view it
-   * received, granted afresh for every minute the outage lasts as if nothing had changed.
-   * Visitors are not stuck behind a dead coordinator, at the risk of overshooting the limit
-   * while the outage lasts.
+   * Run as a room of its own with its share of the limits (the limits divided by the room's live
+   * nodes at the last plan; the whole limits if it never reached the store), new arrivals
+   * included. Visitors are not stuck behind a dead store, at the risk of exceeding the limits by
+   * up to that share for every node that cannot reach the store while the others still can.
    */
   FAIL_OPEN
 }

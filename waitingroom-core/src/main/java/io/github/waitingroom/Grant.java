@@ -9,16 +9,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * node never admits more than it was granted, whatever the number of threads.
  */
 final class Grant {
-  static final Grant NONE = new Grant(Plan.none(Long.MIN_VALUE), Long.MIN_VALUE, 0, 0);
+  static final Grant NONE = new Grant(Plan.none(Long.MIN_VALUE), Long.MIN_VALUE, Long.MIN_VALUE, 0, 0);
 
   final Plan plan;
+  /** When the tally the plan was made from was taken (epoch second). */
+  final long tallySecond;
   /** Waiting tickets with a place at or below this one are called: they may take a line slot. */
   final long cutPlace;
   private final AtomicLong line;
   private final AtomicLong fresh;
 
-  Grant(Plan plan, long cutPlace, long lineSlots, long newSlots) {
+  Grant(Plan plan, long tallySecond, long cutPlace, long lineSlots, long newSlots) {
     this.plan = plan;
+    this.tallySecond = tallySecond;
     this.cutPlace = cutPlace;
     this.line = new AtomicLong(Math.max(0, lineSlots));
     this.fresh = new AtomicLong(Math.max(0, newSlots));
@@ -37,6 +40,11 @@ final class Grant {
   /** Takes one slot for a user who arrived without a ticket. */
   boolean takeNew() {
     return take(fresh);
+  }
+
+  /** Whether any slot is left. */
+  boolean hasSlots() {
+    return line.get() > 0 || fresh.get() > 0;
   }
 
   long outstandingLine() {

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * This node's counts for one room, shared lock-free by all request threads, and the grant they
@@ -34,6 +35,7 @@ final class NodeState {
   private final AtomicLong lineAdmissions = new AtomicLong();
   private final AtomicLong newAdmissions = new AtomicLong();
   private volatile Grant grant = Grant.NONE;
+  private final AtomicReference<Scheduled> scheduled = new AtomicReference<>();
   // Sync-thread state: the admission totals when the last tally was taken.
   private long lineAdmissionsAtTally;
   private long newAdmissionsAtTally;
@@ -45,8 +47,11 @@ final class NodeState {
    * @param state what the holder was when last counted
    * @param at for an active holder: the slice it is counted in; for a waiting one: its last poll
    * @param admittedAt when this node admitted the holder from the line, or 0
+   * @param firstSeen when this node first saw the place: a waiting ticket is admitted only by a
+   *     node that counted it in the tally its plan was made from (a copy turning up elsewhere is
+   *     not, and has a tally to wait for, by which time the admission of the original is known)
    */
-  record Seen(State state, long at, long admittedAt) {}
+  record Seen(State state, long at, long admittedAt, long firstSeen) {}
 
   /** The state of a place on this node. */
   enum State { WAITING, ADMITTING, ACTIVE }
@@ -55,18 +60,56 @@ final class NodeState {
     this.config = config;
   }
 
+  /** The grant in force (without activating a scheduled one): for status and tallies. */
   Grant grant() {
     return grant;
   }
 
   /**
-   * Applies a plan computed from this node's last tally: the new grant is the plan's, less what
-   * was admitted since the tally (under the old grant, which is drained, so nothing more is taken
-   * from it). Users of the plan's partial second are called in place order, as many as the plan
-   * gives this node slots for.
+   * Lets a scheduled grant take over if its time has come; called by the sync thread only, before
+   * it tallies, so a tally always sees the grant in force. Activation drains the old grant before
+   * it counts what was admitted under it, so no admission escapes the count; requests that meet
+   * the drained grant in that instant find no slot and wait one poll.
    */
-  void apply(Plan plan) {
+  void activateIfDue(long nowMillis) {
+    Scheduled next = scheduled.get();
+    if (next != null && nowMillis >= next.activateAtMillis && scheduled.compareAndSet(next, null)) {
+      Grant old = grant;
+      old.drain();
+      long lineSince = lineAdmissions.get() - next.lineAdmissionsAtTally;
+      long newSince = newAdmissions.get() - next.newAdmissionsAtTally;
+      grant =
+          new Grant(
+              next.plan,
+              next.tallySecond,
+              next.cutPlace,
+              next.plan.lineGrant() + next.plan.partialGrant() - lineSince,
+              next.plan.newArrivalGrant() - newSince);
+    }
+  }
+
+  /** A plan waiting for its time, with what it needs to become a grant then. */
+  private record Scheduled(
+      Plan plan,
+      long tallySecond,
+      long cutPlace,
+      long lineAdmissionsAtTally,
+      long newAdmissionsAtTally,
+      long activateAtMillis) {}
+
+  /**
+   * Schedules a plan computed from this node's last tally to take over at {@code activateAtMillis}
+   * (every node of the room switches to a plan at the same instant, so nobody is called on one
+   * node while the same plan has not reached another). The grant is then the plan's, less what
+   * was admitted since the tally. Users of the plan's partial second are called in place order,
+   * as many as the plan gives this node slots for.
+   */
+  void schedule(Plan plan, long activateAtMillis) {
     long cut = grant.cutPlace;
+    Scheduled pending = scheduled.get();
+    if (pending != null) {
+      cut = Math.max(cut, pending.cutPlace);
+    }
     if (plan.newArrivalGrant() > 0 && tallySecond != Long.MIN_VALUE) {
       // The whole line is served: everyone who held a place before the tally is called, so one
       // who missed a poll comes before any new arrival.
@@ -81,17 +124,14 @@ final class NodeState {
         cut = Math.max(cut, places[(int) Math.min(places.length, plan.partialGrant()) - 1]);
       }
     }
-    long lineSince = lineAdmissions.get() - lineAdmissionsAtTally;
-    long newSince = newAdmissions.get() - newAdmissionsAtTally;
-    Grant next =
-        new Grant(
-            plan,
-            cut,
-            plan.lineGrant() + plan.partialGrant() - lineSince,
-            plan.newArrivalGrant() - newSince);
-    Grant old = grant;
-    grant = next;
-    old.drain();
+    scheduled.set(
+        new Scheduled(plan, tallySecond, cut, lineAdmissionsAtTally, newAdmissionsAtTally, activateAtMillis));
+  }
+
+  /** The plan that takes over next, if one is scheduled. */
+  @org.jspecify.annotations.Nullable Plan scheduledPlan() {
+    Scheduled next = scheduled.get();
+    return next == null ? null : next.plan;
   }
 
   private long[] placesWaitingIn(long second) {
@@ -122,7 +162,7 @@ final class NodeState {
         }
         from = Math.max(from, prev.at);
       }
-      Seen next = new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt);
+      Seen next = new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt, prev == null ? now : prev.firstSeen);
       if (prev == null ? seen.putIfAbsent(t.place(), next) == null : seen.replace(t.place(), prev, next)) {
         if (from < slice) {
           active.add(slice, 1);
@@ -137,7 +177,7 @@ final class NodeState {
   void poll(long place, long now) {
     Seen prev = seen.get(place);
     if (prev == null || (prev.state == State.WAITING && prev.at < now)) {
-      seen.put(place, new Seen(State.WAITING, now, 0));
+      seen.put(place, new Seen(State.WAITING, now, 0, prev == null ? now : prev.firstSeen));
     }
   }
 
@@ -150,52 +190,51 @@ final class NodeState {
    * new arrival). Only one request per place gets that far: a parallel request of the same
    * ticket is {@link Admission#BUSY}.
    */
-  Admission admitWaiting(long place, long now) {
+  Admission admitWaiting(long place, long now, Grant g) {
     Seen prev = seen.get(place);
     if (prev != null && prev.state != State.WAITING) {
       return Admission.BUSY;
     }
-    Seen claim = new Seen(State.ADMITTING, now, 0);
+    Seen claim = new Seen(State.ADMITTING, now, 0, prev == null ? now : prev.firstSeen);
     if (prev == null ? seen.putIfAbsent(place, claim) != null : !seen.replace(place, prev, claim)) {
       return Admission.BUSY;
     }
     long slice = config.sliceOf(now);
     active.add(slice, 1);
     admissions.add(now, 1);
-    Grant g = grant;
     lineAdmissions.incrementAndGet();
     if (g.takeLine()) {
-      seen.put(place, new Seen(State.ACTIVE, slice, now));
+      seen.put(place, new Seen(State.ACTIVE, slice, now, claim.firstSeen));
       return Admission.ADMITTED;
     }
     lineAdmissions.decrementAndGet();
     newAdmissions.incrementAndGet();
     if (g.takeNew()) {
-      seen.put(place, new Seen(State.ACTIVE, slice, now));
+      seen.put(place, new Seen(State.ACTIVE, slice, now, claim.firstSeen));
       return Admission.ADMITTED;
     }
     newAdmissions.decrementAndGet();
     active.add(slice, -1);
     admissions.add(now, -1);
-    seen.put(place, new Seen(State.WAITING, now, 0));
+    seen.put(place, new Seen(State.WAITING, now, 0, claim.firstSeen));
     return Admission.NO_SLOT;
   }
 
   /** Admits a user who arrived without a ticket, if the grant has a slot for new arrivals. */
-  boolean admitNew(long place, long now) {
+  boolean admitNew(long place, long now, Grant g) {
     long slice = config.sliceOf(now);
     arrivals.add(now, 1);
     active.add(slice, 1);
     admissions.add(now, 1);
     newAdmissions.incrementAndGet();
-    if (grant.takeNew()) {
-      seen.put(place, new Seen(State.ACTIVE, slice, 0));
+    if (g.takeNew()) {
+      seen.put(place, new Seen(State.ACTIVE, slice, 0, now));
       return true;
     }
     newAdmissions.decrementAndGet();
     active.add(slice, -1);
     admissions.add(now, -1);
-    seen.put(place, new Seen(State.WAITING, now, 0));
+    seen.put(place, new Seen(State.WAITING, now, 0, now));
     return false;
   }
 
@@ -206,7 +245,9 @@ final class NodeState {
    * timed out, whether or not they polled lately (one who missed a poll keeps their place); called
    * users who still poll hold their reserved slots and are left out of it.
    */
-  Tally tally(long now) {
+  Tally tally(long nowMillis) {
+    long now = Math.floorDiv(nowMillis, 1000L);
+    activateIfDue(nowMillis);
     Grant g = grant;
     long outstandingLine = g.outstandingLine();
     long outstandingNew = g.outstandingNew();

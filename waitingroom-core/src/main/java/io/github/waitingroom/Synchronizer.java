@@ -78,6 +78,7 @@ final class Synchronizer {
   // Sync-thread state, guarded by lock.
   private final TreeMap<Long, Tally> tallies = new TreeMap<>();
   private long tallied = Long.MIN_VALUE;
+  private long joined;
   private long applied = Long.MIN_VALUE;
   private @Nullable Tally lastPublished;
   private long failingSince;
@@ -140,8 +141,36 @@ final class Synchronizer {
       long nowMs = before + offsetMillis;
       long epoch = Math.floorDiv(nowMs, epochMillis);
       long now = Math.floorDiv(nowMs, 1000L);
-      if (tallied < epoch - 1) {
-        Tally t = state.tally(now);
+      state.activateIfDue(nowMs);
+      if (tallied == Long.MIN_VALUE) {
+        // Joining: the others may have settled the epochs before this one without this node, so
+        // it tallies itself from the epoch after the one it joins in, and admits nobody until
+        // that epoch's plan takes over (two to three epochs).
+        try {
+          Coordinator.Join join =
+              coordinator.join(() -> clock.millis() + offsetMillis, epochMillis, o -> offsetMillis = o);
+          joined = join.epoch();
+          tallied = joined - 1;
+          if (join.alone()) {
+            // The only node of the room: it admitted nobody, so it plans from an empty tally now.
+            Tally first = state.tally(clock.millis() + offsetMillis);
+            tallies.put(joined, first);
+            tallied = joined;
+            apply(Plan.compute(config, joined, List.of(first), 0, List.of(first), 0), 0);
+          }
+        } catch (IOException | RuntimeException e) {
+          if (!failing) {
+            failing = true;
+            failingSince = now;
+            log.warn("room '{}': coordinator transport failed at start ({}): {}", config.roomId(), failurePolicy, e.toString());
+          }
+          if (failurePolicy == FailurePolicy.FAIL_OPEN && applied < epoch - 1) {
+            apply(alone(epoch - 1, state.tally(nowMs)), 0);
+          }
+        }
+        return;
+      } else if (tallied < epoch - 1) {
+        Tally t = state.tally(nowMs);
         for (long e = Math.max(tallied + 1, epoch - Report.EPOCHS_KEPT); e < epoch; e++) {
           tallies.put(e, t);
         }
@@ -151,12 +180,14 @@ final class Synchronizer {
         tallied = epoch - 1;
       }
       try {
-        long storeMillis = coordinator.exchange(tallies, epoch);
+        long storeMillis = coordinator.exchange(joined, tallies, epoch);
         long after = clock.millis();
         if (storeMillis >= 0) {
           offsetMillis = storeMillis - (before + after) / 2;
         }
-        lastPublished = tallies.lastEntry().getValue();
+        if (!tallies.isEmpty()) {
+          lastPublished = tallies.lastEntry().getValue();
+        }
         if (failing) {
           failing = false;
           log.info("room '{}': coordinator transport answers again after {} s", config.roomId(), now - failingSince);
@@ -164,7 +195,9 @@ final class Synchronizer {
         Coordinator.Settled s = applied < epoch - 1 ? coordinator.settled(epoch - 1) : null;
         if (s != null) {
           roomNodes = Math.max(1, s.roomNodes());
-          apply(Plan.compute(config, epoch - 1, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me()));
+          // Every node switches to the plan of epoch e - 1 at the start of epoch e + 1.
+          apply(Plan.compute(config, epoch - 1, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me()),
+              (epoch + 1) * epochMillis);
         }
       } catch (IOException | RuntimeException e) {
         if (closed) {
@@ -179,15 +212,19 @@ final class Synchronizer {
           log.debug("room '{}': coordinator transport still failing: {}", config.roomId(), e.toString());
         }
         if (applied < epoch - 1) {
-          apply(alone(epoch - 1, tallies.lastEntry().getValue()));
+          apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs) : tallies.lastEntry().getValue()), 0);
         }
       }
       state.prune(now);
     }
   }
 
-  private void apply(Plan plan) {
-    state.apply(plan);
+  private void apply(Plan plan, long activateAtMillis) {
+    if (Boolean.getBoolean("wr.debug")) {
+      System.out.println("DBG " + coordinator.dataCenter() + " apply " + plan + " room " + plan.room() + " tallies " + tallies.lastEntry());
+    }
+    state.schedule(plan, activateAtMillis);
+    state.activateIfDue(clock.millis() + offsetMillis);
     applied = plan.epoch();
   }
 
@@ -213,7 +250,11 @@ final class Synchronizer {
       perMinute = (int) Math.min(active, rateLimit);
     }
     RoomConfig local = config.toBuilder().totalActiveUsers(active).newUsersPerMinute(Math.min(perMinute, active)).build();
-    Plan plan = Plan.compute(local, epoch, List.of(mine), 0, List.of(mine), 0);
+    // The plan takes over at once and drains the old grant: what was outstanding is not carried.
+    Tally alone =
+        new Tally(mine.active(), 0, 0, 0, mine.polling(), mine.recentAdmissions(), mine.arrivals(), mine.line(),
+            mine.admittedPlaces());
+    Plan plan = Plan.compute(local, epoch, List.of(alone), 0, List.of(alone), 0);
     return newArrivals ? plan : plan.withoutNewArrivals();
   }
 
@@ -221,14 +262,17 @@ final class Synchronizer {
     return -Math.floorDiv(-a, b);
   }
 
-  /** How long until the next sync: to the next quarter of an epoch, with a jitter of a sixteenth. */
+  /**
+   * How long until the next sync: to the next of the points 1/8, 3/8, 5/8 and 7/8 into an epoch
+   * that lies at least a quarter epoch from now less its jitter (a sixteenth of an epoch either
+   * way), so a node syncs four times an epoch, whatever the traffic.
+   */
   Duration nextSyncDelay() {
     long now = nowMillis();
     long quarter = epochMillis / SYNCS_PER_EPOCH;
     long phase = Math.floorMod(now, epochMillis);
-    // Syncs aim at 1/8, 3/8, 5/8 and 7/8 of an epoch, away from its edges.
-    long target = Math.floorDiv(phase, quarter) * quarter + quarter / 2;
-    if (target <= phase) {
+    long target = Math.floorDiv(phase + quarter / 2, quarter) * quarter + quarter / 2;
+    if (target - phase < quarter / 2) {
       target += quarter;
     }
     long jitter = Math.round((ThreadLocalRandom.current().nextDouble() * 2 - 1) * quarter / 4.0);

@@ -17,8 +17,19 @@ package io.github.waitingroom;
  *     user, the last poll of a waiting one
  * @param lastPoll when a waiting holder last polled (for an active one: its last poll before
  *     admission)
+ * @param aheadShown the number of people ahead the holder was last shown, or {@link #NOT_SHOWN}:
+ *     the number shown never grows (people who arrived earlier may reach the room's tallies a
+ *     moment after the holder was first told where they stand)
  */
-public record Ticket(State state, long place, long acceptedAt, long lastCheckIn, long lastPoll) {
+public record Ticket(State state, long place, long acceptedAt, long lastCheckIn, long lastPoll, long aheadShown) {
+
+  /** {@link #aheadShown} of a ticket whose holder was never shown a number. */
+  public static final long NOT_SHOWN = 0xFFFF_FFFFL;
+
+  /** A ticket whose holder was never shown a number of people ahead. */
+  public Ticket(State state, long place, long acceptedAt, long lastCheckIn, long lastPoll) {
+    this(state, place, acceptedAt, lastCheckIn, lastPoll, NOT_SHOWN);
+  }
 
   /** The format version written by this release; see {@link TicketCodec}. */
   public static final int FORMAT_VERSION = 2;
@@ -54,7 +65,7 @@ public record Ticket(State state, long place, long acceptedAt, long lastCheckIn,
   /** This ticket admitted at {@code now}. */
   public Ticket admit(long now) {
     long at = Math.max(now, lastCheckIn);
-    return new Ticket(State.ACTIVE, place, at, at, lastPoll);
+    return new Ticket(State.ACTIVE, place, at, at, lastPoll, aheadShown);
   }
 
   /**
@@ -63,13 +74,18 @@ public record Ticket(State state, long place, long acceptedAt, long lastCheckIn,
    * inconsistent.
    */
   public Ticket checkIn(long now) {
-    return new Ticket(state, place, acceptedAt, Math.max(now, lastCheckIn), lastPoll);
+    return new Ticket(state, place, acceptedAt, Math.max(now, lastCheckIn), lastPoll, aheadShown);
   }
 
   /** This waiting ticket polled at {@code now} (and so also checked in). */
   public Ticket poll(long now) {
     long at = Math.max(now, lastCheckIn);
-    return new Ticket(state, place, acceptedAt, at, at);
+    return new Ticket(state, place, acceptedAt, at, at, aheadShown);
+  }
+
+  /** This ticket with the number of people ahead it was shown. */
+  public Ticket shown(long ahead) {
+    return new Ticket(state, place, acceptedAt, lastCheckIn, lastPoll, Math.min(ahead, NOT_SHOWN));
   }
 
   /** Whether the holder has been admitted. */

@@ -13,10 +13,11 @@ import org.jspecify.annotations.Nullable;
  * Seals {@link Ticket}s into compact cookie values and opens them again. Thread-safe.
  *
  * <p>A sealed ticket is the base64url form (no padding) of a Tink AEAD ciphertext (AES-256-GCM
- * with the keysets of {@link TicketKeys}) over 22 bytes: a format version byte ({@value
- * Ticket#FORMAT_VERSION}), the state, the 64-bit place, and accepted-at, last check-in and last
- * poll as unsigned 32-bit epoch seconds. The room id is bound as associated data, so a ticket of
- * one room never opens in another. With one key the value is 74 characters long. Tickets of the
+ * with the keysets of {@link TicketKeys}) over 26 bytes: a format version byte ({@value
+ * Ticket#FORMAT_VERSION}), the state, the 64-bit place, accepted-at, last check-in and last
+ * poll as unsigned 32-bit epoch seconds, and the number of people ahead last shown (unsigned 32
+ * bits). The room id is bound as associated data, so a ticket of
+ * one room never opens in another. With one key the value is 79 characters long. Tickets of the
  * first format (version 1, without a place) no longer open: their holders arrive anew.
  *
  * <p>The primary key of the keyset seals; every key of the keyset opens. That is how keys rotate
@@ -35,7 +36,7 @@ public final class TicketCodec {
    */
   public static final long MAX_CLOCK_SKEW_SECONDS = 30;
 
-  private static final int PLAINTEXT_LENGTH = 22;
+  private static final int PLAINTEXT_LENGTH = 26;
   private static final long MAX_U32 = 0xFFFF_FFFFL;
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
   private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
@@ -77,6 +78,7 @@ public final class TicketCodec {
     putU32(plain, 10, ticket.acceptedAt());
     putU32(plain, 14, ticket.lastCheckIn());
     putU32(plain, 18, ticket.lastPoll());
+    putU32(plain, 22, ticket.aheadShown());
     try {
       return ENCODER.encodeToString(aead.encrypt(plain, associatedData));
     } catch (GeneralSecurityException e) {
@@ -112,6 +114,7 @@ public final class TicketCodec {
     long acceptedAt = getU32(plain, 10);
     long lastCheckIn = getU32(plain, 14);
     long lastPoll = getU32(plain, 18);
+    long aheadShown = getU32(plain, 22);
     boolean consistent =
         arrival <= lastPoll
             && lastPoll <= lastCheckIn
@@ -119,7 +122,7 @@ public final class TicketCodec {
             && (state == Ticket.State.WAITING
                 ? acceptedAt == 0
                 : acceptedAt >= lastPoll && acceptedAt <= lastCheckIn);
-    return consistent ? new Ticket(state, place, acceptedAt, lastCheckIn, lastPoll) : null;
+    return consistent ? new Ticket(state, place, acceptedAt, lastCheckIn, lastPoll, aheadShown) : null;
   }
 
   private static void putU32(byte[] out, int at, long value) {

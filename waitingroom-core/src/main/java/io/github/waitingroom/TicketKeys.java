@@ -1,20 +1,47 @@
 package io.github.waitingroom;
 
 import com.google.crypto.tink.InsecureSecretKeyAccess;
+import com.google.crypto.tink.KeyStatus;
 import com.google.crypto.tink.KeysetHandle;
 import com.google.crypto.tink.TinkJsonProtoKeysetFormat;
 import com.google.crypto.tink.aead.AeadConfig;
 import com.google.crypto.tink.aead.PredefinedAeadParameters;
 import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * Creates, loads and rotates the Tink keysets that seal {@link Ticket}s.
  *
- * <p>Every node of a room must hold the same keyset. Rotation is two steps: {@link #rotate} adds a
- * new primary key (new tickets are sealed with it; tickets sealed with older keys still open);
- * once every old ticket has expired (the session duration and the waiting timeout have passed),
- * remove the old key with {@link KeysetHandle.Builder#deleteAt(int)}.
+ * <p>Every node of a room must be able to open every ticket in circulation. The primary key of a
+ * keyset seals new tickets; every enabled key opens them. A key id is shown unsigned, as Tinkey
+ * shows it.
+ *
+ * <h2>Rotating keys during a rolling deploy</h2>
+ *
+ * <p>Rotate in three phases, each rolled out to every node before the next one starts. Users are
+ * neither logged out nor moved back at any moment, whichever mix of old and new nodes they reach:
+ *
+ * <ol>
+ *   <li><b>Add</b>: {@link #addKey} adds a new key that is <em>not</em> primary. Nodes with this
+ *       keyset still seal with the old key, so nodes that do not have it yet can open everything.
+ *   <li><b>Promote</b>: {@link #promote} makes the new key primary. Nodes with this keyset seal
+ *       with the new key, which every node already opens (phase 1); the old key still opens.
+ *   <li><b>Retire</b>: once every node runs phase 2 <em>and</em> the session duration and the
+ *       waiting timeout have passed since (tickets are re-sealed as users come back; a ticket that
+ *       was not has expired by then), {@link #retire} deletes the old key (or {@link #disable}
+ *       keeps it in the keyset but refuses its tickets).
+ * </ol>
+ *
+ * <p>A leaked key: add a new key, promote it and {@link #disable} (or retire) the leaked one in one
+ * keyset, and deploy it as fast as possible. Tickets sealed with the leaked key are refused on the
+ * first request to a node that runs the new keyset (their holders become new arrivals), which is
+ * the point.
+ *
+ * <p>{@link #rotate} does add and promote in one step: safe only when every node switches at the
+ * same moment (one node, or a stop-the-world deploy); during a rolling deploy, nodes still on the
+ * old keyset cannot open what updated nodes seal, and drop those users.
  *
  * <p>The JSON here is the cleartext keyset: keep it where you keep other secrets.
  */
@@ -65,7 +92,13 @@ public final class TicketKeys {
     }
   }
 
-  /** The keyset with a new AES-256-GCM primary key added; all existing keys still open tickets. */
+  /**
+   * Adds a new primary key in one step. Safe only when every node switches keysets at the same
+   * moment; for a rolling deploy use {@link #addKey}, {@link #promote} and {@link #retire} (see the
+   * class comment).
+   *
+   * @return the keyset with a new AES-256-GCM primary key added; all existing keys still open tickets
+   */
   public static KeysetHandle rotate(KeysetHandle keys) {
     try {
       return KeysetHandle.newBuilder(keys)
@@ -77,5 +110,155 @@ public final class TicketKeys {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot add a key to the keyset", e);
     }
+  }
+
+  /**
+   * Rotation phase 1: the keyset with a new enabled key of the primary's kind added at the end,
+   * <em>not</em> primary, so the old primary goes on sealing. Find its id with {@link #newestKeyId}.
+   */
+  public static KeysetHandle addKey(KeysetHandle keys) {
+    Objects.requireNonNull(keys, "keys");
+    try {
+      return KeysetHandle.newBuilder(keys)
+          .addEntry(
+              KeysetHandle.generateEntryFromParameters(keys.getPrimary().getKey().getParameters())
+                  .withRandomId()
+                  .setStatus(KeyStatus.ENABLED))
+          .build();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot add a key to the keyset", e);
+    }
+  }
+
+  /**
+   * Rotation phase 2: the keyset with {@code keyId} as its primary key, which seals every new
+   * ticket from then on; the former primary stays enabled and still opens tickets. Promoting the
+   * primary changes nothing.
+   *
+   * @throws IllegalArgumentException if the keyset has no such key, or it is disabled
+   */
+  public static KeysetHandle promote(KeysetHandle keys, int keyId) {
+    int at = indexOf(keys, keyId);
+    if (keys.getAt(at).getStatus() != KeyStatus.ENABLED) {
+      throw new IllegalArgumentException(
+          "cannot promote key " + id(keyId) + ": it is " + status(keys.getAt(at).getStatus())
+              + "; enable it first");
+    }
+    KeysetHandle.Builder b = KeysetHandle.newBuilder(keys);
+    b.getAt(at).makePrimary();
+    return build(b);
+  }
+
+  /**
+   * Rotation phase 3, or a leaked key: the keyset with {@code keyId} disabled. Its tickets no longer
+   * open (on every node that runs the new keyset, from its next request), but the key stays in the
+   * keyset and {@link #enable} brings it back.
+   *
+   * @throws IllegalArgumentException if the keyset has no such key, or it is the primary
+   */
+  public static KeysetHandle disable(KeysetHandle keys, int keyId) {
+    int at = checkNotPrimary(keys, keyId, "disable");
+    KeysetHandle.Builder b = KeysetHandle.newBuilder(keys);
+    b.getAt(at).setStatus(KeyStatus.DISABLED);
+    return build(b);
+  }
+
+  /**
+   * Undoes {@link #disable}: the keyset with {@code keyId} enabled again, so its tickets open again.
+   *
+   * @throws IllegalArgumentException if the keyset has no such key
+   */
+  public static KeysetHandle enable(KeysetHandle keys, int keyId) {
+    int at = indexOf(keys, keyId);
+    KeysetHandle.Builder b = KeysetHandle.newBuilder(keys);
+    b.getAt(at).setStatus(KeyStatus.ENABLED);
+    return build(b);
+  }
+
+  /**
+   * Rotation phase 3: the keyset without {@code keyId}. Its tickets no longer open, for good.
+   *
+   * @throws IllegalArgumentException if the keyset has no such key, or it is the primary
+   */
+  public static KeysetHandle retire(KeysetHandle keys, int keyId) {
+    int at = checkNotPrimary(keys, keyId, "retire");
+    KeysetHandle.Builder b = KeysetHandle.newBuilder(keys);
+    b.deleteAt(at);
+    return build(b);
+  }
+
+  /** The id of the key that seals new tickets. */
+  public static int primaryKeyId(KeysetHandle keys) {
+    return keys.getPrimary().getId();
+  }
+
+  /** The id of the key added last (by {@link #addKey} or {@link #rotate}). */
+  public static int newestKeyId(KeysetHandle keys) {
+    return keys.getAt(keys.size() - 1).getId();
+  }
+
+  /** The ids of all keys of the keyset, enabled or not, in keyset order. */
+  public static List<Integer> keyIds(KeysetHandle keys) {
+    List<Integer> ids = new ArrayList<>(keys.size());
+    for (int i = 0; i < keys.size(); i++) {
+      ids.add(keys.getAt(i).getId());
+    }
+    return List.copyOf(ids);
+  }
+
+  /**
+   * The keyset's keys and their states, without key material, for logs: {@code key 123 (primary),
+   * key 456 (disabled)}; an enabled key that is not primary shows no state.
+   */
+  public static String describe(KeysetHandle keys) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < keys.size(); i++) {
+      KeysetHandle.Entry e = keys.getAt(i);
+      if (i > 0) {
+        out.append(", ");
+      }
+      out.append("key ").append(id(e.getId()));
+      if (e.isPrimary()) {
+        out.append(" (primary)");
+      } else if (e.getStatus() != KeyStatus.ENABLED) {
+        out.append(" (").append(status(e.getStatus())).append(')');
+      }
+    }
+    return out.toString();
+  }
+
+  private static int checkNotPrimary(KeysetHandle keys, int keyId, String action) {
+    int at = indexOf(keys, keyId);
+    if (keys.getAt(at).isPrimary()) {
+      throw new IllegalArgumentException(
+          "cannot " + action + " key " + id(keyId) + ": it is the primary key; promote another key first");
+    }
+    return at;
+  }
+
+  private static int indexOf(KeysetHandle keys, int keyId) {
+    Objects.requireNonNull(keys, "keys");
+    for (int i = 0; i < keys.size(); i++) {
+      if (keys.getAt(i).getId() == keyId) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("the keyset has no key " + id(keyId) + "; it has: " + describe(keys));
+  }
+
+  private static KeysetHandle build(KeysetHandle.Builder b) {
+    try {
+      return b.build();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot build the keyset: " + e.getMessage(), e);
+    }
+  }
+
+  private static String id(int keyId) {
+    return Integer.toUnsignedString(keyId);
+  }
+
+  private static String status(KeyStatus s) {
+    return s == KeyStatus.DISABLED ? "disabled" : s == KeyStatus.DESTROYED ? "destroyed" : "enabled";
   }
 }

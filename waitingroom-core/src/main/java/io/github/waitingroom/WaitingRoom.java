@@ -94,51 +94,62 @@ public final class WaitingRoom implements AutoCloseable {
 
   private Decision keepWaiting(Ticket t, long now) {
     NodeState.Seen seen = state.seen(t.place());
-    if (seen != null && seen.state() == NodeState.State.ACTIVE) {
-      // Admitted here already. A request that left with the waiting ticket a moment ago (a
-      // parallel fetch, a lost response) gets the session; a copy that turns up later arrives anew.
-      return seen.admittedAt() > 0 && now - seen.admittedAt() <= config.refreshSeconds()
-          ? admitted(Decision.Outcome.PASS, t.admit(seen.admittedAt()))
-          : arrive(now);
+    if (seen != null && seen.state() != NodeState.State.WAITING) {
+      // Admitted here already (or being admitted by a parallel request of the same ticket). A
+      // request that left with the waiting ticket a moment before (a parallel fetch) gets a
+      // waiting answer that writes no cookie, so the browser keeps the session cookie; a copy
+      // that turns up later arrives anew. A copy never gets the session.
+      long since = seen.admittedAt() > 0 ? seen.admittedAt() : seen.at();
+      return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now);
     }
     Grant grant = state.grant();
-    if (grant.plan.room().admitted(t.place())) {
+    Plan next = state.scheduledPlan();
+    if (grant.plan.room().admitted(t.place()) || next != null && next.room().admitted(t.place())) {
       return arrive(now); // a copy of a ticket that another node admitted
     }
     state.poll(t.place(), now);
-    boolean called = grant.called(t.place());
-    if (called && state.admitWaiting(t.place(), now) == NodeState.Admission.ADMITTED) {
+    NodeState.Seen mine = state.seen(t.place());
+    boolean called =
+        grant.called(t.place()) && mine != null && mine.firstSeen() <= grant.tallySecond;
+    if (called && state.admitWaiting(t.place(), now, grant) == NodeState.Admission.ADMITTED) {
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
-    return waiting(Decision.Outcome.WAIT, t.poll(now), grant.plan, called, now);
+    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, called, now);
+  }
+
+  private Decision waitingUnchanged(long now) {
+    return new Decision(Decision.Outcome.WAIT, null, 0, 0, 0, 0, 0, 2, now);
   }
 
   private Decision arrive(long now) {
     long place = Ticket.place(now, ThreadLocalRandom.current().nextInt());
-    if (state.admitNew(place, now)) {
+    Grant grant = state.grant();
+    if (state.admitNew(place, now, grant)) {
       return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, place, now, now, now));
     }
-    return waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), state.grant().plan, false, now);
+    return waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, now);
   }
 
   private Decision admitted(Decision.Outcome outcome, Ticket t) {
     return new Decision(outcome, codec.seal(t), config.sessionSeconds() + config.sliceSeconds(), 0, 0, 0, 0, 0, 0);
   }
 
-  private Decision waiting(Decision.Outcome outcome, Ticket t, Plan plan, boolean called, long now) {
-    long refresh = config.refreshSeconds();
+  private Decision waiting(Decision.Outcome outcome, Ticket t, Grant grant, boolean called, long now) {
+    // Before its first plan (a node that just joined the room) the wait is unknown but short.
+    long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
     Plan.Estimate e;
-    if (called) {
+    if (called && grant.hasSlots()) {
       e = new Plan.Estimate(0, 0, 0, 0);
     } else {
-      e = plan.estimate(t.arrival(), config.waitingTimeoutSeconds() - state.pollWindowSeconds());
+      e = grant.plan.estimate(t.arrival(), config.waitingTimeoutSeconds() - state.pollWindowSeconds());
     }
     if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
       // Near the front: ask again sooner, so a slot that frees is used within seconds.
       refresh = Math.max(2, Math.min(refresh, e.seconds() / 2));
     }
+    long ahead = Math.min(e.usersAhead(), t.aheadShown());
     return new Decision(
-        outcome, codec.seal(t), config.waitingTimeoutSeconds(), e.usersAhead(), e.seconds(), e.low(),
+        outcome, codec.seal(t.shown(ahead)), config.waitingTimeoutSeconds(), ahead, e.seconds(), e.low(),
         e.high(), refresh, now);
   }
 
@@ -165,6 +176,11 @@ public final class WaitingRoom implements AutoCloseable {
   /** The room as this node sees it, from the last plan it applied. */
   public RoomStatus status() {
     return sync.status(state);
+  }
+
+  /** Whether a waiting ticket with this place may be admitted here now (for tests). */
+  boolean called(long place) {
+    return state.grant().called(place);
   }
 
   /** Whether the last sync failed to reach the coordinator transport. */

@@ -5,18 +5,18 @@
  * ({@link io.github.waitingroom.RoomConfig}: total active users, new users per minute, session
  * duration) and gives everyone else a place in line. The place is not stored on the server: it
  * lives in an encrypted {@link io.github.waitingroom.Ticket} that the visitor carries (usually a
- * cookie), sealed and opened by a {@link io.github.waitingroom.TicketCodec}. Visitors who arrive
- * within the same bucket width (one minute by default) share a bucket, and buckets are served
- * oldest first.
+ * cookie), sealed and opened by a {@link io.github.waitingroom.TicketCodec}: the second the
+ * visitor arrived, with random tie-break bits, which is also the ticket's id.
  *
  * <p>The request path never waits on the network: {@link io.github.waitingroom.WaitingRoom#decide}
- * opens the ticket, bumps lock-free counters and spends a local budget. A background sync
- * publishes this node's counters through a {@link io.github.waitingroom.coordinator.Transport}
- * and turns everyone's counters into new budgets with the pure
- * {@link io.github.waitingroom.allocation.SlotAllocator}.
+ * opens the ticket, counts it once per ticket in lock-free state, and takes a slot from the
+ * node's grant with one compare-and-set. A background sync ({@code Synchronizer}) tallies the
+ * node once per epoch, exchanges tallies through a {@link
+ * io.github.waitingroom.coordinator.Transport}, and applies the room's {@link
+ * io.github.waitingroom.allocation.Plan} of each settled epoch, which every node computes alike.
  *
- * <p>This package holds the public API; {@code coordinator} holds the transport SPI and the
- * report format, {@code allocation} the pure allocation functions.
+ * <p>This package holds the public API and the node's own state; {@code coordinator} holds the
+ * transport SPI, the report format and the settling of epochs, {@code allocation} the pure plan.
  */
 @NullMarked
 package io.github.waitingroom;

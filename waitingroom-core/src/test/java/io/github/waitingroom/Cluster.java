@@ -52,17 +52,57 @@ final class Cluster {
     return add(dataCenter, id, Duration.ZERO, FailurePolicy.FAIL_CLOSED);
   }
 
+  /**
+   * Lets freshly added nodes join: a node tallies itself from the epoch after it joins and admits
+   * nobody until that epoch's plan takes over (two to three epochs); the slots that nodes already
+   * in the room held for new arrivals move over to it with the plan after (two more).
+   */
+  Cluster warmUp() {
+    advance(Duration.ofSeconds(6));
+    return this;
+  }
+
   /** Moves time on in quarter epochs, syncing every node at each. */
   void advance(Duration by) {
+    advance(by, null, 0);
+  }
+
+  /**
+   * Moves time on in quarter epochs; at each, every node syncs unless {@code random} says it is
+   * late (with probability {@code late}): a node that is late misses that sync, as a node whose
+   * thread was descheduled or whose store answered late would, so nodes see each other with lag.
+   */
+  void advance(Duration by, java.util.@org.jspecify.annotations.Nullable Random random, double late) {
     for (long ms = 0; ms < by.toMillis(); ms += STEP.toMillis()) {
-      storeClock.advance(STEP);
-      for (ManualClock c : clocks) {
-        c.advance(STEP);
-      }
-      for (WaitingRoom n : nodes) {
+      step(random, late);
+    }
+  }
+
+  /** One quarter epoch. */
+  void step(java.util.@org.jspecify.annotations.Nullable Random random, double late) {
+    storeClock.advance(STEP);
+    for (ManualClock c : clocks) {
+      c.advance(STEP);
+    }
+    for (WaitingRoom n : nodes) {
+      if (random == null || random.nextDouble() >= late) {
         n.sync();
       }
     }
+  }
+
+  /** The store's current epoch second. */
+  long now() {
+    return storeClock.instant().getEpochSecond();
+  }
+
+  /** The place of a sealed ticket of this room. */
+  long placeOf(String ticket) {
+    Ticket t = new TicketCodec(config.roomId(), keys).open(ticket, now());
+    if (t == null) {
+      throw new IllegalArgumentException("not a ticket of this room");
+    }
+    return t.place();
   }
 
   long activeUsers() {

@@ -24,6 +24,25 @@ class WaitingRoomTest {
   private final Cluster cluster = new Cluster(config, KEYS);
   private final WaitingRoom room = cluster.add("local", "node");
 
+  @org.junit.jupiter.api.BeforeEach
+  void join() {
+    cluster.warmUp();
+  }
+
+  @Test
+  void aLoneNodeAdmitsAtOnceAndAJoiningNodeOnlyOnceItHasJoined() {
+    Cluster cold = new Cluster(config, KEYS);
+    WaitingRoom first = cold.add("local", "first");
+    assertThat(first.decide(null).outcome()).as("alone in the room: plans at once").isEqualTo(Decision.Outcome.ADMIT);
+    WaitingRoom second = cold.add("local", "second");
+    Decision early = second.decide(null);
+    assertThat(early.outcome()).as("the others may have planned without it").isEqualTo(Decision.Outcome.QUEUE);
+    assertThat(early.refreshSeconds()).isEqualTo(2);
+    cold.warmUp();
+    // Once joined, it lets in the visitor it queued (whose page polls again soon).
+    assertThat(second.decide(early.ticket()).outcome()).isEqualTo(Decision.Outcome.ADMIT);
+  }
+
   @Test
   void admitsUpToTheLimitThenQueuesAndLetsTheLineInOldestFirst() {
     for (int i = 0; i < 3; i++) {
@@ -66,8 +85,10 @@ class WaitingRoomTest {
     cluster.advance(Duration.ofSeconds(2));
     Decision d = room.decide(line.get(3));
     assertThat(d.outcome()).isEqualTo(Decision.Outcome.WAIT);
-    // Three arrived earlier and poll; three were admitted in the last minute: 3 / (3/60 s).
-    assertThat(d.usersAhead()).isEqualTo(3);
+    // Three arrived earlier and poll; three were admitted in the last minute: 3 / (3/60 s). The
+    // fourth was told 2 when it arrived (the third, a second earlier, had not reached a plan yet),
+    // and the number shown never grows.
+    assertThat(d.usersAhead()).isEqualTo(2);
     assertThat(d.waitSeconds()).isEqualTo(60);
     assertThat(d.waitLowSeconds()).isBetween(1L, 59L);
     assertThat(d.waitHighSeconds()).isGreaterThan(60);
@@ -80,6 +101,7 @@ class WaitingRoomTest {
         config.toBuilder().totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(30)).build();
     Cluster c = new Cluster(longSessions, KEYS);
     WaitingRoom r = c.add("local", "node");
+    c.warmUp();
     assertThat(r.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
     c.advance(Duration.ofMinutes(2));
     Decision queued = r.decide(null);
@@ -125,6 +147,7 @@ class WaitingRoomTest {
     RoomConfig slow = config.toBuilder().refreshInterval(Duration.ofSeconds(20)).sessionDuration(Duration.ofSeconds(30)).build();
     Cluster c = new Cluster(slow, KEYS);
     WaitingRoom r = c.add("local", "node");
+    c.warmUp();
     for (int i = 0; i < 3; i++) {
       r.decide(null);
       c.advance(Duration.ofSeconds(3));

@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.State;
 public class AesGcmFloorBenchmark {
   private static final int IV = 12;
   private static final int TAG = 16;
-  private static final int PLAINTEXT = 18;
+  private static final int PLAINTEXT = 22;
   private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
   private Cipher cipher;
@@ -45,7 +45,8 @@ public class AesGcmFloorBenchmark {
   public void setup() throws GeneralSecurityException {
     String ticket =
         new TicketCodec("bench", TicketKeys.generate())
-            .seal(new Ticket(Ticket.State.ACTIVE, 1_796_032_740L, 1_796_032_800L, 1_796_032_805L, 0));
+            .seal(new Ticket(Ticket.State.ACTIVE, Ticket.place(1_796_032_740L, 0x1234_5678), 1_796_032_800L,
+                1_796_032_805L, 1_796_032_790L));
     int length = DECODER.decode(ticket).length;
     prefix = length - IV - PLAINTEXT - TAG;
     SecureRandom random = new SecureRandom();

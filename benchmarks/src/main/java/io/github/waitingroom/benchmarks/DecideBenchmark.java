@@ -20,17 +20,19 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * {@link WaitingRoom#decide} for each kind of request, on a full room (10 of 10 users active, one
- * user waiting) whose clock stands still, so each benchmark stays on its path:
+ * user waiting, a plan applied) whose clock stands still, so each benchmark stays on its path:
  *
  * <ul>
  *   <li>{@link #activeUnchanged}: an admitted user whose ticket was checked in this slice: open
  *       the ticket, compare two numbers, pass. The hot path: most requests of a site are this.
- *   <li>{@link #activeCheckIn}: an admitted user's first request in a new slice (once per slice
- *       per user): open, move the user's count to the new slice, seal a new ticket.
- *   <li>{@link #waitingPoll}: a waiting user's poll after a refresh interval: open, count the
- *       poll, try the bucket's budget (none left), seal the polled ticket, estimate the wait.
- *   <li>{@link #newArrival}: no ticket, room full: count the arrival, put it in line, seal a
- *       waiting ticket, estimate the wait.
+ *   <li>{@link #activeCheckIn}: an admitted user's request with a ticket of an earlier slice (the
+ *       new-slice re-seal): open, look the place up (counted once per slice, so after the first
+ *       call only a map read), seal a new ticket. Run it with {@code -t 2} for two threads.
+ *   <li>{@link #waitingPoll}: a waiting user's poll: open, look the place up, check the plan's
+ *       admitted places and cutoff (not called), record the poll, seal the polled ticket,
+ *       estimate the wait.
+ *   <li>{@link #newArrival}: no ticket, room full (no slot for new arrivals): draw a place, count
+ *       the arrival, put it in line, seal a waiting ticket, estimate the wait.
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -53,6 +55,11 @@ public class DecideBenchmark {
             .sessionDuration(Duration.ofMinutes(5))
             .build();
     room = WaitingRoom.builder(config, TicketKeys.generate()).clock(clock).backgroundSync(false).build();
+    // Epochs of 1 s, four syncs each: the first plan with slots comes after a settled epoch.
+    for (int i = 0; i < 40 && room.status().freeSlots() == 0; i++) {
+      clock.advance(Duration.ofMillis(250));
+      room.sync();
+    }
     String first = expect(room.decide(null), Decision.Outcome.ADMIT);
     for (int i = 1; i < 10; i++) {
       expect(room.decide(null), Decision.Outcome.ADMIT);
@@ -62,7 +69,9 @@ public class DecideBenchmark {
     activeLastSlice = expect(room.decide(first), Decision.Outcome.PASS);
     clock.advance(Duration.ofSeconds(10));
     activeNow = expect(room.decide(activeLastSlice), Decision.Outcome.PASS);
-    room.sync();
+    for (int i = 0; i < 8; i++) {
+      room.sync(); // tallies and plans at the still clock: nothing changes any more
+    }
     waiting = queued;
     check(room.decide(activeNow), Decision.Outcome.PASS, false);
     check(room.decide(activeLastSlice), Decision.Outcome.PASS, true);

@@ -18,13 +18,23 @@ import org.jspecify.annotations.Nullable;
  * publishers is what they had published {@code lag} earlier. The global scope (data centers'
  * sums) has the propagation lag between data centers; a data center's own scope (its nodes'
  * reports) has the lag within a data center. A node always reads its own publications fresh, as
- * the transport contract says. Answers list publishers in sorted order. Not thread-safe: the
- * simulator is single-threaded.
+ * the transport contract says. The store's clock ({@link Transport#CLOCK_SCOPE}) comes back
+ * fresh. Answers list publishers in sorted order. It also counts exchanges and bytes, and can be
+ * {@link #flush() flushed}. Not thread-safe: the simulator is single-threaded.
  */
 final class LaggedTransport implements Transport {
   private record Version(long atMillis, byte[] payload) {}
 
-  private final InMemoryTransport store;
+  private InMemoryTransport store;
+  /** Exchanges served. */
+  long exchanges;
+  /** Payload bytes published (written to the store). */
+  long bytesUp;
+  /** Payload bytes answered (read from the store). */
+  long bytesDown;
+  /** Values published, and their total size, by scope kind (0: a data center's, 1: global). */
+  final long[] published = new long[2];
+  final long[] publishedBytes = new long[2];
   private final InstantSource clock;
   private final long globalLagMillis;
   private final long dataCenterLagMillis;
@@ -41,7 +51,12 @@ final class LaggedTransport implements Transport {
   public Map<String, Map<String, byte[]>> exchange(
       String roomId, List<Publication> publications, Duration retention) {
     long now = clock.millis();
+    exchanges++;
     for (Publication p : publications) {
+      bytesUp += p.payload().length;
+      int kind = p.scope().equals(Coordinator.GLOBAL_SCOPE) ? 1 : 0;
+      published[kind]++;
+      publishedBytes[kind] += p.payload().length;
       history
           .computeIfAbsent(p.scope(), s -> new HashMap<>())
           .computeIfAbsent(p.publisher(), s -> new ArrayDeque<>())
@@ -51,6 +66,10 @@ final class LaggedTransport implements Transport {
     Map<String, Map<String, byte[]>> answer = new HashMap<>();
     live.forEach(
         (scope, values) -> {
+          if (scope.equals(CLOCK_SCOPE)) {
+            answer.put(scope, values);
+            return;
+          }
           long cutoff = now - (scope.equals(Coordinator.GLOBAL_SCOPE) ? globalLagMillis : dataCenterLagMillis);
           Map<String, ArrayDeque<Version>> scopeHistory = history.getOrDefault(scope, Map.of());
           // Sorted by publisher: the coordinator's floating-point sums then run in the same order
@@ -68,9 +87,16 @@ final class LaggedTransport implements Transport {
                   }
                 }
               });
+          out.values().forEach(b -> bytesDown += b.length);
           answer.put(scope, out);
         });
     return answer;
+  }
+
+  /** Loses everything the store holds, as a restart without persistence or a fail-over does. */
+  void flush() {
+    store = new InMemoryTransport(clock);
+    history.clear();
   }
 
   private static boolean publishedNow(List<Publication> publications, String scope, String publisher) {

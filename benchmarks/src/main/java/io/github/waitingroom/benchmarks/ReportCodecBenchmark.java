@@ -1,8 +1,9 @@
 package io.github.waitingroom.benchmarks;
 
+import io.github.waitingroom.Ticket;
+import io.github.waitingroom.allocation.Tally;
 import io.github.waitingroom.coordinator.Report;
 import io.github.waitingroom.coordinator.ReportCodec;
-import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -15,17 +16,21 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Encoding and decoding one node's report, as a sync does: a 5-minute session in 10-second slices
- * (31 active slices, 31 admitted slices, 18 traffic slices) and a line of 1 or 30 buckets whose
- * users polled across 7 slices each.
+ * Encoding and decoding one node's report, as every sync does: the tallies of its last {@value
+ * Report#EPOCHS_KEPT} epochs, each with a line of 1, 60 or 1,000 arrival seconds and {@code
+ * admitted} places admitted from the line within the waiting timeout.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class ReportCodecBenchmark {
-  /** How many buckets the node holds waiting users in. */
-  @Param({"1", "30"})
-  public int buckets;
+  /** How many arrival seconds the node holds waiting users in. */
+  @Param({"1", "60", "1000"})
+  public int lineSeconds;
+
+  /** How many places the node admitted from the line recently. */
+  @Param({"20"})
+  public int admitted;
 
   private Report report;
   private byte[] encoded;
@@ -34,27 +39,19 @@ public class ReportCodecBenchmark {
   @Setup
   public void setup() {
     long now = 1_796_032_805L;
-    long slice = now - now % 10;
-    TreeMap<Long, Long> active = new TreeMap<>();
-    TreeMap<Long, Long> admitted = new TreeMap<>();
-    TreeMap<Long, Long> traffic = new TreeMap<>();
-    for (int i = 0; i < 31; i++) {
-      active.put(slice - 10L * i, 40L + i);
-      admitted.put(slice - 10L * i, 3L + i % 5);
-    }
-    for (int i = 0; i < 18; i++) {
-      traffic.put(slice - 10L * i, 250L + i);
-    }
-    TreeMap<Long, NavigableMap<Long, Long>> waiting = new TreeMap<>();
-    long bucket = now - now % 60;
-    for (int b = 0; b < buckets; b++) {
-      TreeMap<Long, Long> polls = new TreeMap<>();
-      for (int i = 0; i < 7; i++) {
-        polls.put(slice - 10L * i, 120L + b + i);
+    TreeMap<Long, Tally> tallies = new TreeMap<>();
+    for (int e = 0; e < Report.EPOCHS_KEPT; e++) {
+      TreeMap<Long, Long> line = new TreeMap<>();
+      for (int s = 0; s < lineSeconds; s++) {
+        line.put(now - 2L * lineSeconds + 2L * s, 1L + s % 7);
       }
-      waiting.put(bucket - 60L * b, polls);
+      long[] places = new long[admitted];
+      for (int i = 0; i < admitted; i++) {
+        places[i] = Ticket.place(now - 3000 + 3L * i, 0x5a5a5a5a + i);
+      }
+      tallies.put(now + e, new Tally(400 + e, 3, 1, 2, lineSeconds, 120, 35, line, places));
     }
-    report = new Report("node-7#1a2b3c4d", now, 1, active, admitted, traffic, waiting);
+    report = new Report("node-7#1a2b3c4d", 1, now, tallies);
     encoded = ReportCodec.encode(report);
   }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import io.github.waitingroom.FailurePolicy;
 
 /**
  * One run of the {@link SpikeSimulator}: the room's limits, the topology, how fast counts
@@ -13,8 +14,8 @@ import java.util.Objects;
  * @param description one line for the report
  * @param dataCenters how many data centers (each named {@code dc-<i>})
  * @param nodesPerDataCenter nodes (JVMs) per data center
- * @param syncInterval each node's base sync interval; the room's own adaptive cadence (default
- *     bounds: a quarter to four times it, jittered by ±10 %) decides each actual delay
+ * @param syncInterval the room's epoch length ({@code Builder#syncInterval}); each node syncs
+ *     four times per epoch, when its own {@code nextSyncDelay()} asks
  * @param globalLag how stale the other data centers' sums are when a node reads them
  * @param dataCenterLag how stale the other nodes of the own data center are when a node reads them
  * @param totalActiveUsers the room's limit on active users
@@ -30,10 +31,10 @@ import java.util.Objects;
  * @param patienceMean mean time a waiting user keeps polling before giving up (exponential);
  *     zero means nobody gives up
  * @param duration how much virtual time to simulate
- * @param seed the random seed: the same scenario and seed give the same run
- * @param lockstep whether all nodes sync together at multiples of the sync interval, each three
- *     times in a row, so that all budgets come from one consistent snapshot of every node's counts
- *     (with no lag); a diagnostic setting that no real deployment has
+ * @param seed the random seed of the simulated traffic (arrivals, choices of node, think times,
+ *     patience); the core draws ticket tie-break bits and sync jitter from {@code
+ *     ThreadLocalRandom}, so two runs of one seed agree in their traffic, not to the last admission
+ * @param adversity the hostile or faulty conditions of the run ({@link Adversity#NONE} for none)
  */
 public record Scenario(
     String name,
@@ -55,7 +56,7 @@ public record Scenario(
     Duration patienceMean,
     Duration duration,
     long seed,
-    boolean lockstep) {
+    Adversity adversity) {
 
   /** Checks the settings. */
   public Scenario {
@@ -77,6 +78,111 @@ public record Scenario(
     }
     waves = List.copyOf(waves);
     dataCenterWeights = dataCenterWeights.clone();
+    Objects.requireNonNull(adversity, "adversity");
+  }
+
+  /**
+   * Hostile clients and a faulty store: the blind spots of the first simulator.
+   *
+   * @param lockstep whether all nodes sync together (each twice in a row) at the same quarter
+   *     epochs: a diagnostic that no real deployment has
+   * @param coldStart whether every node starts at the same instant as the traffic (otherwise they
+   *     join one by one before it, each once the previous one is visible)
+   * @param sticky whether the load balancer sends each user to one node of their data center
+   *     (otherwise every request goes to a random node of it)
+   * @param parallelRequests requests a page sends at once with the same cookie (to random nodes of
+   *     the user's data center); the browser keeps the Set-Cookie of the response that comes last
+   * @param replayers how many admitted users also replay their first (admitted) ticket, ignoring
+   *     every answer, for as long as they browse
+   * @param replaysPerSecond how often each replayer replays
+   * @param clones how many clients get a copy of one early waiting cookie
+   * @param cloneAfter when (from the start of the run) the waiting cookie of the user at the
+   *     front of the line is copied
+   * @param maxSkew each node's clock is off by a uniform amount in [-maxSkew, +maxSkew]
+   * @param failurePolicy the nodes' failure policy
+   * @param faults what the store does wrong, and when
+   */
+  public record Adversity(
+      boolean lockstep,
+      boolean coldStart,
+      boolean sticky,
+      int parallelRequests,
+      int replayers,
+      int replaysPerSecond,
+      int clones,
+      Duration cloneAfter,
+      Duration maxSkew,
+      FailurePolicy failurePolicy,
+      List<Fault> faults) {
+    /** Honest clients, a healthy store, clocks in step. */
+    public static final Adversity NONE =
+        new Adversity(false, false, false, 1, 0, 0, 0, Duration.ZERO, Duration.ZERO, FailurePolicy.FAIL_CLOSED, List.of());
+
+    /** Checks the settings. */
+    public Adversity {
+      if (parallelRequests < 1 || replayers < 0 || replaysPerSecond < 0 || clones < 0) {
+        throw new IllegalArgumentException("counts must not be negative, parallelRequests at least 1");
+      }
+      Objects.requireNonNull(failurePolicy, "failurePolicy");
+      faults = List.copyOf(faults);
+    }
+
+    Adversity withSticky() {
+      return new Adversity(lockstep, coldStart, true, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+    }
+
+    Adversity withColdStart() {
+      return new Adversity(lockstep, true, sticky, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+    }
+
+    Adversity withLockstep() {
+      return new Adversity(true, coldStart, sticky, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+    }
+
+    Adversity withParallel(int n) {
+      return new Adversity(lockstep, coldStart, sticky, n, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+    }
+
+    Adversity withReplayers(int n, int perSecond) {
+      return new Adversity(lockstep, coldStart, sticky, parallelRequests, n, perSecond, clones, cloneAfter, maxSkew, failurePolicy, faults);
+    }
+
+    Adversity withClones(int n, Duration after) {
+      return new Adversity(lockstep, coldStart, sticky, parallelRequests, replayers, replaysPerSecond, n, after, maxSkew, failurePolicy, faults);
+    }
+
+    Adversity withSkew(Duration max) {
+      return new Adversity(lockstep, coldStart, sticky, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, max, failurePolicy, faults);
+    }
+
+    Adversity withFaults(FailurePolicy policy, List<Fault> f) {
+      return new Adversity(lockstep, coldStart, sticky, parallelRequests, replayers, replaysPerSecond, clones, cloneAfter, maxSkew, policy, f);
+    }
+  }
+
+  /**
+   * Something the store does wrong for a while.
+   *
+   * @param kind what goes wrong
+   * @param start when, from the start of the run
+   * @param length how long (ignored for a flush, which is one instant)
+   */
+  public record Fault(FaultKind kind, Duration start, Duration length) {
+    boolean covers(long millis) {
+      return millis >= start.toMillis() && millis < start.toMillis() + length.toMillis();
+    }
+  }
+
+  /** The kinds of store faults. */
+  public enum FaultKind {
+    /** Every exchange throws {@link java.io.IOException}. */
+    OUTAGE,
+    /** The store loses everything it holds (a restart without persistence, a fail-over). */
+    FLUSH,
+    /** Answers miss about half of the other publishers' values. */
+    PARTIAL,
+    /** Answers carry one extra publisher per scope whose report has a newer format version. */
+    NEWER_VERSION
   }
 
   /** How arrivals of a wave spread over its time span. */
@@ -84,7 +190,11 @@ public record Scenario(
     /** A constant rate. */
     STEP,
     /** A rate that grows linearly from zero. */
-    RAMP
+    RAMP,
+    /** Packed into the first second of every slice (10 s). */
+    BURST_SLICE,
+    /** Packed into the first second of every minute. */
+    BURST_MINUTE
   }
 
   /**
@@ -111,10 +221,19 @@ public record Scenario(
         return s;
       }
     }
+    for (Scenario s : adversarial()) {
+      if (s.name.equals(name)) {
+        return s;
+      }
+    }
     return switch (name) {
       case "smoke" -> smoke(42);
+      case "load10" -> storeLoad(2, 5);
+      case "load100" -> storeLoad(10, 10);
+      case "load1000" -> storeLoad(20, 50);
       default -> throw new IllegalArgumentException(
-          "unknown scenario '" + name + "'; known: one-node, dc5x4, flash20x5, smoke");
+          "unknown scenario '" + name + "'; known: one-node, dc5x4, flash20x5, smoke, load10, load100,"
+              + " load1000, " + String.join(", ", adversarial().stream().map(Scenario::name).toList()));
     };
   }
 
@@ -153,7 +272,7 @@ public record Scenario(
         Duration.ofMinutes(15),
         Duration.ofMinutes(40),
         1,
-        false);
+        Adversity.NONE);
   }
 
   /**
@@ -183,7 +302,7 @@ public record Scenario(
         Duration.ofMinutes(15),
         Duration.ofMinutes(40),
         2,
-        false);
+        Adversity.NONE);
   }
 
   /**
@@ -213,14 +332,14 @@ public record Scenario(
         Duration.ofMinutes(10),
         Duration.ofMinutes(40),
         3,
-        false);
+        Adversity.NONE);
   }
 
-  /** A tiny run for the build's smoke test: 2 DCs x 2 nodes, 1,500 arrivals against 50 users. */
+  /** A tiny run for the build's tests: 2 DCs x 2 nodes, 1,400 arrivals in 8 minutes against 50 users. */
   public static Scenario smoke(long seed) {
     return new Scenario(
         "smoke",
-        "2 DCs x 2 nodes, 1 s sync, 500 ms lag; 1,500 arrivals against 50 active users",
+        "2 DCs x 2 nodes, 1 s sync, 500 ms lag; 1,400 arrivals in 8 min against 50 active users",
         2,
         2,
         Duration.ofSeconds(1),
@@ -231,16 +350,116 @@ public record Scenario(
         Duration.ofMinutes(1),
         Duration.ofSeconds(10),
         List.of(
-            new Wave(Duration.ZERO, Duration.ofMinutes(12), 300, Shape.STEP, -1),
+            new Wave(Duration.ZERO, Duration.ofMinutes(8), 200, Shape.STEP, -1),
             new Wave(Duration.ofMinutes(2), Duration.ofMinutes(2), 1200, Shape.RAMP, 1)),
         new double[] {2, 1},
         Duration.ofMinutes(1),
         Duration.ofSeconds(5),
         Duration.ofSeconds(15),
         Duration.ofMinutes(5),
-        Duration.ofMinutes(12),
+        Duration.ofMinutes(8),
         seed,
-        false);
+        Adversity.NONE);
+  }
+
+  /**
+   * The base of the adversarial scenarios: 2 DCs x 2 nodes, 1 s epochs, 500 ms lag between DCs
+   * (100 ms inside), 300 active users, 150 new users a minute, 2 min sessions; 60 arrivals a
+   * minute in the background for 25 minutes and 2,500 more over minutes 2-10 (linear ramp), so a
+   * line stands for most of the run.
+   */
+  public static Scenario hostileBase(String name, String description, Adversity adversity, List<Wave> waves) {
+    return new Scenario(
+        name,
+        "2 DCs x 2 nodes, 1 s sync, 500 ms lag (100 ms in-DC); " + description,
+        2,
+        2,
+        Duration.ofSeconds(1),
+        Duration.ofMillis(500),
+        Duration.ofMillis(100),
+        300,
+        150,
+        Duration.ofMinutes(2),
+        Duration.ofSeconds(20),
+        waves,
+        new double[] {2, 1},
+        Duration.ofMinutes(4),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(25),
+        Duration.ofMinutes(15),
+        Duration.ofMinutes(25),
+        8,
+        adversity);
+  }
+
+  private static List<Wave> hostileWaves() {
+    return List.of(
+        new Wave(Duration.ZERO, Duration.ofMinutes(25), 1500, Shape.STEP, -1),
+        new Wave(Duration.ofMinutes(2), Duration.ofMinutes(8), 2500, Shape.RAMP, -1));
+  }
+
+  private static List<Fault> storeFaults() {
+    return List.of(
+        new Fault(FaultKind.OUTAGE, Duration.ofMinutes(5), Duration.ofMinutes(4)),
+        new Fault(FaultKind.FLUSH, Duration.ofMinutes(12), Duration.ZERO),
+        new Fault(FaultKind.PARTIAL, Duration.ofMinutes(15), Duration.ofMinutes(2)),
+        new Fault(FaultKind.NEWER_VERSION, Duration.ofMinutes(19), Duration.ofMinutes(2)));
+  }
+
+  /** The adversarial scenarios: one blind spot of the first simulator each. */
+  public static List<Scenario> adversarial() {
+    Adversity none = Adversity.NONE;
+    return List.of(
+        hostileBase("hostile-base", "honest clients, healthy store (the reference)", none, hostileWaves()),
+        hostileBase("parallel", "every page sends 4 requests at once with one cookie", none.withParallel(4), hostileWaves()),
+        hostileBase("replay", "20 admitted clients replay their first ticket 10 times a second", none.withReplayers(20, 10), hostileWaves()),
+        hostileBase("clone", "at minute 7 the waiting cookie at the front of the line is copied to 100 clients",
+            none.withClones(100, Duration.ofMinutes(7)), hostileWaves()),
+        hostileBase("skew", "node clocks off by up to +-5 s", none.withSkew(Duration.ofSeconds(5)), hostileWaves()),
+        hostileBase("store-fail-open", "FAIL_OPEN; store down minutes 5-9, flushed at 12, partial answers 15-17, "
+            + "a newer report version 19-21", none.withFaults(FailurePolicy.FAIL_OPEN, storeFaults()), hostileWaves()),
+        hostileBase("store-fail-closed", "FAIL_CLOSED; store down minutes 5-9, flushed at 12, partial answers 15-17, "
+            + "a newer report version 19-21", none.withFaults(FailurePolicy.FAIL_CLOSED, storeFaults()), hostileWaves()),
+        hostileBase("burst", "arrivals packed into the first second of each slice (min 2-10) and of each minute (min 12-20)",
+            none,
+            List.of(
+                new Wave(Duration.ZERO, Duration.ofMinutes(25), 1500, Shape.STEP, -1),
+                new Wave(Duration.ofMinutes(2), Duration.ofMinutes(8), 1500, Shape.BURST_SLICE, -1),
+                new Wave(Duration.ofMinutes(12), Duration.ofMinutes(8), 1500, Shape.BURST_MINUTE, -1))));
+  }
+
+  /**
+   * Store load: the given topology, 1 s epochs, no lag, 2 virtual minutes with a line standing
+   * from the first seconds (300 active users, 150 a minute, 200 a minute in the background and
+   * 2,000 arrivals in the first 30 s).
+   */
+  public static Scenario storeLoad(int dataCenters, int nodesPerDataCenter) {
+    int nodes = dataCenters * nodesPerDataCenter;
+    double[] weights = new double[dataCenters];
+    java.util.Arrays.fill(weights, 1);
+    return new Scenario(
+        "load" + nodes,
+        dataCenters + " DCs x " + nodesPerDataCenter + " nodes, 1 s sync, no lag; store operations and bytes",
+        dataCenters,
+        nodesPerDataCenter,
+        Duration.ofSeconds(1),
+        Duration.ZERO,
+        Duration.ZERO,
+        300,
+        150,
+        Duration.ofMinutes(2),
+        Duration.ofSeconds(20),
+        List.of(
+            new Wave(Duration.ZERO, Duration.ofMinutes(2), 400, Shape.STEP, -1),
+            new Wave(Duration.ZERO, Duration.ofSeconds(30), 2000, Shape.STEP, -1)),
+        weights,
+        Duration.ofMinutes(4),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(25),
+        Duration.ZERO,
+        Duration.ofMinutes(2),
+        9,
+        Adversity.NONE);
   }
 
   /** This scenario without propagation lag (both lags zero), to tell lag from other causes. */
@@ -248,7 +467,7 @@ public record Scenario(
     return new Scenario(name + "+nolag", description + "; no lag", dataCenters, nodesPerDataCenter,
         syncInterval, Duration.ZERO, Duration.ZERO, totalActiveUsers, newUsersPerMinute,
         sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean, thinkMin, thinkMax,
-        patienceMean, duration, seed, lockstep);
+        patienceMean, duration, seed, adversity);
   }
 
   /** This scenario with nobody giving up, to tell abandonment from other causes. */
@@ -256,7 +475,7 @@ public record Scenario(
     return new Scenario(name + "+patient", description + "; nobody gives up", dataCenters,
         nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
         newUsersPerMinute, sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean,
-        thinkMin, thinkMax, Duration.ZERO, duration, seed, lockstep);
+        thinkMin, thinkMax, Duration.ZERO, duration, seed, adversity);
   }
 
   /** This scenario with all nodes in one data center (same node count), to tell DCs from nodes. */
@@ -268,7 +487,7 @@ public record Scenario(
     return new Scenario(name + "+onedc", description + "; all nodes in one DC", 1,
         dataCenters * nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
         newUsersPerMinute, sessionDuration, refreshInterval, pinned, one, browseMean, thinkMin,
-        thinkMax, patienceMean, duration, seed, lockstep);
+        thinkMax, patienceMean, duration, seed, adversity);
   }
 
   /** This scenario with every node syncing at the same instants (a diagnostic, see {@code lockstep}). */
@@ -276,20 +495,45 @@ public record Scenario(
     return new Scenario(name + "+lockstep", description + "; nodes sync in lock step", dataCenters,
         nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
         newUsersPerMinute, sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean,
-        thinkMin, thinkMax, patienceMean, duration, seed, true);
+        thinkMin, thinkMax, patienceMean, duration, seed, adversity.withLockstep());
+  }
+
+  /** This scenario with sticky load balancing: each user always reaches the same node. */
+  public Scenario withSticky() {
+    return new Scenario(name + "+sticky", description + "; sticky load balancing", dataCenters,
+        nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
+        newUsersPerMinute, sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean,
+        thinkMin, thinkMax, patienceMean, duration, seed, adversity.withSticky());
+  }
+
+  /** This scenario cut to its first {@code minutes} (waves past the end are dropped). */
+  public Scenario truncated(int minutes) {
+    return new Scenario(name + "+" + minutes + "min", description + "; first " + minutes + " min only",
+        dataCenters, nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
+        newUsersPerMinute, sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean,
+        thinkMin, thinkMax, patienceMean, Duration.ofMinutes(minutes), seed, adversity);
+  }
+
+  /** This scenario with every node starting at the same instant as the traffic. */
+  public Scenario withColdStart() {
+    return new Scenario(name + "+cold", description + "; all nodes start at once", dataCenters,
+        nodesPerDataCenter, syncInterval, globalLag, dataCenterLag, totalActiveUsers,
+        newUsersPerMinute, sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean,
+        thinkMin, thinkMax, patienceMean, duration, seed, adversity.withColdStart());
   }
 
   /** The scenario's headline settings, for reports. */
   public String settings() {
     return String.format(
         Locale.ROOT,
-        "limit %d active, %d new/min, session %ds, refresh %ds, sync %dms, lag %dms (in-DC %dms)",
+        "limit %d active, %d new/min, session %ds, refresh %ds, epoch %dms, lag %dms (in-DC %dms), %s",
         totalActiveUsers,
         newUsersPerMinute,
         sessionDuration.getSeconds(),
         refreshInterval.getSeconds(),
         syncInterval.toMillis(),
         globalLag.toMillis(),
-        dataCenterLag.toMillis());
+        dataCenterLag.toMillis(),
+        adversity);
   }
 }

@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
@@ -21,18 +23,19 @@ import org.jfree.data.xy.XYSeriesCollection;
 final class SimReport {
   private SimReport() {}
 
-  static void write(Path dir, SpikeSimulator.Result r) throws IOException {
-    String name = r.scenario.name();
-    try (Writer w = Files.newBufferedWriter(dir.resolve(name + ".csv"), StandardCharsets.UTF_8)) {
-      w.write("second,active,total_active_limit,queue,queue_seen_by_node0,admitted,admitted_last_minute,"
-          + "new_users_per_minute_limit,arrivals\n");
+  static void write(Path out, SpikeSimulator.Result r, boolean withChart) throws IOException {
+    Path dir = out.resolve(r.scenario.name());
+    Files.createDirectories(dir);
+    try (Writer w = Files.newBufferedWriter(dir.resolve("series.csv"), StandardCharsets.UTF_8)) {
+      w.write("second,active,max_active_in_second,total_active_limit,queue,queue_seen_by_node0,admitted,"
+          + "admitted_last_60s,new_users_per_minute_limit,arrivals\n");
       for (int t = 0; t < r.active.length; t++) {
-        w.write(t + "," + r.active[t] + "," + r.scenario.totalActiveUsers() + "," + r.queue[t] + ","
-            + r.queueSeen[t] + "," + r.admittedPerSecond[t] + "," + r.admittedLastMinute(t) + ","
-            + r.scenario.newUsersPerMinute() + "," + r.arrivedPerSecond[t] + "\n");
+        w.write(t + "," + r.active[t] + "," + r.maxActive[t] + "," + r.scenario.totalActiveUsers() + ","
+            + r.queue[t] + "," + r.queueSeen[t] + "," + r.admittedPerSecond[t] + "," + r.admittedLastMinute(t)
+            + "," + r.scenario.newUsersPerMinute() + "," + r.arrivedPerSecond[t] + "\n");
       }
     }
-    try (Writer w = Files.newBufferedWriter(dir.resolve(name + "-dc.csv"), StandardCharsets.UTF_8)) {
+    try (Writer w = Files.newBufferedWriter(dir.resolve("dc.csv"), StandardCharsets.UTF_8)) {
       w.write("data_center,arrivals,queued,admitted,abandoned,admitted_from_line,wait_p50_s,wait_p90_s\n");
       for (int d = 0; d < r.arrivalsByDc.length; d++) {
         SpikeSimulator.DoubleList waits = r.waitsByDc.get(d);
@@ -41,7 +44,96 @@ final class SimReport {
             waits.quantile(0.5) / 1000, waits.quantile(0.9) / 1000));
       }
     }
-    chart(dir.resolve(name + ".png"), r);
+    Files.writeString(dir.resolve("summary.json"), json(r), StandardCharsets.UTF_8);
+    if (withChart) {
+      chart(dir.resolve("chart.png"), r);
+    }
+  }
+
+  /** The run's figures as one JSON object (NaN, for "no sample", as null). */
+  static String json(SpikeSimulator.Result r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    Scenario s = r.scenario;
+    m.put("scenario", s.name());
+    m.put("description", s.description());
+    m.put("settings", s.settings());
+    m.put("totalActiveUsers", s.totalActiveUsers());
+    m.put("newUsersPerMinute", s.newUsersPerMinute());
+    m.put("nodes", s.dataCenters() * s.nodesPerDataCenter());
+    m.put("dataCenters", s.dataCenters());
+    m.put("seed", s.seed());
+    m.put("arrivals", r.users);
+    m.put("queued", r.queued);
+    m.put("admitted", r.admitted);
+    m.put("abandoned", r.abandoned);
+    m.put("peakActive", r.peakActive);
+    m.put("peakActiveRatio", r.peakActiveRatio());
+    m.put("overLimitSeconds", r.secondsOverLimit);
+    m.put("peakPerMinute", r.peakAdmittedPerMinute);
+    m.put("peakPerMinuteRatio", r.peakPerMinuteRatio());
+    m.put("utilization", r.utilization);
+    m.put("queuedSeconds", r.queueSeconds);
+    m.put("secondsBelow97", r.secondsBelowTarget);
+    m.put("fifoInversionUsers", r.invertedUsers);
+    m.put("fifoInversions", r.inversions);
+    m.put("fifoInversionsCrossDc", r.crossDcInversions);
+    m.put("strictInversions", r.strictInversions);
+    m.put("aheadIncreases", r.aheadIncreases);
+    m.put("aheadGrewUsers", r.aheadGrewUsers);
+    m.put("maxAheadIncrease", r.maxAheadIncrease);
+    m.put("etaMedianAbsError", r.medianAbsError());
+    m.put("etaP90AbsError", r.estimateErrors.absQuantile(0.9));
+    m.put("etaSignedMedianError", r.estimateErrors.quantile(0.5));
+    m.put("etaSample", r.estimateErrors.size());
+    m.put("etaStillWaitingIncluded", r.censoredIncluded);
+    m.put("etaStillWaitingLeftOut", r.censoredExcluded);
+    m.put("etaUnknown", r.unknownEstimates);
+    m.put("etaRangeHitRate", r.rangeHitRate());
+    m.put("waitP50Seconds", r.waits.quantile(0.5) / 1000);
+    m.put("waitP90Seconds", r.waits.quantile(0.9) / 1000);
+    m.put("bounced", r.bounced);
+    m.put("lostPlace", r.lostPlace);
+    m.put("revived", r.revived);
+    m.put("cookieExpiredEarly", r.cookieExpiredEarly);
+    m.put("duplicateAdmits", r.duplicateAdmits);
+    m.put("replays", r.replays);
+    m.put("replayAdmissions", r.replayAdmissions);
+    m.put("cloneAdmitted", r.cloneAdmitted);
+    m.put("clonePlaceAdmitted", r.clonePlaceAdmitted);
+    m.put("clonePlaceSpanMillis", r.clonePlaceSpanMillis);
+    m.put("cloneSkipped", r.cloneSkipped);
+    m.put("decisions", r.decisions);
+    m.put("syncs", r.syncs);
+    double secs = r.virtualSeconds();
+    int nodes = s.dataCenters() * s.nodesPerDataCenter();
+    m.put("storeExchanges", r.storeExchanges);
+    m.put("storeFailures", r.storeFailures);
+    m.put("storeExchangesPerSecond", r.storeExchanges / secs);
+    m.put("storeBytesUpPerSecond", r.storeBytesUp / secs);
+    m.put("storeBytesDownPerSecond", r.storeBytesDown / secs);
+    m.put("nodeExchangesPerSecond", r.storeExchanges / secs / nodes);
+    m.put("nodeBytesPerSecond", (r.storeBytesUp + r.storeBytesDown) / secs / nodes);
+    m.put("nodeReportBytes", r.nodeReportBytes);
+    m.put("dataCenterReportBytes", r.dataCenterReportBytes);
+    m.put("virtualSeconds", secs);
+    m.put("wallSeconds", r.wallMillis / 1000.0);
+    StringBuilder b = new StringBuilder("{\n");
+    int i = 0;
+    for (Map.Entry<String, Object> e : m.entrySet()) {
+      b.append("  \"").append(e.getKey()).append("\": ").append(value(e.getValue()));
+      b.append(++i < m.size() ? ",\n" : "\n");
+    }
+    return b.append("}\n").toString();
+  }
+
+  private static String value(Object v) {
+    if (v instanceof Double d) {
+      return d.isNaN() || d.isInfinite() ? "null" : String.format(Locale.ROOT, "%.6g", d);
+    }
+    if (v instanceof String str) {
+      return "\"" + str.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+    return String.valueOf(v);
   }
 
   private static void chart(Path file, SpikeSimulator.Result r) throws IOException {
@@ -87,19 +179,19 @@ final class SimReport {
 
   static void summary(Path file, List<SpikeSimulator.Result> results) throws IOException {
     StringBuilder b = new StringBuilder();
-    b.append("| scenario | arrivals | admitted | abandoned | peak active / limit | overshoot (s over limit) |"
-        + " peak admitted/min / limit | utilization while queued | FIFO inversions (users) |"
-        + " strict inversions | wait estimate |error| p50 / p90 | DC median wait spread | run time |\n");
+    b.append("| scenario | arrivals | admitted | peak active / limit | s over limit | peak in 60 s / limit |"
+        + " utilization while queued | FIFO inversions: users (refusals) | ETA abs. error p50 / p90 |"
+        + " 25-75 range hit | bounced / lost place | DC median wait spread | run time |\n");
     b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (SpikeSimulator.Result r : results) {
       b.append(String.format(Locale.ROOT,
-          "| %s | %d | %d | %d | %d / %d | %.2f%% (%d s) | %d / %d | %.1f%% (%d s queued, %d s < 97%%) |"
-              + " %d (%d) | %d | %.1f%% / %.1f%% | %s | %.0f s |%n",
-          r.scenario.name(), r.users, r.admitted, r.abandoned, r.peakActive,
-          r.scenario.totalActiveUsers(), r.overshoot() * 100, r.secondsOverLimit, r.peakAdmittedPerMinute,
-          r.scenario.newUsersPerMinute(), r.utilization * 100, r.queueSeconds, r.secondsBelowTarget,
-          r.inversions, r.invertedUsers, r.strictInversions, r.medianAbsError() * 100,
-          r.estimateErrors.absQuantile(0.9) * 100, spread(r), r.wallMillis / 1000.0));
+          "| %s | %d | %d | %d / %d (%.3fx) | %d | %d / %d (%.3fx) | %.1f%% (%d s queued, %d s < 97%%) |"
+              + " %d (%d) | %.1f%% / %.1f%% | %.0f%% | %d / %d | %s | %.0f s |%n",
+          r.scenario.name(), r.users, r.admitted, r.peakActive, r.scenario.totalActiveUsers(),
+          r.peakActiveRatio(), r.secondsOverLimit, r.peakAdmittedPerMinute, r.scenario.newUsersPerMinute(),
+          r.peakPerMinuteRatio(), r.utilization * 100, r.queueSeconds, r.secondsBelowTarget, r.invertedUsers,
+          r.inversions, r.medianAbsError() * 100, r.estimateErrors.absQuantile(0.9) * 100,
+          r.rangeHitRate() * 100, r.bounced, r.lostPlace, spread(r), r.wallMillis / 1000.0));
     }
     b.append('\n');
     for (SpikeSimulator.Result r : results) {

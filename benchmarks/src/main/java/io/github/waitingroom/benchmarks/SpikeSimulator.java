@@ -4,11 +4,11 @@ import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.Decision;
 import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.Ticket;
+import io.github.waitingroom.TicketCodec;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
-import io.github.waitingroom.allocation.RoomView;
-import io.github.waitingroom.coordinator.Report;
-import io.github.waitingroom.coordinator.SyncCadence;
+import io.github.waitingroom.coordinator.Transport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,36 +24,34 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Drives the real core through traffic spikes in virtual time. Every node is a real {@link
- * WaitingRoom} (built with {@code backgroundSync(false)} on a shared {@link ManualClock}) whose
- * {@link WaitingRoom#sync()} the simulator calls when the room's own adaptive cadence ({@link
- * WaitingRoom#nextSyncDelay()}) says its background thread would, over a {@link
- * LaggedTransport} that delays what nodes see of each other. Every simulated user carries the real
- * sealed ticket the room gave them: a new user arrives without one, a waiting user polls every
- * refresh interval (and may give up), an admitted user makes requests for a while and leaves.
+ * Drives the real core through traffic spikes and hostile conditions in virtual time. Every node is
+ * a real {@link WaitingRoom} (built with {@code backgroundSync(false)}, on its own {@link
+ * ManualClock} that may be skewed) whose {@link WaitingRoom#sync()} the simulator calls whenever
+ * that node's own {@link WaitingRoom#nextSyncDelay()} asks (four times per epoch, jittered), over a
+ * {@link LaggedTransport} that delays what nodes see of each other (and a {@link FaultyTransport}
+ * when the scenario has store faults). The store's clock is the lagged store's {@code
+ * InMemoryTransport} clock, the simulator's master clock. Every simulated client carries the real
+ * sealed ticket the room gave it and honours each {@link Decision}'s {@code refreshSeconds} and
+ * {@code ticketMaxAgeSeconds}.
  *
  * <p>The simulator keeps its own per-user ground truth, independent of the room's counters, and
- * measures the room against it: peak active users, admissions per minute, utilization while
- * people wait, FIFO inversions, the error of the wait shown at queue time, per-data-center
- * fairness. It writes a per-second CSV and a chart for each scenario.
+ * measures the room against it (see {@link Result}). It writes, per scenario, a directory with a
+ * per-second CSV, a per-DC CSV and {@code summary.json}.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.github.waitingroom.benchmarks.SpikeSimulator \
- *     [--out DIR] [--no-lag] [--patient] [--one-dc] [--lockstep] [scenario ...]
+ *     [--out DIR] [--no-lag] [--patient] [--one-dc] [--lockstep] [--chart] [scenario ...]
  * </pre>
  *
- * <p>Scenarios: {@code one-node dc5x4 flash20x5 smoke}; default: the first three. The variant
- * options change every chosen scenario, to separate causes: {@code --no-lag} (no propagation
- * lag), {@code --patient} (nobody gives up), {@code --one-dc} (all nodes in one data center),
- * {@code --lockstep} (all nodes sync at the same instants).
- *
- * <pre>
- * </pre>
+ * <p>Scenarios: {@code one-node dc5x4 flash20x5} (the default), the adversarial ones ({@code
+ * hostile-base parallel replay clone skew store-fail-open store-fail-closed burst}, or {@code
+ * hostile} for all of them), {@code load10 load100 load1000} (store load) and {@code smoke}.
  */
 public final class SpikeSimulator {
-  /** Virtual start: a round hour, so minute buckets and slices line up with the run's seconds. */
+  /** Virtual start: a round hour, so minutes and slices line up with the run's seconds. */
   static final long START_EPOCH_SECOND = Instant.parse("2026-11-30T10:00:00Z").getEpochSecond();
 
+  private static final long START_MILLIS = START_EPOCH_SECOND * 1000;
   private static final int ID_BITS = 24;
   private static final long ID_MASK = (1L << ID_BITS) - 1;
 
@@ -62,52 +60,86 @@ public final class SpikeSimulator {
   private static final byte ACTIVE = 2;
   private static final byte GONE = 3;
 
+  private static final byte HONEST = 0;
+  private static final byte CLONE = 1;
+
   private final Scenario s;
+  private final Scenario.Adversity adv;
   private final RoomConfig config;
-  private final ManualClock clock;
-  private final WaitingRoom[] nodes;
+  private final ManualClock storeClock;
+  private final ManualClock[] nodeClocks;
+  private final long[] skewMillis;
+  private final @Nullable WaitingRoom[] nodes;
+  private final TicketCodec codec;
+  private final LaggedTransport lagged;
+  private final @Nullable FaultyTransport faulty;
   private final SplittableRandom random;
   private final long endMillis;
+  /** Internal time 0 is {@code base}; the run (traffic, statistics) starts at internal {@code warm}. */
+  private final long warm;
+  private final long base;
+  private final long joinGapMillis;
+  private final KeysetHandle keys;
+  private final Transport transport;
+  private final long sessionMillis;
 
-  // Users (struct of arrays, indexed by user id in arrival order).
+  // Users (struct of arrays, indexed by user id: arrivals in order, then clones).
   private final int users;
+  private final int total;
   private final long[] arrivalMillis;
   private final short[] dataCenter;
   private final long[] patienceMillis;
   private final byte[] state;
+  private final byte[] kind;
   private final @Nullable String[] ticket;
-  private final long[] bucket;
-  private final int[] shownWait;
-  private final long[] sessionEndMillis;
-  private final int[] expiry;
+  private final long[] cookieExpiresMillis;
+  private final long[] placeSecond;
+  private final long[] queuedMillis;
+  private final long[] shownWait;
+  private final long[] shownLow;
+  private final long[] shownHigh;
+  private final long[] lastAhead;
+  private final long[] browseEndMillis;
+  private final long[] expiryMillis;
+  private final boolean[] counted;
   private final boolean[] inverted;
+  private final boolean[] aheadGrew;
+
+  // Replayers: user id, first admitted ticket, end of replaying.
+  private final int[] replayer;
+  private final @Nullable String[] replayTicket;
+  private final long[] replayEndMillis;
+  private int replayersStarted;
+
+  // Clones: the copied holder, when.
+  private int cloneVictim = -1;
+  private long cloneAtMillis = Long.MAX_VALUE;
+  private long clonePlace = Long.MIN_VALUE;
+  private final DoubleList clonePlaceAdmissions = new DoubleList();
 
   // Ground truth over time.
   private final int seconds;
   private final int[] activeAt;
+  private final int[] maxActiveIn;
   private final int[] queueAt;
   private final int[] queueSeenAt;
   private final int[] admittedIn;
   private final int[] arrivedIn;
-  private final int[] expiriesAt;
-  private int expiredUpTo = -1;
-  private int expiredCount;
-  private int everActive;
+  private final LongList admissionMillis = new LongList();
+  private final PriorityQueue<Long> expiries = new PriorityQueue<>();
+  private int activeNow;
+  private int phantomActive;
+  private final PriorityQueue<Long> phantomExpiries = new PriorityQueue<>();
   private int waitingNow;
-  private final TreeMap<Long, Integer> waitingByBucket = new TreeMap<>();
-  private final long[] newestAdmittedBucket;
+  private final TreeMap<Long, Integer> waitingBySecond = new TreeMap<>();
+  private long newestAdmittedSecond = Long.MIN_VALUE;
+  private final long[] newestAdmittedSecondByDc;
 
-  // Sync cadence per node.
-  private final SyncCadence cadence;
-  private final @Nullable RoomView[] lastView;
-  private final int[] lastNodes;
-  private final Duration[] plainDelay;
-
-  // Results.
   private final Result result;
 
   private SpikeSimulator(Scenario s) {
     this.s = s;
+    this.adv = s.adversity();
     this.random = new SplittableRandom(s.seed());
     this.config =
         RoomConfig.builder("sim")
@@ -116,76 +148,104 @@ public final class SpikeSimulator {
             .sessionDuration(s.sessionDuration())
             .refreshInterval(s.refreshInterval())
             .build();
-    this.clock = new ManualClock(Instant.ofEpochSecond(START_EPOCH_SECOND));
-    this.endMillis = s.duration().toMillis();
+    this.sessionMillis = config.sessionSeconds() * 1000;
+    int nodeCount = s.dataCenters() * s.nodesPerDataCenter();
+    // Warm start (the default): nodes join one by one before the traffic starts, each once the
+    // previous one's report (and its data center's sum) can be seen: a rolling start. Cold start:
+    // every node starts at the same instant, when the traffic does.
+    long epochMillis = s.syncInterval().toMillis();
+    this.joinGapMillis = adv.coldStart() ? 0 : epochMillis + s.globalLag().toMillis() + epochMillis / 2;
+    this.warm = adv.coldStart() ? 0 : nodeCount * joinGapMillis + 2 * epochMillis;
+    this.base = START_MILLIS - warm;
+    this.storeClock = new ManualClock(Instant.ofEpochMilli(base));
+    this.endMillis = s.duration().toMillis() + warm;
     this.seconds = (int) s.duration().getSeconds();
 
     long[] arrivals = arrivals();
     this.users = arrivals.length;
-    if (users + (long) s.dataCenters() * s.nodesPerDataCenter() >= ID_MASK) {
-      throw new IllegalArgumentException("too many users for one run: " + users);
+    this.total = users + adv.clones();
+    if (total + (long) nodeCount + adv.replayers() + 2 >= ID_MASK) {
+      throw new IllegalArgumentException("too many users for one run: " + total);
     }
-    this.arrivalMillis = new long[users];
-    this.dataCenter = new short[users];
+    this.arrivalMillis = new long[total];
+    this.dataCenter = new short[total];
     for (int i = 0; i < users; i++) {
-      arrivalMillis[i] = arrivals[i] >>> 8;
+      arrivalMillis[i] = (arrivals[i] >>> 8) + warm;
       dataCenter[i] = (short) (arrivals[i] & 0xFF);
     }
-    this.patienceMillis = new long[users];
+    this.patienceMillis = new long[total];
     for (int i = 0; i < users; i++) {
       patienceMillis[i] =
           s.patienceMean().isZero() ? Long.MAX_VALUE : exponential(s.patienceMean().toMillis());
     }
-    this.state = new byte[users];
-    this.ticket = new String[users];
-    this.bucket = new long[users];
-    this.shownWait = new int[users];
-    this.sessionEndMillis = new long[users];
-    this.expiry = new int[users];
-    this.inverted = new boolean[users];
+    this.state = new byte[total];
+    this.kind = new byte[total];
+    this.ticket = new String[total];
+    this.cookieExpiresMillis = new long[total];
+    this.placeSecond = new long[total];
+    this.queuedMillis = new long[total];
+    this.shownWait = new long[total];
+    this.shownLow = new long[total];
+    this.shownHigh = new long[total];
+    this.lastAhead = new long[total];
+    this.browseEndMillis = new long[total];
+    this.expiryMillis = new long[total];
+    this.counted = new boolean[total];
+    this.inverted = new boolean[total];
+    this.aheadGrew = new boolean[total];
+    this.replayer = new int[adv.replayers()];
+    this.replayTicket = new String[adv.replayers()];
+    this.replayEndMillis = new long[adv.replayers()];
     this.activeAt = new int[seconds];
+    this.maxActiveIn = new int[seconds];
     this.queueAt = new int[seconds];
     this.queueSeenAt = new int[seconds];
     this.admittedIn = new int[seconds];
     this.arrivedIn = new int[seconds];
-    this.expiriesAt =
-        new int[seconds + (int) (config.sessionSeconds() + 2 * config.sliceSeconds()) + 10];
-    this.newestAdmittedBucket = new long[s.dataCenters()];
-    Arrays.fill(newestAdmittedBucket, Long.MIN_VALUE);
+    this.newestAdmittedSecondByDc = new long[s.dataCenters()];
+    Arrays.fill(newestAdmittedSecondByDc, Long.MIN_VALUE);
     this.result = new Result(s, users);
 
-    Duration base = s.syncInterval();
-    Duration quarter = base.dividedBy(4);
-    Duration fourTimes = base.multipliedBy(4);
-    // The room's default bounds (WaitingRoom.Builder#syncIntervalBounds).
-    this.cadence =
-        new SyncCadence(
-            base,
-            quarter.compareTo(Duration.ofMillis(10)) < 0 ? Duration.ofMillis(10) : quarter,
-            fourTimes.compareTo(Duration.ofMinutes(1)) > 0 ? Duration.ofMinutes(1) : fourTimes);
-    int nodeCount = s.dataCenters() * s.nodesPerDataCenter();
-    this.lastView = new RoomView[nodeCount];
-    this.lastNodes = new int[nodeCount];
-    this.plainDelay = new Duration[nodeCount];
-    Arrays.fill(plainDelay, base);
-    Arrays.fill(lastNodes, 1);
-    KeysetHandle keys = TicketKeys.generate();
-    LaggedTransport transport = new LaggedTransport(clock, s.globalLag(), s.dataCenterLag());
-    this.nodes = new WaitingRoom[s.dataCenters() * s.nodesPerDataCenter()];
-    for (int d = 0; d < s.dataCenters(); d++) {
-      for (int n = 0; n < s.nodesPerDataCenter(); n++) {
-        nodes[d * s.nodesPerDataCenter() + n] =
-            WaitingRoom.builder(config, keys)
-                .clock(clock)
-                .transport(transport)
-                .dataCenter("dc-" + d)
-                .nodeId("node-" + n)
-                .syncInterval(s.syncInterval())
-                .backgroundSync(false)
-                .build();
-        nextDelay(d * s.nodesPerDataCenter() + n); // building ran the first sync
-      }
+    this.keys = TicketKeys.generate();
+    this.codec = new TicketCodec(config.roomId(), keys);
+    this.lagged = new LaggedTransport(storeClock, s.globalLag(), s.dataCenterLag());
+    if (!adv.faults().isEmpty()) {
+      faulty = new FaultyTransport(lagged, storeClock, START_MILLIS, adv.faults());
+      transport = faulty;
+    } else {
+      faulty = null;
+      transport = lagged;
     }
+    this.nodes = new WaitingRoom[nodeCount];
+    this.nodeClocks = new ManualClock[nodeCount];
+    this.skewMillis = new long[nodeCount];
+    long maxSkew = adv.maxSkew().toMillis();
+    for (int n = 0; n < nodeCount; n++) {
+      skewMillis[n] = maxSkew == 0 ? 0 : uniform(-maxSkew, maxSkew + 1);
+      nodeClocks[n] = new ManualClock(Instant.ofEpochMilli(base + skewMillis[n]));
+    }
+  }
+
+  /** Starts node {@code i} at internal time {@code at} (building it runs its first sync). */
+  private WaitingRoom join(int i, long at) {
+    storeClock.set(Instant.ofEpochMilli(base + at));
+    nodeClocks[i].set(Instant.ofEpochMilli(base + at + skewMillis[i]));
+    WaitingRoom room =
+        WaitingRoom.builder(config, keys)
+            .clock(nodeClocks[i])
+            .transport(transport)
+            .dataCenter("dc-" + i / s.nodesPerDataCenter())
+            .nodeId("node-" + i % s.nodesPerDataCenter())
+            .syncInterval(s.syncInterval())
+            .failurePolicy(adv.failurePolicy())
+            .backgroundSync(false)
+            .build();
+    nodes[i] = room;
+    result.syncs++;
+    if (Boolean.getBoolean("sim.debugWarm")) {
+      System.err.println("at=" + (at - warm) + " join n" + i + " grant=" + grantOf(room));
+    }
+    return room;
   }
 
   /** Runs one scenario. */
@@ -206,9 +266,19 @@ public final class SpikeSimulator {
       long length = w.length().toMillis();
       for (int i = 0; i < w.users(); i++) {
         double u = random.nextDouble();
-        double at = w.shape() == Scenario.Shape.STEP ? u : Math.sqrt(u);
-        long millis = start + (long) (at * length);
-        if (millis >= endMillis) {
+        long millis =
+            switch (w.shape()) {
+              case STEP -> start + (long) (u * length);
+              case RAMP -> start + (long) (Math.sqrt(u) * length);
+              case BURST_SLICE, BURST_MINUTE -> {
+                long period = w.shape() == Scenario.Shape.BURST_SLICE ? 10_000 : 60_000;
+                long periods = Math.max(1, length / period);
+                // The first second of a period, periods aligned to the room's slices and minutes.
+                long first = (start + period - 1) / period * period;
+                yield first + (long) (u * periods) * period + (long) (random.nextDouble() * 1000);
+              }
+            };
+        if (millis >= s.duration().toMillis()) {
           continue;
         }
         int dc = w.onlyDataCenter();
@@ -244,36 +314,83 @@ public final class SpikeSimulator {
     }
   }
 
+  private int syncId(int node) {
+    return total + node;
+  }
+
+  private int lockstepId() {
+    return total + nodes.length;
+  }
+
+  private int replayId(int r) {
+    return total + nodes.length + 1 + r;
+  }
+
+  private int cloneId() {
+    return total + nodes.length + 1 + adv.replayers();
+  }
+
+  /** Node {@code n} with its clock set to the current store time plus its skew. */
+  private WaitingRoom node(int n, long at) {
+    nodeClocks[n].set(Instant.ofEpochMilli(base + at + skewMillis[n]));
+    return java.util.Objects.requireNonNull(nodes[n], "node not started");
+  }
+
   private void simulate() {
     for (int i = 0; i < users; i++) {
       schedule(arrivalMillis[i], i);
     }
-    long sync = s.syncInterval().toMillis();
-    if (s.lockstep()) {
-      schedule(sync, users); // one event syncs every node
-    } else {
-      for (int n = 0; n < nodes.length; n++) {
-        schedule(uniform(0, sync), users + n);
+    long quarter = s.syncInterval().toMillis() / 4;
+    // Nodes join in an order that alternates data centers, so every data center has a node early.
+    for (int k = 0; k < nodes.length; k++) {
+      int dc = k % s.dataCenters();
+      int i = dc * s.nodesPerDataCenter() + k / s.dataCenters();
+      WaitingRoom room = join(i, k * joinGapMillis);
+      if (!adv.lockstep()) {
+        schedule(k * joinGapMillis + room.nextSyncDelay().toMillis(), syncId(i));
       }
+    }
+    if (adv.lockstep()) {
+      schedule(quarter / 2, lockstepId());
+    }
+    if (adv.clones() > 0) {
+      cloneAtMillis = warm + adv.cloneAfter().toMillis();
+      schedule(cloneAtMillis, cloneId());
     }
     int nextSample = 0;
     while (!events.isEmpty()) {
       long event = events.poll();
       long at = event >>> ID_BITS;
       int id = (int) (event & ID_MASK);
-      while (nextSample < seconds && nextSample * 1000L <= at) {
+      while (nextSample < seconds && nextSample * 1000L + warm <= at) {
         sample(nextSample++);
       }
-      clock.set(Instant.ofEpochMilli(START_EPOCH_SECOND * 1000 + at));
-      if (id >= users) {
-        if (s.lockstep()) {
-          syncAllAtOnce();
-          schedule((at / sync + 1) * sync, id);
-        } else {
-          schedule(at + syncAndNextDelay(id - users), id);
-        }
-      } else {
+      storeClock.set(Instant.ofEpochMilli(base + at));
+      if (id < total) {
         request(id, at);
+      } else if (id < total + nodes.length) {
+        int n = id - total;
+        WaitingRoom room = node(n, at);
+        room.sync();
+        result.syncs++;
+        if (Boolean.getBoolean("sim.debugWarm") && at < warm + 2000) {
+          System.err.println("at=" + (at - warm) + " sync n" + n + " " + room.status().roomNodes() + " nodes, grant=" + grantOf(room));
+        }
+        schedule(at + Math.max(1, room.nextSyncDelay().toMillis()), id);
+      } else if (id == lockstepId()) {
+        for (int round = 0; round < 2; round++) {
+          for (int n = 0; n < nodes.length; n++) {
+            if (nodes[n] != null) {
+              node(n, at).sync();
+              result.syncs++;
+            }
+          }
+        }
+        schedule(at + quarter, id);
+      } else if (id == cloneId()) {
+        startClones(at);
+      } else {
+        replay(id - total - nodes.length - 1, at);
       }
     }
     while (nextSample < seconds) {
@@ -282,78 +399,96 @@ public final class SpikeSimulator {
     result.finish(this);
   }
 
-  /**
-   * Syncs a node and returns the delay to its next sync, chosen by the room's own {@link
-   * SyncCadence} from what the sync saw, with the jitter drawn from the run's seeded random source
-   * (the room's background thread draws it from {@code ThreadLocalRandom}, which would make runs
-   * irreproducible). Counts a mismatch if the room itself chose a delay outside that jitter band.
-   */
-  private long syncAndNextDelay(int n) {
-    nodes[n].sync();
-    result.syncs++;
-    return nextDelay(n);
-  }
+  // ---- requests -------------------------------------------------------------------------
+
+  /** What a page's requests got back: one decision for the page, and whether anything got in. */
+  private record PageAnswer(Decision first, boolean letThrough, int admits) {}
 
   /**
-   * The diagnostic lock step: every node syncs three times at the same instant, with no request
-   * in between, so that every node's final view holds every other node's and data center's counts
-   * as of this instant (the first round publishes the nodes' reports, the second the data
-   * centers' sums, the third reads them): budgets computed from one consistent snapshot.
+   * Sends one page view of user {@code u}: {@code parallelRequests} requests at once with the same
+   * cookie, each to a random node of the user's data center. The responses come back in random
+   * order and the browser keeps the cookie of the last one that sets any; the cookie is dropped
+   * when its max-age has passed.
    */
-  private void syncAllAtOnce() {
-    for (int round = 0; round < 3; round++) {
-      for (WaitingRoom node : nodes) {
-        node.sync();
+  private PageAnswer page(int u, long at) {
+    String sent = ticket[u];
+    if (sent != null && at >= cookieExpiresMillis[u]) {
+      if (state[u] == ACTIVE && at < expiryMillis[u]) {
+        result.cookieExpiredEarly++;
+      }
+      sent = null;
+      ticket[u] = null;
+    }
+    int k = adv.parallelRequests();
+    Decision first = decide(u, sent, at);
+    boolean through = first.letsThrough();
+    int admits = first.outcome() == Decision.Outcome.ADMIT ? 1 : 0;
+    Decision[] rest = new Decision[k - 1];
+    for (int i = 0; i < k - 1; i++) {
+      rest[i] = decide(u, sent, at);
+      through |= rest[i].letsThrough();
+      admits += rest[i].outcome() == Decision.Outcome.ADMIT ? 1 : 0;
+    }
+    // The browser keeps the Set-Cookie of whichever response arrives last.
+    int order = k == 1 ? 0 : random.nextInt(k);
+    keepCookie(u, order == 0 ? first : rest[order - 1], at);
+    for (int i = 0; i < k; i++) {
+      if (i != order) {
+        // The others arrived before it: kept only if it sets no cookie itself.
+        Decision d = i == 0 ? first : rest[i - 1];
+        if (ticket[u] == null && d.ticket() != null) {
+          keepCookie(u, d, at);
+        }
       }
     }
-    result.syncs += nodes.length;
-  }
-
-  /** The delay the room's cadence chooses after the sync that just ran on node {@code n}. */
-  private long nextDelay(int n) {
-    WaitingRoom node = nodes[n];
-    RoomView view = node.view();
-    Report own = view.dataCenters().get("dc-" + n / s.nodesPerDataCenter());
-    int live = own == null ? 1 : Math.max(1, own.nodes());
-    SyncCadence.Signal signal =
-        SyncCadence.classify(config, lastView[n], lastNodes[n], view, live, node.transportFailing());
-    SyncCadence.Delay delay = cadence.next(plainDelay[n], signal, random.nextDouble());
-    long plain = delay.plain().toMillis();
-    long chosen = node.nextSyncDelay().toMillis();
-    long band = plain / 10 + 1;
-    if (chosen < Math.max(cadence.fastest().toMillis(), plain - band) - 1
-        || chosen > Math.min(cadence.slowest().toMillis(), plain + band) + 1) {
-      result.cadenceMismatches++;
+    if (admits > 1) {
+      result.duplicateAdmits += admits - 1;
     }
-    lastView[n] = view;
-    lastNodes[n] = live;
-    plainDelay[n] = delay.plain();
-    return Math.max(1, delay.jittered().toMillis());
+    return new PageAnswer(first, through, admits);
   }
 
-  private WaitingRoom nodeFor(int user) {
-    int base = dataCenter[user] * s.nodesPerDataCenter();
-    return nodes[base + random.nextInt(s.nodesPerDataCenter())];
+  private Decision decide(int u, @Nullable String sent, long at) {
+    int base = dataCenter[u] * s.nodesPerDataCenter();
+    int pick = random.nextInt(s.nodesPerDataCenter());
+    Decision d = node(base + (adv.sticky() ? u % s.nodesPerDataCenter() : pick), at).decide(sent);
+    result.decisions++;
+    return d;
+  }
+
+  private void keepCookie(int u, Decision d, long at) {
+    String t = d.ticket();
+    if (t != null) {
+      ticket[u] = t;
+      cookieExpiresMillis[u] = at + d.ticketMaxAgeSeconds() * 1000;
+    }
+  }
+
+  /** The place (arrival second) of the user's current ticket, as the room wrote it. */
+  private long placeSecondOf(int u, long at) {
+    Ticket t = codec.open(ticket[u], START_EPOCH_SECOND + Math.floorDiv(at - warm, 1000));
+    return t == null ? Long.MIN_VALUE : t.arrival() - START_EPOCH_SECOND;
+  }
+
+  private long placeOf(int u, long at) {
+    Ticket t = codec.open(ticket[u], START_EPOCH_SECOND + Math.floorDiv(at - warm, 1000));
+    return t == null ? Long.MIN_VALUE : t.place();
   }
 
   private void request(int u, long at) {
-    int second = (int) (at / 1000);
+    int second = (int) ((at - warm) / 1000);
     switch (state[u]) {
       case NEW -> {
         arrivedIn[second]++;
         result.arrivalsByDc[dataCenter[u]]++;
-        Decision d = decide(u);
-        bucket[u] = config.bucketOf(START_EPOCH_SECOND + second) - START_EPOCH_SECOND;
-        if (d.letsThrough()) {
+        PageAnswer a = page(u, at);
+        placeSecond[u] = placeSecondOf(u, at);
+        if (a.letThrough()) {
           admit(u, at, false);
         } else {
-          state[u] = WAITING;
-          waitingNow++;
-          waitingByBucket.merge(bucket[u], 1, Integer::sum);
-          shownWait[u] = (int) d.waitSeconds();
+          queue(u, at, a.first());
           result.queued++;
           result.queuedByDc[dataCenter[u]]++;
-          nextPoll(u, at);
+          nextPoll(u, at, a.first());
         }
       }
       case WAITING -> {
@@ -364,36 +499,46 @@ public final class SpikeSimulator {
           result.abandonedByDc[dataCenter[u]]++;
           return;
         }
-        Decision d = decide(u);
-        if (d.letsThrough()) {
+        boolean holdsClone = kind[u] == CLONE || u == cloneVictim;
+        long heldPlace = holdsClone ? placeOf(u, at) : Long.MIN_VALUE;
+        PageAnswer a = page(u, at);
+        if (a.letThrough()) {
+          if (holdsClone && heldPlace == clonePlace) {
+            clonePlaceAdmissions.add(at);
+          }
           leaveLine(u);
           admit(u, at, true);
         } else {
+          Decision d = a.first();
           if (d.outcome() == Decision.Outcome.QUEUE) {
-            // The room no longer knew this ticket: the user starts again at the back.
-            result.lostPlace++;
-            requeue(u, second);
+            // The room no longer knew this ticket (or it was a copy): the user starts at the back.
+            if (kind[u] == HONEST && !holdsClone) {
+              result.lostPlace++;
+            }
+            leaveLine(u);
+            placeSecond[u] = placeSecondOf(u, at);
+            queue(u, at, d);
+            kind[u] = kind[u] == CLONE || u == cloneVictim ? CLONE : kind[u];
+          } else if (kind[u] == HONEST) {
+            checkOrder(u, d);
           }
-          checkInversion(u);
-          nextPoll(u, at);
+          nextPoll(u, at, d);
         }
       }
       case ACTIVE -> {
-        if (at >= sessionEndMillis[u]) {
+        if (at >= browseEndMillis[u]) {
           state[u] = GONE;
           return;
         }
-        Decision d = decide(u);
-        if (d.letsThrough()) {
-          setExpiry(u, second);
+        PageAnswer a = page(u, at);
+        if (a.letThrough()) {
+          letThrough(u, at, false);
         } else {
           // An admitted user turned away: a defect worth counting, then treated as waiting.
           result.bounced++;
-          state[u] = WAITING;
-          waitingNow++;
-          waitingByBucket.merge(bucket[u], 1, Integer::sum);
-          requeue(u, second);
-          nextPoll(u, at);
+          placeSecond[u] = placeSecondOf(u, at);
+          queue(u, at, a.first());
+          nextPoll(u, at, a.first());
           return;
         }
         schedule(at + uniform(s.thinkMin().toMillis(), s.thinkMax().toMillis()), u);
@@ -402,95 +547,38 @@ public final class SpikeSimulator {
     }
   }
 
-  private Decision decide(int u) {
-    Decision d = nodeFor(u).decide(ticket[u]);
-    result.decisions++;
-    String t = d.ticket();
-    if (t != null) {
-      ticket[u] = t;
-    }
-    return d;
+  private void queue(int u, long at, Decision d) {
+    state[u] = WAITING;
+    waitingNow++;
+    waitingBySecond.merge(placeSecond[u], 1, Integer::sum);
+    queuedMillis[u] = at;
+    shownWait[u] = d.waitSeconds();
+    shownLow[u] = d.waitLowSeconds();
+    shownHigh[u] = d.waitHighSeconds();
+    lastAhead[u] = d.usersAhead();
   }
 
-  private void nextPoll(int u, long at) {
-    long poll = at + config.refreshSeconds() * 1000 + uniform(0, 1000);
+  private void nextPoll(int u, long at, Decision d) {
+    long refresh = d.refreshSeconds() > 0 ? d.refreshSeconds() : config.refreshSeconds();
+    long poll = at + refresh * 1000 + uniform(0, 500);
     long giveUp = patienceMillis[u] == Long.MAX_VALUE ? Long.MAX_VALUE : arrivalMillis[u] + patienceMillis[u];
     schedule(Math.min(poll, giveUp), u);
   }
 
-  private void requeue(int u, int second) {
-    leaveLine(u);
-    bucket[u] = config.bucketOf(START_EPOCH_SECOND + second) - START_EPOCH_SECOND;
-    waitingNow++;
-    waitingByBucket.merge(bucket[u], 1, Integer::sum);
-  }
-
   private void leaveLine(int u) {
     waitingNow--;
-    waitingByBucket.compute(bucket[u], (b, n) -> n == null || n <= 1 ? null : n - 1);
+    waitingBySecond.compute(placeSecond[u], (b, n) -> n == null || n <= 1 ? null : n - 1);
   }
 
-  private void admit(int u, long at, boolean fromLine) {
-    int second = (int) (at / 1000);
-    state[u] = ACTIVE;
-    admittedIn[second]++;
-    result.admitted++;
-    result.admittedByDc[dataCenter[u]]++;
-    if (!waitingByBucket.isEmpty() && waitingByBucket.firstKey() < bucket[u]) {
-      result.strictInversions++;
-    }
-    int dc = dataCenter[u];
-    newestAdmittedBucket[dc] = Math.max(newestAdmittedBucket[dc], bucket[u]);
-    if (fromLine) {
-      long waitedMillis = at - arrivalMillis[u];
-      result.waits.add(waitedMillis);
-      result.waitsByDc.get(dc).add(waitedMillis);
-      if (shownWait[u] >= 0) {
-        double actual = waitedMillis / 1000.0;
-        result.estimateErrors.add((shownWait[u] - actual) / actual);
-      } else {
-        result.unknownEstimates++;
-      }
-    }
-    long browse = Math.max(10_000, exponential(s.browseMean().toMillis()));
-    sessionEndMillis[u] = at + browse;
-    everActive++;
-    expiry[u] = -1;
-    setExpiry(u, second);
-    schedule(at + uniform(s.thinkMin().toMillis(), s.thinkMax().toMillis()), u);
-  }
-
-  /** The user's last request was in {@code second}: they count as active until the slice-rounded session ends. */
-  private void setExpiry(int u, int second) {
-    long epoch = START_EPOCH_SECOND + second;
-    int until = (int) (config.sliceOf(epoch) + config.sliceSeconds() + config.sessionSeconds() - START_EPOCH_SECOND);
-    int old = expiry[u];
-    if (old == until) {
-      return;
-    }
-    if (old >= 0) {
-      expiriesAt[old]--;
-      if (old <= expiredUpTo) {
-        expiredCount--; // counted as expired already; the room let them through again
-        result.revived++;
-      }
-    }
-    expiriesAt[until]++;
-    expiry[u] = until;
-  }
-
-  private void checkInversion(int u) {
-    long mine = bucket[u];
-    boolean any = false;
-    boolean crossDc = false;
-    for (int dc = 0; dc < newestAdmittedBucket.length; dc++) {
-      if (newestAdmittedBucket[dc] > mine) {
-        any = true;
-        crossDc |= dc != dataCenter[u];
-      }
-    }
-    if (any) {
+  /** A polling user turned away: an inversion if someone who arrived in a later second got in. */
+  private void checkOrder(int u, Decision d) {
+    long mine = placeSecond[u];
+    if (newestAdmittedSecond > mine) {
       result.inversions++;
+      boolean crossDc = false;
+      for (int dc = 0; dc < newestAdmittedSecondByDc.length; dc++) {
+        crossDc |= dc != dataCenter[u] && newestAdmittedSecondByDc[dc] > mine;
+      }
       if (crossDc) {
         result.crossDcInversions++;
       }
@@ -499,19 +587,222 @@ public final class SpikeSimulator {
         result.invertedUsers++;
       }
     }
+    if (d.usersAhead() > lastAhead[u]) {
+      result.aheadIncreases++;
+      result.maxAheadIncrease = Math.max(result.maxAheadIncrease, d.usersAhead() - lastAhead[u]);
+      if (!aheadGrew[u]) {
+        aheadGrew[u] = true;
+        result.aheadGrewUsers++;
+      }
+    }
+    lastAhead[u] = d.usersAhead();
   }
+
+  private void admit(int u, long at, boolean fromLine) {
+    state[u] = ACTIVE;
+    if (kind[u] == HONEST) {
+      result.admitted++;
+      result.admittedByDc[dataCenter[u]]++;
+    } else {
+      result.cloneAdmitted++;
+    }
+    if (kind[u] == HONEST && !waitingBySecond.isEmpty() && waitingBySecond.firstKey() < placeSecond[u]) {
+      result.strictInversions++;
+    }
+    if (kind[u] == HONEST) {
+      newestAdmittedSecond = Math.max(newestAdmittedSecond, placeSecond[u]);
+      int dc = dataCenter[u];
+      newestAdmittedSecondByDc[dc] = Math.max(newestAdmittedSecondByDc[dc], placeSecond[u]);
+    }
+    if (fromLine && kind[u] == HONEST && u != cloneVictim) {
+      long waitedMillis = at - queuedMillis[u];
+      result.waits.add(waitedMillis);
+      result.waitsByDc.get(dataCenter[u]).add(waitedMillis);
+      estimate(u, waitedMillis / 1000.0);
+    }
+    browseEndMillis[u] = at + Math.max(10_000, exponential(s.browseMean().toMillis()));
+    admissionMillis.add(at - warm);
+    admittedIn[(int) ((at - warm) / 1000)]++;
+    letThrough(u, at, true);
+    if (replayersStarted < replayer.length && kind[u] == HONEST) {
+      int r = replayersStarted++;
+      replayer[r] = u;
+      replayTicket[r] = ticket[u];
+      replayEndMillis[r] = browseEndMillis[u];
+      schedule(at + 1000 / adv.replaysPerSecond(), replayId(r));
+    }
+    schedule(at + uniform(s.thinkMin().toMillis(), s.thinkMax().toMillis()), u);
+  }
+
+  private void estimate(int u, double actual) {
+    if (shownWait[u] < 0) {
+      result.unknownEstimates++;
+      return;
+    }
+    double a = Math.max(actual, 1);
+    result.estimateErrors.add((shownWait[u] - a) / a);
+    if (shownLow[u] >= 0) {
+      result.rangeSample++;
+      if (a >= shownLow[u] && a <= shownHigh[u] + 1) {
+        result.rangeHits++;
+      }
+    }
+  }
+
+  /**
+   * The room let user {@code u} through at {@code at}: the user counts as active for the
+   * configured session duration from now (ground truth, not rounded to slices).
+   */
+  private void letThrough(int u, long at, boolean admission) {
+    expireUpTo(at);
+    if (!counted[u]) {
+      counted[u] = true;
+      activeNow++;
+      if (!admission) {
+        result.revived++; // let through after its configured session had run out
+      }
+    }
+    expiryMillis[u] = at + sessionMillis;
+    expiries.add(expiryMillis[u] << ID_BITS | u);
+    noteActive(at);
+  }
+
+  private void noteActive(long at) {
+    int second = (int) ((at - warm) / 1000);
+    int now = activeNow + phantomActive;
+    if (second >= 0 && second < seconds) {
+      maxActiveIn[second] = Math.max(maxActiveIn[second], now);
+    }
+  }
+
+  private void expireUpTo(long at) {
+    while (!expiries.isEmpty() && (expiries.peek() >>> ID_BITS) <= at) {
+      long e = expiries.poll();
+      int u = (int) (e & ID_MASK);
+      if (counted[u] && expiryMillis[u] == e >>> ID_BITS) {
+        counted[u] = false;
+        activeNow--;
+      }
+    }
+    while (!phantomExpiries.isEmpty() && phantomExpiries.peek() <= at) {
+      phantomExpiries.poll();
+      phantomActive--;
+    }
+  }
+
+  // ---- adversaries -----------------------------------------------------------------------
+
+  /**
+   * A replayer sends its first admitted ticket again, ignoring the answer. A replay the room lets
+   * in as a new arrival (the ticket expired) counts as a user let in for a session: the room
+   * served it, and its ticket would let it back.
+   */
+  private void replay(int r, long at) {
+    int u = replayer[r];
+    if (at >= replayEndMillis[r]) {
+      return;
+    }
+    Decision d = decide(u, replayTicket[r], at);
+    result.replays++;
+    if (d.outcome() == Decision.Outcome.ADMIT) {
+      result.replayAdmissions++;
+      expireUpTo(at);
+      phantomActive++;
+      phantomExpiries.add(at + sessionMillis);
+      admissionMillis.add(at - warm);
+      admittedIn[(int) ((at - warm) / 1000)]++;
+      noteActive(at);
+    } else if (d.letsThrough()) {
+      letThrough(u, at, false);
+    }
+    schedule(at + 1000 / adv.replaysPerSecond(), replayId(r));
+  }
+
+  /**
+   * Copies the current waiting cookie of the user at the front of the line (the earliest place
+   * still waiting) to the clone clients, who start polling with it; that user keeps polling too.
+   */
+  private void startClones(long at) {
+    int v = -1;
+    for (int u = 0; u < users; u++) {
+      if (state[u] == WAITING && kind[u] == HONEST && ticket[u] != null
+          && (v < 0 || placeSecond[u] < placeSecond[v])) {
+        v = u;
+      }
+    }
+    cloneVictim = v;
+    if (v >= 0) {
+      patienceMillis[v] = Long.MAX_VALUE;
+    }
+    result.cloneStartMillis = at - warm;
+    if (v < 0 || state[v] != WAITING || ticket[v] == null) {
+      result.cloneSkipped = true;
+      return;
+    }
+    clonePlace = placeOf(v, at);
+    kind[v] = HONEST;
+    for (int c = users; c < total; c++) {
+      kind[c] = CLONE;
+      state[c] = WAITING;
+      ticket[c] = ticket[v];
+      cookieExpiresMillis[c] = cookieExpiresMillis[v];
+      dataCenter[c] = (short) random.nextInt(s.dataCenters());
+      arrivalMillis[c] = at;
+      patienceMillis[c] = Long.MAX_VALUE;
+      placeSecond[c] = placeSecond[v];
+      waitingNow++;
+      waitingBySecond.merge(placeSecond[c], 1, Integer::sum);
+      schedule(at + uniform(0, 1000), c);
+    }
+  }
+
+  // ---- sampling --------------------------------------------------------------------------
 
   private void sample(int second) {
-    while (expiredUpTo < second) {
-      expiredUpTo++;
-      expiredCount += expiriesAt[expiredUpTo];
-    }
-    activeAt[second] = everActive - expiredCount;
+    long at = second * 1000L + warm;
+    expireUpTo(at);
+    activeAt[second] = activeNow + phantomActive;
+    maxActiveIn[second] = Math.max(maxActiveIn[second], activeAt[second]);
     queueAt[second] = waitingNow;
-    queueSeenAt[second] = (int) nodes[0].view().waitingUsers();
+    queueSeenAt[second] = (int) node(0, at).status().waitingUsers();
+    if (DEBUG_FROM >= 0 && second >= DEBUG_FROM && second <= DEBUG_TO) {
+      StringBuilder b = new StringBuilder("t=" + second + " truth active=" + activeAt[second] + " queue=" + waitingNow);
+      for (int n = 0; n < nodes.length; n++) {
+        io.github.waitingroom.RoomStatus st = node(n, at).status();
+        b.append(String.format(Locale.ROOT, "%n  n%d epoch=%d active=%d free=%d waiting=%d local=%d cutoff=%d nodes=%d failing=%b",
+            n, st.planEpoch() == Long.MIN_VALUE ? -1 : st.planEpoch() % 100000, st.activeUsers(), st.freeSlots(),
+            st.waitingUsers(), st.localActiveUsers(), st.cutoffSecond() == Long.MIN_VALUE ? -1 : st.cutoffSecond() - START_EPOCH_SECOND,
+            st.roomNodes(), st.transportFailing()));
+        b.append(" grant=").append(grantOf(node(n, at)));
+      }
+      System.err.println(b);
+    }
   }
 
-  /** What one run measured. */
+  private static String grantOf(WaitingRoom room) {
+    try {
+      java.lang.reflect.Field f = WaitingRoom.class.getDeclaredField("state");
+      f.setAccessible(true);
+      Object state = f.get(room);
+      java.lang.reflect.Method g = state.getClass().getDeclaredMethod("grant");
+      g.setAccessible(true);
+      Object grant = g.invoke(state);
+      java.lang.reflect.Method line = grant.getClass().getDeclaredMethod("outstandingLine");
+      java.lang.reflect.Method fresh = grant.getClass().getDeclaredMethod("outstandingNew");
+      line.setAccessible(true);
+      fresh.setAccessible(true);
+      java.lang.reflect.Field plan = grant.getClass().getDeclaredField("plan");
+      plan.setAccessible(true);
+      return line.invoke(grant) + "/" + fresh.invoke(grant) + " " + plan.get(grant);
+    } catch (ReflectiveOperationException e) {
+      return e.toString();
+    }
+  }
+
+  private static final int DEBUG_FROM = Integer.getInteger("sim.debugFrom", -1);
+  private static final int DEBUG_TO = Integer.getInteger("sim.debugTo", -1);
+
+  /** What one run measured; every figure from the simulator's ground truth. */
   public static final class Result {
     final Scenario scenario;
     final int users;
@@ -524,12 +815,33 @@ public final class SpikeSimulator {
     int bounced;
     int lostPlace;
     int revived;
+    int cookieExpiredEarly;
+    long duplicateAdmits;
     long strictInversions;
     long inversions;
     long crossDcInversions;
     int invertedUsers;
+    long aheadIncreases;
+    long maxAheadIncrease;
+    int aheadGrewUsers;
     int unknownEstimates;
-    int cadenceMismatches;
+    int rangeSample;
+    int rangeHits;
+    int censoredIncluded;
+    int censoredExcluded;
+    long replays;
+    long replayAdmissions;
+    int cloneAdmitted;
+    long cloneStartMillis = -1;
+    boolean cloneSkipped;
+    int clonePlaceAdmitted;
+    long clonePlaceSpanMillis;
+    long storeExchanges;
+    long storeBytesUp;
+    long storeBytesDown;
+    long storeFailures;
+    double nodeReportBytes;
+    double dataCenterReportBytes;
     final DoubleList waits = new DoubleList();
     final List<DoubleList> waitsByDc = new ArrayList<>();
     final DoubleList estimateErrors = new DoubleList();
@@ -538,10 +850,12 @@ public final class SpikeSimulator {
     final int[] admittedByDc;
     final int[] abandonedByDc;
     int[] active = new int[0];
+    int[] maxActive = new int[0];
     int[] queue = new int[0];
     int[] queueSeen = new int[0];
     int[] admittedPerSecond = new int[0];
     int[] arrivedPerSecond = new int[0];
+    long[] admissionTimes = new long[0];
     int peakActive;
     int secondsOverLimit;
     int peakAdmittedPerMinute;
@@ -565,23 +879,33 @@ public final class SpikeSimulator {
 
     void finish(SpikeSimulator sim) {
       active = sim.activeAt;
+      maxActive = sim.maxActiveIn;
       queue = sim.queueAt;
       queueSeen = sim.queueSeenAt;
       admittedPerSecond = sim.admittedIn;
       arrivedPerSecond = sim.arrivedIn;
+      admissionTimes = sim.admissionMillis.toArray();
       int total = scenario.totalActiveUsers();
       int perMinute = scenario.newUsersPerMinute();
+      // Admissions in any sliding 60 s window, at millisecond resolution.
+      for (int i = 0, j = 0; i < admissionTimes.length; i++) {
+        while (admissionTimes[i] - admissionTimes[j] >= 60_000) {
+          j++;
+        }
+        peakAdmittedPerMinute = Math.max(peakAdmittedPerMinute, i - j + 1);
+      }
       double sum = 0;
       for (int t = 0; t < active.length; t++) {
-        peakActive = Math.max(peakActive, active[t]);
-        if (active[t] > total) {
+        peakActive = Math.max(peakActive, maxActive[t]);
+        if (maxActive[t] > total) {
           secondsOverLimit++;
         }
         peakQueue = Math.max(peakQueue, queue[t]);
-        int lastMinute = admittedLastMinute(t);
-        peakAdmittedPerMinute = Math.max(peakAdmittedPerMinute, lastMinute);
         if (queue[t] > 0) {
-          double u = Math.min(1.0, Math.max((double) active[t] / total, (double) lastMinute / perMinute));
+          // Active clipped at the limit: a second over the limit is full use, never more.
+          double u = Math.max(
+              Math.min(active[t], total) / (double) total,
+              Math.min(admittedLastMinute(t), perMinute) / (double) perMinute);
           sum += u;
           queueSeconds++;
           if (u < 0.97) {
@@ -590,63 +914,96 @@ public final class SpikeSimulator {
         }
       }
       utilization = queueSeconds == 0 ? Double.NaN : sum / queueSeconds;
-    }
-
-    /** Admissions in the 60 seconds ending with second {@code t}. */
-    int admittedLastMinute(int t) {
-      int n = 0;
-      for (int i = Math.max(0, t - 59); i <= t; i++) {
-        n += admittedPerSecond[i];
+      // Users still waiting at the end: their wait so far is a lower bound of their real wait.
+      // Those whose shown estimate has already run out are in the sample (their error is at least
+      // that large); those whose estimate has not run out yet are left out and counted.
+      long end = sim.endMillis;
+      for (int u = 0; u < sim.users; u++) {
+        if (sim.state[u] == WAITING && sim.kind[u] == HONEST && u != sim.cloneVictim) {
+          double waited = (end - sim.queuedMillis[u]) / 1000.0;
+          if (sim.shownWait[u] >= 0 && waited > sim.shownWait[u]) {
+            estimateErrors.add((sim.shownWait[u] - waited) / waited);
+            censoredIncluded++;
+          } else {
+            censoredExcluded++;
+          }
+        }
       }
-      return n;
+      clonePlaceAdmitted = sim.clonePlaceAdmissions.size();
+      if (clonePlaceAdmitted > 0) {
+        clonePlaceSpanMillis = (long) (sim.clonePlaceAdmissions.max() - sim.clonePlaceAdmissions.min());
+      }
+      storeExchanges = sim.lagged.exchanges;
+      storeBytesUp = sim.lagged.bytesUp;
+      storeBytesDown = sim.lagged.bytesDown;
+      storeFailures = sim.faulty == null ? 0 : sim.faulty.failures;
+      nodeReportBytes = sim.lagged.published[0] == 0 ? 0 : sim.lagged.publishedBytes[0] / (double) sim.lagged.published[0];
+      dataCenterReportBytes =
+          sim.lagged.published[1] == 0 ? 0 : sim.lagged.publishedBytes[1] / (double) sim.lagged.published[1];
     }
 
-    /** Peak active users over the limit, as a fraction of the limit (0 when never over). */
-    public double overshoot() {
-      return Math.max(0, peakActive - scenario.totalActiveUsers()) / (double) scenario.totalActiveUsers();
+    /** Admissions in the 60 s ending at the start of second {@code t} (ms resolution). */
+    int admittedLastMinute(int t) {
+      long to = t * 1000L;
+      int hi = upper(admissionTimes, to);
+      int lo = upper(admissionTimes, to - 60_000);
+      return hi - lo;
+    }
+
+    /** Index of the first value greater than {@code v}. */
+    private static int upper(long[] sorted, long v) {
+      int lo = 0;
+      int hi = sorted.length;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (sorted[mid] <= v) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo;
+    }
+
+    double peakActiveRatio() {
+      return peakActive / (double) scenario.totalActiveUsers();
+    }
+
+    double peakPerMinuteRatio() {
+      return peakAdmittedPerMinute / (double) scenario.newUsersPerMinute();
     }
 
     double medianAbsError() {
       return estimateErrors.absQuantile(0.5);
     }
 
+    double rangeHitRate() {
+      return rangeSample == 0 ? Double.NaN : rangeHits / (double) rangeSample;
+    }
+
+    double virtualSeconds() {
+      return scenario.duration().toMillis() / 1000.0;
+    }
+
     String line() {
       return String.format(
           Locale.ROOT,
-          "%s: %d arrivals, %d queued, %d admitted, %d abandoned; peak active %d / %d (overshoot %.2f%%, %d s over),"
-              + " peak admitted/min %d / %d, utilization while queued %.1f%% over %d s (%d s below 97%%),"
-              + " FIFO inversions %d (users %d, cross-DC events %d; strict %d), wait estimate |error| p50 %.1f%%"
-              + " p90 %.1f%% (signed p50 %+.1f%%, unknown %d, sample %d), bounced %d, lost place %d;"
-              + " %d decisions, %d syncs (cadence mismatches %d) in %.1f s",
-          scenario.name(),
-          users,
-          queued,
-          admitted,
-          abandoned,
-          peakActive,
-          scenario.totalActiveUsers(),
-          overshoot() * 100,
-          secondsOverLimit,
-          peakAdmittedPerMinute,
-          scenario.newUsersPerMinute(),
-          utilization * 100,
-          queueSeconds,
-          secondsBelowTarget,
-          inversions,
-          invertedUsers,
-          crossDcInversions,
-          strictInversions,
-          medianAbsError() * 100,
-          estimateErrors.absQuantile(0.9) * 100,
-          estimateErrors.quantile(0.5) * 100,
-          unknownEstimates,
-          estimateErrors.size(),
-          bounced,
-          lostPlace,
-          decisions,
-          syncs,
-          cadenceMismatches,
-          wallMillis / 1000.0);
+          "%s: %d arrivals, %d queued, %d admitted, %d abandoned; peak active %d / %d (%.3fx, %d s over),"
+              + " peak admitted in 60 s %d / %d (%.3fx), utilization while queued %.1f%% over %d s (%d s below 97%%),"
+              + " FIFO inversions %d (users %d, cross-DC %d; strict %d), ahead grew %d times (users %d, max +%d),"
+              + " wait estimate |error| p50 %.1f%% p90 %.1f%% (signed p50 %+.1f%%, unknown %d, sample %d incl. %d"
+              + " still waiting, %d left out), 25-75 range hit %.1f%%, bounced %d, lost place %d, revived %d,"
+              + " cookie expired early %d, duplicate admits %d, replays %d (admitted %d), clones admitted %d"
+              + " (cloned place %d within %d ms); %d decisions, %d syncs, store %d exchanges (%d failed) in %.1f s",
+          scenario.name(), users, queued, admitted, abandoned, peakActive, scenario.totalActiveUsers(),
+          peakActiveRatio(), secondsOverLimit, peakAdmittedPerMinute, scenario.newUsersPerMinute(),
+          peakPerMinuteRatio(), utilization * 100, queueSeconds, secondsBelowTarget, inversions, invertedUsers,
+          crossDcInversions, strictInversions, aheadIncreases, aheadGrewUsers, maxAheadIncrease,
+          medianAbsError() * 100, estimateErrors.absQuantile(0.9) * 100, estimateErrors.quantile(0.5) * 100,
+          unknownEstimates, estimateErrors.size(), censoredIncluded, censoredExcluded, rangeHitRate() * 100,
+          bounced, lostPlace, revived, cookieExpiredEarly, duplicateAdmits, replays, replayAdmissions,
+          cloneAdmitted, clonePlaceAdmitted, clonePlaceSpanMillis, decisions, syncs, storeExchanges,
+          storeFailures, wallMillis / 1000.0);
     }
   }
 
@@ -664,6 +1021,14 @@ public final class SpikeSimulator {
 
     int size() {
       return size;
+    }
+
+    double min() {
+      return Arrays.stream(values, 0, size).min().orElse(Double.NaN);
+    }
+
+    double max() {
+      return Arrays.stream(values, 0, size).max().orElse(Double.NaN);
     }
 
     double quantile(double q) {
@@ -687,21 +1052,52 @@ public final class SpikeSimulator {
     }
   }
 
+  /** A growable list of longs. */
+  static final class LongList {
+    private long[] values = new long[16];
+    private int size;
+
+    void add(long v) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, size * 2);
+      }
+      values[size++] = v;
+    }
+
+    int size() {
+      return size;
+    }
+
+    long last() {
+      return values[size - 1];
+    }
+
+    long[] toArray() {
+      return Arrays.copyOf(values, size);
+    }
+  }
+
   /**
-   * Runs scenarios and writes, per scenario, {@code <name>.csv} (per second), {@code
-   * <name>-dc.csv} (per data center) and {@code <name>.png}, plus {@code summary.md} (named after
-   * the variant options when there are any, e.g. {@code summary--no-lag.md}).
+   * Runs scenarios and writes, per scenario, a directory {@code <name>/} with {@code series.csv}
+   * (per second), {@code dc.csv} (per data center) and {@code summary.json} (and {@code
+   * chart.png} with {@code --chart}), plus {@code summary.md} (named after the variant options
+   * when there are any, e.g. {@code summary--no-lag.md}) for all of them.
    */
   public static void main(String[] args) throws IOException {
     System.setProperty("java.awt.headless", "true");
     Path out = Path.of("target", "sim");
     List<Scenario> scenarios = new ArrayList<>();
     List<String> variants = new ArrayList<>();
+    boolean chart = false;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--out") && i + 1 < args.length) {
         out = Path.of(args[++i]);
+      } else if (args[i].equals("--chart")) {
+        chart = true;
       } else if (args[i].startsWith("--")) {
         variants.add(args[i]);
+      } else if (args[i].equals("hostile")) {
+        scenarios.addAll(Scenario.adversarial());
       } else {
         scenarios.add(Scenario.named(args[i]));
       }
@@ -717,9 +1113,14 @@ public final class SpikeSimulator {
           case "--patient" -> sc.withoutAbandoning();
           case "--one-dc" -> sc.inOneDataCenter();
           case "--lockstep" -> sc.inLockstep();
-          default -> throw new IllegalArgumentException(
-              "unknown option " + v + "; known: --out DIR, --no-lag, --patient, --one-dc, --lockstep");
+          case "--cold-start" -> sc.withColdStart();
+          case "--sticky" -> sc.withSticky();
+          default -> v.startsWith("--minutes=") ? sc.truncated(Integer.parseInt(v.substring(10))) : sc;
         });
+        if (scenarios.get(i) == sc && !v.startsWith("--minutes=")) {
+          throw new IllegalArgumentException("unknown option " + v + "; known: --out DIR, --chart, --no-lag, --patient,"
+              + " --one-dc, --lockstep, --cold-start, --sticky, --minutes=N");
+        }
       }
     }
     Files.createDirectories(out);
@@ -729,7 +1130,7 @@ public final class SpikeSimulator {
       Result r = run(scenario);
       results.add(r);
       System.out.println(r.line());
-      SimReport.write(out, r);
+      SimReport.write(out, r, chart);
     }
     SimReport.summary(out.resolve("summary" + String.join("", variants) + ".md"), results);
     System.out.println("wrote " + out.toAbsolutePath());

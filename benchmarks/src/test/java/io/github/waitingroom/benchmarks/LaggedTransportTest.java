@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.coordinator.Coordinator;
+import io.github.waitingroom.coordinator.Transport;
 import io.github.waitingroom.coordinator.Transport.Publication;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,6 +66,20 @@ class LaggedTransportTest {
     assertThat(publish("dc:x", "node-2", "m1")).containsOnlyKeys("node-2");
     clock.advance(Duration.ofMillis(1));
     assertThat(publish("dc:x", "node-2", "m2")).containsOnlyKeys("node-1", "node-2");
+  }
+
+  @Test
+  void theStoreClockComesBackFreshAndAFlushForgetsEverything() {
+    publish(Coordinator.GLOBAL_SCOPE, "dc-a", "a1");
+    clock.advance(Duration.ofSeconds(2));
+    Map<String, Map<String, byte[]>> answer =
+        transport.exchange("room", List.of(new Publication(Coordinator.GLOBAL_SCOPE, "dc-b", bytes("b1"))), RETENTION);
+    byte[] now = Objects.requireNonNull(answer.get(Transport.CLOCK_SCOPE)).get("now");
+    assertThat(ByteBuffer.wrap(Objects.requireNonNull(now)).getLong()).isEqualTo(clock.millis());
+    assertThat(answer.get(Coordinator.GLOBAL_SCOPE)).containsOnlyKeys("dc-a", "dc-b");
+    transport.flush();
+    assertThat(publish(Coordinator.GLOBAL_SCOPE, "dc-b", "b2")).containsOnlyKeys("dc-b");
+    assertThat(transport.exchanges).isEqualTo(3);
   }
 
   @Test

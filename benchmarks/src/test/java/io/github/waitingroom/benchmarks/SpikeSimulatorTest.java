@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
-/** Small runs of the simulator: invariants that hold whatever the tuning, and determinism. */
+/**
+ * Small runs of the simulator: bookkeeping invariants that hold whatever the tuning, the room's
+ * limits on small topologies, and that a seed fixes the traffic.
+ */
 class SpikeSimulatorTest {
 
   private static Scenario oneNode(long seed) {
@@ -33,7 +37,7 @@ class SpikeSimulatorTest {
         Duration.ofMinutes(3),
         Duration.ofMinutes(8),
         seed,
-        false);
+        Scenario.Adversity.NONE);
   }
 
   private static void assertBookkeeping(SpikeSimulator.Result r) {
@@ -45,19 +49,23 @@ class SpikeSimulatorTest {
     // Users who keep polling keep their place, and admitted users are never turned away.
     assertThat(r.lostPlace).isZero();
     assertThat(r.bounced).isZero();
-    assertThat(r.revived).isZero();
-    assertThat(r.cadenceMismatches).isZero();
     assertThat(r.queued).isPositive();
     assertThat(admittedFromLine).isPositive();
+    assertThat(r.syncs).isPositive();
+  }
+
+  private static void assertLimits(SpikeSimulator.Result r) {
+    assertThat(r.peakActive).isLessThanOrEqualTo(r.scenario.totalActiveUsers());
+    assertThat(r.peakAdmittedPerMinute).isLessThanOrEqualTo(r.scenario.newUsersPerMinute());
+    assertThat(r.invertedUsers).isZero();
   }
 
   @Test
-  void oneNodeNeverGoesOverItsLimitsAndServesTheLineInOrder() {
+  void oneNodeStaysWithinItsLimitsAndServesTheLineInOrder() {
     SpikeSimulator.Result r = SpikeSimulator.run(oneNode(7));
     assertBookkeeping(r);
-    assertThat(r.peakActive).isLessThanOrEqualTo(40);
-    assertThat(r.peakActive).isEqualTo(40);
-    assertThat(r.inversions).isZero();
+    assertLimits(r);
+    assertThat(r.utilization).isGreaterThan(0.5);
   }
 
   @Test
@@ -65,26 +73,58 @@ class SpikeSimulatorTest {
     SpikeSimulator.Result r = SpikeSimulator.run(Scenario.smoke(11));
     assertBookkeeping(r);
     assertThat(r.arrivalsByDc[1]).isGreaterThan(r.arrivalsByDc[0]);
+    // Four nodes sync (at least) four times per epoch of 1 s, on their own schedules.
+    assertThat(r.syncs).isGreaterThan(4L * 4 * 8 * 60 * 9 / 10);
+    // Joining takes an exchange or more of its own.
+    assertThat(r.storeExchanges).isGreaterThanOrEqualTo(r.syncs);
+  }
+
+  // Fails against the core: on 6ddddac smoke seed 11 peaked at 135 active of 50 (new-arrival
+  // slots over-granted at start-up); on dc8c5fc it stays within the limits but 65 polling users
+  // see FIFO inversions. Enable once the core serves the line in order across nodes.
+  @Disabled("core: multi-node limits/order not met yet; see benchmarks/README.md, findings")
+  @Test
+  void severalDataCentersWithLagStayWithinTheLimits() {
+    SpikeSimulator.Result r = SpikeSimulator.run(Scenario.smoke(11));
+    assertLimits(r);
   }
 
   @Test
-  void theSameSeedGivesTheSameRunWithManyNodesAndLag() {
-    SpikeSimulator.Result a = SpikeSimulator.run(Scenario.smoke(5));
-    SpikeSimulator.Result b = SpikeSimulator.run(Scenario.smoke(5));
-    assertThat(b.active).containsExactly(a.active);
-    assertThat(b.queue).containsExactly(a.queue);
-    assertThat(b.admittedPerSecond).containsExactly(a.admittedPerSecond);
-    assertThat(b.inversions).isEqualTo(a.inversions);
+  void theSameSeedGivesTheSameTraffic() {
+    SpikeSimulator.Result a = SpikeSimulator.run(oneNode(5).truncated(3));
+    SpikeSimulator.Result b = SpikeSimulator.run(oneNode(5).truncated(3));
+    assertThat(b.users).isEqualTo(a.users);
+    assertThat(b.arrivedPerSecond).containsExactly(a.arrivedPerSecond);
+    assertThat(b.arrivalsByDc).containsExactly(a.arrivalsByDc);
   }
 
   @Test
-  void theSameSeedGivesTheSameRun() {
-    SpikeSimulator.Result a = SpikeSimulator.run(oneNode(3));
-    SpikeSimulator.Result b = SpikeSimulator.run(oneNode(3));
-    assertThat(b.admitted).isEqualTo(a.admitted);
-    assertThat(b.active).containsExactly(a.active);
-    assertThat(b.queue).containsExactly(a.queue);
-    assertThat(b.admittedPerSecond).containsExactly(a.admittedPerSecond);
-    assertThat(b.estimateErrors.quantile(0.5)).isEqualTo(a.estimateErrors.quantile(0.5));
+  void parallelFetchesAndClonedCookiesCountAsTheyShould() {
+    Scenario base = Scenario.smoke(13).truncated(5);
+    Scenario hostile = new Scenario(
+        "tiny-hostile", "smoke with 3 parallel fetches per page and 20 clones of one waiting cookie",
+        base.dataCenters(), base.nodesPerDataCenter(), base.syncInterval(), base.globalLag(), base.dataCenterLag(),
+        base.totalActiveUsers(), base.newUsersPerMinute(), base.sessionDuration(), base.refreshInterval(),
+        base.waves(), base.dataCenterWeights(), base.browseMean(), base.thinkMin(), base.thinkMax(),
+        base.patienceMean(), base.duration(), base.seed(),
+        Scenario.Adversity.NONE.withParallel(3).withClones(20, Duration.ofMinutes(4)));
+    SpikeSimulator.Result r = SpikeSimulator.run(hostile);
+    assertThat(r.cloneSkipped).isFalse();
+    assertThat(r.decisions).isGreaterThanOrEqualTo(3L * r.users);
+    // The cloned place gets in for a few holders at most (each node may admit it once before
+    // the plans show it admitted), never for all 21.
+    assertThat(r.clonePlaceAdmitted).isLessThanOrEqualTo(hostile.dataCenters() * hostile.nodesPerDataCenter());
+  }
+
+  // Fails against the core: ThreadRace, 1,000 trials x 8 threads, limit 20: 3 trials over on
+  // 6ddddac (max 21), 1 on dc8c5fc (max 30), 3 on c2d4e65 (max 39); never with 1 thread.
+  // Enable once the core is fixed (it may then take a few seconds: 60 trials).
+  @Disabled("core: one node exceeds its grant under real threads; see benchmarks/README.md, findings")
+  @Test
+  void requestThreadsRacingTheSyncNeverSpendMoreThanTheGrant() throws InterruptedException {
+    ThreadRace.Outcome o = ThreadRace.run(60, 20, 8, 100, 24);
+    assertThat(o.maxAdmitted()).isLessThanOrEqualTo(20);
+    assertThat(o.trialsOver()).isZero();
+    assertThat(o.meanAdmitted()).isGreaterThan(0);
   }
 }

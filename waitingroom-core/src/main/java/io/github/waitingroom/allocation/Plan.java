@@ -143,19 +143,22 @@ public final class Plan {
     }
     long newGrant = 0;
     if (lineServed) {
-      newGrant = mine.outstandingNew();
-      if (remaining > 0) {
-        long[] dcWeights = new long[dataCenters.size()];
-        for (int d = 0; d < dcWeights.length; d++) {
-          dcWeights[d] = dataCenters.get(d).arrivals() + 1;
-        }
-        long dcPart = split(remaining, dcWeights, null, epoch)[myDataCenter];
-        long[] nodeWeights = new long[nodes.size()];
-        for (int n = 0; n < nodeWeights.length; n++) {
-          nodeWeights[n] = nodes.get(n).arrivals() + 1;
-        }
-        newGrant += split(dcPart, nodeWeights, null, epoch)[me];
+      // Slots for new arrivals: what the nodes still had for them plus what the line left, shared
+      // out afresh by recent arrivals, without taking back more than a node can give back.
+      long[] dcWeights = new long[dataCenters.size()];
+      long[] dcHeld = new long[dataCenters.size()];
+      for (int d = 0; d < dcWeights.length; d++) {
+        dcWeights[d] = dataCenters.get(d).arrivals() + 1;
+        dcHeld[d] = dataCenters.get(d).outstandingNew();
       }
+      long dcPart = reshare(remaining + room.outstandingNew(), dcWeights, dcHeld, epoch)[myDataCenter];
+      long[] nodeWeights = new long[nodes.size()];
+      long[] nodeHeld = new long[nodes.size()];
+      for (int n = 0; n < nodeWeights.length; n++) {
+        nodeWeights[n] = nodes.get(n).arrivals() + 1;
+        nodeHeld[n] = nodes.get(n).outstandingNew();
+      }
+      newGrant = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
     }
     return new Plan(epoch, free, Math.max(0, room.active()), cutoff, partial, line, partialGrant, newGrant, room);
   }
@@ -232,17 +235,14 @@ public final class Plan {
 
   /**
    * Users ahead of a holder who arrived at the given second and has not been called: everyone
-   * called and not yet in, everyone waiting who arrived in an earlier second, plus half of the
-   * holder's own second (their expected rank in it). Only users who keep polling count, so the
-   * number never grows while the holder waits, except by people ahead who stopped polling and came
-   * back.
+   * called and not yet in, and everyone holding a place who arrived in an earlier second. Users of
+   * the holder's own second are left out (their order within the second is a draw, and they keep
+   * arriving in the tallies of other nodes for a moment), so the number never grows while the
+   * holder waits.
    */
   public long usersAhead(long arrivalSecond) {
     int i = java.util.Arrays.binarySearch(lineSeconds, arrivalSecond);
-    if (i >= 0) {
-      return aheadBefore[i] + (aheadBefore[i + 1] - aheadBefore[i] - 1) / 2;
-    }
-    return aheadBefore[-i - 1];
+    return aheadBefore[i >= 0 ? i : -i - 1];
   }
 
   /**
@@ -295,6 +295,35 @@ public final class Plan {
   /** Admissions per second over the last minute, room-wide (0 when nobody was admitted). */
   public double admissionsPerSecond() {
     return room.recentAdmissions() / 60.0;
+  }
+
+  /**
+   * Shares {@code pool} slots out afresh by {@code weights} among holders that still hold {@code
+   * held} slots each. A holder keeps its held slots until the new shares take over, so one that
+   * should get less than it holds gets its fair share (and gives the rest back when it switches),
+   * and the others grow only into what is free beyond everything held: whatever each one does
+   * until it switches, the holders together never have more than {@code max(pool, sum of held)}.
+   */
+  static long[] reshare(long pool, long[] weights, long[] held, long rotation) {
+    long[] fair = split(pool, weights, null, rotation);
+    long heldSum = 0;
+    long wanted = 0;
+    for (int i = 0; i < fair.length; i++) {
+      heldSum += held[i];
+      wanted += Math.max(0, fair[i] - held[i]);
+    }
+    long room = Math.max(0, pool - heldSum);
+    long[] out = new long[fair.length];
+    for (int i = 0; i < fair.length; i++) {
+      long want = Math.max(0, fair[i] - held[i]);
+      long grow =
+          wanted == 0
+              ? 0
+              : java.math.BigInteger.valueOf(want).multiply(java.math.BigInteger.valueOf(room))
+                  .divide(java.math.BigInteger.valueOf(wanted)).longValueExact();
+      out[i] = Math.min(fair[i], held[i]) + grow;
+    }
+    return out;
   }
 
   /**

@@ -40,6 +40,12 @@ public final class Coordinator {
   /** The scope every data center publishes its sum to. */
   public static final String GLOBAL_SCOPE = "global";
 
+  /** Separates a data center's name from a joining node's in the global scope's join markers. */
+  static final String JOIN = "#";
+
+  /** The publisher of the empty value a node publishes only to read a scope; never a report. */
+  static final String READER = "";
+
   /** Epochs a publisher may lag before it counts as silent. */
   static final int SILENT_AFTER_EPOCHS = 2;
 
@@ -58,6 +64,7 @@ public final class Coordinator {
   private final Set<String> unreadableDataCenters = new HashSet<>();
   private final Set<String> loggedUnreadable = new HashSet<>();
   private final TreeMap<Long, Tally> mySums = new TreeMap<>();
+  private final Map<String, Long> joinedDataCenters = new HashMap<>();
   private final TreeMap<Long, Integer> myNodeCounts = new TreeMap<>();
 
   /**
@@ -87,24 +94,90 @@ public final class Coordinator {
   }
 
   /**
+   * Joins the room. One exchange publishes this node (with no tally yet) to its data center's
+   * scope and a join marker to the global scope ({@code <dataCenter>#<publisher>}), and learns the
+   * store's clock and who else is in the room: the store answers calls one at a time, so of two
+   * nodes that start together, one sees the other's marker. A node alone in the room (no other
+   * node in its data center, no other data center) may plan at once, from the epoch before the
+   * current one; any other node joins at the start of the next epoch, and no data center settles
+   * an epoch from then on without it.
+   *
+   * @param clock the room clock, corrected by {@code offset} with the store's time the exchange
+   *     returns
+   * @return the epoch this node joins at, and whether it is alone
+   * @throws IOException if the transport fails; call again at the next sync
+   */
+  public Join join(java.util.function.LongSupplier clock, long epochMillis, java.util.function.LongConsumer offset)
+      throws IOException {
+    long before = clock.getAsLong();
+    long guess = Math.floorDiv(before, epochMillis) + 1;
+    Report marker = new Report(publisher, 1, guess, new TreeMap<>());
+    Map<String, Map<String, byte[]>> answer =
+        transport.exchange(
+            config.roomId(),
+            List.of(
+                new Transport.Publication(dcScope, publisher, ReportCodec.encode(marker)),
+                new Transport.Publication(GLOBAL_SCOPE, dataCenter + JOIN + publisher, ReportCodec.encode(marker))),
+            retention);
+    long store = storeClock(answer);
+    if (store >= 0) {
+      offset.accept(store - (before + clock.getAsLong()) / 2);
+    }
+    long epoch = Math.floorDiv(clock.getAsLong(), epochMillis);
+    boolean alone = true;
+    for (String who : answer.getOrDefault(dcScope, Map.of()).keySet()) {
+      alone &= who.equals(publisher);
+    }
+    for (String who : answer.getOrDefault(GLOBAL_SCOPE, Map.of()).keySet()) {
+      alone &= who.equals(READER) || who.equals(dataCenter + JOIN + publisher);
+    }
+    read(answer.get(GLOBAL_SCOPE), dataCenters, unreadableDataCenters, "data center");
+    // The marker said the next epoch by this node's clock; a node alone may start one earlier.
+    long joined = alone ? epoch - 1 : Math.max(guess, epoch + 1);
+    nodes.put(publisher, new Report(publisher, 1, joined, new TreeMap<>()));
+    return new Join(joined, alone);
+  }
+
+  /**
+   * How a node joined.
+   *
+   * @param epoch its first tally is of this epoch
+   * @param alone whether it was the only node of the room
+   */
+  public record Join(long epoch, boolean alone) {}
+
+  private static long storeClock(Map<String, Map<String, byte[]>> answer) {
+    Map<String, byte[]> clock = answer.get(Transport.CLOCK_SCOPE);
+    byte[] now = clock == null ? null : clock.get("now");
+    return now != null && now.length == 8 ? ByteBuffer.wrap(now).getLong() : -1;
+  }
+
+  /**
    * Publishes this node's tallies and what it knows of its data center's sums, and reads back
    * everyone's.
    *
+   * @param joined the epoch this node joined in: its first tally is of that epoch
    * @param mine this node's tallies of its latest epochs
    * @param epoch the current epoch
    * @return the store's time in epoch milliseconds, or -1 if the transport does not tell
    * @throws IOException if the transport fails; the coordinator then keeps what it knew
    */
-  public long exchange(NavigableMap<Long, Tally> mine, long epoch) throws IOException {
+  public long exchange(long joined, NavigableMap<Long, Tally> mine, long epoch) throws IOException {
     List<Transport.Publication> out = new ArrayList<>(2);
-    out.add(new Transport.Publication(dcScope, publisher, ReportCodec.encode(new Report(publisher, 1, mine))));
+    Report own = new Report(publisher, 1, joined, mine);
+    out.add(new Transport.Publication(dcScope, publisher, ReportCodec.encode(own)));
     if (!mySums.isEmpty()) {
       int count = myNodeCounts.isEmpty() ? 1 : myNodeCounts.lastEntry().getValue();
       out.add(new Transport.Publication(
-          GLOBAL_SCOPE, dataCenter, ReportCodec.encode(new Report(dataCenter, count, mySums))));
+          GLOBAL_SCOPE, dataCenter, ReportCodec.encode(new Report(dataCenter, count, dcJoined(), mySums))));
+    } else {
+      // Nothing to add to the global scope yet, but it must be read all the same: the one-method
+      // transport answers only the scopes it was given, so publish an empty value under a name
+      // no data center can have.
+      out.add(new Transport.Publication(GLOBAL_SCOPE, READER, new byte[0]));
     }
     Map<String, Map<String, byte[]>> answer = transport.exchange(config.roomId(), out, retention);
-    nodes.put(publisher, new Report(publisher, 1, mine));
+    nodes.put(publisher, own);
     read(answer.get(dcScope), nodes, unreadableNodes, "node");
     read(answer.get(GLOBAL_SCOPE), dataCenters, unreadableDataCenters, "data center");
     forgetBefore(epoch - retentionEpochs);
@@ -114,8 +187,8 @@ public final class Coordinator {
       known.tallies().forEach(mySums::putIfAbsent);
     }
     for (long s = epoch - Report.EPOCHS_KEPT; s < epoch; s++) {
-      if (!mySums.containsKey(s)) {
-        settleDataCenter(s);
+      if (!mySums.containsKey(s) && mine.containsKey(s)) {
+        settleDataCenter(s); // only epochs this node has tallied itself, never one still running
       }
     }
     while (mySums.size() > Report.EPOCHS_KEPT) {
@@ -124,9 +197,14 @@ public final class Coordinator {
     while (myNodeCounts.size() > Report.EPOCHS_KEPT) {
       myNodeCounts.pollFirstEntry();
     }
-    Map<String, byte[]> clock = answer.get(Transport.CLOCK_SCOPE);
-    byte[] now = clock == null ? null : clock.get("now");
-    return now != null && now.length == 8 ? ByteBuffer.wrap(now).getLong() : -1;
+    return storeClock(answer);
+  }
+
+  /** When this node's data center joined, as far as this node knows. */
+  private long dcJoined() {
+    Report known = dataCenters.get(dataCenter);
+    long joined = known == null ? mySums.firstKey() : Math.min(known.joined(), mySums.firstKey());
+    return joined;
   }
 
   private void read(
@@ -137,6 +215,20 @@ public final class Coordinator {
     }
     values.forEach(
         (who, bytes) -> {
+          if (who.equals(READER)) {
+            return;
+          }
+          int join = who.indexOf(JOIN);
+          if (into == dataCenters && join >= 0) {
+            // A node joining data center who[0..join): the data center exists from its epoch on.
+            try {
+              long joined = ReportCodec.decode(bytes).joined();
+              joinedDataCenters.merge(who.substring(0, join), joined, Math::min);
+            } catch (IllegalArgumentException e) {
+              unreadable.add(who);
+            }
+            return;
+          }
           try {
             Report r = ReportCodec.decode(bytes);
             if (!r.publisher().equals(who)) {
@@ -158,6 +250,7 @@ public final class Coordinator {
   private void forgetBefore(long epoch) {
     nodes.values().removeIf(r -> r.latestEpoch() < epoch);
     dataCenters.values().removeIf(r -> r.latestEpoch() < epoch);
+    joinedDataCenters.values().removeIf(joined -> joined < epoch);
   }
 
   private void settleDataCenter(long s) {
@@ -171,12 +264,10 @@ public final class Coordinator {
       if (t != null) {
         parts.add(t);
         live++;
+      } else if (r.joined() > s) {
+        continue; // it joined after epoch s: it admitted nobody then
       } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS) {
-        boolean youngerThanS =
-            !r.tallies().isEmpty() && r.tallies().firstKey() > s && r.tallies().size() < Report.EPOCHS_KEPT;
-        if (!youngerThanS) {
-          return; // it has not published epoch s yet
-        }
+        return; // it has not published epoch s yet
       } else {
         parts.add(r.tallies().lastEntry().getValue().silent());
       }
@@ -209,6 +300,11 @@ public final class Coordinator {
         return null;
       } else {
         dcs.put(r.publisher(), r.tallies().lastEntry().getValue().silent());
+      }
+    }
+    for (Map.Entry<String, Long> j : joinedDataCenters.entrySet()) {
+      if (!dcs.containsKey(j.getKey()) && j.getValue() <= s) {
+        return null; // a data center that joined by epoch s has not published it yet
       }
     }
     List<Tally> live = new ArrayList<>();

@@ -16,9 +16,11 @@ import java.util.TreeMap;
  *
  * @param publisher a node's id within its data center, or a data center's name
  * @param nodes how many nodes it sums (1 for a node's own report)
+ * @param joined the first epoch it has a tally for (a node tallies itself from the epoch it joins
+ *     in; it admitted nobody before): publishers that joined after an epoch are left out of it
  * @param tallies tallies by epoch (epoch = store time in milliseconds / epoch length)
  */
-public record Report(String publisher, int nodes, NavigableMap<Long, Tally> tallies) {
+public record Report(String publisher, int nodes, long joined, NavigableMap<Long, Tally> tallies) {
 
   /** The format version written by this release, the first field of every encoded report. */
   public static final int FORMAT_VERSION = 2;
@@ -33,10 +35,13 @@ public record Report(String publisher, int nodes, NavigableMap<Long, Tally> tall
       throw new IllegalArgumentException("nodes must not be negative but was " + nodes);
     }
     tallies = Collections.unmodifiableNavigableMap(new TreeMap<>(tallies));
+    if (!tallies.isEmpty() && tallies.firstKey() < joined) {
+      throw new IllegalArgumentException("a tally of epoch " + tallies.firstKey() + " before joining at " + joined);
+    }
   }
 
-  /** The latest epoch it has a tally for, or {@link Long#MIN_VALUE} if it has none. */
+  /** The latest epoch it has a tally for, or the epoch before it joined if it has none yet. */
   public long latestEpoch() {
-    return tallies.isEmpty() ? Long.MIN_VALUE : tallies.lastKey();
+    return tallies.isEmpty() ? joined - 1 : tallies.lastKey();
   }
 }

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * Encodes {@link Report}s as compact JSON (jackson-core streaming) and decodes them. Thread-safe.
  *
  * <pre>{@code
- * {"v":2,"publisher":"node-1","nodes":1,
+ * {"v":2,"publisher":"node-1","nodes":1,"joined":e,
  *  "tallies":[{"epoch":e,"active":n,"outstandingLine":n,"outstandingNew":n,"reserved":n,
  *              "polling":n,"recent":n,"arrivals":n,
  *              "line":[[second,count],...],"admitted":[place,...]},...]}
@@ -52,6 +52,7 @@ public final class ReportCodec {
       g.writeNumberField("v", Report.FORMAT_VERSION);
       g.writeStringField("publisher", report.publisher());
       g.writeNumberField("nodes", report.nodes());
+      g.writeNumberField("joined", report.joined());
       g.writeArrayFieldStart("tallies");
       for (Map.Entry<Long, Tally> e : report.tallies().entrySet()) {
         Tally t = e.getValue();
@@ -109,6 +110,7 @@ public final class ReportCodec {
       }
       @Nullable String publisher = null;
       int nodes = -1;
+      long joined = Long.MIN_VALUE;
       TreeMap<Long, Tally> tallies = new TreeMap<>();
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
@@ -123,6 +125,7 @@ public final class ReportCodec {
             nodes = p.getIntValue();
             require(nodes >= 0 && nodes <= 1_000_000, "nodes out of range");
           }
+          case "joined" -> joined = integer(p, value, Long.MIN_VALUE + 1, Long.MAX_VALUE);
           case "tallies" -> {
             require(value == JsonToken.START_ARRAY, "tallies must be an array");
             while (p.nextToken() == JsonToken.START_OBJECT) {
@@ -133,10 +136,11 @@ public final class ReportCodec {
           default -> p.skipChildren();
         }
       }
-      if (publisher == null || nodes < 0) {
-        throw new IllegalArgumentException("not a report: it lacks publisher or nodes");
+      if (publisher == null || nodes < 0 || joined == Long.MIN_VALUE) {
+        throw new IllegalArgumentException("not a report: it lacks publisher, nodes or joined");
       }
-      return new Report(publisher, nodes, tallies);
+      require(tallies.isEmpty() || tallies.firstKey() >= joined, "a tally before joining");
+      return new Report(publisher, nodes, joined, tallies);
     } catch (IOException | RuntimeException e) {
       if (e instanceof IllegalArgumentException iae) {
         throw iae;

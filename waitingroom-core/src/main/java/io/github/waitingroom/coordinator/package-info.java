@@ -1,13 +1,14 @@
 /**
- * How nodes of one room share their counts: the {@link io.github.waitingroom.coordinator.Transport}
- * SPI, the {@link io.github.waitingroom.coordinator.Report} it carries, and the
- * {@link io.github.waitingroom.coordinator.Coordinator} that turns reports into a room view.
+ * How nodes of one room share their tallies: the {@link io.github.waitingroom.coordinator.Transport}
+ * SPI, the {@link io.github.waitingroom.coordinator.Report} it carries, and the {@link
+ * io.github.waitingroom.coordinator.Coordinator} that decides when an epoch is settled.
  *
- * <p>Coordination has two tiers, as in the published design. Each node publishes its report to
- * its data center's scope and gets back the reports of every node there; it sums them into the
- * data center's report, which it publishes to the global scope, where it gets back every data
- * center's report. A transport only stores bytes: all arithmetic happens here, in plain Java, so
- * a user's own transport (a database, a grid, a service) needs one method.
+ * <p>Coordination has two tiers, as in the published design. Each node publishes its report (its
+ * tallies of its latest epochs) to its data center's scope and gets back the reports of every node
+ * there; once every node of the data center has published an epoch, the data center's sum of that
+ * epoch is settled and published to the global scope, where every data center's sums are. A
+ * transport only stores bytes (and, optionally, tells the time): all arithmetic happens here, in
+ * plain Java, so a user's own transport (a database, a grid, a service) needs one method.
  */
 @NullMarked
 package io.github.waitingroom.coordinator;

@@ -2,7 +2,7 @@ package io.github.waitingroom.examples;
 
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.WaitingRoom;
-import io.github.waitingroom.allocation.RoomView;
+import io.github.waitingroom.RoomStatus;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -69,7 +69,7 @@ final class ShopServlet extends HttpServlet {
       status = HttpServletResponse.SC_NOT_FOUND;
       body.append("<h1>Not found</h1><p><a href=\"/\">Back to the shop</a></p>");
     }
-    RoomView v = room.view();
+    RoomStatus v = room.status();
     RoomConfig c = room.config();
     body.append("<footer><p>Room <code>").append(c.roomId()).append("</code> on node <code>").append(node)
         .append("</code> (").append(dataCenter).append("): ").append(v.activeUsers()).append(" of ")

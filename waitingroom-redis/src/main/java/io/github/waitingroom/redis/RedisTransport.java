@@ -163,7 +163,9 @@ public final class RedisTransport implements Transport, AutoCloseable {
       }
     } catch (RuntimeException e) {
       releaseResources();
-      throw new IllegalArgumentException("redis uri '" + redact(uri) + "' is not usable: " + e.getMessage(), e);
+      // Not chained: the client's exception may quote the URI with its password.
+      throw new IllegalArgumentException(
+          "redis uri '" + redact(uri) + "' is not usable: " + whatWentWrong(e, uri));
     }
     this.description = "RedisTransport[" + redact(uri) + ", prefix=" + keyPrefix + "]";
   }
@@ -361,9 +363,32 @@ public final class RedisTransport implements Transport, AutoCloseable {
     }
   }
 
-  /** Hides a password in a URI for logs and messages. */
+  /**
+   * Hides the credentials of a URI for logs and messages: everything between the scheme's {@code
+   * ://} (or the start, without one) and the <em>last</em> {@code @}, so a password that itself
+   * holds {@code @}, {@code :} or {@code /} is hidden whole.
+   */
   static String redact(String uri) {
-    return uri.replaceAll("://[^@/]*@", "://***@");
+    int at = uri.lastIndexOf('@');
+    if (at < 0) {
+      return uri;
+    }
+    int scheme = uri.indexOf("://");
+    int from = scheme >= 0 && scheme < at ? scheme + 3 : 0;
+    return uri.substring(0, from) + "***" + uri.substring(at);
+  }
+
+  /**
+   * What a client library said about {@code uri}: its message when the URI holds no credentials,
+   * otherwise only the exception's type, since parsers quote the pieces they choke on, password
+   * pieces included.
+   */
+  private static String whatWentWrong(RuntimeException e, String uri) {
+    String type = e.getClass().getSimpleName();
+    if (uri.indexOf('@') >= 0) {
+      return type + " (details not shown: they may quote the password; percent-encode @, : and / in it)";
+    }
+    return type + ": " + e.getMessage();
   }
 
   /** Builds a {@link RedisTransport}; every setting but the URI has a default. */

@@ -62,6 +62,9 @@ final class InitParams {
                   "statusParam",
                   "templateFile")));
 
+  private static final java.util.regex.Pattern ENV_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+  private static final java.util.regex.Pattern BASE64_RUN = java.util.regex.Pattern.compile("[A-Za-z0-9+/]{32,}");
+
   private final Lookup params;
 
   private InitParams(Lookup params) {
@@ -150,28 +153,48 @@ final class InitParams {
     boolean ephemeral = Boolean.parseBoolean(booleanValue("generateEphemeralKeyset"));
     if (file != null && envName != null) {
       throw new IllegalArgumentException(
-          "give one of init-params keysetFile ('" + file + "') and keysetEnv ('" + envName + "'), not both");
+          "give one of init-params keysetFile (" + shown(file) + ") and keysetEnv (" + shown(envName) + "), not both");
     }
     if (file != null) {
+      String text;
       try {
-        return TicketKeys.fromJson(Files.readString(Path.of(file), StandardCharsets.UTF_8));
-      } catch (IOException e) {
+        text = Files.readString(Path.of(file), StandardCharsets.UTF_8);
+      } catch (IOException | RuntimeException e) {
+        if (!safeToShow(file)) {
+          // The exception's message holds the value too: name the error only, chain nothing.
+          throw new IllegalArgumentException(
+              "init-param keysetFile must be the path of a file holding the keyset, but no file can be read"
+                  + " at the value given (" + errorName(e) + "), which looks like key material itself and is"
+                  + " not shown: put the keyset in a file and give its path");
+        }
         throw new IllegalArgumentException("init-param keysetFile: cannot read '" + file + "': " + e, e);
+      }
+      try {
+        return TicketKeys.fromJson(text);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("init-param keysetFile: '" + file + "' is " + e.getMessage(), e);
+        // The parser's message may quote the text, and the text is a secret: name the error only.
+        throw new IllegalArgumentException(
+            "init-param keysetFile: " + shown(file) + " does not hold a Tink JSON keyset (" + errorName(e)
+                + "; details not shown, they may quote key material)");
       }
     }
     if (envName != null) {
+      if (!ENV_NAME.matcher(envName).matches()) {
+        throw new IllegalArgumentException(
+            "init-param keysetEnv must be the NAME of an environment variable (letters, digits and _) that"
+                + " holds the keyset, but was " + shown(envName));
+      }
       String json = env.get(envName);
       if (json == null || json.isBlank()) {
         throw new IllegalArgumentException(
-            "init-param keysetEnv names the environment variable '" + envName + "', which is not set");
+            "init-param keysetEnv names the environment variable " + shown(envName) + ", which is not set");
       }
       try {
         return TicketKeys.fromJson(json);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
-            "init-param keysetEnv: environment variable '" + envName + "' holds " + e.getMessage(), e);
+            "init-param keysetEnv: environment variable " + shown(envName) + " does not hold a Tink JSON keyset ("
+                + errorName(e) + "; details not shown, they may quote key material)");
       }
     }
     if (ephemeral) {
@@ -186,6 +209,42 @@ final class InitParams {
         "no ticket keyset: set init-param keysetFile (path of a Tink JSON keyset) or keysetEnv (an"
             + " environment variable holding one); every node of a room needs the same keyset. For a"
             + " single throw-away node only, set generateEphemeralKeyset=true.");
+  }
+
+  /** The type of the innermost cause: what went wrong, without a message that may quote a secret. */
+  private static String errorName(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getClass().getSimpleName();
+  }
+
+  /** A keyset setting's value in quotes for a message, or a note that it is withheld. */
+  static String shown(String value) {
+    return safeToShow(value) ? "'" + value + "'" : "a value that looks like key material, which is not shown";
+  }
+
+  /**
+   * Whether a value given as a file path or a variable name may appear in a message: not when it
+   * holds JSON ({@code {}, quotes), base64 padding or whitespace, parses as a keyset, or holds a
+   * run of 32 or more base64 characters that mixes upper case, lower case and digits, as key
+   * material does and names rarely do.
+   */
+  static boolean safeToShow(String value) {
+    if (value.length() > 1024 || value.indexOf('{') >= 0 || value.indexOf('}') >= 0 || value.indexOf('"') >= 0
+        || value.indexOf('=') >= 0 || value.indexOf('+') >= 0 || value.chars().anyMatch(Character::isWhitespace)) {
+      return false;
+    }
+    java.util.regex.Matcher run = BASE64_RUN.matcher(value);
+    while (run.find()) {
+      String r = run.group();
+      if (r.chars().anyMatch(Character::isUpperCase) && r.chars().anyMatch(Character::isLowerCase)
+          && r.chars().anyMatch(Character::isDigit)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void filterSettings(WaitingRoomFilter.Builder fb) {

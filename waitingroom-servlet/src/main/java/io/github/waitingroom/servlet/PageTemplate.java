@@ -26,7 +26,9 @@ final class PageTemplate {
     WAIT_TIME_FORMATTED("waitTimeFormatted"),
     REFRESH_SECONDS("refreshSeconds"),
     LAST_UPDATED("lastUpdated"),
-    STATUS_PARAM("statusParam");
+    STATUS_PARAM("statusParam"),
+    /** The Content-Security-Policy nonce of this response: {@code <script nonce="{{cspNonce}}">}. */
+    CSP_NONCE("cspNonce");
 
     final String key;
 

@@ -2,27 +2,64 @@ package io.github.waitingroom.servlet;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Which request paths the room guards: everything under one prefix, minus ignored paths.
+ * Which requests the room guards: everything under one prefix, minus ignored static paths.
  *
  * <p>Paths are matched segment by segment, so the prefix {@code /shop} covers {@code /shop} and
- * {@code /shop/cart} but not {@code /shopping}. An ignored entry is either such a path (it and
- * everything below it pass through) or an extension pattern {@code *.css}.
+ * {@code /shop/cart} but not {@code /shopping}. The prefix is matched against the path as the
+ * container decoded it, so no spelling of a guarded path escapes the room.
+ *
+ * <p>An ignored entry is a path ({@code /static/}: it and everything below it), an extension
+ * ({@code *.css}: a last segment that ends in {@code .css}, at any depth) or an extension under a
+ * path ({@code /static/*.css}: the same, only below {@code /static}). An ignore applies to a
+ * request only when
+ *
+ * <ol>
+ *   <li>its method is {@code GET} or {@code HEAD} (a write is never a static fetch), and
+ *   <li>its path is <em>canonical</em>: the path as sent (after the context path) holds only
+ *       {@code A-Z a-z 0-9 - . _ ~ /}, has no empty, {@code .} or {@code ..} segment, and equals
+ *       the path the container decoded. So no percent-escape ({@code /buy%3B.css}, {@code
+ *       /buy%20.css}), no path parameter ({@code /buy;x.css}) and no dot segment makes a request
+ *       look like an ignored one while an application routes it elsewhere.
+ * </ol>
+ *
+ * <p>Everything else goes through the room. A bare extension also matches below application
+ * routes ({@code *.css} covers {@code /buy/x.css}, which a controller mapped to {@code /buy/**}
+ * may answer); scope it ({@code /static/*.css}) unless no route takes trailing segments.
  */
 final class PathRules {
+  private static final Logger log = LoggerFactory.getLogger(PathRules.class);
+  private static final Pattern EXTENSION = Pattern.compile("\\*(\\.[A-Za-z0-9]+)+");
+  private static final Pattern CANONICAL_CHARS = Pattern.compile("[A-Za-z0-9._~/-]*");
+
+  /** An extension rule: a last segment ending in {@code extension}, below {@code under}. */
+  private record ExtensionRule(String under, String extension) {}
+
   private final String prefix;
   private final List<String> ignoredPaths;
-  private final List<String> ignoredExtensions;
+  private final List<ExtensionRule> ignoredExtensions;
 
   PathRules(String prefix, List<String> ignored) {
     this.prefix = checkPath("pathPrefix", prefix);
     List<String> paths = new ArrayList<>();
-    List<String> extensions = new ArrayList<>();
+    List<ExtensionRule> extensions = new ArrayList<>();
     for (String entry : ignored) {
       String e = entry.trim();
-      if (e.startsWith("*.") && e.length() > 2 && e.indexOf('/') < 0) {
-        extensions.add(e.substring(1));
+      int star = e.startsWith("*.") ? -1 : e.lastIndexOf("/*.");
+      if (e.startsWith("*.") || star >= 0) {
+        String under = star <= 0 ? "/" : checkPath("ignorePaths", e.substring(0, star));
+        String extension = checkExtension(e, e.substring(star + 1));
+        extensions.add(new ExtensionRule(under, extension));
+        if (under.equals("/")) {
+          log.warn(
+              "ignorePaths '{}' exempts every path ending in {} at any depth, also below application"
+                  + " routes (/buy/x{}); scope it to your assets, e.g. '/static/*{}'",
+              e, extension, extension, extension);
+        }
       } else {
         paths.add(checkPath("ignorePaths", e));
       }
@@ -31,11 +68,21 @@ final class PathRules {
     this.ignoredExtensions = List.copyOf(extensions);
   }
 
+  private static String checkExtension(String entry, String pattern) {
+    if (!EXTENSION.matcher(pattern).matches()) {
+      throw new IllegalArgumentException(
+          "ignorePaths: an extension must be written '*.css' or '/static/*.css' (letters and digits"
+              + " after each dot) but was '" + entry + "'");
+    }
+    return pattern.substring(1);
+  }
+
   private static String checkPath(String setting, String path) {
-    if (!path.startsWith("/") || path.contains("//") || path.contains("?") || path.contains("#")) {
+    if (!path.startsWith("/") || path.contains("//") || path.contains("?") || path.contains("#")
+        || path.contains("*")) {
       throw new IllegalArgumentException(
           setting + " must be a path starting with '/' (or, for ignorePaths, an extension like"
-              + " '*.css') but was '" + path + "'");
+              + " '*.css' or '/static/*.css') but was '" + path + "'");
     }
     return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
   }
@@ -45,20 +92,60 @@ final class PathRules {
     return prefix;
   }
 
-  /** Whether a request for {@code path} (within the context, decoded) goes through the room. */
+  /** Whether a canonical {@code GET} of {@code path} goes through the room. */
   boolean guards(String path) {
+    return guards("GET", path, path);
+  }
+
+  /**
+   * Whether a request goes through the room.
+   *
+   * @param method the HTTP method
+   * @param rawPath the path as the client sent it, after the context path (percent-escapes and
+   *     path parameters intact)
+   * @param path the path within the application as the container decoded it
+   */
+  boolean guards(String method, String rawPath, String path) {
     if (!under(path, prefix)) {
       return false;
     }
+    return !(("GET".equals(method) || "HEAD".equals(method)) && canonical(rawPath, path) && ignored(path));
+  }
+
+  private boolean ignored(String path) {
     for (String p : ignoredPaths) {
       if (under(path, p)) {
-        return false;
+        return true;
       }
     }
-    for (String ext : ignoredExtensions) {
-      if (path.endsWith(ext)) {
+    int lastSlash = path.lastIndexOf('/');
+    for (ExtensionRule rule : ignoredExtensions) {
+      if (under(path, rule.under)
+          && path.endsWith(rule.extension)
+          && path.length() - lastSlash - 1 > rule.extension.length()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the path as sent is already in the form the container decoded (see the class comment). */
+  static boolean canonical(String rawPath, String path) {
+    if (!rawPath.equals(path) || !CANONICAL_CHARS.matcher(rawPath).matches() || !rawPath.startsWith("/")) {
+      return false;
+    }
+    int at = 1;
+    while (at <= rawPath.length()) {
+      int end = rawPath.indexOf('/', at);
+      if (end < 0) {
+        end = rawPath.length();
+      }
+      String segment = rawPath.substring(at, end);
+      boolean last = end == rawPath.length();
+      if ((segment.isEmpty() && !last) || segment.equals(".") || segment.equals("..")) {
         return false;
       }
+      at = end + 1;
     }
     return true;
   }

@@ -12,12 +12,16 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -48,9 +52,27 @@ import org.slf4j.LoggerFactory;
  * from init-params when it starts; see the README for the list. Bad settings fail {@link #init}
  * with a message that names the setting and the value.
  *
- * <p>{@code OPTIONS} requests (CORS preflights, which never carry cookies) pass through untouched.
- * Everything the filter writes carries {@code Cache-Control: no-store}. The ticket cookie is
- * {@code HttpOnly}, scoped to the guarded path, and re-issued only when the ticket changes.
+ * <p>Which requests the room decides:
+ *
+ * <ul>
+ *   <li>A CORS preflight, an {@code OPTIONS} request with both {@code Origin} and {@code
+ *       Access-Control-Request-Method}, passes through untouched: browsers never send cookies with
+ *       it. Every other {@code OPTIONS} request is decided like a {@code GET}.
+ *   <li>Paths outside the {@linkplain Builder#pathPrefix guarded prefix} pass through.
+ *   <li>{@linkplain Builder#ignorePaths Ignored paths} pass through only for {@code GET} and {@code
+ *       HEAD} requests whose path is canonical (no percent-escape, path parameter or dot segment);
+ *       see {@link Builder#ignorePaths} for the exact rule.
+ * </ul>
+ *
+ * <p>Headers: everything the filter writes carries {@code Cache-Control: private, no-store} and
+ * {@code X-Content-Type-Options: nosniff}; the waiting page carries a Content-Security-Policy that
+ * allows only its own inline script and style (by a fresh nonce per response, {@code {{cspNonce}}}
+ * in a template) and same-origin requests, the JSON status {@code default-src 'none'}. An
+ * application response on which the filter sets the ticket cookie gets {@code Cache-Control:
+ * private, no-store}, and whatever the application later sets for {@code Cache-Control}, {@code
+ * Expires}, {@code Surrogate-Control} or {@code *CDN-Cache-Control} on it is dropped: a shared cache
+ * must never hand one visitor's ticket to another. The ticket cookie is {@code HttpOnly}, scoped to
+ * the guarded path, and re-issued only when the ticket changes.
  */
 public final class WaitingRoomFilter implements Filter {
   private static final Logger log = LoggerFactory.getLogger(WaitingRoomFilter.class);
@@ -59,11 +81,22 @@ public final class WaitingRoomFilter implements Filter {
   public static final String DEFAULT_STATUS_PARAM = "waitingRoomStatus";
 
   private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-  private static final String NO_STORE = "no-store";
+  private static final String NO_STORE = "private, no-store";
+  private static final String JSON_POLICY = "default-src 'none'";
+  private static final SecureRandom NONCES = new SecureRandom();
+  private static final Base64.Encoder NONCE_ENCODER = Base64.getUrlEncoder().withoutPadding();
 
   /** When the ticket cookie carries the {@code Secure} attribute. */
   public enum CookieSecure {
-    /** When the request came over HTTPS ({@link ServletRequest#isSecure()}). The default. */
+    /**
+     * When the container says the request came over HTTPS ({@link ServletRequest#isSecure()}). The
+     * default. Behind a TLS-terminating proxy or load balancer, the container must be told to
+     * trust its forwarded headers (Jetty: {@code ForwardedRequestCustomizer}; Tomcat: {@code
+     * RemoteIpValve}; Spring Boot: {@code server.forward-headers-strategy=native} or {@code
+     * framework}), or every cookie goes out without {@code Secure}. The filter never reads {@code
+     * X-Forwarded-Proto} itself: only the container knows which proxies to trust. When in doubt,
+     * use {@link #ALWAYS}.
+     */
     AUTO,
     /** Always. */
     ALWAYS,
@@ -140,26 +173,25 @@ public final class WaitingRoomFilter implements Filter {
         || !(response instanceof HttpServletResponse res)
         || req.getDispatcherType() != DispatcherType.REQUEST
         // CORS preflights never carry cookies: queueing them would only add phantom users.
-        || "OPTIONS".equals(req.getMethod())
-        || !s.paths.guards(pathWithinApplication(req))) {
+        || isCorsPreflight(req)
+        || !s.paths.guards(req.getMethod(), rawPathWithinApplication(req), pathWithinApplication(req))) {
       chain.doFilter(request, response);
       return;
     }
     Decision d = s.room.decide(ticketOf(req, s.cookieName));
     String ticket = d.ticket();
-    if (ticket != null) {
-      res.addHeader("Set-Cookie", s.cookie(req, ticket, d.ticketMaxAgeSeconds()));
+    String setCookie = ticket == null ? null : s.cookie(req, ticket, d.ticketMaxAgeSeconds());
+    if (setCookie != null) {
+      res.addHeader("Set-Cookie", setCookie);
     }
     if (hasFlag(req.getQueryString(), s.statusParam)) {
       writeJson(s, d, res, d.letsThrough() ? HttpServletResponse.SC_OK : s.waitingStatus);
       return;
     }
     if (d.letsThrough()) {
-      if (ticket != null) {
-        // A response that sets a ticket must never be cached and replayed to someone else.
-        res.setHeader("Cache-Control", NO_STORE);
-      }
-      chain.doFilter(request, response);
+      // A response that sets a ticket must never be cached and replayed to someone else, whatever
+      // the application sets on it later.
+      chain.doFilter(request, setCookie == null ? res : new TicketResponse(res, setCookie));
       return;
     }
     if (wantsJson(req)) {
@@ -182,6 +214,23 @@ public final class WaitingRoomFilter implements Filter {
   public @Nullable WaitingRoom room() {
     Settings s = settings;
     return s == null ? null : s.room;
+  }
+
+  /** A CORS preflight: {@code OPTIONS} with both {@code Origin} and {@code Access-Control-Request-Method}. */
+  private static boolean isCorsPreflight(HttpServletRequest req) {
+    return "OPTIONS".equals(req.getMethod())
+        && req.getHeader("Origin") != null
+        && req.getHeader("Access-Control-Request-Method") != null;
+  }
+
+  /** The path as the client sent it (not decoded), after the context path. */
+  private static String rawPathWithinApplication(HttpServletRequest req) {
+    String uri = req.getRequestURI();
+    String context = req.getContextPath();
+    if (uri == null) {
+      return "";
+    }
+    return context != null && !context.isEmpty() && uri.startsWith(context) ? uri.substring(context.length()) : uri;
   }
 
   private static String pathWithinApplication(HttpServletRequest req) {
@@ -232,7 +281,7 @@ public final class WaitingRoomFilter implements Filter {
   private static void writeJson(Settings s, Decision d, HttpServletResponse res, int status)
       throws IOException {
     long viewTime = d.viewTime() > 0 ? d.viewTime() : s.room.status().now();
-    write(res, status, "application/json", StatusJson.write(s.room.config().roomId(), d, viewTime), d);
+    write(res, status, "application/json", JSON_POLICY, StatusJson.write(s.room.config().roomId(), d, viewTime), d);
   }
 
   private static void writePage(Settings s, Decision d, HttpServletResponse res) throws IOException {
@@ -246,14 +295,36 @@ public final class WaitingRoomFilter implements Filter {
     values[PageTemplate.Var.REFRESH_SECONDS.ordinal()] = Long.toString(d.refreshSeconds());
     values[PageTemplate.Var.LAST_UPDATED.ordinal()] = Instant.ofEpochSecond(d.viewTime()).toString();
     values[PageTemplate.Var.STATUS_PARAM.ordinal()] = s.statusParam;
-    write(res, s.waitingStatus, "text/html", s.template.render(values), d);
+    String nonce = nonce();
+    values[PageTemplate.Var.CSP_NONCE.ordinal()] = nonce;
+    write(res, s.waitingStatus, "text/html", pagePolicy(nonce), s.template.render(values), d);
   }
 
-  private static void write(HttpServletResponse res, int status, String type, String body, Decision d)
+  /** 128 random bits, base64url: a Content-Security-Policy nonce for one page. */
+  private static String nonce() {
+    byte[] bytes = new byte[16];
+    NONCES.nextBytes(bytes);
+    return NONCE_ENCODER.encodeToString(bytes);
+  }
+
+  /**
+   * The waiting page's policy: its own inline script and style (by nonce), requests to its own
+   * origin (the status poll) and same-origin images; nothing from elsewhere, no plugins, no
+   * {@code <base>}.
+   */
+  static String pagePolicy(String nonce) {
+    return "default-src 'none'; script-src 'nonce-" + nonce + "'; style-src 'nonce-" + nonce
+        + "'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'";
+  }
+
+  private static void write(
+      HttpServletResponse res, int status, String type, String policy, String body, Decision d)
       throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     res.setStatus(status);
     res.setHeader("Cache-Control", NO_STORE);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Content-Security-Policy", policy);
     if (status == 429 && d.refreshSeconds() > 0) {
       res.setHeader("Retry-After", Long.toString(d.refreshSeconds()));
     }
@@ -262,12 +333,91 @@ public final class WaitingRoomFilter implements Filter {
     res.getOutputStream().write(bytes);
   }
 
+  /**
+   * An application response that carries the room's ticket cookie: it stays {@code Cache-Control:
+   * private, no-store} whatever the application sets later, and keeps the cookie through {@code
+   * reset()} and an application's {@code setHeader("Set-Cookie", ..)}.
+   */
+  static final class TicketResponse extends HttpServletResponseWrapper {
+    private final String setCookie;
+
+    TicketResponse(HttpServletResponse response, String setCookie) {
+      super(response);
+      this.setCookie = setCookie;
+      super.setHeader("Cache-Control", NO_STORE);
+    }
+
+    /** Whether a header would let a shared cache (a proxy or a CDN) keep the response. */
+    static boolean cachingHeader(String name) {
+      String n = name.toLowerCase(Locale.ROOT);
+      return n.equals("cache-control")
+          || n.equals("expires")
+          || n.equals("surrogate-control")
+          || n.endsWith("cdn-cache-control");
+    }
+
+    @Override
+    public void setHeader(String name, @Nullable String value) {
+      if (cachingHeader(name)) {
+        return;
+      }
+      super.setHeader(name, value);
+      if ("set-cookie".equalsIgnoreCase(name)) {
+        super.addHeader("Set-Cookie", setCookie);
+      }
+    }
+
+    @Override
+    public void addHeader(String name, @Nullable String value) {
+      if (!cachingHeader(name)) {
+        super.addHeader(name, value);
+      }
+    }
+
+    @Override
+    public void setDateHeader(String name, long date) {
+      if (!cachingHeader(name)) {
+        super.setDateHeader(name, date);
+      }
+    }
+
+    @Override
+    public void addDateHeader(String name, long date) {
+      if (!cachingHeader(name)) {
+        super.addDateHeader(name, date);
+      }
+    }
+
+    @Override
+    public void setIntHeader(String name, int value) {
+      if (!cachingHeader(name)) {
+        super.setIntHeader(name, value);
+      }
+    }
+
+    @Override
+    public void addIntHeader(String name, int value) {
+      if (!cachingHeader(name)) {
+        super.addIntHeader(name, value);
+      }
+    }
+
+    @Override
+    public void reset() {
+      super.reset();
+      super.addHeader("Set-Cookie", setCookie);
+      super.setHeader("Cache-Control", NO_STORE);
+    }
+  }
+
   /** The filter's fixed settings. */
   static final class Settings {
     final WaitingRoom room;
     final boolean ownsRoom;
     final PathRules paths;
     final String cookieName;
+    /** A {@code __Host-} cookie: always {@code Secure}, {@code Path=/}, never a {@code Domain}. */
+    final boolean hostCookie;
     final CookieSecure secure;
     final SameSite sameSite;
     final int waitingStatus;
@@ -285,7 +435,20 @@ public final class WaitingRoomFilter implements Filter {
         throw new IllegalArgumentException(
             "cookieSameSite NONE requires a Secure cookie (browsers reject it otherwise) but cookieSecure was NEVER");
       }
-      this.secure = b.sameSite == SameSite.NONE ? CookieSecure.ALWAYS : b.secure;
+      // Browsers match the cookie prefixes without regard to case.
+      this.hostCookie = name.regionMatches(true, 0, "__Host-", 0, 7);
+      boolean securePrefix = hostCookie || name.regionMatches(true, 0, "__Secure-", 0, 9);
+      if (securePrefix && b.secure == CookieSecure.NEVER) {
+        throw new IllegalArgumentException(
+            "cookieName '" + name + "' requires a Secure cookie (browsers reject a __Host- or __Secure-"
+                + " cookie without it) but cookieSecure was NEVER");
+      }
+      if (hostCookie && !paths.prefix().equals("/")) {
+        throw new IllegalArgumentException(
+            "cookieName '" + name + "' requires Path=/ (browsers reject a __Host- cookie with any other"
+                + " path) but pathPrefix was '" + paths.prefix() + "': guard '/' or use another cookie name");
+      }
+      this.secure = b.sameSite == SameSite.NONE || securePrefix ? CookieSecure.ALWAYS : b.secure;
       this.sameSite = b.sameSite;
       this.waitingStatus = b.waitingStatus;
       this.template = b.template;
@@ -302,7 +465,8 @@ public final class WaitingRoomFilter implements Filter {
     String cookie(HttpServletRequest req, String ticket, long maxAgeSeconds) {
       String context = req.getContextPath();
       String prefix = paths.prefix();
-      String path = context == null || context.isEmpty() ? prefix : prefix.equals("/") ? context : context + prefix;
+      String path =
+          hostCookie || context == null || context.isEmpty() ? prefix : prefix.equals("/") ? context : context + prefix;
       StringBuilder c = new StringBuilder(160);
       c.append(cookieName).append('=').append(ticket);
       c.append("; Path=").append(path);
@@ -346,21 +510,48 @@ public final class WaitingRoomFilter implements Filter {
     }
 
     /**
-     * Paths that pass through without a ticket: a path ({@code /static/}, {@code /health}) covers
-     * itself and everything below it; {@code *.css} covers an extension. Adds to earlier calls.
+     * Paths that pass through without a ticket. Adds to earlier calls. An entry is
+     *
+     * <ul>
+     *   <li>a path ({@code /static/}, {@code /health}): it and everything below it, segment by
+     *       segment ({@code /health} does not cover {@code /healthz});
+     *   <li>an extension under a path ({@code /static/*.css}): a last segment that ends in {@code
+     *       .css}, anywhere below {@code /static};
+     *   <li>a bare extension ({@code *.css}): the same at any depth, also below application routes
+     *       ({@code /buy/x.css}); logged as a warning at start-up, prefer the scoped form.
+     * </ul>
+     *
+     * <p>An ignore applies only to {@code GET} and {@code HEAD} requests whose path is canonical:
+     * the path as sent (after the context path) holds only {@code A-Z a-z 0-9 - . _ ~ /}, has no
+     * empty, {@code .} or {@code ..} segment, and equals the path the container decoded. A
+     * percent-escape ({@code /buy%3B.css}, {@code /buy%20.css}), a path parameter ({@code
+     * /buy;x.css}), a dot segment or any other method ({@code POST /static/x.css}) is decided by
+     * the room like any other request. Static assets whose URLs need escapes are therefore not
+     * exempt: an admitted visitor still gets them.
      */
     public Builder ignorePaths(String... paths) {
       ignorePaths.addAll(Arrays.asList(paths));
       return this;
     }
 
-    /** The ticket cookie's name. Default: {@code wr_<roomId>}. */
+    /**
+     * The cookie's name. Default: {@code wr_<roomId>}. A name starting with {@code __Host-} (in any
+     * case) makes the cookie {@code Secure} with {@code Path=/} and no {@code Domain}, as browsers
+     * require; it needs {@link #pathPrefix} {@code /}, and {@link #build()} refuses it with {@link
+     * CookieSecure#NEVER} or another prefix. {@code __Secure-} makes it {@code Secure} and is
+     * refused with {@link CookieSecure#NEVER}. The cookie is {@code Secure} for such names even over
+     * plain HTTP, where browsers then drop it.
+     */
     public Builder cookieName(String name) {
       this.cookieName = Objects.requireNonNull(name, "cookieName");
       return this;
     }
 
-    /** When the cookie is {@code Secure}. Default: {@link CookieSecure#AUTO}. */
+    /**
+     * When the cookie is {@code Secure}. Default: {@link CookieSecure#AUTO}, which follows the
+     * container's {@code isSecure()}: behind a TLS-terminating proxy, configure the container's
+     * forwarded-header handling (see {@link CookieSecure#AUTO}) or choose {@link CookieSecure#ALWAYS}.
+     */
     public Builder cookieSecure(CookieSecure secure) {
       this.secure = Objects.requireNonNull(secure, "cookieSecure");
       return this;

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -104,6 +105,112 @@ class InitParamsTest {
     assertThat(failure(p)).contains("not both");
     p.remove("keysetEnv");
     assertThat(failure(p)).contains("keysetFile", "/nonexistent/keyset.json");
+  }
+
+  /** Every message of the error and its causes, as a log line of the stack trace would show them. */
+  private static String allMessages(Throwable e) {
+    StringBuilder out = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      out.append(t).append('\n');
+      for (Throwable s : t.getSuppressed()) {
+        out.append(allMessages(s));
+      }
+    }
+    return out.toString();
+  }
+
+  private static String failureChain(Map<String, String> params, Map<String, String> env) {
+    try {
+      read(params, env).room.close();
+      throw new AssertionError("expected a configuration error for " + params.keySet());
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      return allMessages(e);
+    }
+  }
+
+  /** The base64 key material of a Tink JSON keyset: what must never reach a log. */
+  private static String keyMaterial(String json) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"value\"\\s*:\\s*\"([^\"]+)\"").matcher(json);
+    assertThat(m.find()).as(json).isTrue();
+    return m.group(1);
+  }
+
+  private static void assertNoKeyMaterial(String message, String json) {
+    String material = keyMaterial(json);
+    assertThat(message)
+        .doesNotContain(material)
+        .doesNotContain(material.substring(0, 12))
+        .doesNotContain(material.substring(material.length() - 12))
+        .doesNotContain("{")
+        .doesNotContain("keyData")
+        .doesNotContain("primaryKeyId");
+  }
+
+  @Test
+  void aKeysetGivenWhereANameWasExpectedIsNeverEchoed() throws Exception {
+    String json = TicketKeys.toJson(TicketKeys.generate());
+    Map<String, String> p = minimal();
+    p.remove("generateEphemeralKeyset");
+
+    p.put("keysetEnv", json);
+    String env = failureChain(p, Map.of());
+    assertNoKeyMaterial(env, json);
+    assertThat(env).contains("keysetEnv", "not shown");
+
+    p.remove("keysetEnv");
+    p.put("keysetFile", json);
+    String file = failureChain(p, Map.of());
+    assertNoKeyMaterial(file, json);
+    assertThat(file).contains("keysetFile", "not shown");
+
+    p.put("keysetEnv", json);
+    String both = failureChain(p, Map.of());
+    assertNoKeyMaterial(both, json);
+    assertThat(both).contains("not both");
+
+    // A keyset pasted on one line, without braces around it, or base64 of the binary form.
+    p.remove("keysetEnv");
+    String inner = json.substring(json.indexOf('{') + 1, json.lastIndexOf('}'));
+    p.put("keysetFile", inner);
+    assertThat(failureChain(p, Map.of())).doesNotContain(keyMaterial(json)).contains("keysetFile");
+    p.remove("keysetFile");
+    p.put("keysetEnv", keyMaterial(json));
+    assertThat(failureChain(p, Map.of())).doesNotContain(keyMaterial(json)).contains("keysetEnv");
+
+    // Through the container, the ServletException and its causes say nothing either.
+    p.remove("keysetFile");
+    p.put("keysetEnv", json);
+    try {
+      new WaitingRoomFilter().init(config("shopRoom", p));
+      throw new AssertionError("expected init to fail");
+    } catch (ServletException e) {
+      assertNoKeyMaterial(allMessages(e), json);
+    }
+  }
+
+  @Test
+  void aBrokenKeysetInTheNamedVariableOrFileIsNotQuotedEither(@TempDir Path dir) throws Exception {
+    String json = TicketKeys.toJson(TicketKeys.generate());
+    String material = keyMaterial(json);
+    // Broken in ways that parsers like to quote: a cut-off document, a bad number, a bad enum.
+    List<String> broken = List.of(
+        json.substring(0, json.indexOf(material) + material.length() + 2),
+        json.replaceFirst("\"primaryKeyId\"\\s*:\\s*(\\d+)", "\"primaryKeyId\": \"" + material + "\""),
+        json.replace("\"ENABLED\"", "\"" + material + "\""));
+    Map<String, String> p = minimal();
+    p.remove("generateEphemeralKeyset");
+    for (String text : broken) {
+      p.put("keysetEnv", "SHOP_KEYSET");
+      String env = failureChain(p, Map.of("SHOP_KEYSET", text));
+      assertThat(env).contains("'SHOP_KEYSET'").doesNotContain(material).doesNotContain(material.substring(0, 12));
+      p.remove("keysetEnv");
+      Path file = dir.resolve("keyset.json");
+      Files.writeString(file, text);
+      p.put("keysetFile", file.toString());
+      String fromFile = failureChain(p, Map.of());
+      assertThat(fromFile).contains(file.toString()).doesNotContain(material).doesNotContain(material.substring(0, 12));
+      p.remove("keysetFile");
+    }
   }
 
   @Test

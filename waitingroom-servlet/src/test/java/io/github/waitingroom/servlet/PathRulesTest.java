@@ -32,6 +32,37 @@ class PathRulesTest {
   }
 
   @Test
+  void ignoresOnlyCanonicalGetAndHeadRequests() {
+    PathRules rules = new PathRules("/", List.of("/static/", "/assets/*.js", "*.css"));
+    assertThat(rules.guards("GET", "/static/a.png", "/static/a.png")).isFalse();
+    assertThat(rules.guards("HEAD", "/assets/x/y.js", "/assets/x/y.js")).isFalse();
+    assertThat(rules.guards("GET", "/deep/x.css", "/deep/x.css")).isFalse();
+    assertThat(rules.guards("POST", "/static/a.png", "/static/a.png")).isTrue();
+    assertThat(rules.guards("OPTIONS", "/x.css", "/x.css")).isTrue();
+    assertThat(rules.guards("GET", "/buy.js", "/buy.js")).as("scoped to /assets").isTrue();
+    assertThat(rules.guards("GET", "/assets.js", "/assets.js")).isTrue();
+    assertThat(rules.guards("GET", "/.css", "/.css")).as("an extension needs a name before it").isTrue();
+    // What the container decoded differs from what was sent, or the path is not plain.
+    assertThat(rules.guards("GET", "/buy%3B.css", "/buy;.css")).isTrue();
+    assertThat(rules.guards("GET", "/buy;x.css", "/buy")).isTrue();
+    assertThat(rules.guards("GET", "/static/../buy", "/buy")).isTrue();
+    assertThat(rules.guards("GET", "/static/./a.png", "/static/./a.png")).isTrue();
+    assertThat(rules.guards("GET", "/static//a.png", "/static//a.png")).isTrue();
+    assertThat(rules.guards("GET", "/static/a b.png", "/static/a b.png")).isTrue();
+    assertThat(PathRules.canonical("/", "/")).isTrue();
+    assertThat(PathRules.canonical("/static/", "/static/")).isTrue();
+    assertThat(PathRules.canonical("/a/..", "/a/..")).isFalse();
+  }
+
+  @Test
+  void extensionPatternsAreChecked() {
+    assertThatThrownBy(() -> new PathRules("/", List.of("*.c*s"))).hasMessageContaining("ignorePaths").hasMessageContaining("'*.c*s'");
+    assertThatThrownBy(() -> new PathRules("/", List.of("/static/*.")))
+        .hasMessageContaining("'/static/*.'");
+    assertThatThrownBy(() -> new PathRules("/", List.of("/sta*tic/x"))).hasMessageContaining("'/sta*tic/x'");
+  }
+
+  @Test
   void rejectsPathsThatAreNotPaths() {
     assertThatThrownBy(() -> new PathRules("shop", List.of())).hasMessageContaining("pathPrefix").hasMessageContaining("'shop'");
     assertThatThrownBy(() -> new PathRules("/", List.of("static/"))).hasMessageContaining("ignorePaths").hasMessageContaining("'static/'");

@@ -7,7 +7,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -15,10 +17,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.ForwardedRequestCustomizer;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.jspecify.annotations.Nullable;
 
-/** A real Jetty 12 (ee10) on a free port: the filter in front of an app that names the path it served. */
+/**
+ * A real Jetty 12 (ee10) on a free port: the filter in front of an app that names the path it served.
+ *
+ * <p>The app can be told, through query parameters, to do what real applications do to a response
+ * after the filter ran: {@code appReset=1} calls {@code reset()}, each {@code appSetHeader=Name:Value}
+ * calls {@code setHeader}, each {@code appAddHeader=Name:Value} calls {@code addHeader}.
+ */
 final class TestServer implements AutoCloseable {
   final Server server;
   final AtomicInteger appHits = new AtomicInteger();
@@ -33,19 +45,31 @@ final class TestServer implements AutoCloseable {
 
   /** Starts Jetty with the given filter instance (programmatic registration). */
   static TestServer start(Filter filter) throws Exception {
-    return start(new FilterHolder(filter));
+    return start(new FilterHolder(filter), false);
+  }
+
+  /**
+   * Starts Jetty as it runs behind a TLS-terminating proxy: its connector has Jetty's {@link
+   * ForwardedRequestCustomizer}, so {@code X-Forwarded-Proto: https} makes {@code isSecure()} true.
+   */
+  static TestServer startBehindProxy(Filter filter) throws Exception {
+    return start(new FilterHolder(filter), true);
   }
 
   /** Starts Jetty with a container-created filter configured by init-params (as web.xml does). */
   static TestServer startWithInitParams(Map<String, String> initParams) throws Exception {
     FilterHolder holder = new FilterHolder(WaitingRoomFilter.class);
     holder.setInitParameters(initParams);
-    return start(holder);
+    return start(holder, false);
   }
 
-  private static TestServer start(FilterHolder holder) throws Exception {
+  private static TestServer start(FilterHolder holder, boolean behindProxy) throws Exception {
     Server server = new Server();
-    ServerConnector connector = new ServerConnector(server);
+    HttpConfiguration http = new HttpConfiguration();
+    if (behindProxy) {
+      http.addCustomizer(new ForwardedRequestCustomizer());
+    }
+    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
     connector.setHost("127.0.0.1");
     connector.setPort(0);
     server.addConnector(connector);
@@ -67,6 +91,15 @@ final class TestServer implements AutoCloseable {
               @Override
               protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
                 self[0].appHits.incrementAndGet();
+                if (req.getParameter("appReset") != null) {
+                  res.reset();
+                }
+                for (String[] h : headers(req.getParameterValues("appSetHeader"))) {
+                  res.setHeader(h[0], h[1]);
+                }
+                for (String[] h : headers(req.getParameterValues("appAddHeader"))) {
+                  res.addHeader(h[0], h[1]);
+                }
                 if (req.getRequestURI().startsWith("/store")) {
                   res.setContentType("text/html;charset=UTF-8");
                   res.getWriter().write("<!DOCTYPE html><html lang=\"en\"><head><title>Shop</title></head>"
@@ -83,6 +116,17 @@ final class TestServer implements AutoCloseable {
     server.start();
     self[0] = new TestServer(server, connector.getLocalPort());
     return self[0];
+  }
+
+  private static List<String[]> headers(String @Nullable [] values) {
+    List<String[]> out = new ArrayList<>();
+    if (values != null) {
+      for (String v : values) {
+        int colon = v.indexOf(':');
+        out.add(new String[] {v.substring(0, colon), v.substring(colon + 1)});
+      }
+    }
+    return out;
   }
 
   URI uri(String pathAndQuery) {

@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** One browser-like visitor: a java.net.http client with its own cookie jar. */
@@ -40,6 +41,20 @@ final class Visitor {
             .timeout(Duration.ofSeconds(10))
             .build();
     return client.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * Sends {@code method} (without a body) with exactly the given headers; the path is sent as
+   * written, percent-escapes and {@code ;} included.
+   */
+  HttpResponse<String> send(String method, String path, Map<String, String> headers)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(server.uri(path))
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .timeout(Duration.ofSeconds(10));
+    headers.forEach(b::header);
+    return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> send(String path, String accept) throws IOException, InterruptedException {

@@ -130,7 +130,7 @@ class WaitingRoomFilterTest {
     assertThat(inApp(third)).isFalse();
     assertThat(onWaitingPage(third)).isTrue();
     assertThat(third.statusCode()).isEqualTo(200);
-    assertThat(third.headers().firstValue("Cache-Control")).hasValue("no-store");
+    assertThat(third.headers().firstValue("Cache-Control")).hasValue("private, no-store");
     assertThat(server().appHits.get()).isEqualTo(2);
     assertThat(c.ticket(COOKIE)).isNotNull();
     // The admitted keep passing.
@@ -185,7 +185,7 @@ class WaitingRoomFilterTest {
 
     HttpResponse<String> json = waiting.getJson("/shop");
     Map<String, Object> s = status(json);
-    assertThat(json.headers().firstValue("Cache-Control")).hasValue("no-store");
+    assertThat(json.headers().firstValue("Cache-Control")).hasValue("private, no-store");
     assertThat(s)
         .containsEntry("roomId", "shop")
         .containsEntry("inWaitingRoom", true)
@@ -199,7 +199,7 @@ class WaitingRoomFilterTest {
 
     HttpResponse<String> html = waiting.get("/shop");
     assertThat(html.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
-    assertThat(html.headers().firstValue("Cache-Control")).hasValue("no-store");
+    assertThat(html.headers().firstValue("Cache-Control")).hasValue("private, no-store");
     assertThat(html.body())
         .contains("<html lang=\"en\">")
         .contains("<h1>You are in line</h1>")
@@ -304,6 +304,72 @@ class WaitingRoomFilterTest {
   }
 
   @Test
+  void optionsThatIsNotARealPreflightIsDecidedLikeAGet() throws Exception {
+    start(small().build(), f -> f);
+    Visitor admitted = new Visitor(server());
+    HttpResponse<String> first = admitted.send("OPTIONS", "/api/cart", Map.of());
+    assertThat(inApp(first)).as("a free slot: admitted, as a GET would be").isTrue();
+    assertThat(setCookies(first)).as("and it books a ticket like a GET").hasSize(1);
+    new Visitor(server()).get("/");
+    int hits = server().appHits.get();
+
+    for (Map<String, String> headers :
+        List.of(
+            Map.<String, String>of(),
+            Map.of("Origin", "https://elsewhere.example"),
+            Map.of("Access-Control-Request-Method", "POST"))) {
+      Visitor v = new Visitor(server());
+      HttpResponse<String> r = v.send("OPTIONS", "/api/cart", headers);
+      assertThat(onWaitingPage(r)).as("OPTIONS with %s", headers).isTrue();
+      assertThat(v.ticket(COOKIE)).as("OPTIONS with %s", headers).isNotNull();
+    }
+    assertThat(server().appHits.get()).as("none of them reached the application").isEqualTo(hits);
+    assertThat(inApp(admitted.send("OPTIONS", "/api/cart", Map.of()))).as("the admitted still pass").isTrue();
+    // A real preflight (both headers) still passes without a ticket.
+    HttpResponse<String> preflight = new Visitor(server()).options("/api/cart");
+    assertThat(inApp(preflight)).isTrue();
+    assertThat(setCookies(preflight)).isEmpty();
+  }
+
+  @Test
+  void ignoreRulesApplyOnlyToGetAndHeadOfCanonicalPaths() throws Exception {
+    start(small().build(), f -> f.ignorePaths("/static/", "*.css", "/assets/*.js"));
+    new Visitor(server()).get("/");
+    new Visitor(server()).get("/");
+    Visitor v = new Visitor(server());
+
+    for (String path : List.of("/static/app.css", "/static/img/logo.png", "/site.css", "/deep/dir/site.min.css",
+        "/assets/app.js", "/assets/lib/x.js")) {
+      HttpResponse<String> r = v.get(path);
+      assertThat(inApp(r)).as(path).isTrue();
+      assertThat(setCookies(r)).as(path).isEmpty();
+    }
+    int hits = server().appHits.get();
+    HttpResponse<String> head = v.send("HEAD", "/static/app.css", Map.of());
+    assertThat(head.statusCode()).isEqualTo(200);
+    assertThat(setCookies(head)).isEmpty();
+    assertThat(server().appHits.get()).as("HEAD of an ignored path reaches the app").isEqualTo(hits + 1);
+    assertThat(v.ticket(COOKIE)).isNull();
+
+    // Paths that only look like static assets once decoded, or that an application could route
+    // elsewhere, and writes to ignored paths: all decided by the room.
+    hits = server().appHits.get();
+    for (String path : List.of("/buy%3B.css", "/buy%20.css", "/buy;x.css", "/buy;.css", "/bu%79.css",
+        "/static/%2e%2e/buy", "/static/../buy", "/static/./x.css", "/assets/x/../../buy.js", "/buy/x.js",
+        "/static;x/app.css", "/static%2Fapp.css")) {
+      HttpResponse<String> r = new Visitor(server()).get(path);
+      assertThat(inApp(r)).as(path).isFalse();
+    }
+    for (String method : List.of("POST", "PUT", "DELETE", "PATCH")) {
+      for (String path : List.of("/static/app.css", "/site.css", "/assets/app.js")) {
+        HttpResponse<String> r = new Visitor(server()).send(method, path, Map.of());
+        assertThat(onWaitingPage(r)).as(method + " " + path).isTrue();
+      }
+    }
+    assertThat(server().appHits.get()).as("none of them reached the application").isEqualTo(hits);
+  }
+
+  @Test
   void guardsOnlyItsPathPrefixAndScopesTheCookieToIt() throws Exception {
     start(small().build(), f -> f.pathPrefix("/shop/"));
     Visitor v = new Visitor(server());
@@ -344,7 +410,7 @@ class WaitingRoomFilterTest {
         // The session (60 s) plus one slice (10 s): the ticket is re-issued at most once per slice.
         .contains("; Path=/;", "; Max-Age=70;", "; HttpOnly", "; SameSite=Lax")
         .doesNotContain("Secure");
-    assertThat(first.headers().firstValue("Cache-Control")).hasValue("no-store");
+    assertThat(first.headers().firstValue("Cache-Control")).hasValue("private, no-store");
     advance(5);
     HttpResponse<String> sameSlice = a.get("/");
     assertThat(setCookies(sameSlice)).as("same slice: nothing to write").isEmpty();

@@ -1,0 +1,90 @@
+package io.github.waitingroom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.crypto.tink.KeysetHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One node under eight request threads and its own sync thread never admits more than it was
+ * granted: slots are taken by compare-and-set, admissions are counted before their slot is taken,
+ * and a new grant takes over only after the old one is drained. Many trials, because a race shows
+ * once in dozens.
+ */
+class ConcurrentAdmissionTest {
+  private static final KeysetHandle KEYS = TicketKeys.generate();
+
+  @Test
+  void eightThreadsAndTheSyncNeverExceedTheGrantInManyTrials() throws InterruptedException {
+    int trials = 300;
+    int limit = 20;
+    int over = 0;
+    int full = 0;
+    for (int trial = 0; trial < trials; trial++) {
+      RoomConfig config =
+          RoomConfig.builder("race").totalActiveUsers(limit).newUsersPerMinute(limit)
+              .sessionDuration(Duration.ofMinutes(10)).build();
+      Cluster c = new Cluster(config, KEYS);
+      WaitingRoom room = c.add("eu", "a");
+      c.warmUp();
+      AtomicInteger admitted = new AtomicInteger();
+      AtomicBoolean running = new AtomicBoolean(true);
+      CountDownLatch start = new CountDownLatch(1);
+      Thread syncer =
+          new Thread(
+              () -> {
+                // Epochs pass while the threads run (plans switch under them), but never more than
+                // 20 s: sessions (10 min) and the per-minute window stay the same for the trial.
+                for (int i = 0; running.get(); i++) {
+                  if (i < 400) {
+                    c.storeClock.advance(Duration.ofMillis(50));
+                    c.clocks.get(0).advance(Duration.ofMillis(50));
+                  }
+                  room.sync();
+                }
+              });
+      List<Thread> workers = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        Thread w =
+            new Thread(
+                () -> {
+                  try {
+                    start.await();
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                  List<String> line = new ArrayList<>();
+                  for (int i = 0; i < 3 * limit; i++) {
+                    Decision d = room.decide(i % 2 == 0 || line.isEmpty() ? null : line.remove(0));
+                    if (d.outcome() == Decision.Outcome.ADMIT) {
+                      admitted.incrementAndGet();
+                    } else if (d.ticket() != null) {
+                      line.add(d.ticket());
+                    }
+                  }
+                });
+        w.start();
+        workers.add(w);
+      }
+      syncer.start();
+      start.countDown();
+      for (Thread w : workers) {
+        w.join();
+      }
+      running.set(false);
+      syncer.join();
+      if (admitted.get() > limit) {
+        over++;
+      }
+      full += admitted.get() == limit ? 1 : 0;
+    }
+    assertThat(over).as("trials that admitted more than %d", limit).isZero();
+    assertThat(full).as("trials that filled the room: the race was run").isGreaterThan(trials / 2);
+  }
+}

@@ -1,0 +1,114 @@
+package io.github.waitingroom.allocation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.waitingroom.RoomConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+/** The plan is a pure function: its grants never exceed the free slots and follow the line. */
+class PlanProperties {
+  private static RoomConfig config(int total, int perMinute) {
+    return RoomConfig.builder("plan").totalActiveUsers(total).newUsersPerMinute(perMinute)
+        .sessionDuration(Duration.ofMinutes(5)).build();
+  }
+
+  @Provide
+  Arbitrary<Tally> tallies() {
+    Arbitrary<Long> small = Arbitraries.longs().between(0, 30);
+    Arbitrary<Map<Long, Long>> line = Arbitraries.maps(Arbitraries.longs().between(1000, 1010), Arbitraries.longs().between(1, 20)).ofMaxSize(5);
+    return Combinators.combine(small, small, small, small, small, line)
+        .as((active, ol, on, reservedRaw, arrivals, l) ->
+            new Tally(active, ol, on, Math.min(ol, reservedRaw), 0, active, arrivals, new TreeMap<>(l), new long[0]));
+  }
+
+  /** The grants of every node of every data center, each computed on its own, sum to at most the free slots. */
+  @Property(tries = 500)
+  void grantsOfAllNodesNeverExceedWhatTheLimitsLeave(
+      @ForAll @Size(min = 1, max = 3) List<@Size(min = 1, max = 4) List<@net.jqwik.api.From("tallies") Tally>> dcs,
+      @ForAll @IntRange(min = 1, max = 200) int total,
+      @ForAll @IntRange(min = 1, max = 200) int perMinuteRaw,
+      @ForAll @IntRange(min = 0, max = 100) int epoch) {
+    RoomConfig config = config(total, Math.min(total, perMinuteRaw));
+    List<Tally> sums = new ArrayList<>();
+    for (List<Tally> nodes : dcs) {
+      sums.add(Tally.sum(nodes));
+    }
+    Tally room = Tally.sum(sums);
+    long newlyGranted = 0;
+    long cutoff = Long.MIN_VALUE;
+    for (int d = 0; d < dcs.size(); d++) {
+      for (int n = 0; n < dcs.get(d).size(); n++) {
+        Plan p = Plan.compute(config, epoch, sums, d, dcs.get(d), n);
+        Tally me = dcs.get(d).get(n);
+        // What a node may admit after its tally: its old outstanding or its new grant, whichever is more.
+        long line = Math.max(p.lineGrant() + p.partialGrant(), me.outstandingLine());
+        long fresh = Math.max(p.newArrivalGrant(), me.outstandingNew());
+        newlyGranted += line + fresh;
+        cutoff = p.cutoffSecond();
+        assertThat(p.lineGrant()).isGreaterThanOrEqualTo(me.reserved());
+      }
+    }
+    long leave = Math.max(0, Math.min(total - Math.max(0, room.active()), config.newUsersPerMinute() - room.recentAdmissions()));
+    assertThat(newlyGranted).isLessThanOrEqualTo(Math.max(leave, room.outstanding()));
+    if (cutoff != Long.MIN_VALUE) {
+      assertThat(room.line().headMap(cutoff, true).values().stream().mapToLong(Long::longValue).sum())
+          .as("everyone at or below the cutoff fits").isLessThanOrEqualTo(leave);
+    }
+  }
+
+  @Test
+  void theLineIsServedOldestFirstAndNewArrivalsOnlyWhenItIsEmpty() {
+    RoomConfig config = config(10, 10);
+    Tally a = new Tally(4, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(100L, 2L, 102L, 3L)), new long[0]);
+    Tally b = new Tally(0, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(101L, 2L)), new long[0]);
+    Plan pa = Plan.compute(config, 1, List.of(a, b), 0, List.of(a), 0);
+    Plan pb = Plan.compute(config, 1, List.of(a, b), 1, List.of(b), 0);
+    assertThat(pa.freeSlots()).isEqualTo(6);
+    assertThat(pa.cutoffSecond()).isEqualTo(101);
+    assertThat(pa.partialSecond()).isEqualTo(102);
+    assertThat(pa.lineGrant() + pa.partialGrant()).isEqualTo(2 + 2);
+    assertThat(pb.lineGrant()).isEqualTo(2);
+    assertThat(pa.newArrivalGrant() + pb.newArrivalGrant()).isZero();
+    assertThat(pa.usersAhead(102)).isEqualTo(4);
+    assertThat(pa.usersAhead(101)).isEqualTo(2);
+
+    Tally empty = new Tally(4, 0, 0, 0, 0, 0, 1, new TreeMap<>(), new long[0]);
+    Plan open = Plan.compute(config, 1, List.of(empty), 0, List.of(empty), 0);
+    assertThat(open.newArrivalGrant()).isEqualTo(6);
+  }
+
+  @Test
+  void splitRemaindersGoRoundEpochByEpoch() {
+    long[] weights = {1, 1, 1};
+    int[] got = new int[3];
+    for (long epoch = 600; epoch < 606; epoch++) {
+      long[] parts = Plan.split(1, weights, null, epoch);
+      for (int i = 0; i < 3; i++) {
+        got[i] += (int) parts[i];
+      }
+    }
+    assertThat(got).containsExactly(2, 2, 2);
+  }
+
+  @Test
+  void reservedSlotsStayWithTheNodeThatHoldsThem() {
+    RoomConfig config = config(5, 5);
+    Tally holder = new Tally(2, 3, 0, 3, 3, 2, 0, new TreeMap<>(Map.of(200L, 1L)), new long[0]);
+    Plan p = Plan.compute(config, 9, List.of(holder), 0, List.of(holder), 0);
+    assertThat(p.freeSlots()).isZero();
+    assertThat(p.lineGrant()).isEqualTo(3);
+  }
+}

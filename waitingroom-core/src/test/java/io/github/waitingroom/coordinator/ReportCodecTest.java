@@ -1,0 +1,102 @@
+package io.github.waitingroom.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.waitingroom.allocation.Tally;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Test;
+
+class ReportCodecTest {
+  private static Tally tally(long active, long outstandingLine, long reserved, Map<Long, Long> line, long... places) {
+    return new Tally(active, outstandingLine, 2, reserved, 7, 11, 13, new TreeMap<>(line), places);
+  }
+
+  @Property(tries = 300)
+  void roundTrips(
+      @ForAll @LongRange(min = -1000, max = 1000) long active,
+      @ForAll @IntRange(min = 0, max = 50) int outstanding,
+      @ForAll Map<@IntRange(min = 0, max = 2_000_000_000) Integer, @IntRange(min = 1, max = 1000) Integer> line,
+      @ForAll long place) {
+    TreeMap<Long, Long> l = new TreeMap<>();
+    line.forEach((k, v) -> l.put((long) k, (long) v));
+    Report r = new Report("node-1#ab", 1, 100, new TreeMap<>(Map.of(100L, tally(active, outstanding, outstanding / 2, l, place), 101L, Tally.EMPTY)));
+    assertThat(ReportCodec.decode(ReportCodec.encode(r))).isEqualTo(r);
+  }
+
+  @Test
+  void versionComesFirstAndUnknownFieldsAreSkipped() {
+    Report r = new Report("n", 0, 5, new TreeMap<>());
+    String json = new String(ReportCodec.encode(r), StandardCharsets.UTF_8);
+    assertThat(json).startsWith("{\"v\":2,");
+    String withExtra = json.replace("\"nodes\":0", "\"nodes\":0,\"future\":{\"x\":[1,2]}");
+    assertThat(ReportCodec.decode(withExtra.getBytes(StandardCharsets.UTF_8))).isEqualTo(r);
+  }
+
+  @Test
+  void rejectsOtherVersionsGarbageAndWhatBreaksABound() {
+    assertThatThrownBy(() -> decode("{\"v\":3,\"publisher\":\"n\"}")).hasMessageContaining("version 3");
+    assertThatThrownBy(() -> decode("{\"v\":1,\"publisher\":\"n\"}")).hasMessageContaining("version 1");
+    assertThatThrownBy(() -> decode("{\"publisher\":\"n\",\"v\":2}")).hasMessageContaining("must start with its version");
+    assertThatThrownBy(() -> ReportCodec.decode(new byte[] {1, 2, 3})).isInstanceOf(IllegalArgumentException.class);
+    String head = "{\"v\":2,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,";
+    assertThatThrownBy(() -> decode(head + "\"active\":-1000000000000000}]}")).hasMessageContaining("out of range");
+    assertThatThrownBy(() -> decode(head + "\"outstandingLine\":-1}]}")).hasMessageContaining("out of range");
+    assertThatThrownBy(() -> decode(head + "\"outstandingLine\":1,\"reserved\":2}]}")).hasMessageContaining("reserved");
+    assertThatThrownBy(() -> decode(head + "\"line\":[[1,-5]]}]}")).hasMessageContaining("out of range");
+    assertThatThrownBy(() -> decode("{\"v\":2,\"publisher\":\"" + "x".repeat(100) + "\"}")).hasMessageContaining("short");
+    assertThatThrownBy(() -> ReportCodec.decode(new byte[ReportCodec.MAX_BYTES + 1])).hasMessageContaining("larger");
+    assertThatThrownBy(() -> decode("{\"v\":2,\"publisher\":\"n\",\"nodes\":1}")).hasMessageContaining("lacks");
+  }
+
+  @Test
+  void fuzzedReportsNeverThrowAnythingButIllegalArgument() {
+    Random random = new Random(42);
+    byte[] valid =
+        ReportCodec.encode(
+            new Report("node", 1, 7, new TreeMap<>(Map.of(7L, tally(3, 2, 1, Map.of(100L, 4L), 9L, 10L)))));
+    for (int i = 0; i < 100_000; i++) {
+      byte[] b = valid.clone();
+      int flips = 1 + random.nextInt(4);
+      for (int f = 0; f < flips; f++) {
+        b[random.nextInt(b.length)] = (byte) random.nextInt(256);
+      }
+      if (random.nextInt(10) == 0) {
+        b = java.util.Arrays.copyOf(b, random.nextInt(b.length));
+      }
+      try {
+        Report r = ReportCodec.decode(b);
+        assertThat(r.publisher()).hasSizeLessThanOrEqualTo(80);
+        assertThat(ReportCodec.decode(ReportCodec.encode(r))).isEqualTo(r);
+      } catch (IllegalArgumentException expected) {
+        // not a report: what a reader must make of it
+      }
+    }
+  }
+
+  @Test
+  void sumsAddUpCountsAndSilentTalliesCountWhatTheyMayStillAdmit() {
+    Tally a = tally(3, 2, 1, Map.of(100L, 4L), 9L);
+    Tally b = tally(-1, 0, 0, Map.of(100L, 1L, 101L, 2L), 9L, 12L);
+    Tally sum = Tally.sum(List.of(a, b));
+    assertThat(sum.active()).isEqualTo(2);
+    assertThat(sum.line()).containsExactly(Map.entry(100L, 5L), Map.entry(101L, 2L));
+    assertThat(sum.admittedPlaces()).containsExactly(9L, 12L);
+    Tally silent = a.silent();
+    assertThat(silent.active()).isEqualTo(3 + 2 + 2);
+    assertThat(silent.outstanding()).isZero();
+    assertThat(silent.line()).isEmpty();
+  }
+
+  private static Report decode(String json) {
+    return ReportCodec.decode(json.getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,245 @@
+package io.github.waitingroom.spring.boot.autoconfigure;
+
+import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.coordinator.Transport;
+import io.github.waitingroom.redis.RedisTransport;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.context.properties.source.MutuallyExclusiveConfigurationPropertiesException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.Resource;
+
+/**
+ * Auto-configuration of the {@link WaitingRoom} from {@code waitingroom.*} properties: its
+ * {@link RoomConfig}, its ticket keyset and its store ({@link RedisTransport} when {@code
+ * waitingroom.store.redis-uri} is set, else the room's own in-memory store). Each bean backs off
+ * when the application defines its own. {@code waitingroom.enabled=false} turns all of it off.
+ *
+ * <p>The servlet filter comes from {@link WaitingRoomServletAutoConfiguration}, Actuator support
+ * from {@link WaitingRoomEndpointAutoConfiguration}.
+ */
+@AutoConfiguration
+@ConditionalOnClass(WaitingRoom.class)
+@ConditionalOnProperty(prefix = "waitingroom", name = "enabled", havingValue = "true", matchIfMissing = true)
+@EnableConfigurationProperties(WaitingRoomProperties.class)
+public class WaitingRoomAutoConfiguration {
+  private static final Logger log = LoggerFactory.getLogger(WaitingRoomAutoConfiguration.class);
+
+  /** Creates the auto-configuration; Spring calls it. */
+  public WaitingRoomAutoConfiguration() {}
+
+  /**
+   * The room's limits from {@code waitingroom.room-id}, {@code total-active-users}, {@code
+   * new-users-per-minute}, {@code session-duration} and the optional widths. Not made when the
+   * application defines its own {@link WaitingRoom}, which then needs no room properties.
+   */
+  @Bean
+  @ConditionalOnMissingBean({RoomConfig.class, WaitingRoom.class})
+  public RoomConfig waitingRoomConfig(WaitingRoomProperties p) {
+    RoomConfig.Builder b =
+        Properties.check("waitingroom.room-id", p.getRoomId(), RoomConfig::builder);
+    Properties.set("waitingroom.total-active-users", Properties.required("waitingroom.total-active-users", p.getTotalActiveUsers()), b::totalActiveUsers);
+    Properties.set("waitingroom.new-users-per-minute", Properties.required("waitingroom.new-users-per-minute", p.getNewUsersPerMinute()), b::newUsersPerMinute);
+    Properties.set("waitingroom.session-duration", Properties.required("waitingroom.session-duration", p.getSessionDuration()), b::sessionDuration);
+    Properties.setIfGiven("waitingroom.bucket-width", p.getBucketWidth(), b::bucketWidth);
+    Properties.setIfGiven("waitingroom.slice-width", p.getSliceWidth(), b::sliceWidth);
+    Properties.setIfGiven("waitingroom.refresh-interval", p.getRefreshInterval(), b::refreshInterval);
+    Properties.setIfGiven("waitingroom.waiting-timeout", p.getWaitingTimeout(), b::waitingTimeout);
+    try {
+      return b.build();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      // A combination of settings (for example a slice width that does not divide the session).
+      throw new InvalidConfigurationPropertyValueException("waitingroom", p.getRoomId(), e.getMessage());
+    }
+  }
+
+  /**
+   * The room, with the application's {@link Transport} bean as its store when there is one (see
+   * {@link RedisStoreConfiguration}), else its own in-memory store. Closed with the context.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  public WaitingRoom waitingRoom(
+      WaitingRoomProperties p, RoomConfig config, ObjectProvider<Transport> transports, Environment environment) {
+    KeysetHandle keys = keys(p.getKeyset(), config.roomId(), environment);
+    WaitingRoom.Builder b = WaitingRoom.builder(config, keys);
+    Transport transport = transports.getIfUnique();
+    String redisUri = p.getStore().getRedisUri();
+    if (transport == null && redisUri != null && !redisUri.isBlank()) {
+      throw new InvalidConfigurationPropertyValueException(
+          "waitingroom.store.redis-uri",
+          "(hidden)",
+          "the Redis store needs io.github.waitingroom:waitingroom-redis on the classpath");
+    }
+    if (transport != null) {
+      b.transport(transport);
+    }
+    Properties.setIfGiven("waitingroom.node-id", p.getNodeId(), b::nodeId);
+    Properties.setIfGiven("waitingroom.data-center", p.getDataCenter(), b::dataCenter);
+    Properties.setIfGiven("waitingroom.sync-interval", p.getSyncInterval(), b::syncInterval);
+    b.failurePolicy(p.getFailurePolicy());
+    WaitingRoom room = b.build();
+    log.info(
+        "waiting room '{}': {} active users, {} new users per minute, store {}, {}",
+        config.roomId(),
+        config.totalActiveUsers(),
+        config.newUsersPerMinute(),
+        transport == null ? "in memory (this JVM only)" : transport,
+        p.getFailurePolicy());
+    return room;
+  }
+
+  static KeysetHandle keys(WaitingRoomProperties.Keyset k, String roomId, Environment environment) {
+    MutuallyExclusiveConfigurationPropertiesException.throwIfMultipleNonNullValuesIn(
+        entries -> {
+          entries.put("waitingroom.keyset.env", k.getEnv());
+          entries.put("waitingroom.keyset.file", k.getFile());
+          entries.put("waitingroom.keyset.resource", k.getResource());
+        });
+    String env = k.getEnv();
+    if (env != null) {
+      // The environment as Spring sees it: the process environment, or what a test puts there.
+      String json = environment.getProperty(env);
+      if (json == null || json.isBlank()) {
+        json = System.getenv(env);
+      }
+      if (json == null || json.isBlank()) {
+        throw new InvalidConfigurationPropertyValueException(
+            "waitingroom.keyset.env", env, "the environment variable " + env + " is not set");
+      }
+      return parse("waitingroom.keyset.env", env, json);
+    }
+    Path file = k.getFile();
+    if (file != null) {
+      try {
+        return parse("waitingroom.keyset.file", file, Files.readString(file, StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new InvalidConfigurationPropertyValueException("waitingroom.keyset.file", file, "cannot be read: " + e);
+      }
+    }
+    Resource resource = k.getResource();
+    if (resource != null) {
+      try {
+        return parse(
+            "waitingroom.keyset.resource",
+            resource.getDescription(),
+            resource.getContentAsString(StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new InvalidConfigurationPropertyValueException(
+            "waitingroom.keyset.resource", resource.getDescription(), "cannot be read: " + e);
+      }
+    }
+    if (k.isGenerateEphemeral()) {
+      log.warn(
+          "waiting room '{}': generated an EPHEMERAL ticket keyset (waitingroom.keyset.generate-ephemeral=true)."
+              + " Tickets will not open after a restart or on any other node; set waitingroom.keyset.env,"
+              + " .file or .resource in production.",
+          roomId);
+      return TicketKeys.generate();
+    }
+    throw new InvalidConfigurationPropertyValueException(
+        "waitingroom.keyset",
+        null,
+        "no ticket keyset: set one of waitingroom.keyset.env (an environment variable holding the keyset"
+            + " JSON), waitingroom.keyset.file or waitingroom.keyset.resource. Every node of a room needs the"
+            + " same keyset; make one with java io.github.waitingroom.servlet.GenerateKeyset. For a single"
+            + " throw-away node only, set waitingroom.keyset.generate-ephemeral=true.");
+  }
+
+  private static KeysetHandle parse(String property, Object value, String json) {
+    try {
+      return TicketKeys.fromJson(json);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidConfigurationPropertyValueException(
+          property, value, "does not hold a valid Tink JSON keyset: " + e.getMessage());
+    }
+  }
+
+  /**
+   * The Redis store, when {@code waitingroom.store.redis-uri} is set and waitingroom-redis is on
+   * the classpath. Backs off when the application defines its own {@link Transport}.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(RedisTransport.class)
+  @ConditionalOnProperty(prefix = "waitingroom.store", name = "redis-uri")
+  static class RedisStoreConfiguration {
+    @Bean
+    @ConditionalOnMissingBean(Transport.class)
+    RedisTransport waitingRoomRedisTransport(WaitingRoomProperties p) {
+      WaitingRoomProperties.Store s = p.getStore();
+      String uri = Properties.required("waitingroom.store.redis-uri", s.getRedisUri());
+      RedisTransport.Builder b;
+      try {
+        b = RedisTransport.builder(uri);
+      } catch (IllegalArgumentException e) {
+        // The URI may hold a password: the transport's own message redacts it, the value is not shown.
+        throw new InvalidConfigurationPropertyValueException("waitingroom.store.redis-uri", "(hidden)", e.getMessage());
+      }
+      Properties.setIfGiven("waitingroom.store.key-prefix", s.getKeyPrefix(), b::keyPrefix);
+      Properties.setIfGiven("waitingroom.store.command-timeout", s.getCommandTimeout(), b::commandTimeout);
+      try {
+        return b.build();
+      } catch (IllegalArgumentException e) {
+        throw new InvalidConfigurationPropertyValueException("waitingroom.store.redis-uri", "(hidden)", e.getMessage());
+      }
+    }
+  }
+
+  /** Helpers that turn a builder's {@link IllegalArgumentException} into one naming the property. */
+  static final class Properties {
+    private Properties() {}
+
+    static <T> T required(String name, @Nullable T value) {
+      if (value == null || (value instanceof String s && s.isBlank())) {
+        throw new InvalidConfigurationPropertyValueException(
+            name, null, "is required while waitingroom.enabled is true");
+      }
+      return value;
+    }
+
+    static <T> void set(String name, T value, Consumer<T> setter) {
+      try {
+        setter.accept(value);
+      } catch (IllegalArgumentException e) {
+        throw new InvalidConfigurationPropertyValueException(name, display(value), e.getMessage());
+      }
+    }
+
+    static <T> void setIfGiven(String name, @Nullable T value, Consumer<T> setter) {
+      if (value != null) {
+        set(name, value, setter);
+      }
+    }
+
+    static <T, R> R check(String name, T value, java.util.function.Function<T, R> factory) {
+      try {
+        return factory.apply(value);
+      } catch (IllegalArgumentException e) {
+        throw new InvalidConfigurationPropertyValueException(name, display(value), e.getMessage());
+      }
+    }
+
+    private static Object display(Object value) {
+      return value instanceof Duration d ? d.toString() : value;
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package io.github.waitingroom.spring.boot.autoconfigure;
+
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.spring.boot.actuate.WaitingRoomEndpoint;
+import io.github.waitingroom.spring.boot.actuate.WaitingRoomHealthIndicator;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Actuator support, when Actuator is on the classpath and a {@link WaitingRoom} bean exists: the
+ * {@link WaitingRoomEndpoint} (available like any endpoint once exposed), and the opt-in {@link
+ * WaitingRoomHealthIndicator} ({@code management.health.waitingroom.enabled=true}; see its comment
+ * for why it is not on by default).
+ */
+@AutoConfiguration(after = WaitingRoomAutoConfiguration.class)
+@ConditionalOnClass({WaitingRoom.class, Endpoint.class, ConditionalOnAvailableEndpoint.class})
+@ConditionalOnBean(WaitingRoom.class)
+public class WaitingRoomEndpointAutoConfiguration {
+  /** Creates the auto-configuration; Spring calls it. */
+  public WaitingRoomEndpointAutoConfiguration() {}
+
+  /** The {@code waitingroom} endpoint. */
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnAvailableEndpoint
+  public WaitingRoomEndpoint waitingRoomEndpoint(WaitingRoom room) {
+    return new WaitingRoomEndpoint(room);
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+  @ConditionalOnProperty(prefix = "management.health.waitingroom", name = "enabled", havingValue = "true")
+  static class HealthConfiguration {
+    @Bean
+    @ConditionalOnMissingBean(name = "waitingRoomHealthIndicator")
+    WaitingRoomHealthIndicator waitingRoomHealthIndicator(WaitingRoom room) {
+      return new WaitingRoomHealthIndicator(room);
+    }
+  }
+}

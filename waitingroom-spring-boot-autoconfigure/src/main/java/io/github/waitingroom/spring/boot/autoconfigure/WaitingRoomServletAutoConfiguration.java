@@ -1,0 +1,133 @@
+package io.github.waitingroom.spring.boot.autoconfigure;
+
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.servlet.WaitingRoomFilter;
+import io.github.waitingroom.spring.boot.WaitingRoomBypass;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.ResourcePatternResolver;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Registers the waiting room's servlet filter in a servlet web application, on {@code /*} for
+ * {@code REQUEST} dispatches, as a {@link FilterRegistrationBean} named {@value #REGISTRATION_BEAN}
+ * (define a bean of that name to replace it). The filter guards {@code waitingroom.path-prefix}
+ * minus {@code waitingroom.ignore-paths}, Spring's static resources, webjars, the favicon and
+ * Actuator, and minus what the application's {@link WaitingRoomBypass} beans let through.
+ *
+ * <p>Its order is {@code waitingroom.filter-order}, by default -99: right after Spring Security's
+ * filter chain (-100), so a bypass rule can ask for the user's roles and a request that Security
+ * turns away never counts as a visitor.
+ */
+@AutoConfiguration(after = WaitingRoomAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass({WaitingRoom.class, WaitingRoomFilter.class})
+@ConditionalOnProperty(prefix = "waitingroom", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnBean(WaitingRoom.class)
+public class WaitingRoomServletAutoConfiguration {
+  /** The name of the filter registration bean. */
+  public static final String REGISTRATION_BEAN = "waitingRoomFilterRegistration";
+
+  private static final Logger log = LoggerFactory.getLogger(WaitingRoomServletAutoConfiguration.class);
+  private static final String ACTUATOR_ENDPOINT =
+      "org.springframework.boot.actuate.endpoint.annotation.Endpoint";
+
+  /** Creates the auto-configuration; Spring calls it. */
+  public WaitingRoomServletAutoConfiguration() {}
+
+  /** The filter registration; see the class comment. */
+  @Bean(name = REGISTRATION_BEAN)
+  @ConditionalOnMissingBean(name = REGISTRATION_BEAN)
+  public FilterRegistrationBean<Filter> waitingRoomFilterRegistration(
+      WaitingRoom room,
+      WaitingRoomProperties p,
+      ObjectProvider<WaitingRoomBypass> bypasses,
+      Environment environment,
+      ResourcePatternResolver resolver) {
+    SpringResources spring =
+        p.isIgnoreSpringResources()
+            ? SpringResources.scan(environment, resolver, ClassUtils.isPresent(ACTUATOR_ENDPOINT, getClass().getClassLoader()))
+            : SpringResources.none();
+    WaitingRoomFilter.Builder b = WaitingRoomFilter.builder(room);
+    WaitingRoomAutoConfiguration.Properties.set("waitingroom.path-prefix", p.getPathPrefix(), b::pathPrefix);
+    List<String> ignored = new ArrayList<>(spring.prefixes);
+    for (String path : p.getIgnorePaths()) {
+      WaitingRoomAutoConfiguration.Properties.set("waitingroom.ignore-paths", path, v -> checkedIgnore(room, v));
+      ignored.add(path);
+    }
+    b.ignorePaths(ignored.toArray(String[]::new));
+    String cookieName = p.getCookie().getName();
+    if (cookieName != null) {
+      b.cookieName(cookieName);
+    }
+    b.cookieSecure(WaitingRoomFilter.CookieSecure.valueOf(p.getCookie().getSecure().name()));
+    b.cookieSameSite(WaitingRoomFilter.SameSite.valueOf(p.getCookie().getSameSite().name()));
+    WaitingRoomAutoConfiguration.Properties.set("waitingroom.waiting-status", p.getWaitingStatus(), b::waitingStatus);
+    b.statusParam(p.getStatusParam());
+    Resource template = p.getPageTemplate();
+    if (template != null) {
+      String html;
+      try {
+        html = template.getContentAsString(StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new InvalidConfigurationPropertyValueException(
+            "waitingroom.page-template", template.getDescription(), "cannot be read: " + e);
+      }
+      WaitingRoomAutoConfiguration.Properties.set("waitingroom.page-template", html, b::template);
+    }
+    WaitingRoomFilter filter;
+    try {
+      filter = b.build();
+    } catch (IllegalArgumentException e) {
+      // build() checks the settings that depend on each other; its message starts with the setting.
+      String message = String.valueOf(e.getMessage());
+      if (message.startsWith("statusParam")) {
+        throw new InvalidConfigurationPropertyValueException("waitingroom.status-param", p.getStatusParam(), message);
+      }
+      if (message.startsWith("cookieSameSite")) {
+        throw new InvalidConfigurationPropertyValueException(
+            "waitingroom.cookie.same-site", p.getCookie().getSameSite(), message);
+      }
+      throw new InvalidConfigurationPropertyValueException("waitingroom.cookie.name", cookieName, message);
+    }
+    List<WaitingRoomBypass> rules = bypasses.orderedStream().toList();
+    FilterRegistrationBean<Filter> registration =
+        new FilterRegistrationBean<>(new GuardFilter(filter, spring.files, rules));
+    registration.setName("waitingRoomFilter");
+    registration.addUrlPatterns("/*");
+    registration.setDispatcherTypes(DispatcherType.REQUEST);
+    registration.setOrder(p.getFilterOrder());
+    log.info(
+        "waiting room '{}' guards {} at filter order {}; passes without a ticket: {} static files, {}, {} bypass rule(s)",
+        room.config().roomId(),
+        p.getPathPrefix(),
+        p.getFilterOrder(),
+        spring.files.size(),
+        ignored,
+        rules.size());
+    return registration;
+  }
+
+  private static void checkedIgnore(WaitingRoom room, String path) {
+    // The filter builder checks ignore paths only in build(); check each one here to name it.
+    WaitingRoomFilter.builder(room).ignorePaths(path).build();
+  }
+}

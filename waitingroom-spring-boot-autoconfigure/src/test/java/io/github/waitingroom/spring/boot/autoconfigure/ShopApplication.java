@@ -1,0 +1,36 @@
+package io.github.waitingroom.spring.boot.autoconfigure;
+
+import io.github.waitingroom.spring.boot.WaitingRoomBypass;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * A small Spring Boot application for the tests: pages at {@code /} and {@code /api/items},
+ * static files under {@code src/test/resources/static}, and an operator bypass rule.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+class ShopApplication {
+  static final String OPERATOR_HEADER = "X-Test-Operator";
+
+  @Bean
+  WaitingRoomBypass operators() {
+    return request -> "yes".equals(request.getHeader(OPERATOR_HEADER));
+  }
+
+  @RestController
+  static class Pages {
+    @GetMapping("/")
+    String home() {
+      return "shop home";
+    }
+
+    @GetMapping("/api/items")
+    String items() {
+      return "[\"tea\",\"cups\"]";
+    }
+  }
+}

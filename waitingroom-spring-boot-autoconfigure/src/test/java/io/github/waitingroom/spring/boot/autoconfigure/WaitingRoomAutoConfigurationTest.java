@@ -1,0 +1,385 @@
+package io.github.waitingroom.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.redis.RedisTransport;
+import io.github.waitingroom.spring.boot.actuate.WaitingRoomEndpoint;
+import io.github.waitingroom.spring.boot.actuate.WaitingRoomHealthIndicator;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.health.Status;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.context.properties.source.MutuallyExclusiveConfigurationPropertiesException;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The auto-configuration's beans, conditions and startup errors, without a server. */
+class WaitingRoomAutoConfigurationTest {
+  private static final String[] VALID = {
+    "waitingroom.room-id=unit",
+    "waitingroom.total-active-users=10",
+    "waitingroom.new-users-per-minute=5",
+    "waitingroom.session-duration=10m",
+    "waitingroom.keyset.generate-ephemeral=true"
+  };
+
+  private final WebApplicationContextRunner runner =
+      new WebApplicationContextRunner()
+          .withConfiguration(
+              AutoConfigurations.of(
+                  WaitingRoomAutoConfiguration.class,
+                  WaitingRoomServletAutoConfiguration.class,
+                  WaitingRoomEndpointAutoConfiguration.class,
+                  EndpointAutoConfiguration.class))
+          // Boot creates an endpoint's bean only when the endpoint is exposed.
+          .withPropertyValues("management.endpoints.web.exposure.include=waitingroom");
+
+  @Test
+  void propertiesMakeTheRoomAndItsFilter() {
+    runner
+        .withPropertyValues(VALID)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              RoomConfig config = context.getBean(WaitingRoom.class).config();
+              assertThat(config.roomId()).isEqualTo("unit");
+              assertThat(config.totalActiveUsers()).isEqualTo(10);
+              assertThat(config.newUsersPerMinute()).isEqualTo(5);
+              assertThat(config.sessionDuration()).isEqualTo(Duration.ofMinutes(10));
+              FilterRegistrationBean<?> registration =
+                  context.getBean(WaitingRoomServletAutoConfiguration.REGISTRATION_BEAN, FilterRegistrationBean.class);
+              assertThat(registration.getOrder()).isEqualTo(-99);
+              assertThat(registration.getUrlPatterns()).containsExactly("/*");
+              assertThat(context).hasSingleBean(WaitingRoomEndpoint.class);
+              // Opt-in only: see WaitingRoomHealthIndicator.
+              assertThat(context).doesNotHaveBean(WaitingRoomHealthIndicator.class);
+            });
+  }
+
+  @Test
+  void enabledFalseSwitchesTheRoomOffAndNeedsNoOtherSetting() {
+    runner
+        .withPropertyValues("waitingroom.enabled=false")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).doesNotHaveBean(WaitingRoom.class);
+              assertThat(context).doesNotHaveBean(WaitingRoomServletAutoConfiguration.REGISTRATION_BEAN);
+              assertThat(context).doesNotHaveBean(WaitingRoomEndpoint.class);
+            });
+  }
+
+  @Test
+  void backsOffWhenTheApplicationDefinesItsOwnRoom() {
+    runner
+        .withUserConfiguration(OwnRoom.class)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(WaitingRoom.class);
+              assertThat(context.getBean(WaitingRoom.class).config().roomId()).isEqualTo("own");
+              // The filter and the endpoint serve the application's room.
+              assertThat(context).hasBean(WaitingRoomServletAutoConfiguration.REGISTRATION_BEAN);
+              assertThat(context).hasSingleBean(WaitingRoomEndpoint.class);
+            });
+  }
+
+  @Test
+  void backsOffWhenTheApplicationDefinesItsOwnRoomConfig() {
+    runner
+        .withUserConfiguration(OwnConfig.class)
+        .withPropertyValues("waitingroom.keyset.generate-ephemeral=true")
+        .run(context -> assertThat(context.getBean(WaitingRoom.class).config().roomId()).isEqualTo("own-config"));
+  }
+
+  @Test
+  void aMissingLimitFailsStartupNamingTheProperty() {
+    runner
+        .withPropertyValues("waitingroom.total-active-users=10", "waitingroom.session-duration=10m", "waitingroom.keyset.generate-ephemeral=true")
+        .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.new-users-per-minute"));
+  }
+
+  @Test
+  void aNegativeLimitFailsStartupNamingThePropertyAndValue() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.total-active-users=-5")
+        .run(
+            context -> {
+              assertThat(invalidProperty(context)).isEqualTo("waitingroom.total-active-users");
+              assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("-5");
+            });
+  }
+
+  @Test
+  void aBadRoomIdFailsStartupNamingTheProperty() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.room-id=no spaces please")
+        .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.room-id"));
+  }
+
+  @Test
+  void aValueOfTheWrongTypeFailsStartupNamingTheProperty() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.session-duration=a while")
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              Throwable t = context.getStartupFailure();
+              while (t != null && !(t instanceof BindException)) {
+                t = t.getCause();
+              }
+              if (!(t instanceof BindException bind)) {
+                throw new AssertionError("no BindException in " + context.getStartupFailure());
+              }
+              assertThat(bind.getName().toString()).isEqualTo("waitingroom.session-duration");
+            });
+  }
+
+  @Test
+  void aBadIgnorePathFailsStartupNamingTheProperty() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.ignore-paths=/ok,no-slash")
+        .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.ignore-paths"));
+  }
+
+  @Test
+  void aBadCookieCombinationFailsStartupNamingTheProperty() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.cookie.same-site=none", "waitingroom.cookie.secure=never")
+        .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.cookie.same-site"));
+  }
+
+  @Test
+  void noKeysetFailsStartupNamingTheProperty() {
+    runner
+        .withPropertyValues("waitingroom.total-active-users=10", "waitingroom.new-users-per-minute=5", "waitingroom.session-duration=10m")
+        .run(
+            context -> {
+              assertThat(invalidProperty(context)).isEqualTo("waitingroom.keyset");
+              assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("waitingroom.keyset.env");
+            });
+  }
+
+  @Test
+  void twoKeysetSourcesFailStartupNamingBoth(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("keyset.json");
+    Files.writeString(file, TicketKeys.toJson(TicketKeys.generate()));
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.keyset.file=" + file, "waitingroom.keyset.resource=file:" + file)
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(MutuallyExclusiveConfigurationPropertiesException.class);
+              MutuallyExclusiveConfigurationPropertiesException e =
+                  (MutuallyExclusiveConfigurationPropertiesException) rootCause(context.getStartupFailure());
+              assertThat(e.getConfiguredNames())
+                  .containsExactlyInAnyOrder("waitingroom.keyset.file", "waitingroom.keyset.resource");
+            });
+  }
+
+  @Test
+  void keysetFromAFileAResourceOrAnEnvironmentVariableSealsTicketsTheOthersOpen(@TempDir Path dir)
+      throws Exception {
+    String json = TicketKeys.toJson(TicketKeys.generate());
+    Path file = dir.resolve("keyset.json");
+    Files.writeString(file, json);
+    String[] room = {
+      "waitingroom.room-id=unit", "waitingroom.total-active-users=10", "waitingroom.new-users-per-minute=5", "waitingroom.session-duration=10m"
+    };
+    java.util.concurrent.atomic.AtomicReference<@org.jspecify.annotations.Nullable String> ticket = new java.util.concurrent.atomic.AtomicReference<>();
+    runner
+        .withPropertyValues(room)
+        .withPropertyValues("waitingroom.keyset.file=" + file)
+        .run(context -> ticket.set(context.getBean(WaitingRoom.class).decide(null).ticket()));
+    String sealed = ticket.get();
+    assertThat(sealed).isNotNull();
+    // The same keyset from a Spring resource and from an environment variable opens that ticket:
+    // an active ticket passes without being re-issued as a new arrival.
+    runner
+        .withPropertyValues(room)
+        .withPropertyValues("waitingroom.keyset.resource=file:" + file)
+        .run(context -> assertThat(context.getBean(WaitingRoom.class).decide(sealed).letsThrough()).isTrue());
+    runner
+        .withPropertyValues(room)
+        .withPropertyValues("waitingroom.keyset.env=WR_TEST_KEYSET", "WR_TEST_KEYSET=" + json)
+        .run(context -> assertThat(context.getBean(WaitingRoom.class).decide(sealed).letsThrough()).isTrue());
+  }
+
+  @Test
+  void anUnsetKeysetVariableFailsStartupNamingTheProperty() {
+    runner
+        .withPropertyValues("waitingroom.total-active-users=10", "waitingroom.new-users-per-minute=5", "waitingroom.session-duration=10m")
+        .withPropertyValues("waitingroom.keyset.env=WR_TEST_KEYSET_THAT_IS_NOT_SET")
+        .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.keyset.env"));
+  }
+
+  @Test
+  void aFileThatIsNotAKeysetFailsStartupNamingTheProperty(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("keyset.json");
+    Files.writeString(file, "{\"not\": \"a keyset\"}");
+    runner
+        .withPropertyValues("waitingroom.total-active-users=10", "waitingroom.new-users-per-minute=5", "waitingroom.session-duration=10m")
+        .withPropertyValues("waitingroom.keyset.file=" + file)
+        .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.keyset.file"));
+  }
+
+  @Test
+  void aRedisUriMakesTheRoomShareARealRedis() {
+    requireRedis();
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues(
+            "waitingroom.store.redis-uri=redis://127.0.0.1:6379",
+            "waitingroom.store.key-prefix=wr-test:boot:" + System.nanoTime() + ":")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(RedisTransport.class);
+              // The room's first sync ran in build(): it reached Redis.
+              assertThat(context.getBean(WaitingRoom.class).transportFailing()).isFalse();
+            });
+  }
+
+  @Test
+  void aRedisUriThatIsNotOneFailsStartupNamingTheProperty() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.store.redis-uri=http://user:secret@example.com")
+        .run(
+            context -> {
+              assertThat(invalidProperty(context)).isEqualTo("waitingroom.store.redis-uri");
+              assertThat(context.getStartupFailure()).rootCause().message().doesNotContain("secret");
+            });
+  }
+
+  @Test
+  void aRedisUriWithoutTheRedisModuleFailsInsteadOfSilentlyStayingInMemory() {
+    runner
+        .withClassLoader(new FilteredClassLoader(RedisTransport.class))
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.store.redis-uri=redis://127.0.0.1:6379")
+        .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.store.redis-uri"));
+  }
+
+  @Test
+  void withoutActuatorTheRoomStillStartsWithoutEndpoint() {
+    new WebApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                WaitingRoomAutoConfiguration.class,
+                WaitingRoomServletAutoConfiguration.class,
+                WaitingRoomEndpointAutoConfiguration.class))
+        .withClassLoader(new FilteredClassLoader(Endpoint.class))
+        .withPropertyValues(VALID)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(WaitingRoom.class);
+              assertThat(context).doesNotHaveBean(WaitingRoomEndpoint.class);
+            });
+  }
+
+  @Test
+  void theHealthIndicatorIsOptInAndReportsTheStore() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("management.health.waitingroom.enabled=true")
+        .run(
+            context -> {
+              WaitingRoomHealthIndicator health = context.getBean(WaitingRoomHealthIndicator.class);
+              assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+              assertThat(health.health().getDetails()).containsEntry("room", "unit").containsEntry("storeFailing", false);
+            });
+  }
+
+  @Test
+  void theHealthIndicatorIsDownWhileTheStoreCannotBeReached() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues(
+            "management.health.waitingroom.enabled=true",
+            "waitingroom.store.redis-uri=redis://127.0.0.1:" + closedPort,
+            "waitingroom.store.command-timeout=200ms")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context.getBean(WaitingRoomHealthIndicator.class).health().getStatus()).isEqualTo(Status.DOWN);
+            });
+  }
+
+  private static String invalidProperty(org.springframework.boot.test.context.assertj.AssertableWebApplicationContext context) {
+    assertThat(context).hasFailed();
+    Throwable root = rootCause(context.getStartupFailure());
+    assertThat(root).isInstanceOf(InvalidConfigurationPropertyValueException.class);
+    return ((InvalidConfigurationPropertyValueException) root).getName();
+  }
+
+  private static Throwable rootCause(Throwable t) {
+    Throwable c = t;
+    while (c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    return c;
+  }
+
+  private static void requireRedis() {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", 6379), 2000);
+    } catch (java.io.IOException e) {
+      boolean required =
+          "true".equalsIgnoreCase(System.getenv("WAITINGROOM_REQUIRE_SERVICES"))
+              || Boolean.getBoolean("waitingroom.requireServices");
+      if (required) {
+        throw new AssertionError("Redis at 127.0.0.1:6379 is unreachable and WAITINGROOM_REQUIRE_SERVICES demands it", e);
+      }
+      Assumptions.abort("Redis at 127.0.0.1:6379 is unreachable: skipped");
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class OwnRoom {
+    @Bean
+    WaitingRoom myRoom() {
+      return WaitingRoom.builder(
+              RoomConfig.builder("own").totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(1)).build(),
+              TicketKeys.generate())
+          .build();
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class OwnConfig {
+    @Bean
+    RoomConfig myConfig() {
+      return RoomConfig.builder("own-config").totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(1)).build();
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package io.github.waitingroom.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * The starter in a real application on a real embedded Tomcat (random port), over real HTTP. The
+ * room has two slots for two new users; everything below is what a browser would do.
+ */
+@SpringBootTest(
+    classes = ShopApplication.class,
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "waitingroom.room-id=shop",
+      "waitingroom.total-active-users=2",
+      "waitingroom.new-users-per-minute=2",
+      "waitingroom.session-duration=5m",
+      "waitingroom.keyset.generate-ephemeral=true",
+      "management.endpoints.web.exposure.include=health,waitingroom"
+    })
+class WaitingRoomServerTest {
+  private static final String QUEUED = "You are in line";
+
+  @LocalServerPort int port;
+
+  @Test
+  void staticAssetsNeverTakeSlotsAndAQueuedUserStillGetsCss() throws Exception {
+    // Cookie-less asset fetches, as a browser makes them before it holds a ticket.
+    HttpResponse<String> css = new Visitor(port).get("/css/shop.css");
+    HttpResponse<String> logo = new Visitor(port).get("/img/logo.gif");
+    HttpResponse<String> favicon = new Visitor(port).get("/favicon.ico");
+    HttpResponse<String> health = new Visitor(port).get("/actuator/health");
+    assertThat(css.statusCode()).isEqualTo(200);
+    assertThat(css.body()).contains("color: #333");
+    assertThat(logo.body()).startsWith("GIF89a");
+    assertThat(health.body()).contains("UP");
+    for (HttpResponse<String> r : java.util.List.of(css, logo, favicon, health)) {
+      assertThat(r.headers().allValues("Set-Cookie")).as(r.uri().toString()).isEmpty();
+    }
+
+    // So both slots are still free for the two real visitors.
+    Visitor first = new Visitor(port);
+    Visitor second = new Visitor(port);
+    assertThat(first.get("/").body()).isEqualTo("shop home");
+    assertThat(second.get("/").body()).isEqualTo("shop home");
+
+    // The third is queued; the waiting page's own stylesheet and images still arrive as themselves.
+    Visitor third = new Visitor(port);
+    HttpResponse<String> page = third.get("/");
+    assertThat(page.body()).contains(QUEUED);
+    HttpResponse<String> queuedCss = third.get("/css/shop.css");
+    assertThat(queuedCss.statusCode()).isEqualTo(200);
+    assertThat(queuedCss.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/css"));
+    assertThat(queuedCss.body()).contains("color: #333").doesNotContain(QUEUED);
+    // A page is a visit: static HTML is guarded like any other page, and so is the JSON API.
+    assertThat(third.get("/about.html").body()).contains(QUEUED);
+    assertThat(third.get("/api/items").body()).contains(QUEUED);
+    // Admitted visitors keep using the application.
+    assertThat(first.get("/api/items").body()).isEqualTo("[\"tea\",\"cups\"]");
+
+    // An operator rule lets a request through without a ticket and without counting it.
+    HttpResponse<String> operator = new Visitor(port).get("/", ShopApplication.OPERATOR_HEADER, "yes");
+    assertThat(operator.body()).isEqualTo("shop home");
+    assertThat(operator.headers().allValues("Set-Cookie")).isEmpty();
+
+    // Actuator: the endpoint is not guarded either, and reports the room.
+    HttpResponse<String> status = new Visitor(port).get("/actuator/waitingroom", "Accept", "application/json");
+    assertThat(status.statusCode()).isEqualTo(200);
+    assertThat(status.body())
+        .contains("\"roomId\":\"shop\"", "\"totalActiveUsers\":2", "\"newUsersPerMinute\":2", "\"storeFailing\":false");
+  }
+}

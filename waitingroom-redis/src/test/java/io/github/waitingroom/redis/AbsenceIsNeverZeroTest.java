@@ -286,7 +286,12 @@ class AbsenceIsNeverZeroTest {
             .allMatch(l -> l.contains(UNREADABLE) && l.contains("'n9??FORGED log line?'"));
         remove(config, "dc:dc-a", FORGED);
       } else {
-        newer.transport.publishAs(null, null); // rolled back
+        // Rolled back: it publishes readable reports again, and its join marker, which a node
+        // writes once and which would otherwise stay until its retention ran out, is gone.
+        newer.transport.publishAs(null, null);
+        for (String marker : publishers(config, "global", newer.dataCenter + "#")) {
+          remove(config, "global", marker);
+        }
       }
       for (int s = 0; s < 10; s++) {
         flood(nodes, crowd, route);
@@ -313,6 +318,17 @@ class AbsenceIsNeverZeroTest {
     assertThat(crowd.active(now)).as("ground-truth active users at %d", now)
         .isLessThanOrEqualTo(crowd.config.totalActiveUsers());
     nodes.advance(Duration.ofSeconds(1));
+  }
+
+  private List<String> publishers(RoomConfig config, String scope, String startingWith) {
+    RedisClient admin = RedisSupport.adminClient(sharedUri);
+    try (StatefulRedisConnection<String, String> c = admin.connect()) {
+      return c.sync().hkeys(RedisTransport.valuesKey(prefix, config.roomId(), scope)).stream()
+          .filter(k -> k.startsWith(startingWith))
+          .toList();
+    } finally {
+      admin.shutdown();
+    }
   }
 
   /** Writes a value as the transport would, live for ten minutes of the server's clock. */

@@ -69,9 +69,10 @@ class BackgroundSyncTest {
         assertThat(room.status().activeUsers()).isEqualTo(1);
         assertThat(room.status().planEpoch()).isGreaterThan(firstPlan);
         assertThat(room.status().transportFailing()).isFalse();
-        // The next sync aims at the middle of the next quarter epoch, jittered by a sixteenth.
+        // The next sync aims at the next of 1/8, 3/8, 5/8, 7/8 of an epoch at least a quarter away
+        // less its jitter of a sixteenth: within 1/16 and 7/16 of an epoch.
         for (int i = 0; i < 20; i++) {
-          assertThat(room.nextSyncDelay()).isBetween(Duration.ofMillis(1), Duration.ofMillis(EPOCH.toMillis() / 4 * 5 / 4 + 1));
+          assertThat(room.nextSyncDelay()).isBetween(Duration.ofMillis(1), Duration.ofMillis(EPOCH.toMillis() / 4 * 7 / 4 + 1));
         }
       }
     } finally {

@@ -85,12 +85,12 @@ class MultiDataCenterTest {
   /**
    * The order of service: first come, first served by arrival second, across nodes and data
    * centers, up to what a plan cannot see yet. A visitor may be passed only by one who arrived at
-   * most two epochs (2 s) later: a node that still holds slots for new arrivals admits them until
-   * the plan that sees the line form, an epoch and a round of syncs later.
+   * most three epochs (3 s) later: a node that still holds slots for new arrivals admits them until
+   * the plan that sees the line form takes over, two to three epochs after the tally that saw it.
    */
   private static void assertOrder(MultiNodeSimulation sim) {
     assertThat(sim.maxInversionLateness).as("%s; inversions by seconds between the arrivals: %s", sim.firstInversion,
-        sim.lateByMoreThan).isLessThanOrEqualTo(2);
+        sim.lateByMoreThan).isLessThanOrEqualTo(3);
   }
 
   @Test

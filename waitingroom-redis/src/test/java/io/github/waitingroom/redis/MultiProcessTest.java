@@ -94,9 +94,9 @@ class MultiProcessTest {
   }
 
   /** Lets a started node join the room: its first sync, with its clock at {@code millis}. */
-  private NodeProcess join(CompletableFuture<NodeProcess> launched, long millis, boolean failFirstSync) throws Exception {
+  private NodeProcess join(CompletableFuture<NodeProcess> launched, long millis) throws Exception {
     NodeProcess n = launched.get(2, TimeUnit.MINUTES);
-    assertThat(get(n, "/admin/join?millis=" + millis + "&failFirstSync=" + failFirstSync, "POST")).isEqualTo("ok");
+    assertThat(get(n, "/admin/join?millis=" + millis, "POST")).isEqualTo("ok");
     return n;
   }
 
@@ -162,20 +162,14 @@ class MultiProcessTest {
     String room = "multi-process-" + UUID.randomUUID().toString().substring(0, 8);
     Path keyset = dir.resolve("keyset.json");
     Files.writeString(keyset, TicketKeys.toJson(TicketKeys.generate()));
-    // The nodes join one epoch apart, each at the start of its epoch before the others sync in it,
-    // and the first node of dc-b with its first sync refused: the ways of joining that the core
-    // handles today (see NodeJoinTest for the others).
+    // The three start together: they join in the same instant of the room's clock.
     CompletableFuture<NodeProcess> startedA1 = launch(room, "dc-a", "n1", keyset);
     CompletableFuture<NodeProcess> startedA2 = launch(room, "dc-a", "n2", keyset);
     CompletableFuture<NodeProcess> startedB1 = launch(room, "dc-b", "n1", keyset);
     long second = START;
-    NodeProcess a1 = join(startedA1, second * 1000, false);
-    round(List.of(a1), second);
-    NodeProcess a2 = join(startedA2, ++second * 1000 + 1, false);
-    round(List.of(a1, a2), second);
-    NodeProcess b1 = join(startedB1, ++second * 1000 + 1, true);
-    assertThat(get(b1, "/admin/sync", "POST")).startsWith("false "); // publishes its tally
-    assertThat(get(b1, "/admin/sync", "POST")).startsWith("false "); // and its data center's sum
+    NodeProcess a1 = join(startedA1, second * 1000 + 40);
+    NodeProcess a2 = join(startedA2, second * 1000 + 40);
+    NodeProcess b1 = join(startedB1, second * 1000 + 40);
     List<NodeProcess> all = List.of(a1, a2, b1);
     round(all, second);
     int admitted = 0;

@@ -32,10 +32,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * subject).
  *
  * <ul>
- *   <li>{@code POST /admin/join?millis=...&failFirstSync=...} builds the room (runs its first
- *       sync) with the clock at {@code millis}; with {@code failFirstSync} the store refuses that
- *       sync, as the first node of a new data center needs to join safely (see {@link
- *       RedisNodes}). Nothing else works before.
+ *   <li>{@code POST /admin/join?millis=...} builds the room (its first sync is its join) with the
+ *       clock at {@code millis}. Nothing else works before.
  *   <li>{@code GET /visit?ticket=...} decides one request; answers {@code <outcome> <ticket>}.
  *   <li>{@code POST /admin/clock?millis=...} sets this node's clock (epoch milliseconds).
  *   <li>{@code POST /admin/sync} runs one sync; answers {@code <failing> <active users of the room
@@ -75,7 +73,6 @@ public final class NodeMain {
         ex -> {
           Map<String, String> q = query(ex);
           clock.set(Instant.ofEpochMilli(Long.parseLong(q.getOrDefault("millis", "0"))));
-          transport.down(Boolean.parseBoolean(q.get("failFirstSync")));
           joined.set(
               WaitingRoom.builder(config, keys)
                   .clock(clock)
@@ -84,7 +81,6 @@ public final class NodeMain {
                   .nodeId(node)
                   .backgroundSync(false)
                   .build());
-          transport.down(false);
           reply(ex, "ok");
         });
     http.createContext(

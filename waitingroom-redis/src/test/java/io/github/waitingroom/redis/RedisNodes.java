@@ -30,14 +30,6 @@ import org.jspecify.annotations.Nullable;
  *       waits real time between syncs; use a short epoch and short sessions.
  * </ul>
  *
- * <p><b>How nodes join.</b> {@link #add} lets a node join the way the core handles correctly
- * today: the room's first node alone; every later one at the start of an epoch, before any other
- * node's first sync of that epoch; and the first node of a new data center with its first sync
- * failing (so that it plans nothing from its own data center alone), then two syncs that publish
- * its tally and its data center's sum before anyone plans the epoch. Nodes that join otherwise
- * can grant the same free slots twice: see {@link NodeJoinTest}, which uses {@link #addNow}. In
- * store time, a node whose own clock is ahead of the store's must not join a room that has nodes
- * already (see {@link ClockSkewTest}).
  */
 final class RedisNodes implements AutoCloseable {
   /** Where the room's time comes from; see the class comment. */
@@ -119,7 +111,8 @@ final class RedisNodes implements AutoCloseable {
 
   /**
    * Adds a node whose own clock is {@code skew} ahead of the room's, talking to the store at
-   * {@code storeUri}, joining the way the class comment describes.
+   * {@code storeUri}. It joins now, wherever the others are in their epoch, as nodes do in
+   * production (its first sync, at build, is its join).
    */
   Node add(String dataCenter, String id, Duration skew, FailurePolicy policy, String storeUri) {
     return add(dataCenter, id, skew, policy, storeUri, t -> {});
@@ -128,38 +121,9 @@ final class RedisNodes implements AutoCloseable {
   /** {@link #add}, with the node's transport set up by {@code setUp} before its first sync. */
   Node add(String dataCenter, String id, Duration skew, FailurePolicy policy, String storeUri,
       java.util.function.Consumer<TestTransport> setUp) {
-    boolean first = nodes.isEmpty();
-    boolean newDataCenter = !first && nodes.stream().noneMatch(n -> n.alive && n.dataCenter.equals(dataCenter));
-    if (newDataCenter && policy != FailurePolicy.FAIL_CLOSED) {
-      throw new IllegalArgumentException("the first node of a new data center joins with FAIL_CLOSED only");
-    }
     TestTransport transport = transport(storeUri);
     setUp.accept(transport);
-    if (!first && time == Time.VIRTUAL) {
-      base.set(Instant.ofEpochMilli((Math.floorDiv(base.millis(), epochMillis) + 1) * epochMillis + 1));
-    } else if (!first) {
-      sleepUntil((Math.floorDiv(System.currentTimeMillis(), epochMillis) + 1) * epochMillis + 1);
-    }
-    Node n = build(dataCenter, id, skew, policy, transport, newDataCenter);
-    if (newDataCenter) {
-      transport.down(false);
-      sync(n); // publishes its tally and settles its data center's sums
-      sync(n); // publishes those sums and reads the other data centers'
-    }
-    return n;
-  }
-
-  /**
-   * Adds a node now, wherever in the epoch the room is: the way a node joins in production, which
-   * the core does not handle yet (see {@link NodeJoinTest}).
-   *
-   * @param failFirstSync whether the transport fails the node's first sync (at build)
-   */
-  Node addNow(String dataCenter, String id, Duration skew, FailurePolicy policy, String storeUri, boolean failFirstSync) {
-    TestTransport transport = transport(storeUri);
-    Node n = build(dataCenter, id, skew, policy, transport, failFirstSync);
-    transport.down(false);
-    return n;
+    return build(dataCenter, id, skew, policy, transport);
   }
 
   private TestTransport transport(String storeUri) {
@@ -173,9 +137,8 @@ final class RedisNodes implements AutoCloseable {
     return t;
   }
 
-  private Node build(String dataCenter, String id, Duration skew, FailurePolicy policy, TestTransport transport, boolean down) {
+  private Node build(String dataCenter, String id, Duration skew, FailurePolicy policy, TestTransport transport) {
     ManualClock clock = new ManualClock(sourceNow().plus(skew));
-    transport.down(down);
     WaitingRoom room =
         WaitingRoom.builder(config, MultiNodeSimulation.KEYS)
             .clock(clock)

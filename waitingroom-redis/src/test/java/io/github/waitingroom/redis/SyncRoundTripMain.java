@@ -64,9 +64,9 @@ public final class SyncRoundTripMain {
       coordinators.add(new Coordinator(config, t, "dc-" + (i % dcs), publisher, epoch));
       tallies.add(tally(config, nodes, firstEpoch, random));
     }
-    int reportBytes = ReportCodec.encode(new Report("node-0", 1, window(tallies.get(0), firstEpoch + 2))).length;
+    int reportBytes = ReportCodec.encode(new Report("node-0", 1, firstEpoch - 10, window(tallies.get(0), firstEpoch + 2))).length;
     int sumBytes =
-        ReportCodec.encode(new Report("dc-0", nodes / dcs, window(Tally.sum(tallies.subList(0, nodes / dcs)), firstEpoch + 2)))
+        ReportCodec.encode(new Report("dc-0", nodes / dcs, firstEpoch - 10, window(Tally.sum(tallies.subList(0, nodes / dcs)), firstEpoch + 2)))
             .length;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Long> nanos = new ArrayList<>();
@@ -82,7 +82,7 @@ public final class SyncRoundTripMain {
               pool.submit(
                   () -> {
                     long start = System.nanoTime();
-                    c.exchange(mine, at);
+                    c.exchange(firstEpoch - 10, mine, at);
                     return System.nanoTime() - start;
                   }));
         }

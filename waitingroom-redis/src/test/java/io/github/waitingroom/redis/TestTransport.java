@@ -21,6 +21,8 @@ final class TestTransport implements Transport, AutoCloseable {
   private volatile boolean down;
   private volatile byte @Nullable [] publishAs;
   private volatile @Nullable String rewrittenScope;
+  /** What this node published, as it wrote it: it reads its own values back as such. */
+  private final Map<String, Map<String, byte[]>> written = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * @param storeClock whether answers keep {@link Transport#CLOCK_SCOPE}: with it, nodes keep
@@ -63,13 +65,18 @@ final class TestTransport implements Transport, AutoCloseable {
       }
     }
     Map<String, Map<String, byte[]>> answer = new HashMap<>(delegate.exchange(roomId, out, retention));
-    if (other != null) {
-      for (Publication p : publications) {
-        Map<String, byte[]> values = new HashMap<>(answer.getOrDefault(p.scope(), Map.of()));
-        values.put(p.publisher(), p.payload());
-        answer.put(p.scope(), values);
-      }
+    for (Publication p : publications) {
+      written.computeIfAbsent(p.scope(), k -> new java.util.concurrent.ConcurrentHashMap<>()).put(p.publisher(), p.payload());
     }
+    this.written.forEach(
+        (written, mine) -> {
+          Map<String, byte[]> values = answer.get(written);
+          if (values != null) {
+            Map<String, byte[]> fixed = new HashMap<>(values);
+            mine.forEach((who, payload) -> fixed.computeIfPresent(who, (k, v) -> payload));
+            answer.put(written, fixed);
+          }
+        });
     if (!storeClock) {
       answer.remove(Transport.CLOCK_SCOPE);
     }

@@ -30,7 +30,12 @@ final class LogCapture implements AutoCloseable {
 
   /** How many captured lines contain {@code text}. */
   synchronized long count(String text) {
-    return captured.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains(text)).count();
+    return lines(text).size();
+  }
+
+  /** The captured lines (split at CR, LF or CRLF) that contain {@code text}. */
+  synchronized java.util.List<String> lines(String text) {
+    return captured.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains(text)).toList();
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.github.waitingroom.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.coordinator.Transport;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
@@ -10,23 +11,16 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
- * Three data centers with three nodes each, all syncing through the real Redis, one manual clock,
- * arrivals skewed 60/30/10 across the data centers and well above the room's rate.
+ * Several data centers with several nodes each, all syncing through the real Redis, arrivals
+ * skewed across the data centers and well above the room's rate. Time is
+ * virtual (Redis's clock is stripped from the answers, see {@link MultiNodeSimulation}): the test
+ * runs nine simulated minutes in seconds.
  */
 class MultiDataCenterTest {
-  /**
-   * The documented bound on overshoot: a node's view lags by up to two sync rounds (its data
-   * center's sum reaches the global tier at the next publication), and a node can only hand out
-   * slots that admissions it cannot see yet have already taken. So the room never holds more than
-   * the limit plus what it admitted in two consecutive sync intervals; for the rate, likewise.
-   */
-  static long overshootBound(MultiNodeSimulation sim) {
-    return sim.maxAdmittedInTwoRounds;
-  }
-
   private String prefix = "";
   private String uri = "";
   private @Nullable MultiNodeSimulation sim;
@@ -66,32 +60,73 @@ class MultiDataCenterTest {
     }
   }
 
-  @Test
-  void nineNodesInThreeDataCentersKeepOneLimitAndServeOldestBucketsFirst() {
-    RoomConfig config = config("multi-dc-" + UUID.randomUUID().toString().substring(0, 8));
+  /** Nine nodes in three data centers, arrivals 60/30/10 %: a quiet start, a spike, calm. */
+  private MultiNodeSimulation nineNodes(RoomConfig config, boolean sticky) {
     MultiNodeSimulation sim =
         new MultiNodeSimulation(
-            config,
-            new String[] {"dc-a", "dc-b", "dc-c"},
-            new double[] {0.6, 0.3, 0.1},
-            3,
-            () -> RedisTransport.builder(uri).keyPrefix(prefix).build());
+            config, new String[] {"dc-a", "dc-b", "dc-c"}, new double[] {0.6, 0.3, 0.1}, 3, uri, prefix,
+            this::transport);
     this.sim = sim;
-    sim.run(60, 0.5); // a quiet first minute: the shares settle
-    sim.run(240, 12); // a spike of 720 a minute against 100 a minute
-    sim.run(240, 1);
-    long bound = overshootBound(sim);
+    if (sticky) {
+      sim.sticky();
+    }
+    sim.run(30, 0.5); // a quiet start
+    sim.run(150, 12); // a spike of 720 a minute against 100 a minute
+    sim.run(60, 1);
     System.out.printf(
-        "multi-dc: admissions=%d maxActive=%d limit=%d (%.3f) admittedInSixSlices=%d rate=%d bound=%d orderViolations=%d stragglers=%d lapped=%d%n",
-        sim.admissions, sim.maxActive, config.totalActiveUsers(),
-        sim.maxActive / (double) config.totalActiveUsers(), sim.maxAdmittedInSlices,
-        config.newUsersPerMinute(), bound, sim.orderViolations, sim.stragglers(), sim.lapped);
-    assertThat(sim.maxActive).isLessThanOrEqualTo(config.totalActiveUsers() + bound);
-    assertThat(sim.maxAdmittedInSlices).isLessThanOrEqualTo(config.newUsersPerMinute() + bound);
-    assertThat(sim.orderViolations).as(sim.firstViolation).isZero();
-    assertThat(sim.lapped).as(sim.firstLapped).isZero();
-    // The room did reach its limit: the test would not show an overshoot if it never got there.
-    assertThat(sim.maxActive).isGreaterThanOrEqualTo(config.totalActiveUsers() * 9 / 10);
+        "multi-dc (%s): admissions=%d maxActive=%d/%d admittedInAMinute=%d/%d inversions=%d (cross-DC %d,"
+            + " by seconds between the arrivals %s) aheadGrew=%d (max +%d)%n",
+        sticky ? "sticky" : "random nodes", sim.admissions, sim.maxActive, config.totalActiveUsers(),
+        sim.maxAdmittedInAMinute, config.newUsersPerMinute(), sim.inversions, sim.crossDcInversions,
+        sim.lateByMoreThan, sim.aheadGrew, sim.maxAheadGrowth);
+    return sim;
+  }
+
+  /**
+   * The order of service: first come, first served by arrival second, across nodes and data
+   * centers, up to what a plan cannot see yet. A visitor may be passed only by one who arrived at
+   * most three epochs (3 s) later: a node that still holds slots for new arrivals admits them until
+   * the plan that sees the line form takes over, two to three epochs after the tally that saw it.
+   */
+  private static void assertOrder(MultiNodeSimulation sim) {
+    assertThat(sim.maxInversionLateness).as("%s; inversions by seconds between the arrivals: %s", sim.firstInversion,
+        sim.lateByMoreThan).isLessThanOrEqualTo(3);
+  }
+
+  @Test
+  void nineNodesInThreeDataCentersKeepOneLimitFillTheRoomAndServeInArrivalOrder() {
+    RoomConfig config = config("multi-dc-" + UUID.randomUUID().toString().substring(0, 8));
+    MultiNodeSimulation sim = nineNodes(config, true);
+    // The limits hold exactly, with views that lag: every node plans from the same settled
+    // tallies, which count every slot handed out before anyone spends it.
+    assertThat(sim.maxActive).isLessThanOrEqualTo(config.totalActiveUsers());
+    assertThat(sim.maxAdmittedInAMinute).isLessThanOrEqualTo(config.newUsersPerMinute());
+    // And the room uses them: the spike fills its rate (a test of overshoot means nothing if the
+    // room never got there).
+    assertThat(sim.maxAdmittedInAMinute).isGreaterThanOrEqualTo(config.newUsersPerMinute() * 95 / 100);
+    assertOrder(sim);
+  }
+
+  /**
+   * Without session affinity (every request to a random node of the data center) the limits and
+   * the order still hold (see {@link #aNodeThatDiesKeepsItsUsersCountingAndTheOthersDoNotOverAdmit}),
+   * but the room should also still fill up.
+   */
+  @Test
+  @Disabled("core gap: a waiting ticket counts in the line of every node it polled within the waiting"
+      + " timeout, and a called ticket's slot is held by the node that called it, which it may not"
+      + " poll again. With requests spread over the 3 nodes of each data center the spike above admits"
+      + " 146 instead of 248, at most 86 a minute of 100 and 123 active of 200, and 'people ahead' grew"
+      + " 5,852 times (by up to 320) against 10 times (by 1) with session affinity")
+  void withoutSessionAffinityTheRoomStillFillsUp() {
+    RoomConfig config = config("multi-dc-" + UUID.randomUUID().toString().substring(0, 8));
+    MultiNodeSimulation sim = nineNodes(config, false);
+    assertThat(sim.maxActive).isLessThanOrEqualTo(config.totalActiveUsers());
+    assertThat(sim.maxAdmittedInAMinute).isGreaterThanOrEqualTo(config.newUsersPerMinute() * 95 / 100);
+  }
+
+  private Transport transport(String store) {
+    return RedisTransport.builder(store).keyPrefix(prefix).build();
   }
 
   @Test
@@ -103,18 +138,27 @@ class MultiDataCenterTest {
             new String[] {"dc-a", "dc-b"},
             new double[] {0.7, 0.3},
             2,
-            () -> RedisTransport.builder(uri).keyPrefix(prefix).build());
+            uri, prefix, this::transport);
     this.sim = sim;
-    sim.run(60, 0.5);
-    sim.run(90, 8);
+    sim.run(20, 0.5);
+    sim.run(60, 8);
     MultiNodeSimulation.Node victim = sim.nodes.get(0);
-    long activeBefore = sim.nodes.get(1).room.view().activeUsers();
+    long activeBefore = sim.nodes.get(1).room.status().activeUsers();
     sim.kill(victim);
-    sim.run(5, 8);
-    // The survivors still count the dead node's users: its report lives until their sessions end.
-    assertThat(sim.nodes.get(1).room.view().activeUsers()).isGreaterThanOrEqualTo(activeBefore * 9 / 10);
-    sim.run(200, 8);
-    assertThat(sim.maxActive).isLessThanOrEqualTo(config.totalActiveUsers() + overshootBound(sim));
-    assertThat(sim.orderViolations).as(sim.firstViolation).isZero();
+    // The survivors still count the dead node's users (and what it could still admit): its
+    // report lives on in the store and in their memory until the users' sessions end.
+    for (int s = 0; s < 10; s++) {
+      sim.run(1, 8);
+      assertThat(sim.nodes.get(1).room.status().activeUsers()).isGreaterThanOrEqualTo(activeBefore * 9 / 10);
+    }
+    assertThat(sim.nodes.get(1).room.status().roomNodes()).isEqualTo(3);
+    sim.run(60, 8);
+    System.out.printf("dead node: admissions=%d maxActive=%d/%d admittedInAMinute=%d/%d inversions=%d (cross-DC %d,"
+            + " by seconds between the arrivals %s)%n",
+        sim.admissions, sim.maxActive, config.totalActiveUsers(), sim.maxAdmittedInAMinute,
+        config.newUsersPerMinute(), sim.inversions, sim.crossDcInversions, sim.lateByMoreThan);
+    assertThat(sim.maxActive).isLessThanOrEqualTo(config.totalActiveUsers());
+    assertThat(sim.maxAdmittedInAMinute).isLessThanOrEqualTo(config.newUsersPerMinute());
+    assertOrder(sim);
   }
 }

@@ -2,112 +2,134 @@ package io.github.waitingroom.redis;
 
 import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.Decision;
-import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.Transport;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.Map;
-import java.util.Set;
 import java.util.List;
 import java.util.Random;
-import java.util.function.Supplier;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
- * Many nodes in several data centers, one shared manual clock, simulated visitors who keep their
- * ticket and come back: arrivals, polls of the waiting page, browsing of admitted users. Every
- * node syncs once per simulated second through its own transport. The ground truth is kept per
- * visitor, so the global active count and the order of service can be checked exactly.
+ * Many nodes in several data centers in virtual time ({@link RedisNodes}: the store's clock is
+ * stripped from the answers, since the simulation is about admission over minutes, not about where
+ * time comes from), simulated visitors who keep their ticket and come back: arrivals, polls of the
+ * waiting page (at the interval each answer asks for), browsing of admitted users. Every request
+ * goes to a random live node of the visitor's data center, or with {@link #sticky()} always to the
+ * same one. Each node syncs four times per
+ * simulated second (the epoch) at the points a background thread aims at, in an order that
+ * rotates, and skips a sync now and then as a busy sync thread would, so views lag as in
+ * production (no lockstep). The ground truth is kept per visitor, so the room's active users, its
+ * admissions per minute and the order of service are checked exactly.
  */
 final class MultiNodeSimulation {
   static final KeysetHandle KEYS = TicketKeys.generate();
 
+  /** How often a node's sync thread is too busy to run one of its four syncs of an epoch. */
+  static final double SKIPPED_SYNCS = 0.15;
+
   final RoomConfig config;
-  final ManualClock clock;
+  final RedisNodes room;
   final List<Node> nodes = new ArrayList<>();
   final List<Visitor> visitors = new ArrayList<>();
   final Random random = new Random(7);
   final String[] dataCenters;
   final double[] arrivalShare;
 
+  /** Ground truth: the most visitors whose session had not run out at once. */
   long maxActive;
+  /** Ground truth: the most admissions in any 60 whole seconds. */
   long maxAdmittedInAMinute;
-  /** Admissions in six whole slices, the room's own definition of the last minute. */
-  long maxAdmittedInSlices;
-  /** The most admissions in any two consecutive simulated seconds (two sync rounds). */
-  long maxAdmittedInTwoRounds;
-  private long admittedLastSecond;
   long admissions;
-  String firstViolation = "";
+  /**
+   * Polls of a waiting visitor turned away while a visitor who arrived in a later second had
+   * already been admitted (anywhere): first come, first served, across nodes and data centers.
+   */
+  long inversions;
+  /** Of those, the ones where the later visitor got in at another data center. */
+  long crossDcInversions;
+  String firstInversion = "";
+  /** The most seconds between the arrivals of an inverted pair (the later one got in first). */
+  long maxInversionLateness;
+  /** Inversions by that number of seconds. */
+  final TreeMap<Long, Long> lateByMoreThan = new TreeMap<>();
+  /** Polls where "people ahead" grew since the visitor's previous poll. */
+  long aheadGrew;
+  long maxAheadGrowth;
+
+  private final TreeMap<Long, Long> admittedAt = new TreeMap<>();
+  private final long[] newestAdmittedSecond;
+  /** Whether each visitor sticks to one node (session affinity) instead of a random one per request. */
+  private boolean sticky;
 
   static final class Node {
     final String dataCenter;
     final WaitingRoom room;
-    final Transport transport;
+    final RedisNodes.Node node;
     boolean alive = true;
 
-    Node(String dataCenter, WaitingRoom room, Transport transport) {
+    Node(String dataCenter, RedisNodes.Node node) {
       this.dataCenter = dataCenter;
-      this.room = room;
-      this.transport = transport;
+      this.room = node.room;
+      this.node = node;
     }
   }
 
   static final class Visitor {
     final int dataCenter;
     final long arrivedAt;
-    final long bucket;
     String ticket = "";
     long nextVisit;
     long admittedAt = -1;
     long lastRequest;
     long leavesAt;
-    boolean fromLine;
+    long lastAhead = -1;
+    @org.jspecify.annotations.Nullable Node home;
 
-    Visitor(int dataCenter, long arrivedAt, long bucket) {
+    Visitor(int dataCenter, long arrivedAt) {
       this.dataCenter = dataCenter;
       this.arrivedAt = arrivedAt;
-      this.bucket = bucket;
     }
   }
 
+  /**
+   * @param store the shared store's URI ({@code ""} for none), whose keys under {@code prefix} are
+   *     deleted on {@link #close}
+   * @param transports a transport to the store for each node
+   */
   MultiNodeSimulation(RoomConfig config, String[] dataCenters, double[] arrivalShare, int nodesPerDataCenter,
-      Supplier<Transport> transports) {
-    this(config, dataCenters, arrivalShare, nodesPerDataCenter, transports,
-        new ManualClock(Instant.parse("2026-11-30T10:00:05Z")));
-  }
-
-  MultiNodeSimulation(RoomConfig config, String[] dataCenters, double[] arrivalShare, int nodesPerDataCenter,
-      Supplier<Transport> transports, ManualClock clock) {
-    this.clock = clock;
+      String store, String prefix, Function<String, Transport> transports) {
     this.config = config;
     this.dataCenters = dataCenters;
     this.arrivalShare = arrivalShare;
+    this.newestAdmittedSecond = new long[dataCenters.length];
+    java.util.Arrays.fill(newestAdmittedSecond, Long.MIN_VALUE);
+    this.room = new RedisNodes(config, store, prefix, Duration.ofSeconds(1), RedisNodes.Time.VIRTUAL, transports);
     for (String dc : dataCenters) {
       for (int n = 0; n < nodesPerDataCenter; n++) {
-        Transport t = transports.get();
-        WaitingRoom room =
-            WaitingRoom.builder(config, KEYS)
-                .clock(clock)
-                .transport(t)
-                .dataCenter(dc)
-                .nodeId("node-" + n)
-                .syncInterval(Duration.ofSeconds(1))
-                .backgroundSync(false)
-                .build();
-        nodes.add(new Node(dc, room, t));
+        RedisNodes.Node node = room.add(dc, "node-" + n);
+        nodes.add(new Node(dc, node));
       }
     }
+    // Every node has published and read everything before the visitors come.
+    room.advance(Duration.ofSeconds(3));
+    room.advance(Duration.ofMillis(1000 - room.sourceNow().toEpochMilli() % 1000));
   }
 
   long now() {
-    return clock.instant().getEpochSecond();
+    return room.nowSecond();
+  }
+
+  /**
+   * Sends each visitor to the same node every time (a load balancer with session affinity), as
+   * long as it lives; by default every request goes to a random node of the visitor's data center.
+   */
+  MultiNodeSimulation sticky() {
+    this.sticky = true;
+    return this;
   }
 
   private Node nodeIn(int dc) {
@@ -129,25 +151,18 @@ final class MultiNodeSimulation {
       long now = now();
       int arrivals = (int) arrivalsPerSecond + (random.nextDouble() < arrivalsPerSecond % 1 ? 1 : 0);
       for (int a = 0; a < arrivals; a++) {
-        Visitor v = new Visitor(pickDataCenter(), now, config.bucketOf(now));
+        Visitor v = new Visitor(pickDataCenter(), now);
         visitors.add(v);
         visit(v, now);
       }
-      for (Visitor v : visitors) {
+      for (Visitor v : List.copyOf(visitors)) {
         if (v.nextVisit <= now && v.nextVisit > 0) {
           visit(v, now);
         }
       }
-      // Each live node syncs once a second, in a rotating order.
-      int k = nodes.size();
-      for (int i = 0; i < k; i++) {
-        Node n = nodes.get((int) ((i + now) % k));
-        if (n.alive) {
-          n.room.sync();
-        }
-      }
       measure(now);
-      clock.advance(Duration.ofSeconds(1));
+      // Four syncs per epoch, at 1/8, 3/8, 5/8 and 7/8 of the second, in a rotating order.
+      room.advance(Duration.ofSeconds(1), random, SKIPPED_SYNCS);
     }
   }
 
@@ -167,85 +182,67 @@ final class MultiNodeSimulation {
       v.nextVisit = 0; // gone
       return;
     }
-    Node node = nodeIn(v.dataCenter);
+    Node node = v.home != null && v.home.alive ? v.home : nodeIn(v.dataCenter);
+    if (sticky) {
+      v.home = node;
+    }
     Decision d = node.room.decide(v.ticket.isEmpty() ? null : v.ticket);
     if (d.ticket() != null) {
       v.ticket = d.ticket();
     }
     if (d.letsThrough()) {
-      v.lastRequest = now;
       if (v.admittedAt < 0) {
         v.admittedAt = now;
-        v.fromLine = d.outcome() == Decision.Outcome.ADMIT && now > v.arrivedAt;
         v.leavesAt = now + 30 + random.nextInt(150);
         admissions++;
-        checkOrder(v, now);
+        admittedAt.merge(now, 1L, Long::sum);
+        newestAdmittedSecond[v.dataCenter] = Math.max(newestAdmittedSecond[v.dataCenter], v.arrivedAt);
       }
+      v.lastRequest = now;
       v.nextVisit = now + 10 + random.nextInt(20);
     } else {
-      v.nextVisit = now + config.refreshSeconds();
+      if (v.admittedAt >= 0) {
+        throw new AssertionError("a visitor admitted at " + v.admittedAt + " was turned away at " + now);
+      }
+      if (d.outcome() == Decision.Outcome.WAIT) {
+        checkOrder(v, d, now);
+      }
+      v.nextVisit = now + Math.max(1, d.refreshSeconds());
     }
   }
 
-  /**
-   * Order of service, checked two ways.
-   *
-   * <ul>
-   *   <li><b>Bucket order across data centers</b> ({@link #orderViolations}): when the first user
-   *       of bucket b is admitted from the line, at any data center, no older bucket may have
-   *       users waiting anywhere without having been served somewhere already.
-   *   <li><b>Stragglers</b>: users of an older bucket still waiting when a later bucket is served.
-   *       The allocator gives the later bucket slots only once the older one is fully eligible,
-   *       but a user who polls every refresh interval may find the slots taken when a lagging
-   *       view overshot; such a user is first in line for the next free slot. {@link #lapped}
-   *       counts those still waiting when a bucket two or more later is served: passed by a
-   *       whole bucket.
-   * </ul>
-   */
-  private void checkOrder(Visitor admitted, long now) {
-    if (!admitted.fromLine) {
-      return;
-    }
-    long b = admitted.bucket;
-    if (!firstServed.containsKey(b)) {
-      for (Visitor w : visitors) {
-        if (w.admittedAt < 0 && w.nextVisit > 0 && w.bucket < b && !firstServed.containsKey(w.bucket)) {
-          orderViolations++;
-          if (firstViolation.isEmpty()) {
-            firstViolation = dataCenters[admitted.dataCenter] + " started bucket " + b + " at " + now
-                + " before bucket " + w.bucket + " was served anywhere";
-          }
-          break;
-        }
-      }
-      firstServed.put(b, now);
-    }
-    for (Visitor w : visitors) {
-      if (w.admittedAt < 0 && w.nextVisit > 0 && w.bucket < b) {
-        straggling.add(w);
-        if (w.bucket < b - config.bucketSeconds() && lappedVisitors.add(w)) {
-          lapped++;
-          if (firstLapped.isEmpty()) {
-            firstLapped = "a user of bucket " + w.bucket + " (" + dataCenters[w.dataCenter]
-                + ") still waited when bucket " + b + " was served at " + now;
-          }
-        }
+  /** A polling visitor turned away: an inversion if someone who arrived in a later second got in. */
+  private void checkOrder(Visitor v, Decision d, long now) {
+    long newest = Long.MIN_VALUE;
+    int where = -1;
+    for (int dc = 0; dc < newestAdmittedSecond.length; dc++) {
+      if (newestAdmittedSecond[dc] > newest) {
+        newest = newestAdmittedSecond[dc];
+        where = dc;
       }
     }
+    if (newest > v.arrivedAt) {
+      inversions++;
+      long lateness = newest - v.arrivedAt;
+      maxInversionLateness = Math.max(maxInversionLateness, lateness);
+      lateByMoreThan.merge(lateness, 1L, Long::sum);
+      boolean crossDc = false;
+      for (int dc = 0; dc < newestAdmittedSecond.length; dc++) {
+        crossDc |= dc != v.dataCenter && newestAdmittedSecond[dc] > v.arrivedAt;
+      }
+      crossDcInversions += crossDc ? 1 : 0;
+      if (firstInversion.isEmpty()) {
+        firstInversion = "at " + now + " a visitor of " + dataCenters[v.dataCenter] + " who arrived at "
+            + v.arrivedAt + " was told to wait (" + d.usersAhead() + " ahead), while one of "
+            + dataCenters[where] + " who arrived at " + newest + " was in";
+      }
+    }
+    if (v.lastAhead >= 0 && d.usersAhead() > v.lastAhead) {
+      aheadGrew++;
+      maxAheadGrowth = Math.max(maxAheadGrowth, d.usersAhead() - v.lastAhead);
+    }
+    v.lastAhead = d.usersAhead();
   }
-
-  final Map<Long, Long> firstServed = new HashMap<>();
-  final Set<Visitor> straggling = Collections.newSetFromMap(new IdentityHashMap<>());
-  final Set<Visitor> lappedVisitors = Collections.newSetFromMap(new IdentityHashMap<>());
-  long orderViolations;
-  long lapped;
-  String firstLapped = "";
-
-  long stragglers() {
-    return straggling.size();
-  }
-
-  private final List<Long> admissionTimes = new ArrayList<>();
 
   private void measure(long now) {
     long active = 0;
@@ -254,42 +251,35 @@ final class MultiNodeSimulation {
       if (v.admittedAt >= 0 && v.lastRequest >= firstActive) {
         active++;
       }
-      if (v.admittedAt == now) {
-        admissionTimes.add(now);
-      }
     }
     maxActive = Math.max(maxActive, active);
-    long thisSecond = 0;
-    for (Visitor v : visitors) {
-      if (v.admittedAt == now) {
-        thisSecond++;
-      }
+    admittedAt.headMap(now - 59).clear();
+    long inMinute = 0;
+    for (long n : admittedAt.values()) {
+      inMinute += n;
     }
-    maxAdmittedInTwoRounds = Math.max(maxAdmittedInTwoRounds, thisSecond + admittedLastSecond);
-    admittedLastSecond = thisSecond;
-    admissionTimes.removeIf(t -> t <= now - 60);
-    maxAdmittedInAMinute = Math.max(maxAdmittedInAMinute, admissionTimes.size());
-    long firstSlice = config.sliceOf(now) - (60 / config.sliceSeconds() - 1) * config.sliceSeconds();
-    long inSlices = admissionTimes.stream().filter(t -> t >= firstSlice).count();
-    maxAdmittedInSlices = Math.max(maxAdmittedInSlices, inSlices);
+    maxAdmittedInAMinute = Math.max(maxAdmittedInAMinute, inMinute);
+  }
+
+  /** Visitors waiting now who arrived more than {@code seconds} ago and are still polling. */
+  long waitingLongerThan(long seconds) {
+    long now = now();
+    return visitors.stream()
+        .filter(v -> v.admittedAt < 0 && v.nextVisit > 0 && v.arrivedAt < now - seconds)
+        .count();
   }
 
   /** Stops one node for good: it no longer serves or syncs; its visitors go to the others. */
   void kill(Node n) {
     n.alive = false;
-    n.room.close();
+    room.kill(n.node);
   }
 
   void close() {
-    for (Node n : nodes) {
-      n.room.close();
-      if (n.transport instanceof AutoCloseable c) {
-        try {
-          c.close();
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
-      }
+    try {
+      room.close();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 }

@@ -8,6 +8,7 @@ import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.coordinator.Transport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -19,20 +20,28 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One node of a room as its own JVM, for the multi-process test: the filterless core behind the
  * JDK's HTTP server, coordinated through Redis, on a manual clock that the test sets over HTTP.
+ * Redis's clock is stripped from the answers, so that the manual clock is the room's clock (the
+ * test runs minutes of sessions in seconds; where time comes from is {@link ClockSkewTest}'s
+ * subject).
  *
  * <ul>
+ *   <li>{@code POST /admin/join?millis=...} builds the room (its first sync is its join) with the
+ *       clock at {@code millis}. Nothing else works before.
  *   <li>{@code GET /visit?ticket=...} decides one request; answers {@code <outcome> <ticket>}.
- *   <li>{@code POST /admin/clock?epoch=...} sets this node's clock.
- *   <li>{@code POST /admin/sync} runs one sync; answers {@code <failing> <active users in view>}.
+ *   <li>{@code POST /admin/clock?millis=...} sets this node's clock (epoch milliseconds).
+ *   <li>{@code POST /admin/sync} runs one sync; answers {@code <failing> <active users of the room
+ *       in the last plan>}.
  * </ul>
  *
  * Arguments: {@code redisUri keyPrefix roomId dataCenter nodeId keysetFile limit}. Prints {@code
- * PORT <n>} once it listens.
+ * PORT <n>} once it listens, connected to Redis and ready to join.
  */
 public final class NodeMain {
   private NodeMain() {}
@@ -53,39 +62,58 @@ public final class NodeMain {
             .refreshInterval(Duration.ofSeconds(20))
             .waitingTimeout(Duration.ofMinutes(2))
             .build();
-    ManualClock clock = new ManualClock(Instant.ofEpochSecond(Long.parseLong(args[7])));
-    RedisTransport transport = RedisTransport.builder(redisUri).keyPrefix(prefix).build();
-    WaitingRoom room =
-        WaitingRoom.builder(config, keys)
-            .clock(clock)
-            .transport(transport)
-            .dataCenter(dc)
-            .nodeId(node)
-            .backgroundSync(false)
-            .build();
+    ManualClock clock = new ManualClock(Instant.EPOCH);
+    TestTransport transport = new TestTransport(RedisTransport.builder(redisUri).keyPrefix(prefix).build(), false);
+    // Connects now: joining is then one quick round trip.
+    transport.exchange("warm-up", List.of(new Transport.Publication("warm-up", "warm-up", new byte[0])), Duration.ofSeconds(5));
+    AtomicReference<WaitingRoom> joined = new AtomicReference<>();
     HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+    http.createContext(
+        "/admin/join",
+        ex -> {
+          Map<String, String> q = query(ex);
+          clock.set(Instant.ofEpochMilli(Long.parseLong(q.getOrDefault("millis", "0"))));
+          joined.set(
+              WaitingRoom.builder(config, keys)
+                  .clock(clock)
+                  .transport(transport)
+                  .dataCenter(dc)
+                  .nodeId(node)
+                  .backgroundSync(false)
+                  .build());
+          reply(ex, "ok");
+        });
     http.createContext(
         "/visit",
         ex -> {
           String ticket = query(ex).get("ticket");
-          Decision d = room.decide(ticket == null || ticket.isEmpty() ? null : ticket);
+          Decision d = joined(joined).decide(ticket == null || ticket.isEmpty() ? null : ticket);
           reply(ex, d.outcome() + " " + (d.ticket() == null ? "" : d.ticket()));
         });
     http.createContext(
         "/admin/clock",
         ex -> {
-          clock.set(Instant.ofEpochSecond(Long.parseLong(query(ex).getOrDefault("epoch", "0"))));
+          clock.set(Instant.ofEpochMilli(Long.parseLong(query(ex).getOrDefault("millis", "0"))));
           reply(ex, "ok");
         });
     http.createContext(
         "/admin/sync",
         ex -> {
+          WaitingRoom room = joined(joined);
           room.sync();
-          reply(ex, room.transportFailing() + " " + room.view().activeUsers());
+          reply(ex, room.transportFailing() + " " + room.status().activeUsers());
         });
     http.start();
     System.out.println("PORT " + http.getAddress().getPort());
     System.out.flush();
+  }
+
+  private static WaitingRoom joined(AtomicReference<WaitingRoom> joined) {
+    WaitingRoom room = joined.get();
+    if (room == null) {
+      throw new IllegalStateException("not joined yet");
+    }
+    return room;
   }
 
   private static Map<String, String> query(HttpExchange ex) {

@@ -1,6 +1,8 @@
 package io.github.waitingroom.redis;
 
 import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.Ticket;
+import io.github.waitingroom.allocation.Tally;
 import io.github.waitingroom.coordinator.Coordinator;
 import io.github.waitingroom.coordinator.Report;
 import io.github.waitingroom.coordinator.ReportCodec;
@@ -18,8 +20,10 @@ import java.util.concurrent.Future;
 /**
  * Measures one node's sync round trip to Redis (report encoding, the script call, decoding and
  * summing the answer: {@link Coordinator#exchange}) with N nodes publishing to the same room,
- * spread over data centers. Every node's report is full-sized: counts in every slice of a
- * 5-minute session window, five waiting buckets.
+ * spread over data centers. Every node's report is full-sized: {@value Report#EPOCHS_KEPT}
+ * tallies, each with a line of people waiting in every second of the waiting timeout and the
+ * places it admitted from the line within it (a room admitting 2,000 a minute, spread over the
+ * nodes).
  *
  * <pre>
  * mvn -q -o -pl waitingroom-redis test-compile
@@ -28,7 +32,8 @@ import java.util.concurrent.Future;
  * </pre>
  *
  * Arguments: nodes, data centers, [rounds, default 30], [threads, default 4]. Prints median, p99
- * and max of one exchange, with every node syncing once per round from a pool of threads.
+ * and max of one exchange, with every node syncing once per round from a pool of threads, and
+ * the size of one node's report and of one data center's sum.
  */
 public final class SyncRoundTripMain {
   private SyncRoundTripMain() {}
@@ -46,33 +51,38 @@ public final class SyncRoundTripMain {
             .newUsersPerMinute(2_000)
             .sessionDuration(Duration.ofMinutes(5))
             .build();
-    long now = 1_800_000_000L;
+    Duration epoch = Duration.ofSeconds(1);
+    long firstEpoch = 1_800_000_000L;
     Random random = new Random(1);
     List<Coordinator> coordinators = new ArrayList<>();
-    List<Report> reports = new ArrayList<>();
     List<RedisTransport> transports = new ArrayList<>();
+    List<Tally> tallies = new ArrayList<>();
     for (int i = 0; i < nodes; i++) {
       RedisTransport t = RedisTransport.builder(uri).keyPrefix(prefix).build();
       transports.add(t);
       String publisher = "node-" + i + "#" + UUID.randomUUID().toString().substring(0, 8);
-      coordinators.add(new Coordinator(config, t, "dc-" + (i % dcs), publisher, Duration.ofSeconds(10)));
-      reports.add(report(config, publisher, now, random));
+      coordinators.add(new Coordinator(config, t, "dc-" + (i % dcs), publisher, epoch));
+      tallies.add(tally(config, nodes, firstEpoch, random));
     }
-    int reportBytes = ReportCodec.encode(reports.get(0)).length;
+    int reportBytes = ReportCodec.encode(new Report("node-0", 1, firstEpoch - 10, window(tallies.get(0), firstEpoch + 2))).length;
+    int sumBytes =
+        ReportCodec.encode(new Report("dc-0", nodes / dcs, firstEpoch - 10, window(Tally.sum(tallies.subList(0, nodes / dcs)), firstEpoch + 2)))
+            .length;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Long> nanos = new ArrayList<>();
+    int settled = 0;
     try {
       for (int r = -3; r < rounds; r++) {
-        long at = now + r + 3;
+        long at = firstEpoch + r + 3;
         List<Future<Long>> done = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
           Coordinator c = coordinators.get(i);
-          Report mine = reports.get(i);
+          NavigableMap<Long, Tally> mine = window(tallies.get(i), at);
           done.add(
               pool.submit(
                   () -> {
                     long start = System.nanoTime();
-                    c.exchange(mine, at);
+                    c.exchange(firstEpoch - 10, mine, at);
                     return System.nanoTime() - start;
                   }));
         }
@@ -81,6 +91,9 @@ public final class SyncRoundTripMain {
           if (r >= 0) {
             nanos.add(n);
           }
+        }
+        if (r >= 0 && coordinators.get(0).settled(at - 2) != null) {
+          settled++;
         }
       }
     } finally {
@@ -97,32 +110,39 @@ public final class SyncRoundTripMain {
     }
     long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
     System.out.printf(
-        "%d nodes in %d DCs, %d threads, report %d bytes: sync round trip median %.2f ms, p99 %.2f ms, max %.2f ms (%d exchanges)%n",
-        nodes, dcs, threads, reportBytes, ms(sorted, 0.5), ms(sorted, 0.99), sorted[sorted.length - 1] / 1e6,
-        sorted.length);
+        "%d nodes in %d DCs, %d threads, node report %d bytes, DC sum %d bytes: sync round trip median %.2f ms,"
+            + " p99 %.2f ms, max %.2f ms (%d exchanges; node 0 saw %d of %d rounds settled)%n",
+        nodes, dcs, threads, reportBytes, sumBytes, ms(sorted, 0.5), ms(sorted, 0.99), sorted[sorted.length - 1] / 1e6,
+        sorted.length, settled, rounds);
   }
 
   private static double ms(long[] sorted, double q) {
     return sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e6;
   }
 
-  private static Report report(RoomConfig config, String publisher, long now, Random random) {
-    TreeMap<Long, Long> active = new TreeMap<>();
-    TreeMap<Long, Long> admitted = new TreeMap<>();
-    TreeMap<Long, Long> traffic = new TreeMap<>();
-    TreeMap<Long, NavigableMap<Long, Long>> waiting = new TreeMap<>();
-    for (long s = config.firstActiveSlice(now); s <= now; s += config.sliceSeconds()) {
-      active.put(s, 1L + random.nextInt(50));
-      admitted.put(s, 1L + random.nextInt(20));
-      traffic.put(s, 1L + random.nextInt(500));
+  /** The same tally for the {@value Report#EPOCHS_KEPT} epochs before {@code epoch}. */
+  private static NavigableMap<Long, Tally> window(Tally t, long epoch) {
+    TreeMap<Long, Tally> out = new TreeMap<>();
+    for (long e = epoch - Report.EPOCHS_KEPT; e < epoch; e++) {
+      out.put(e, t);
     }
-    for (int b = 0; b < 5; b++) {
-      TreeMap<Long, Long> slices = new TreeMap<>();
-      for (long s = config.firstWaitingSlice(now); s <= now; s += config.sliceSeconds()) {
-        slices.put(s, 1L + random.nextInt(30));
-      }
-      waiting.put(config.bucketOf(now) - b * config.bucketSeconds(), slices);
+    return out;
+  }
+
+  /** One node's share of a busy room: a line in every second of the waiting timeout. */
+  private static Tally tally(RoomConfig config, int nodes, long now, Random random) {
+    TreeMap<Long, Long> line = new TreeMap<>();
+    for (long s = now - config.waitingTimeoutSeconds(); s < now; s++) {
+      line.put(s, 1L + random.nextInt(30));
     }
-    return new Report(publisher, now, 1, active, admitted, traffic, waiting);
+    int admitted = (int) (config.newUsersPerMinute() * config.waitingTimeoutSeconds() / 60 / nodes) + 1;
+    long[] places = new long[admitted];
+    for (int i = 0; i < admitted; i++) {
+      places[i] = Ticket.place(now - config.waitingTimeoutSeconds() + random.nextInt((int) config.waitingTimeoutSeconds()),
+          random.nextInt());
+    }
+    long active = config.totalActiveUsers() / nodes;
+    long recent = config.newUsersPerMinute() / nodes;
+    return new Tally(active, 5, 0, 3, line.size() * 10L, recent, 50, line, places);
   }
 }

@@ -1,0 +1,115 @@
+package io.github.waitingroom.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.waitingroom.Decision;
+import io.github.waitingroom.RoomConfig;
+import java.time.Duration;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Nodes that join a room the way they do in production: whenever they start, wherever the others
+ * are in their epoch. Every plan must count every slot handed out before anyone spends it, so a
+ * node that joins must not plan an epoch the others already planned without it, nor plan the room
+ * from its own data center alone. Time is virtual (see {@link RedisNodes}).
+ *
+ * <p>Each of these failed on core 6ddddac: four nodes started in one epoch let 209 in (limit 100,
+ * 100 x H(4)); a node joining a quarter epoch after slots freed up granted them again (150); the
+ * first node of a new data center planned from its own data center alone (200).
+ */
+class NodeJoinTest {
+  private static final Duration EPOCH = Duration.ofSeconds(1);
+  private String uri = "";
+  private @Nullable RedisNodes nodes;
+
+  @BeforeEach
+  void setUp() {
+    uri = RedisSupport.requireRedis();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (nodes != null) {
+      nodes.close();
+    }
+  }
+
+  private RedisNodes nodes(RoomConfig config) {
+    RedisNodes n = new RedisNodes(config, uri, RedisSupport.uniquePrefix("join"), EPOCH, RedisNodes.Time.VIRTUAL);
+    nodes = n;
+    return n;
+  }
+
+  private static RoomConfig config() {
+    return RoomConfig.builder("join-" + UUID.randomUUID().toString().substring(0, 8))
+        .totalActiveUsers(100)
+        .newUsersPerMinute(100)
+        .sessionDuration(Duration.ofMinutes(1))
+        .build();
+  }
+
+  /** A flash crowd: {@code perNode} arrivals at every live node at every sync for two epochs. */
+  private static int flashCrowd(RedisNodes nodes, int perNode) {
+    int admitted = 0;
+    for (int s = 0; s < 8; s++) {
+      nodes.step();
+      for (RedisNodes.Node n : nodes.nodes) {
+        for (int a = 0; a < perNode && n.alive; a++) {
+          admitted += n.room.decide(null).letsThrough() ? 1 : 0;
+        }
+      }
+    }
+    return admitted;
+  }
+
+  @Test
+  void nodesThatStartInTheSameEpochGrantTheFreeSlotsOnce() {
+    RedisNodes nodes = nodes(config());
+    for (int i = 0; i < 4; i++) {
+      nodes.add("dc-a", "n" + i);
+    }
+    int admitted = flashCrowd(nodes, 100);
+    assertThat(admitted).as("admitted by 4 nodes that started in one epoch").isLessThanOrEqualTo(100);
+  }
+
+  @Test
+  void aNodeThatJoinsAfterSlotsFreeUpDoesNotGrantThemAgain() {
+    RoomConfig config = config();
+    RedisNodes nodes = nodes(config);
+    RedisNodes.Node a = nodes.add("dc-a", "a");
+    nodes.advance(EPOCH.multipliedBy(2));
+    for (int i = 0; i < 100; i++) {
+      assertThat(a.room.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
+    }
+    // Nobody comes back: the sessions end together, and a's next plan hands out the freed slots.
+    long planned = a.room.status().freeSlots();
+    for (int s = 0; s < 4 * 90 && planned == 0; s++) {
+      nodes.step();
+      planned = a.room.status().freeSlots();
+    }
+    assertThat(planned).as("a's plan, once the sessions ended").isEqualTo(100);
+    nodes.add("dc-a", "b");
+    int admitted = flashCrowd(nodes, 100);
+    assertThat(admitted).as("admitted after the first sessions ended").isLessThanOrEqualTo(100);
+  }
+
+  @Test
+  void theFirstNodeOfANewDataCenterCountsTheOthersInItsFirstPlan() {
+    RoomConfig config = config();
+    RedisNodes nodes = nodes(config);
+    RedisNodes.Node a = nodes.add("dc-a", "a");
+    nodes.advance(EPOCH.multipliedBy(2));
+    for (int i = 0; i < 100; i++) {
+      assertThat(a.room.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
+    }
+    nodes.advance(EPOCH.multipliedBy(2));
+    assertThat(a.room.status().activeUsers()).isEqualTo(100);
+    nodes.add("dc-b", "b");
+    int admitted = flashCrowd(nodes, 100);
+    assertThat(admitted).as("admitted while the room is full").isZero();
+  }
+}

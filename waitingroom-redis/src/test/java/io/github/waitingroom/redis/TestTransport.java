@@ -1,0 +1,92 @@
+package io.github.waitingroom.redis;
+
+import io.github.waitingroom.coordinator.Transport;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A node's view of the real Redis transport, as a test needs it: with or without the store's
+ * clock in the answers, with a switch that makes it fail at once (a store that refuses
+ * connections), for outages too long to sit through real timeouts (the Lettuce timeout path itself
+ * is covered with {@link PausableProxy}), and able to pass for a node of another release.
+ */
+final class TestTransport implements Transport, AutoCloseable {
+  private final Transport delegate;
+  private final boolean storeClock;
+  private volatile boolean down;
+  private volatile byte @Nullable [] publishAs;
+  private volatile @Nullable String rewrittenScope;
+  /** What this node published, as it wrote it: it reads its own values back as such. */
+  private final Map<String, Map<String, byte[]>> written = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * @param storeClock whether answers keep {@link Transport#CLOCK_SCOPE}: with it, nodes keep
+   *     time by Redis's {@code TIME}; without it, by their own (manual) clocks
+   */
+  TestTransport(Transport delegate, boolean storeClock) {
+    this.delegate = delegate;
+    this.storeClock = storeClock;
+  }
+
+  /** Makes every exchange fail at once (true) or reach the store again (false). */
+  void down(boolean isDown) {
+    this.down = isDown;
+  }
+
+  /**
+   * Makes the node look like one of another release to the others: what it publishes to {@code
+   * scope} (every scope if null) is stored as {@code payload} instead, while the node itself reads
+   * back what it wrote. {@code null} payload: publish as written again.
+   */
+  void publishAs(byte @Nullable [] payload, @Nullable String scope) {
+    this.rewrittenScope = scope;
+    this.publishAs = payload;
+  }
+
+  @Override
+  public Map<String, Map<String, byte[]>> exchange(String roomId, List<Publication> publications, Duration retention)
+      throws IOException {
+    if (down) {
+      throw new IOException("store unreachable (switched off by the test)");
+    }
+    byte[] other = publishAs;
+    String scope = rewrittenScope;
+    List<Publication> out = publications;
+    if (other != null) {
+      out = new ArrayList<>();
+      for (Publication p : publications) {
+        boolean rewrite = scope == null || scope.equals(p.scope());
+        out.add(rewrite ? new Publication(p.scope(), p.publisher(), other) : p);
+      }
+    }
+    Map<String, Map<String, byte[]>> answer = new HashMap<>(delegate.exchange(roomId, out, retention));
+    for (Publication p : publications) {
+      written.computeIfAbsent(p.scope(), k -> new java.util.concurrent.ConcurrentHashMap<>()).put(p.publisher(), p.payload());
+    }
+    this.written.forEach(
+        (written, mine) -> {
+          Map<String, byte[]> values = answer.get(written);
+          if (values != null) {
+            Map<String, byte[]> fixed = new HashMap<>(values);
+            mine.forEach((who, payload) -> fixed.computeIfPresent(who, (k, v) -> payload));
+            answer.put(written, fixed);
+          }
+        });
+    if (!storeClock) {
+      answer.remove(Transport.CLOCK_SCOPE);
+    }
+    return answer;
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (delegate instanceof AutoCloseable c) {
+      c.close();
+    }
+  }
+}

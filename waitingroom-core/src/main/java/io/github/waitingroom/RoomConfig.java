@@ -25,11 +25,13 @@ import org.jspecify.annotations.Nullable;
  * @param totalActiveUsers how many users may be active (admitted, session not expired) at once
  * @param newUsersPerMinute how many users may be admitted in any sliding minute
  * @param sessionDuration how long an admitted user stays counted after their last request
- * @param bucketWidth arrivals within one bucket width share a place in line
+ * @param bucketWidth no longer used by admission: since tickets carry a place (arrival second and
+ *     tie-break bits), the line is ordered by second, not by bucket. Still accepted and checked so
+ *     that existing configurations keep working; it will be removed
  * @param sliceWidth the resolution of the counters: a check-in moves a ticket from one slice to
  *     the next at most once per slice, so this is also how often an active ticket is re-issued
  * @param refreshInterval how often a waiting user's page polls, and how often a waiting ticket is
- *     checked against the budgets
+ *     checked against the plan
  * @param waitingTimeout how long a waiting user who stops polling keeps their place
  */
 public record RoomConfig(

@@ -55,10 +55,14 @@ final class Grant {
     return fresh.get();
   }
 
-  /** Empties the grant: a thread that still holds it can take nothing more. */
-  void drain() {
-    line.set(0);
-    fresh.set(0);
+  /** Empties the line slots (a thread that still holds the grant can take none) and returns what was left. */
+  long drainLine() {
+    return line.getAndSet(0);
+  }
+
+  /** Empties the slots for new arrivals and returns what was left. */
+  long drainNew() {
+    return fresh.getAndSet(0);
   }
 
   private static boolean take(AtomicLong counter) {

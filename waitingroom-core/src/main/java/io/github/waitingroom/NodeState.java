@@ -5,8 +5,8 @@ import io.github.waitingroom.allocation.Tally;
 import java.util.Arrays;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * This node's counts for one room, shared lock-free by all request threads, and the grant they
@@ -19,9 +19,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * waiting user is in the line once. Memory grows with the users this node saw within the session
  * (or waiting) window, and is pruned by the sync thread.
  *
- * <p><b>Counted before it is spent.</b> An admission is recorded in the counters first and only
- * then takes its slot from the grant (and is undone if no slot is left). A tally taken in between
- * counts it twice (as active and as outstanding), never zero times.
+ * <p><b>Never counted zero times.</b> A tally reads the grant's outstanding slots and then the
+ * counters. An admission takes its slot by compare-and-set and then records itself; every change
+ * to the counters (an admission, a check-in that moves a user to the current slice) is bracketed
+ * by two monotone counts, begun and done, and a tally adds the changes in flight while it read
+ * (begun after the read less done before it) to what it counts. So an admission that took its
+ * slot before the tally is in the counters or in flight, one that took it after is outstanding,
+ * and a user who moves between slices is never missed; in flight counts at most a few twice.
+ * What a node admits after a tally is taken from the very grant the tally read, so its new grant
+ * is its plan's less exactly what the old grant lost since the tally.
  */
 final class NodeState {
   /** Per-second counters keep this many seconds: the per-minute window and one second more. */
@@ -32,13 +38,14 @@ final class NodeState {
   private final SliceCounter active = new SliceCounter();
   private final SliceCounter admissions = new SliceCounter();
   private final SliceCounter arrivals = new SliceCounter();
-  private final AtomicLong lineAdmissions = new AtomicLong();
-  private final AtomicLong newAdmissions = new AtomicLong();
+  private final LongAdder begun = new LongAdder();
+  private final LongAdder done = new LongAdder();
   private volatile Grant grant = Grant.NONE;
   private final AtomicReference<Scheduled> scheduled = new AtomicReference<>();
-  // Sync-thread state: the admission totals when the last tally was taken.
-  private long lineAdmissionsAtTally;
-  private long newAdmissionsAtTally;
+  // Sync-thread state: the grant the last tally read, and what it had left then.
+  private Grant tallyGrant = Grant.NONE;
+  private long lineAtTally;
+  private long newAtTally;
   private long tallySecond = Long.MIN_VALUE;
 
   /**
@@ -67,17 +74,21 @@ final class NodeState {
 
   /**
    * Lets a scheduled grant take over if its time has come; called by the sync thread only, before
-   * it tallies, so a tally always sees the grant in force. Activation drains the old grant before
-   * it counts what was admitted under it, so no admission escapes the count; requests that meet
-   * the drained grant in that instant find no slot and wait one poll.
+   * it tallies, so a tally always sees the grant in force. Activation drains the old grant, which
+   * must be the one the plan's tally read: what it lost since then is exactly what was admitted
+   * since the tally, and comes off the new grant. (A plan whose tally read another grant is
+   * dropped; the grant in force stays, and the next tallies report it.) Requests that meet the
+   * drained grant in that instant find no slot and wait one poll.
    */
   void activateIfDue(long nowMillis) {
     Scheduled next = scheduled.get();
     if (next != null && nowMillis >= next.activateAtMillis && scheduled.compareAndSet(next, null)) {
       Grant old = grant;
-      old.drain();
-      long lineSince = lineAdmissions.get() - next.lineAdmissionsAtTally;
-      long newSince = newAdmissions.get() - next.newAdmissionsAtTally;
+      if (old != next.tallyGrant) {
+        return;
+      }
+      long lineSince = next.lineAtTally - old.drainLine();
+      long newSince = next.newAtTally - old.drainNew();
       grant =
           new Grant(
               next.plan,
@@ -88,13 +99,14 @@ final class NodeState {
     }
   }
 
-  /** A plan waiting for its time, with what it needs to become a grant then. */
+  /** A plan waiting for its time, with the tally it was computed from. */
   private record Scheduled(
       Plan plan,
       long tallySecond,
       long cutPlace,
-      long lineAdmissionsAtTally,
-      long newAdmissionsAtTally,
+      Grant tallyGrant,
+      long lineAtTally,
+      long newAtTally,
       long activateAtMillis) {}
 
   /**
@@ -125,7 +137,7 @@ final class NodeState {
       }
     }
     scheduled.set(
-        new Scheduled(plan, tallySecond, cut, lineAdmissionsAtTally, newAdmissionsAtTally, activateAtMillis));
+        new Scheduled(plan, tallySecond, cut, tallyGrant, lineAtTally, newAtTally, activateAtMillis));
   }
 
   /** The plan that takes over next, if one is scheduled. */
@@ -165,8 +177,10 @@ final class NodeState {
       Seen next = new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt, prev == null ? now : prev.firstSeen);
       if (prev == null ? seen.putIfAbsent(t.place(), next) == null : seen.replace(t.place(), prev, next)) {
         if (from < slice) {
+          begun.increment();
           active.add(slice, 1);
           active.add(from, -1);
+          done.increment();
         }
         return;
       }
@@ -202,63 +216,60 @@ final class NodeState {
     if (prev == null ? seen.putIfAbsent(place, claim) != null : !seen.replace(place, prev, claim)) {
       return Admission.BUSY;
     }
-    long slice = config.sliceOf(now);
-    active.add(slice, 1);
-    admissions.add(now, 1);
-    lineAdmissions.incrementAndGet();
-    if (g.takeLine()) {
-      seen.put(place, new Seen(State.ACTIVE, slice, now, claim.firstSeen));
-      return Admission.ADMITTED;
-    }
-    lineAdmissions.decrementAndGet();
-    newAdmissions.incrementAndGet();
-    if (g.takeNew()) {
-      seen.put(place, new Seen(State.ACTIVE, slice, now, claim.firstSeen));
-      return Admission.ADMITTED;
-    }
-    newAdmissions.decrementAndGet();
-    active.add(slice, -1);
-    admissions.add(now, -1);
-    seen.put(place, new Seen(State.WAITING, now, 0, claim.firstSeen));
-    return Admission.NO_SLOT;
+    begun.increment();
+    boolean admitted = g.takeLine() || g.takeNew();
+    record(admitted, now);
+    seen.put(place, admitted
+        ? new Seen(State.ACTIVE, config.sliceOf(now), now, claim.firstSeen)
+        : new Seen(State.WAITING, now, 0, claim.firstSeen));
+    return admitted ? Admission.ADMITTED : Admission.NO_SLOT;
   }
 
   /** Admits a user who arrived without a ticket, if the grant has a slot for new arrivals. */
   boolean admitNew(long place, long now, Grant g) {
-    long slice = config.sliceOf(now);
     arrivals.add(now, 1);
-    active.add(slice, 1);
-    admissions.add(now, 1);
-    newAdmissions.incrementAndGet();
-    if (g.takeNew()) {
-      seen.put(place, new Seen(State.ACTIVE, slice, 0, now));
-      return true;
+    begun.increment();
+    boolean admitted = g.takeNew();
+    record(admitted, now);
+    seen.put(place, admitted ? new Seen(State.ACTIVE, config.sliceOf(now), 0, now) : new Seen(State.WAITING, now, 0, now));
+    return admitted;
+  }
+
+  /**
+   * Counts an admission whose slot was just taken, and closes the bracket the caller opened
+   * (with {@code begun}) before it tried to take the slot.
+   */
+  private void record(boolean admitted, long now) {
+    if (admitted) {
+      active.add(config.sliceOf(now), 1);
+      admissions.add(now, 1);
     }
-    newAdmissions.decrementAndGet();
-    active.add(slice, -1);
-    admissions.add(now, -1);
-    seen.put(place, new Seen(State.WAITING, now, 0, now));
-    return false;
+    done.increment();
   }
 
   /**
    * What this node counts at {@code now}: the tally it publishes for the epoch that just ended.
-   * The grant is read before the counters, so an admission racing with the tally is counted at
-   * least once (as active, or as outstanding). The line holds the users who polled within the
+   * An admission racing with the tally is counted at least once: as active, as in flight, or as
+   * outstanding (see the class comment). The line holds the users who polled within the
    * {@link #pollWindowSeconds() poll window}; called users hold their reserved slots and are left
    * out of it.
    */
   Tally tally(long nowMillis) {
     long now = Math.floorDiv(nowMillis, 1000L);
     activateIfDue(nowMillis);
+    long doneBefore = done.sum();
     Grant g = grant;
     long outstandingLine = g.outstandingLine();
     long outstandingNew = g.outstandingNew();
     tallySecond = now;
-    lineAdmissionsAtTally = lineAdmissions.get();
-    newAdmissionsAtTally = newAdmissions.get();
+    tallyGrant = g;
+    lineAtTally = outstandingLine;
+    newAtTally = outstandingNew;
     long activeUsers = sum(active, config.firstActiveSlice(now));
     long recent = sum(admissions, now - RATE_SECONDS + 1);
+    long inFlight = begun.sum() - doneBefore;
+    activeUsers += inFlight;
+    recent += inFlight;
     long arrived = sum(arrivals, now - RATE_SECONDS + 1);
     long polledSince = now - pollWindowSeconds();
     long admittedSince = now - config.waitingTimeoutSeconds();

@@ -55,6 +55,20 @@ final class Grant {
     return fresh.get();
   }
 
+  /**
+   * Gives back the line slots beyond {@code keep} (those held for called users who are no longer
+   * in line) and returns the line slots left. Atomic, so a slot is either taken or given back.
+   */
+  long trimLine(long keep) {
+    while (true) {
+      long left = line.get();
+      long kept = Math.min(left, Math.max(0, keep));
+      if (kept == left || line.compareAndSet(left, kept)) {
+        return kept;
+      }
+    }
+  }
+
   /** Empties the line slots (a thread that still holds the grant can take none) and returns what was left. */
   long drainLine() {
     return line.getAndSet(0);

@@ -1,8 +1,8 @@
 package io.github.waitingroom;
 
+import io.github.waitingroom.allocation.LongList;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
-import java.util.Arrays;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -57,8 +57,10 @@ final class NodeState {
    * @param firstSeen when this node first saw the place: a waiting ticket is admitted only by a
    *     node that counted it in the tally its plan was made from (a copy turning up elsewhere is
    *     not, and has a tally to wait for, by which time the admission of the original is known)
+   * @param due for a waiting holder: the second by which it should poll again (its last poll
+   *     plus the refresh it was told, and a grace); 0 otherwise. See {@link #inLine}.
    */
-  record Seen(State state, long at, long admittedAt, long firstSeen) {}
+  record Seen(State state, long at, long admittedAt, long firstSeen, long due) {}
 
   /** The state of a place on this node. */
   enum State { WAITING, ADMITTING, ACTIVE }
@@ -148,7 +150,7 @@ final class NodeState {
 
   private long[] placesWaitingIn(long second) {
     return seen.entrySet().stream()
-        .filter(e -> e.getValue().state == State.WAITING && Ticket.arrivalOf(e.getKey()) == second)
+        .filter(e -> inLine(e.getValue(), tallySecond) && Ticket.arrivalOf(e.getKey()) == second)
         .mapToLong(java.util.Map.Entry::getKey)
         .sorted()
         .toArray();
@@ -174,7 +176,7 @@ final class NodeState {
         }
         from = Math.max(from, prev.at);
       }
-      Seen next = new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt, prev == null ? now : prev.firstSeen);
+      Seen next = new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt, prev == null ? now : prev.firstSeen, 0);
       if (prev == null ? seen.putIfAbsent(t.place(), next) == null : seen.replace(t.place(), prev, next)) {
         if (from < slice) {
           begun.increment();
@@ -191,11 +193,41 @@ final class NodeState {
   void poll(long place, long now) {
     Seen prev = seen.get(place);
     if (prev == null) {
-      seen.putIfAbsent(place, new Seen(State.WAITING, now, 0, now));
+      seen.putIfAbsent(place, waiting(now, now));
     } else if (prev.state == State.WAITING && prev.at < now) {
       // Only a waiting entry moves: one being admitted by a parallel request stays as it is.
-      seen.replace(place, prev, new Seen(State.WAITING, now, 0, prev.firstSeen));
+      seen.replace(place, prev, waiting(now, prev.firstSeen));
     }
+  }
+
+  private Seen waiting(long now, long firstSeen) {
+    return new Seen(State.WAITING, now, 0, firstSeen, now + pollWindowSeconds());
+  }
+
+  /**
+   * Notes the refresh interval a waiting holder polling at {@code now} was told: it stays in the
+   * line while it comes back within that interval and a grace of half of it and two seconds.
+   */
+  void expect(long place, long now, long refreshSeconds) {
+    long due = now + refreshSeconds + 2;
+    for (Seen prev = seen.get(place);
+        prev != null && prev.state == State.WAITING && prev.at == now && prev.due != due;
+        prev = seen.get(place)) {
+      if (seen.replace(place, prev, new Seen(State.WAITING, now, 0, prev.firstSeen, due))) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Whether a place counts in the line at {@code now}: it waits, polled within the {@link
+   * #pollWindowSeconds() poll window}, and is not overdue. A holder who misses the poll it was
+   * asked for (gave up, closed the tab, or polls another node now) leaves the line, and with it any
+   * slot held for it, until it polls again: the plans spend no slots on people who are gone, and
+   * one who comes back keeps its place and is counted again at once.
+   */
+  boolean inLine(Seen s, long now) {
+    return s.state == State.WAITING && s.at >= now - pollWindowSeconds() && now <= s.due;
   }
 
   /** The outcome of an attempt to admit a waiting ticket. */
@@ -212,7 +244,7 @@ final class NodeState {
     if (prev != null && prev.state != State.WAITING) {
       return Admission.BUSY;
     }
-    Seen claim = new Seen(State.ADMITTING, now, 0, prev == null ? now : prev.firstSeen);
+    Seen claim = new Seen(State.ADMITTING, now, 0, prev == null ? now : prev.firstSeen, 0);
     if (prev == null ? seen.putIfAbsent(place, claim) != null : !seen.replace(place, prev, claim)) {
       return Admission.BUSY;
     }
@@ -220,8 +252,8 @@ final class NodeState {
     boolean admitted = g.takeLine() || g.takeNew();
     record(admitted, now);
     seen.put(place, admitted
-        ? new Seen(State.ACTIVE, config.sliceOf(now), now, claim.firstSeen)
-        : new Seen(State.WAITING, now, 0, claim.firstSeen));
+        ? new Seen(State.ACTIVE, config.sliceOf(now), now, claim.firstSeen, 0)
+        : waiting(now, claim.firstSeen));
     return admitted ? Admission.ADMITTED : Admission.NO_SLOT;
   }
 
@@ -231,7 +263,7 @@ final class NodeState {
     begun.increment();
     boolean admitted = g.takeNew();
     record(admitted, now);
-    seen.put(place, admitted ? new Seen(State.ACTIVE, config.sliceOf(now), 0, now) : new Seen(State.WAITING, now, 0, now));
+    seen.put(place, admitted ? new Seen(State.ACTIVE, config.sliceOf(now), 0, now, 0) : waiting(now, now));
     return admitted;
   }
 
@@ -250,16 +282,35 @@ final class NodeState {
   /**
    * What this node counts at {@code now}: the tally it publishes for the epoch that just ended.
    * An admission racing with the tally is counted at least once: as active, as in flight, or as
-   * outstanding (see the class comment). The line holds the users who polled within the
-   * {@link #pollWindowSeconds() poll window}; called users hold their reserved slots and are left
-   * out of it.
+   * outstanding (see the class comment). The line holds the users {@link #inLine in line}; called
+   * users hold their reserved slots and are left out of it.
    */
   Tally tally(long nowMillis) {
     long now = Math.floorDiv(nowMillis, 1000L);
     activateIfDue(nowMillis);
     long doneBefore = done.sum();
     Grant g = grant;
-    long outstandingLine = g.outstandingLine();
+    long admittedSince = now - config.waitingTimeoutSeconds();
+    TreeMap<Long, Long> line = new TreeMap<>();
+    long polling = 0;
+    LongList called = new LongList();
+    LongList admitted = new LongList();
+    for (var e : seen.entrySet()) {
+      Seen s = e.getValue();
+      long place = e.getKey();
+      if (inLine(s, now)) {
+        line.merge(Ticket.arrivalOf(place), 1L, Long::sum);
+        polling++;
+        if (g.called(place)) {
+          called.add(place);
+        }
+      } else if (s.admittedAt >= admittedSince && s.admittedAt > 0) {
+        admitted.add(place);
+      }
+    }
+    // Called users still in line keep the slots held for them, and leave the line; the slots held
+    // for called users who are gone go back to the room (one who comes back is called again).
+    long outstandingLine = g.trimLine(called.size());
     long outstandingNew = g.outstandingNew();
     tallySecond = now;
     tallyGrant = g;
@@ -267,53 +318,24 @@ final class NodeState {
     newAtTally = outstandingNew;
     long activeUsers = sum(active, config.firstActiveSlice(now));
     long recent = sum(admissions, now - RATE_SECONDS + 1);
+    long arrived = sum(arrivals, now - RATE_SECONDS + 1);
     long inFlight = begun.sum() - doneBefore;
     activeUsers += inFlight;
     recent += inFlight;
-    long arrived = sum(arrivals, now - RATE_SECONDS + 1);
-    long polledSince = now - pollWindowSeconds();
-    long admittedSince = now - config.waitingTimeoutSeconds();
-    TreeMap<Long, Long> line = new TreeMap<>();
-    long polling = 0;
-    long[] called = new long[16];
-    int c = 0;
-    long[] places = new long[16];
-    int n = 0;
-    for (var e : seen.entrySet()) {
-      Seen s = e.getValue();
-      long place = e.getKey();
-      if (s.state == State.WAITING && s.at >= polledSince) {
-        line.merge(Ticket.arrivalOf(place), 1L, Long::sum);
-        polling++;
-        if (g.called(place)) {
-          if (c == called.length) {
-            called = Arrays.copyOf(called, c * 2);
-          }
-          called[c++] = place;
-        }
-      } else if (s.admittedAt >= admittedSince && s.admittedAt > 0) {
-        if (n == places.length) {
-          places = Arrays.copyOf(places, n * 2);
-        }
-        places[n++] = place;
-      }
-    }
-    // Called users who still poll keep the slots held for them and leave the line.
-    long reserved = Math.min(outstandingLine, c);
-    Arrays.sort(called, 0, c);
-    for (int i = 0; i < reserved; i++) {
-      line.merge(Ticket.arrivalOf(called[i]), -1L, (a, b) -> a + b == 0 ? null : a + b);
+    long[] calledPlaces = called.sorted();
+    for (int i = 0; i < outstandingLine; i++) {
+      line.merge(Ticket.arrivalOf(calledPlaces[i]), -1L, (x, y) -> x + y == 0 ? null : x + y);
     }
     return new Tally(
         activeUsers,
         outstandingLine,
         outstandingNew,
-        reserved,
+        outstandingLine,
         polling,
         Math.max(0, recent),
         Math.max(0, arrived),
         line,
-        Arrays.copyOf(places, n));
+        admitted.sorted());
   }
 
   /**

@@ -228,9 +228,6 @@ final class Synchronizer {
   }
 
   private void apply(Plan plan, long activateAtMillis) {
-    if (Boolean.getBoolean("wr.debug")) {
-      System.out.println("DBG " + coordinator.dataCenter() + " apply " + plan + " room " + plan.room() + " tallies " + tallies.lastEntry());
-    }
     state.schedule(plan, activateAtMillis);
     state.activateIfDue(clock.millis() + offsetMillis);
     applied = plan.epoch();

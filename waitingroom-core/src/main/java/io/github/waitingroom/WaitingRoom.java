@@ -134,6 +134,12 @@ public final class WaitingRoom implements AutoCloseable {
     return new Decision(outcome, codec.seal(t), config.sessionSeconds() + config.sliceSeconds(), 0, 0, 0, 0, 0, 0);
   }
 
+  /** Holders fewer than this many times the room's active-user limit from the front poll faster. */
+  static final int FRONT_ROOMS = 4;
+
+  /** The longest refresh interval near the front of the line (while the room is full). */
+  static final long FRONT_REFRESH_SECONDS = 5;
+
   private Decision waiting(Decision.Outcome outcome, Ticket t, Grant grant, boolean called, long now) {
     // Before its first plan (a node that just joined the room) the wait is unknown but short.
     long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
@@ -146,7 +152,14 @@ public final class WaitingRoom implements AutoCloseable {
     if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
       // Near the front: ask again sooner, so a slot that frees is used within seconds.
       refresh = Math.max(2, Math.min(refresh, e.seconds() / 2));
+    } else if (e.usersAhead() < FRONT_ROOMS * config.totalActiveUsers()) {
+      // Within a few rooms' worth of the front a holder may be called any moment, and the
+      // estimate cannot tell when (those called ahead may have gone): ask again within seconds,
+      // so that a called holder takes the slot before giving up, and one who has gone is known to
+      // be gone soon (see NodeState.inLine).
+      refresh = Math.min(refresh, grant.plan.freeSlots() > 0 ? 2 : FRONT_REFRESH_SECONDS);
     }
+    state.expect(t.place(), now, refresh);
     long ahead = Math.min(e.usersAhead(), t.aheadShown());
     return new Decision(
         outcome, codec.seal(t.shown(ahead)), config.waitingTimeoutSeconds(), ahead, e.seconds(), e.low(),

@@ -90,7 +90,9 @@ class WaitingRoomTest {
     assertThat(d.waitSeconds()).isEqualTo(60);
     assertThat(d.waitLowSeconds()).isBetween(1L, 59L);
     assertThat(d.waitHighSeconds()).isGreaterThan(60);
-    assertThat(d.refreshSeconds()).isEqualTo(10);
+    // A minute away, but within a few rooms' worth of the front of a full room: every 5 s, not
+    // every 10 s (the configured interval), so a slot that frees is taken before people give up.
+    assertThat(d.refreshSeconds()).isEqualTo(WaitingRoom.FRONT_REFRESH_SECONDS);
   }
 
   @Test

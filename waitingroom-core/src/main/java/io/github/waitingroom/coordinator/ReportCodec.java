@@ -5,11 +5,11 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.github.waitingroom.allocation.LongList;
 import io.github.waitingroom.allocation.Tally;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
@@ -184,16 +184,12 @@ public final class ReportCodec {
         }
         case "admitted" -> {
           require(value == JsonToken.START_ARRAY, "admitted must be an array");
-          long[] places = new long[16];
-          int n = 0;
+          LongList places = new LongList();
           while (p.nextToken() == JsonToken.VALUE_NUMBER_INT) {
-            require(n < MAX_ENTRIES, "too many admitted places");
-            if (n == places.length) {
-              places = Arrays.copyOf(places, n * 2);
-            }
-            places[n++] = p.getLongValue();
+            require(places.size() < MAX_ENTRIES, "too many admitted places");
+            places.add(p.getLongValue());
           }
-          admitted = Arrays.copyOf(places, n);
+          admitted = places.toArray();
         }
         default -> p.skipChildren();
       }

@@ -201,6 +201,10 @@ final class Synchronizer {
         if (!tallies.isEmpty()) {
           lastPublished = tallies.lastEntry().getValue();
         }
+        if (failing) {
+          failing = false;
+          log.info("room '{}': coordinator transport answers again after {} s", config.roomId(), now - failingSince);
+        }
         long storeEpoch = storeMillis >= 0 ? Math.floorDiv(storeMillis, epochMillis) : epoch;
         if (storeEpoch < epoch) {
           // This node's clock ran ahead of the store's (see the class comment).
@@ -209,14 +213,15 @@ final class Synchronizer {
             tallies.putAll(before.headMap(storeEpoch, false));
             tallied = Math.min(talliedBefore, storeEpoch - 1);
             applied = Math.max(applied, talliedBefore);
-            log.warn("room '{}': this node's clock ran {} ms ahead of the store's; tallies of epochs that have not"
-                + " ended withdrawn", config.roomId(), nowMs - storeMillis);
+            long ahead = nowMs - storeMillis;
+            if (ahead >= epochMillis) {
+              log.warn("room '{}': this node's clock ran {} ms ahead of the store's; tallies of epochs that have"
+                  + " not ended withdrawn", config.roomId(), ahead);
+            } else {
+              log.debug("room '{}': tallied {} ms before the store's epoch ended; withdrawn", config.roomId(), ahead);
+            }
           }
           return;
-        }
-        if (failing) {
-          failing = false;
-          log.info("room '{}': coordinator transport answers again after {} s", config.roomId(), now - failingSince);
         }
         Coordinator.Settled s = applied < epoch - 1 ? coordinator.settled(epoch - 1) : null;
         if (s != null) {

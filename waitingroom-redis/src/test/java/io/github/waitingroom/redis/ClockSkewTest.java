@@ -41,8 +41,8 @@ class ClockSkewTest {
     TicketCodec codec = new TicketCodec(config.roomId(), MultiNodeSimulation.KEYS);
     try (RedisNodes nodes =
         new RedisNodes(config, uri, RedisSupport.uniquePrefix("skew"), Duration.ofMillis(200), RedisNodes.Time.STORE)) {
-      // The node whose clock is right starts the room: a node whose clock is ahead of the store's
-      // must not start or join one (see the disabled test below).
+      // The node whose clock is right starts the room (a node whose clock is ahead of the store's
+      // joining one is the test below).
       RedisNodes.Node ahead = nodes.add("dc-a", "on-time", Duration.ZERO, FailurePolicy.FAIL_CLOSED);
       RedisNodes.Node behind = nodes.add("dc-a", "behind", SKEW.negated(), FailurePolicy.FAIL_CLOSED);
       List<RedisNodes.Node> both = List.of(behind, ahead);

@@ -37,6 +37,16 @@ import org.slf4j.LoggerFactory;
  * in time (its epoch is not settled) is skipped: the node keeps its last grant, which its tallies
  * keep reporting as outstanding.
  *
+ * <h2>A clock that runs ahead</h2>
+ *
+ * The node learns its offset to the store's clock at its join (see {@link Coordinator#join}),
+ * which it completes before it tallies anything. Between two syncs its own clock may still jump
+ * forward: it then tallies epochs that, by the store's clock, have not ended. The answer of that
+ * very exchange shows it; the coordinator settles nothing the store's clock has not left, and the
+ * node withdraws those tallies (its next exchange publishes its report without them), applies no
+ * plan computed from its earlier tallies (its tally bookkeeping now belongs to the withdrawn
+ * tally) and tallies again when the store's epochs end.
+ *
  * <h2>When the store fails</h2>
  *
  * While the transport fails, other nodes count this node with its last published tally as if it
@@ -137,8 +147,8 @@ final class Synchronizer {
    */
   void sync() {
     synchronized (lock) {
-      long before = clock.millis();
-      long nowMs = before + offsetMillis;
+      long startMillis = clock.millis();
+      long nowMs = startMillis + offsetMillis;
       long epoch = Math.floorDiv(nowMs, epochMillis);
       long now = Math.floorDiv(nowMs, 1000L);
       state.activateIfDue(nowMs);
@@ -148,7 +158,7 @@ final class Synchronizer {
         // that epoch's plan takes over (two to three epochs).
         try {
           Coordinator.Join join =
-              coordinator.join(() -> clock.millis() + offsetMillis, epochMillis, o -> offsetMillis = o);
+              coordinator.join(() -> clock.millis() + offsetMillis, epochMillis, o -> offsetMillis += o);
           joined = join.epoch();
           tallied = joined - 1;
           if (join.alone()) {
@@ -169,7 +179,10 @@ final class Synchronizer {
           }
         }
         return;
-      } else if (tallied < epoch - 1) {
+      }
+      long talliedBefore = tallied;
+      TreeMap<Long, Tally> before = new TreeMap<>(tallies);
+      if (tallied < epoch - 1) {
         Tally t = state.tally(nowMs);
         for (long e = Math.max(tallied + 1, epoch - Report.EPOCHS_KEPT); e < epoch; e++) {
           tallies.put(e, t);
@@ -183,7 +196,7 @@ final class Synchronizer {
         long storeMillis = coordinator.exchange(joined, tallies, epoch);
         long after = clock.millis();
         if (storeMillis >= 0) {
-          offsetMillis = storeMillis - (before + after) / 2;
+          offsetMillis = storeMillis - (startMillis + after) / 2;
         }
         if (!tallies.isEmpty()) {
           lastPublished = tallies.lastEntry().getValue();
@@ -191,6 +204,24 @@ final class Synchronizer {
         if (failing) {
           failing = false;
           log.info("room '{}': coordinator transport answers again after {} s", config.roomId(), now - failingSince);
+        }
+        long storeEpoch = storeMillis >= 0 ? Math.floorDiv(storeMillis, epochMillis) : epoch;
+        if (storeEpoch < epoch) {
+          // This node's clock ran ahead of the store's (see the class comment).
+          if (tallied >= storeEpoch) {
+            tallies.clear();
+            tallies.putAll(before.headMap(storeEpoch, false));
+            tallied = Math.min(talliedBefore, storeEpoch - 1);
+            applied = Math.max(applied, talliedBefore);
+            long ahead = nowMs - storeMillis;
+            if (ahead >= epochMillis) {
+              log.warn("room '{}': this node's clock ran {} ms ahead of the store's; tallies of epochs that have"
+                  + " not ended withdrawn", config.roomId(), ahead);
+            } else {
+              log.debug("room '{}': tallied {} ms before the store's epoch ended; withdrawn", config.roomId(), ahead);
+            }
+          }
+          return;
         }
         Coordinator.Settled s = applied < epoch - 1 ? coordinator.settled(epoch - 1) : null;
         if (s != null) {

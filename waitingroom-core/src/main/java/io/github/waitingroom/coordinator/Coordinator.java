@@ -35,6 +35,23 @@ import org.slf4j.LoggerFactory;
  * format during a rolling upgrade) blocks settlement instead of counting as nothing: the nodes
  * then plan nothing new, which never admits past the limit. Names from reports are escaped and
  * capped before they reach a log line.
+ *
+ * <p><b>What the store lost, the others put back.</b> Memory alone is not enough: a node that
+ * joins after the store lost a report (of a node or data center that died, whose users still
+ * count) has never seen it, and would sum its data center without those users. So a node
+ * re-publishes, under its publisher's name and unchanged, every report of another publisher it
+ * remembers (one it decoded itself, never one it made up) that the store's last answer lacked,
+ * and keeps doing so, while it remembers it, whenever the store lacks it again. The copy carries
+ * the report's own epochs, so every node forgets it at the same epoch whatever the store keeps,
+ * and republication stops by itself. A copy is at most as recent as the original, whose tallies
+ * of past epochs never change; a copy may only make a reader wait for the original, except a
+ * silent one, which could make a publisher that came back look silent: a silent report therefore
+ * never replaces a later one of the same publisher that a node holds.
+ *
+ * <p><b>Time is the store's.</b> Settlement follows the store's clock (the time each answer
+ * carries), not the node's: an epoch is settled only once the store's clock has left it, so a
+ * node whose clock runs ahead (at its first exchange, before it knows its offset, or after its
+ * clock jumps forward) never settles, publishes or plans an epoch the others have not reached.
  */
 public final class Coordinator {
   /** The scope every data center publishes its sum to. */
@@ -57,6 +74,7 @@ public final class Coordinator {
   private final String publisher;
   private final String dcScope;
   private final Duration retention;
+  private final long epochMillis;
   private final long retentionEpochs;
   private final Map<String, Report> nodes = new HashMap<>();
   private final Map<String, Report> dataCenters = new HashMap<>();
@@ -68,6 +86,10 @@ public final class Coordinator {
   private long lastExchangeEpoch = Long.MIN_VALUE / 2;
   private long graceUntil = Long.MIN_VALUE;
   private final TreeMap<Long, Integer> myNodeCounts = new TreeMap<>();
+  // Remembered reports of others that the store's last answer lacked: re-published at the next
+  // exchange (see the class comment).
+  private final Set<String> lostNodes = new HashSet<>();
+  private final Set<String> lostDataCenters = new HashSet<>();
 
   /**
    * A coordinator for one node.
@@ -83,7 +105,8 @@ public final class Coordinator {
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.dcScope = "dc:" + dataCenter;
     this.retention = retention(config);
-    this.retentionEpochs = retention.toMillis() / Math.max(1, epoch.toMillis()) + 1;
+    this.epochMillis = Math.max(1, epoch.toMillis());
+    this.retentionEpochs = retention.toMillis() / epochMillis + 1;
   }
 
   /**
@@ -104,28 +127,43 @@ public final class Coordinator {
    * current one; any other node joins at the start of the next epoch, and no data center settles
    * an epoch from then on without it.
    *
-   * @param clock the room clock, corrected by {@code offset} with the store's time the exchange
-   *     returns
+   * <p>The marker names the epoch by the node's clock, which is not yet corrected by the store's
+   * at its first join: if the store's time shows that the marker named an epoch other than the
+   * next one (the node's clock is an epoch or more off), a second exchange rewrites the marker
+   * (same names) by the corrected clock before the node counts as joined. Otherwise a node whose
+   * clock is ahead would wait for as long as its clock is ahead, and one whose clock is behind
+   * would name an epoch it never tallies, which the others would wait for in vain.
+   *
+   * @param clock the room clock
+   * @param offset takes how far the room clock is off the store's time the exchange returns (the
+   *     correction to add to it), before the clock is read again
    * @return the epoch this node joins at, and whether it is alone
    * @throws IOException if the transport fails; call again at the next sync
    */
   public Join join(java.util.function.LongSupplier clock, long epochMillis, java.util.function.LongConsumer offset)
       throws IOException {
-    long before = clock.getAsLong();
-    long guess = Math.floorDiv(before, epochMillis) + 1;
-    Report marker = new Report(publisher, 1, guess, new TreeMap<>());
-    Map<String, Map<String, byte[]>> answer =
-        transport.exchange(
-            config.roomId(),
-            List.of(
-                new Transport.Publication(dcScope, publisher, ReportCodec.encode(marker)),
-                new Transport.Publication(GLOBAL_SCOPE, dataCenter + JOIN + publisher, ReportCodec.encode(marker))),
-            retention);
-    long store = storeClock(answer);
-    if (store >= 0) {
-      offset.accept(store - (before + clock.getAsLong()) / 2);
-    }
-    long epoch = Math.floorDiv(clock.getAsLong(), epochMillis);
+    long guess;
+    long epoch;
+    Map<String, Map<String, byte[]>> answer;
+    int attempt = 0;
+    do {
+      long before = clock.getAsLong();
+      guess = Math.floorDiv(before, epochMillis) + 1;
+      Report marker = new Report(publisher, 1, guess, new TreeMap<>());
+      answer =
+          transport.exchange(
+              config.roomId(),
+              List.of(
+                  new Transport.Publication(dcScope, publisher, ReportCodec.encode(marker)),
+                  new Transport.Publication(GLOBAL_SCOPE, dataCenter + JOIN + publisher, ReportCodec.encode(marker))),
+              retention);
+      long store = storeClock(answer);
+      if (store >= 0) {
+        offset.accept(store - (before + clock.getAsLong()) / 2);
+      }
+      epoch = Math.floorDiv(clock.getAsLong(), epochMillis);
+      // The right guess is the next epoch (or the current one, if an epoch began meanwhile).
+    } while ((guess > epoch + 1 || guess < epoch) && ++attempt < 2);
     boolean alone = true;
     for (String who : answer.getOrDefault(dcScope, Map.of()).keySet()) {
       alone &= who.equals(publisher);
@@ -133,8 +171,9 @@ public final class Coordinator {
     for (String who : answer.getOrDefault(GLOBAL_SCOPE, Map.of()).keySet()) {
       alone &= who.equals(READER) || who.equals(dataCenter + JOIN + publisher);
     }
-    read(answer.get(GLOBAL_SCOPE), dataCenters, unreadableDataCenters, "data center");
-    // The marker said the next epoch by this node's clock; a node alone may start one earlier.
+    read(answer.get(GLOBAL_SCOPE), dataCenters, unreadableDataCenters, "data center", epoch);
+    // The marker said the next epoch by the room clock; a node alone may start one earlier. (If
+    // the clock was still off at the second attempt, the node waits for the epoch the marker named.)
     long joined = alone ? epoch - 1 : Math.max(guess, epoch + 1);
     nodes.put(publisher, new Report(publisher, 1, joined, new TreeMap<>()));
     return new Join(joined, alone);
@@ -155,19 +194,24 @@ public final class Coordinator {
   }
 
   /**
-   * Publishes this node's tallies and what it knows of its data center's sums, and reads back
-   * everyone's.
+   * Publishes this node's tallies, what it knows of its data center's sums, and the remembered
+   * reports the store lost (see the class comment), and reads back everyone's. Epochs are settled
+   * only if they ended by both this node's clock ({@code epoch}) and the store's: if the store's
+   * time shows that tallies in {@code mine} are of epochs that have not ended, the caller must
+   * withdraw them (publish without them at its next exchange) and tally them again when they end.
    *
    * @param joined the epoch this node joined in: its first tally is of that epoch
    * @param mine this node's tallies of its latest epochs
-   * @param epoch the current epoch
+   * @param epoch the current epoch by the node's room clock
    * @return the store's time in epoch milliseconds, or -1 if the transport does not tell
    * @throws IOException if the transport fails; the coordinator then keeps what it knew
    */
   public long exchange(long joined, NavigableMap<Long, Tally> mine, long epoch) throws IOException {
-    List<Transport.Publication> out = new ArrayList<>(2);
+    List<Transport.Publication> out = new ArrayList<>(2 + lostNodes.size() + lostDataCenters.size());
     Report own = new Report(publisher, 1, joined, mine);
     out.add(new Transport.Publication(dcScope, publisher, ReportCodec.encode(own)));
+    republish(lostNodes, nodes, dcScope, out);
+    republish(lostDataCenters, dataCenters, GLOBAL_SCOPE, out);
     if (!mySums.isEmpty()) {
       int count = myNodeCounts.isEmpty() ? 1 : myNodeCounts.lastEntry().getValue();
       out.add(new Transport.Publication(
@@ -179,9 +223,15 @@ public final class Coordinator {
       out.add(new Transport.Publication(GLOBAL_SCOPE, READER, new byte[0]));
     }
     Map<String, Map<String, byte[]>> answer = transport.exchange(config.roomId(), out, retention);
+    long store = storeClock(answer);
+    if (store >= 0) {
+      // Never ahead of the store: a node whose clock runs ahead settles nothing the store's clock
+      // has not left, and does not forget by it.
+      epoch = Math.min(epoch, Math.floorDiv(store, epochMillis));
+    }
     nodes.put(publisher, own);
-    read(answer.get(dcScope), nodes, unreadableNodes, "node");
-    read(answer.get(GLOBAL_SCOPE), dataCenters, unreadableDataCenters, "data center");
+    read(answer.get(dcScope), nodes, unreadableNodes, "node", epoch);
+    read(answer.get(GLOBAL_SCOPE), dataCenters, unreadableDataCenters, "data center", epoch);
     if (lastExchangeEpoch < epoch - SILENT_AFTER_EPOCHS) {
       // Back in touch after a gap (a store outage): remember every publisher for a few more
       // epochs, so that none is forgotten before it has had the chance to publish again.
@@ -191,10 +241,12 @@ public final class Coordinator {
     if (epoch > graceUntil) {
       forgetBefore(epoch - retentionEpochs);
     }
+    lost(answer.get(dcScope), nodes, publisher, lostNodes);
+    lost(answer.get(GLOBAL_SCOPE), dataCenters, dataCenter, lostDataCenters);
     Report known = dataCenters.get(dataCenter);
     if (known != null) {
       // Sums another node of this data center settled and this one did not (yet).
-      known.tallies().forEach(mySums::putIfAbsent);
+      known.tallies().headMap(epoch, false).forEach(mySums::putIfAbsent);
     }
     for (long s = epoch - Report.EPOCHS_KEPT; s < epoch; s++) {
       if (!mySums.containsKey(s) && mine.containsKey(s)) {
@@ -207,7 +259,34 @@ public final class Coordinator {
     while (myNodeCounts.size() > Report.EPOCHS_KEPT) {
       myNodeCounts.pollFirstEntry();
     }
-    return storeClock(answer);
+    return store;
+  }
+
+  /**
+   * Adds to {@code out} a copy of every report named in {@code lost} that this node still
+   * remembers, unchanged and under its publisher's name.
+   */
+  private static void republish(
+      Set<String> lost, Map<String, Report> remembered, String scope, List<Transport.Publication> out) {
+    for (Map.Entry<String, Report> e : new TreeMap<>(remembered).entrySet()) {
+      if (lost.contains(e.getKey())) {
+        out.add(new Transport.Publication(scope, e.getKey(), ReportCodec.encode(e.getValue())));
+      }
+    }
+  }
+
+  /**
+   * Notes in {@code lost} the remembered reports of others (all but {@code self}) that the answer
+   * for their scope lacks.
+   */
+  private static void lost(
+      @Nullable Map<String, byte[]> values, Map<String, Report> remembered, String self, Set<String> lost) {
+    lost.clear();
+    for (String who : remembered.keySet()) {
+      if (!who.equals(self) && (values == null || !values.containsKey(who))) {
+        lost.add(who);
+      }
+    }
   }
 
   /** When this node's data center joined, as far as this node knows. */
@@ -218,7 +297,8 @@ public final class Coordinator {
   }
 
   private void read(
-      @Nullable Map<String, byte[]> values, Map<String, Report> into, Set<String> unreadable, String what) {
+      @Nullable Map<String, byte[]> values, Map<String, Report> into, Set<String> unreadable, String what,
+      long epoch) {
     unreadable.clear();
     if (values == null) {
       return;
@@ -244,7 +324,12 @@ public final class Coordinator {
             if (!r.publisher().equals(who)) {
               throw new IllegalArgumentException("it names another publisher");
             }
-            into.put(who, r);
+            Report held = into.get(who);
+            boolean silent = r.latestEpoch() < epoch - SILENT_AFTER_EPOCHS;
+            if (held == null || !silent || r.latestEpoch() >= held.latestEpoch()) {
+              // A silent report (a copy another node put back) never hides a later one.
+              into.put(who, r);
+            }
             loggedUnreadable.remove(who);
           } catch (IllegalArgumentException e) {
             unreadable.add(who);

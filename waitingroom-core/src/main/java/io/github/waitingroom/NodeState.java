@@ -206,10 +206,11 @@ final class NodeState {
 
   /**
    * Notes the refresh interval a waiting holder polling at {@code now} was told: it stays in the
-   * line while it comes back within that interval and a grace of half of it and two seconds.
+   * line while it misses no more than one poll (it comes back within two intervals and two
+   * seconds).
    */
   void expect(long place, long now, long refreshSeconds) {
-    long due = now + refreshSeconds + 2;
+    long due = now + 2 * refreshSeconds + 2;
     for (Seen prev = seen.get(place);
         prev != null && prev.state == State.WAITING && prev.at == now && prev.due != due;
         prev = seen.get(place)) {
@@ -221,9 +222,9 @@ final class NodeState {
 
   /**
    * Whether a place counts in the line at {@code now}: it waits, polled within the {@link
-   * #pollWindowSeconds() poll window}, and is not overdue. A holder who misses the poll it was
-   * asked for (gave up, closed the tab, or polls another node now) leaves the line, and with it any
-   * slot held for it, until it polls again: the plans spend no slots on people who are gone, and
+   * #pollWindowSeconds() poll window}, and is not overdue. A holder who misses two polls in a row
+   * at the interval it was told (gave up, closed the tab, or polls another node now) leaves the
+   * line, and with it any slot held for it, until it polls again: the plans spend no slots on people who are gone, and
    * one who comes back keeps its place and is counted again at once.
    */
   boolean inLine(Seen s, long now) {

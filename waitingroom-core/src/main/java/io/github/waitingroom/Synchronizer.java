@@ -50,14 +50,20 @@ import org.slf4j.LoggerFactory;
  * <h2>When the store fails</h2>
  *
  * While the transport fails, other nodes count this node with its last published tally as if it
- * had used all of its grant. For every epoch of the outage the node plans alone, from its own
- * tally:
+ * had used all of its grant ({@link Tally#silent}), for as long as they keep its report: the
+ * {@link Coordinator#retention retention} after its last report, the longest a dead node's users
+ * could still be active. For every epoch of the outage the node plans alone, from its own tally:
  *
  * <ul>
  *   <li>{@link FailurePolicy#FAIL_CLOSED}: it keeps serving its own line (oldest first) but never
- *       more than others count it for: at most its last published active users plus
- *       outstanding grant at once, and at most its last published admissions of a minute plus
- *       outstanding grant per minute. New arrivals queue. The room stays within its limits.
+ *       more than others count it for: at most its last published active users plus outstanding
+ *       grant at once, and per minute at most its last published admissions of a minute plus
+ *       outstanding grant, or its users' share of a session if that is more (so a node cut off
+ *       from a full room still replaces the users who leave). New arrivals queue. The room stays
+ *       within its limits for an outage shorter than the retention; after that the others no
+ *       longer count the cut node, and the room may exceed its limits by the users the cut node
+ *       still serves (at most its last published active users plus outstanding grant). Only
+ *       logging its users out, or never forgetting a node that died, would avoid that.
  *   <li>{@link FailurePolicy#FAIL_OPEN}: it runs as a room of its own with its share of the
  *       limits (the limits divided by the room's live nodes at the last settled plan; the whole
  *       limits if it never reached the store), new arrivals included. The room may exceed its
@@ -273,12 +279,14 @@ final class Synchronizer {
       active = (int) Math.max(1, ceilDiv(config.totalActiveUsers(), roomNodes));
       perMinute = (int) Math.max(1, ceilDiv(config.newUsersPerMinute(), roomNodes));
     } else {
-      Tally last = lastPublished;
-      if (last == null) {
+      Tally published = lastPublished;
+      if (published == null) {
         return Plan.none(epoch);
       }
-      long activeLimit = Math.max(0, last.active()) + last.outstanding();
-      long rateLimit = last.recentAdmissions() + last.outstanding();
+      // Exactly what the others count this node for while it is silent.
+      Tally last = published.silent(config.sessionSeconds());
+      long activeLimit = Math.max(0, last.active());
+      long rateLimit = last.recentAdmissions();
       if (activeLimit <= 0 || rateLimit <= 0) {
         return Plan.none(epoch);
       }

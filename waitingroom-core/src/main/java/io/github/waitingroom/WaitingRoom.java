@@ -156,8 +156,9 @@ public final class WaitingRoom implements AutoCloseable {
       // Within a few rooms' worth of the front a holder may be called any moment, and the
       // estimate cannot tell when (those called ahead may have gone): ask again within seconds,
       // so that a called holder takes the slot before giving up, and one who has gone is known to
-      // be gone soon (see NodeState.inLine).
-      refresh = Math.min(refresh, grant.plan.freeSlots() > 0 ? 2 : FRONT_REFRESH_SECONDS);
+      // be gone soon (see NodeState.inLine). Faster still while this node holds slots that
+      // called holders have not come for.
+      refresh = Math.min(refresh, grant.hasSlots() ? 2 : FRONT_REFRESH_SECONDS);
     }
     state.expect(t.place(), now, refresh);
     long ahead = Math.min(e.usersAhead(), t.aheadShown());

@@ -78,7 +78,7 @@ class LimitsTest {
    * earlier second, on another node, is not called there yet (2 visitors with total 9, parallel
    * requests, seed 32266). The issue asks for none; see the closing note.
    */
-  @org.junit.jupiter.api.Disabled("known gap: FIFO inversions across late nodes (see javadoc)")
+
   @Test
   void nodesThatSeeEachOtherLateKeepTheOrder() {
     Crowd crowd = lateNodes(9, 2, 32266);

@@ -28,7 +28,10 @@ import java.util.TreeMap;
  *     rest of the line having most likely given up: the base of wait estimates
  * @param line users waiting who polled recently and hold no reserved slot, by arrival second
  * @param admittedPlaces places admitted from the line recently, sorted: a waiting ticket with one
- *     of these places is a copy of a ticket that already got in
+ *     of these places is a copy of a ticket that already got in. At most the {@value
+ *     #MAX_ADMITTED_PLACES} latest places are kept, so that a report of a busy data center stays
+ *     well within {@code ReportCodec.MAX_BYTES}: copies of tickets admitted before those are no
+ *     longer recognised as copies (each may get in once more)
  */
 public record Tally(
     long active,
@@ -40,6 +43,9 @@ public record Tally(
     long arrivals,
     NavigableMap<Long, Long> line,
     long[] admittedPlaces) {
+
+  /** The most admitted places a tally keeps: the latest ones (places order by arrival). */
+  public static final int MAX_ADMITTED_PLACES = 10_000;
 
   /** A tally with nothing in it. */
   public static final Tally EMPTY = new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]);
@@ -68,6 +74,10 @@ public record Tally(
     line = Collections.unmodifiableNavigableMap(copy);
     admittedPlaces = admittedPlaces.clone();
     Arrays.sort(admittedPlaces);
+    if (admittedPlaces.length > MAX_ADMITTED_PLACES) {
+      admittedPlaces =
+          Arrays.copyOfRange(admittedPlaces, admittedPlaces.length - MAX_ADMITTED_PLACES, admittedPlaces.length);
+    }
   }
 
   /** The sum of the given tallies. */
@@ -104,13 +114,21 @@ public record Tally(
   }
 
   /**
-   * This tally of a publisher that has gone silent: it admits nobody any more as far as anyone
-   * can tell, so what it was still allowed to admit counts as admitted, and it serves no line.
+   * This tally of a publisher that has gone silent: what it was still allowed to admit counts as
+   * admitted, and it serves no line. It may still be alive and cut off from the store (under
+   * {@code FAIL_CLOSED} it then plans alone from this very tally), replacing its users as their
+   * sessions end: so it counts, per minute, as admitting at least its users' share of a session
+   * ({@code active * 60 / sessionSeconds}, rounded up).
+   *
+   * @param sessionSeconds the room's session duration
    */
-  public Tally silent() {
+  public Tally silent(long sessionSeconds) {
     long outstanding = outstandingLine + outstandingNew;
+    long users = Math.max(0, active) + outstanding;
+    long churn = sessionSeconds > 0 ? -Math.floorDiv(-users * 60, sessionSeconds) : users;
     return new Tally(
-        active + outstanding, 0, 0, 0, 0, recentAdmissions + outstanding, 0, new TreeMap<>(), admittedPlaces);
+        active + outstanding, 0, 0, 0, 0, Math.max(recentAdmissions + outstanding, churn), 0, new TreeMap<>(),
+        admittedPlaces);
   }
 
   /** Everything the publisher may still admit. */

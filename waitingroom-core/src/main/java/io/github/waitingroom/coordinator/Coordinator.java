@@ -364,7 +364,7 @@ public final class Coordinator {
       } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS) {
         return; // it has not published epoch s yet
       } else {
-        parts.add(r.tallies().lastEntry().getValue().silent());
+        parts.add(r.tallies().lastEntry().getValue().silent(config.sessionSeconds()));
       }
     }
     mySums.put(s, Tally.sum(parts));
@@ -396,7 +396,7 @@ public final class Coordinator {
       } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS) {
         return null;
       } else {
-        dcs.put(r.publisher(), r.tallies().lastEntry().getValue().silent());
+        dcs.put(r.publisher(), r.tallies().lastEntry().getValue().silent(config.sessionSeconds()));
       }
     }
     for (Map.Entry<String, Long> j : joinedDataCenters.entrySet()) {

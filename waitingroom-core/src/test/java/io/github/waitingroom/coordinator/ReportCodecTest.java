@@ -90,10 +90,33 @@ class ReportCodecTest {
     assertThat(sum.active()).isEqualTo(2);
     assertThat(sum.line()).containsExactly(Map.entry(100L, 5L), Map.entry(101L, 2L));
     assertThat(sum.admittedPlaces()).containsExactly(9L, 12L);
-    Tally silent = a.silent();
+    Tally silent = a.silent(600);
     assertThat(silent.active()).isEqualTo(3 + 2 + 2);
     assertThat(silent.outstanding()).isZero();
     assertThat(silent.line()).isEmpty();
+    // Cut off but alive, it may replace its 7 users within one session: with 1-minute sessions,
+    // 7 a minute at least.
+    assertThat(a.silent(60).recentAdmissions()).isGreaterThanOrEqualTo(7);
+  }
+
+  @Test
+  void aBusyDataCentersReportStaysReadable() {
+    // Defect: 20,000 admissions from the line within the waiting timeout made a data center's
+    // report (three tallies, each listing every admitted place) larger than MAX_BYTES, so no node
+    // could read it and the room stopped granting. A tally now keeps the latest places only.
+    long[] places = new long[60_000];
+    for (int i = 0; i < places.length; i++) {
+      places[i] = ((1_800_000_000L + i / 100) << 32) | (i * 2_654_435_761L & 0xFFFF_FFFFL);
+    }
+    Tally busy = tally(100_000, 50_000, 1_000, Map.of(1_800_000_500L, 30_000L), places);
+    assertThat(busy.admittedPlaces()).hasSize(Tally.MAX_ADMITTED_PLACES);
+    assertThat(busy.admittedPlaces()[Tally.MAX_ADMITTED_PLACES - 1]).isEqualTo(java.util.Arrays.stream(places).max().orElseThrow());
+    Tally sum = Tally.sum(List.of(busy, tally(1, 0, 0, Map.of(), places[0])));
+    assertThat(sum.admittedPlaces()).hasSize(Tally.MAX_ADMITTED_PLACES);
+    Report r = new Report("dc-a", 40, 7, new TreeMap<>(Map.of(7L, busy, 8L, busy, 9L, sum)));
+    byte[] bytes = ReportCodec.encode(r);
+    assertThat(bytes.length).isLessThan(ReportCodec.MAX_BYTES);
+    assertThat(ReportCodec.decode(bytes)).isEqualTo(r);
   }
 
   private static Report decode(String json) {

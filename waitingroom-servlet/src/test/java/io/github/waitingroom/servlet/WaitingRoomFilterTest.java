@@ -158,11 +158,15 @@ class WaitingRoomFilterTest {
     Map<String, Object> dStatus = status(d.getJson("/")); // 10:01:00: bucket 10:01
     assertThat(dStatus.get("inWaitingRoom")).isEqualTo(true);
     assertThat(dStatus.get("usersAhead")).isEqualTo(1L);
-
-    advance(10);
+    // Near the front the pages poll within seconds, as they are told (a holder who misses two
+    // polls in a row leaves the line until it polls again).
+    assertThat(onWaitingPage(c.get("/"))).isTrue();
+    advance(5);
+    assertThat(onWaitingPage(c.get("/"))).isTrue();
+    assertThat(onWaitingPage(d.get("/"))).isTrue();
+    advance(5);
     room().sync(); // 10:01:10: a's session has expired, b's has not: one slot, for bucket 10:00
     assertThat(room().status().activeUsers()).isEqualTo(1);
-    // c missed one poll (20 s ago, the refresh interval is 10 s): it keeps its turn.
     assertThat(room().status().waitingUsers()).isEqualTo(2);
     assertThat(onWaitingPage(e.get("/"))).as("a newcomer does not jump the line").isTrue();
     assertThat(onWaitingPage(d.get("/"))).as("bucket 10:01 waits for bucket 10:00").isTrue();
@@ -195,7 +199,9 @@ class WaitingRoomFilterTest {
         .containsEntry("waitTimeKnown", false)
         .containsEntry("waitTime", "null")
         .containsEntry("waitTimeFormatted", "unknown")
-        .containsEntry("refreshIntervalSeconds", 10L)
+        // Near the front of a full room the page asks again every 5 s, not every 10 s (the room's
+        // refresh interval): see WaitingRoom's refresh rule.
+        .containsEntry("refreshIntervalSeconds", 5L)
         .containsEntry("lastUpdated", "2026-11-30T10:00:00Z");
 
     HttpResponse<String> html = waiting.get("/shop");
@@ -205,7 +211,7 @@ class WaitingRoomFilterTest {
         .contains("<html lang=\"en\">")
         .contains("<h1>You are in line</h1>")
         .contains("aria-live=\"polite\"")
-        .contains("<meta http-equiv=\"refresh\" content=\"10\">")
+        .contains("<meta http-equiv=\"refresh\" content=\"5\">")
         .contains("unknown")
         .doesNotContain("{{");
 
@@ -438,7 +444,7 @@ class WaitingRoomFilterTest {
     Visitor v = new Visitor(server());
     HttpResponse<String> page = v.get("/");
     assertThat(page.statusCode()).isEqualTo(429);
-    assertThat(page.headers().firstValue("Retry-After")).hasValue("10");
+    assertThat(page.headers().firstValue("Retry-After")).hasValue("5"); // near the front: 5 s
     assertThat(v.getJson("/").statusCode()).isEqualTo(429);
   }
 
@@ -455,7 +461,7 @@ class WaitingRoomFilterTest {
     HttpResponse<String> r = new Visitor(server()).get("/");
     assertThat(r.body())
         .isEqualTo(
-            "<!DOCTYPE html><html lang=\"de\"><head><meta http-equiv=\"refresh\" content=\"10\"></head>"
+            "<!DOCTYPE html><html lang=\"de\"><head><meta http-equiv=\"refresh\" content=\"5\"></head>"
                 + "<body><h1>Warteschlange shop</h1><p>Vor Ihnen: 0, Wartezeit: unknown</p></body></html>");
   }
 }

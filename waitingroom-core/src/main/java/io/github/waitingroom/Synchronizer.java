@@ -4,6 +4,7 @@ import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
 import io.github.waitingroom.coordinator.Coordinator;
 import io.github.waitingroom.coordinator.Report;
+import io.github.waitingroom.coordinator.ReportSeal;
 import io.github.waitingroom.coordinator.Transport;
 import java.io.IOException;
 import java.time.Duration;
@@ -103,6 +104,7 @@ final class Synchronizer {
       RoomConfig config,
       NodeState state,
       Transport transport,
+      ReportSeal seal,
       InstantSource clock,
       String dataCenter,
       String nodeId,
@@ -117,7 +119,7 @@ final class Synchronizer {
     // A fresh suffix per process: a node that restarts with the same id never overwrites the
     // report of its previous life, whose users keep counting until their sessions expire.
     String publisher = nodeId + "#" + UUID.randomUUID().toString().substring(0, 8);
-    this.coordinator = new Coordinator(config, transport, dataCenter, publisher, epoch);
+    this.coordinator = new Coordinator(config, transport, seal, dataCenter, publisher, epoch);
     sync();
     if (background) {
       this.scheduler =

@@ -3,6 +3,7 @@ package io.github.waitingroom;
 import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.coordinator.InMemoryTransport;
+import io.github.waitingroom.coordinator.ReportSeal;
 import io.github.waitingroom.coordinator.Transport;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -50,7 +51,8 @@ public final class WaitingRoom implements AutoCloseable {
     this.config = b.config;
     this.codec = new TicketCodec(config.roomId(), b.keys);
     this.state = new NodeState(config);
-    this.sync = new Synchronizer(config, state, transport, b.clock, b.dataCenter, b.nodeId,
+    this.sync = new Synchronizer(config, state, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
+        b.dataCenter, b.nodeId,
         b.syncInterval, b.failurePolicy, b.backgroundSync);
   }
 
@@ -111,7 +113,12 @@ public final class WaitingRoom implements AutoCloseable {
     NodeState.Seen mine = state.seen(t.place());
     boolean called =
         grant.called(t.place()) && mine != null && mine.firstSeen() <= grant.tallySecond;
-    if (called && state.admitWaiting(t.place(), now, grant) == NodeState.Admission.ADMITTED) {
+    // While the plan gives slots to new arrivals (the line was served), one who got a place after
+    // the tally (too late to be called) comes before any later newcomer. A copy of an older
+    // ticket must be called, which takes a tally of its own.
+    boolean queuedSinceTally = grant.plan.newArrivalGrant() > 0 && t.arrival() >= grant.tallySecond;
+    if ((called || queuedSinceTally)
+        && state.admitWaiting(t.place(), now, grant, called) == NodeState.Admission.ADMITTED) {
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
     return waiting(Decision.Outcome.WAIT, t.poll(now), grant, called, now);

@@ -70,6 +70,7 @@ public final class Coordinator {
 
   private final RoomConfig config;
   private final Transport transport;
+  private final ReportSeal seal;
   private final String dataCenter;
   private final String publisher;
   private final String dcScope;
@@ -81,6 +82,7 @@ public final class Coordinator {
   private final Set<String> unreadableNodes = new HashSet<>();
   private final Set<String> unreadableDataCenters = new HashSet<>();
   private final Set<String> loggedUnreadable = new HashSet<>();
+  private final Set<String> loggedUnsealed = new HashSet<>();
   private final TreeMap<Long, Tally> mySums = new TreeMap<>();
   private final Map<String, Long> joinedDataCenters = new HashMap<>();
   private long lastExchangeEpoch = Long.MIN_VALUE / 2;
@@ -94,12 +96,15 @@ public final class Coordinator {
   /**
    * A coordinator for one node.
    *
+   * @param seal authenticates what the node writes and reads in the store (see {@link ReportSeal})
    * @param dataCenter the node's data center (region, cluster)
    * @param publisher the node's id, unique within the data center for the life of this process
    * @param epoch the length of an epoch
    */
-  public Coordinator(RoomConfig config, Transport transport, String dataCenter, String publisher, Duration epoch) {
+  public Coordinator(
+      RoomConfig config, Transport transport, ReportSeal seal, String dataCenter, String publisher, Duration epoch) {
     this.config = Objects.requireNonNull(config, "config");
+    this.seal = Objects.requireNonNull(seal, "seal");
     this.transport = Objects.requireNonNull(transport, "transport");
     this.dataCenter = Objects.requireNonNull(dataCenter, "dataCenter");
     this.publisher = Objects.requireNonNull(publisher, "publisher");
@@ -154,8 +159,8 @@ public final class Coordinator {
           transport.exchange(
               config.roomId(),
               List.of(
-                  new Transport.Publication(dcScope, publisher, ReportCodec.encode(marker)),
-                  new Transport.Publication(GLOBAL_SCOPE, dataCenter + JOIN + publisher, ReportCodec.encode(marker))),
+                  publication(dcScope, publisher, marker),
+                  publication(GLOBAL_SCOPE, dataCenter + JOIN + publisher, marker)),
               retention);
       long store = storeClock(answer);
       if (store >= 0) {
@@ -171,7 +176,7 @@ public final class Coordinator {
     for (String who : answer.getOrDefault(GLOBAL_SCOPE, Map.of()).keySet()) {
       alone &= who.equals(READER) || who.equals(dataCenter + JOIN + publisher);
     }
-    read(answer.get(GLOBAL_SCOPE), dataCenters, unreadableDataCenters, "data center", epoch);
+    read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
     // The marker said the next epoch by the room clock; a node alone may start one earlier. (If
     // the clock was still off at the second attempt, the node waits for the epoch the marker named.)
     long joined = alone ? epoch - 1 : Math.max(guess, epoch + 1);
@@ -209,13 +214,12 @@ public final class Coordinator {
   public long exchange(long joined, NavigableMap<Long, Tally> mine, long epoch) throws IOException {
     List<Transport.Publication> out = new ArrayList<>(2 + lostNodes.size() + lostDataCenters.size());
     Report own = new Report(publisher, 1, joined, mine);
-    out.add(new Transport.Publication(dcScope, publisher, ReportCodec.encode(own)));
+    out.add(publication(dcScope, publisher, own));
     republish(lostNodes, nodes, dcScope, out);
     republish(lostDataCenters, dataCenters, GLOBAL_SCOPE, out);
     if (!mySums.isEmpty()) {
       int count = myNodeCounts.isEmpty() ? 1 : myNodeCounts.lastEntry().getValue();
-      out.add(new Transport.Publication(
-          GLOBAL_SCOPE, dataCenter, ReportCodec.encode(new Report(dataCenter, count, dcJoined(), mySums))));
+      out.add(publication(GLOBAL_SCOPE, dataCenter, new Report(dataCenter, count, dcJoined(), mySums)));
     } else {
       // Nothing to add to the global scope yet, but it must be read all the same: the one-method
       // transport answers only the scopes it was given, so publish an empty value under a name
@@ -230,8 +234,8 @@ public final class Coordinator {
       epoch = Math.min(epoch, Math.floorDiv(store, epochMillis));
     }
     nodes.put(publisher, own);
-    read(answer.get(dcScope), nodes, unreadableNodes, "node", epoch);
-    read(answer.get(GLOBAL_SCOPE), dataCenters, unreadableDataCenters, "data center", epoch);
+    read(answer.get(dcScope), dcScope, nodes, unreadableNodes, "node", epoch);
+    read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
     if (lastExchangeEpoch < epoch - SILENT_AFTER_EPOCHS) {
       // Back in touch after a gap (a store outage): remember every publisher for a few more
       // epochs, so that none is forgotten before it has had the chance to publish again.
@@ -266,11 +270,15 @@ public final class Coordinator {
    * Adds to {@code out} a copy of every report named in {@code lost} that this node still
    * remembers, unchanged and under its publisher's name.
    */
-  private static void republish(
+  private Transport.Publication publication(String scope, String name, Report report) {
+    return new Transport.Publication(scope, name, seal.seal(scope, name, ReportCodec.encode(report)));
+  }
+
+  private void republish(
       Set<String> lost, Map<String, Report> remembered, String scope, List<Transport.Publication> out) {
     for (Map.Entry<String, Report> e : new TreeMap<>(remembered).entrySet()) {
       if (lost.contains(e.getKey())) {
-        out.add(new Transport.Publication(scope, e.getKey(), ReportCodec.encode(e.getValue())));
+        out.add(publication(scope, e.getKey(), e.getValue()));
       }
     }
   }
@@ -297,15 +305,25 @@ public final class Coordinator {
   }
 
   private void read(
-      @Nullable Map<String, byte[]> values, Map<String, Report> into, Set<String> unreadable, String what,
-      long epoch) {
+      @Nullable Map<String, byte[]> values, String scope, Map<String, Report> into, Set<String> unreadable,
+      String what, long epoch) {
     unreadable.clear();
     if (values == null) {
       return;
     }
     values.forEach(
-        (who, bytes) -> {
+        (who, sealed) -> {
           if (who.equals(READER)) {
+            return;
+          }
+          byte[] bytes = seal.open(scope, who, sealed);
+          if (bytes == null) {
+            // Not written by a holder of the room's keys: not a node of this room, so it counts
+            // for nothing, neither as users nor as an unknown that blocks the plans.
+            if (loggedUnsealed.add(scope + "/" + who)) {
+              log.warn("room '{}': ignoring a value under {} '{}' in the store that is not sealed with the room's keys",
+                  config.roomId(), what, printable(who));
+            }
             return;
           }
           int join = who.indexOf(JOIN);

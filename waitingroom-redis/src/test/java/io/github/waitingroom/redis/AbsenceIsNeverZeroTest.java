@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.waitingroom.FailurePolicy;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.coordinator.ReportSeal;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -259,14 +260,15 @@ class AbsenceIsNeverZeroTest {
     try (LogCapture log = new LogCapture()) {
       RedisNodes.Node newer = switch (what) {
         case GARBAGE_UNDER_A_FORGED_NAME -> {
-          put(config, "dc:dc-a", FORGED, new byte[] {0, (byte) 0xff, '{', '"', 'v', '"'});
+          // Written by a holder of the room's keys (a node with a bug): sealed, but not a report.
+          put(config, "dc:dc-a", FORGED, seal(config).seal("dc:dc-a", FORGED, new byte[] {0, (byte) 0xff, '{', '"', 'v', '"'}));
           yield null;
         }
         case A_NODE_OF_A_NEWER_RELEASE ->
             nodes.add("dc-a", "a3", Duration.ZERO, FailurePolicy.FAIL_CLOSED, sharedUri,
-                t -> t.publishAs(NEWER, "dc:dc-a"));
+                t -> t.publishAs(NEWER, "dc:dc-a", seal(config)));
         case A_DATA_CENTER_OF_A_NEWER_RELEASE ->
-            nodes.add("dc-c", "c1", Duration.ZERO, FailurePolicy.FAIL_CLOSED, sharedUri, t -> t.publishAs(NEWER, null));
+            nodes.add("dc-c", "c1", Duration.ZERO, FailurePolicy.FAIL_CLOSED, sharedUri, t -> t.publishAs(NEWER, null, seal(config)));
       };
       long admittedBefore = crowd.admissions;
       for (int s = 0; s < 120; s++) {
@@ -289,7 +291,7 @@ class AbsenceIsNeverZeroTest {
       } else {
         // Rolled back: it publishes readable reports again, and its join marker, which a node
         // writes once and which would otherwise stay until its retention ran out, is gone.
-        newer.transport.publishAs(null, null);
+        newer.transport.publishAs(null, null, null);
         for (String marker : publishers(config, "global", newer.dataCenter + "#")) {
           remove(config, "global", marker);
         }
@@ -333,6 +335,55 @@ class AbsenceIsNeverZeroTest {
   }
 
   /** Writes a value as the transport would, live for ten minutes of the server's clock. */
+  private static ReportSeal seal(RoomConfig config) {
+    return new ReportSeal(MultiNodeSimulation.KEYS, config.roomId());
+  }
+
+  /**
+   * Issue 13: anyone who can write to the store but does not hold the room's keys (a shared Redis,
+   * a compromised client) can neither open nor freeze the room. Well-formed reports of -1,000,000
+   * and +1,000,000 active users that are not sealed with the room's keys are ignored (logged once
+   * per reader, the name made printable), and the room keeps planning within its limits.
+   */
+  @org.junit.jupiter.api.Test
+  void valuesNotSealedWithTheRoomsKeysAreIgnored() throws Exception {
+    RoomConfig config = config();
+    RedisNodes nodes = closeLater(new RedisNodes(config, sharedUri, prefix, EPOCH, RedisNodes.Time.VIRTUAL));
+    RedisNodes.Node a1 = nodes.add("dc-a", "a1");
+    RedisNodes.Node b1 = nodes.add("dc-b", "b1");
+    Crowd crowd = new Crowd(config, 11, 600, 600);
+    Function<Object, WaitingRoom> route = h -> ((RedisNodes.Node) h).room;
+    nodes.advance(Duration.ofSeconds(3));
+    try (LogCapture log = new LogCapture()) {
+      long epoch = nodes.nowSecond();
+      put(config, "dc:dc-a", FORGED, report(FORGED, epoch, -1_000_000));
+      put(config, "global", "dc-z", report("dc-z", epoch, 1_000_000));
+      long planned = a1.room.status().planEpoch();
+      for (int s = 0; s < 60; s++) {
+        flood(nodes, crowd, route);
+        put(config, "dc:dc-a", FORGED, report(FORGED, nodes.nowSecond(), -1_000_000));
+      }
+      assertThat(a1.room.status().planEpoch()).as("a1 keeps planning").isGreaterThan(planned + 20);
+      assertThat(a1.room.status().dataCenters()).containsExactly("dc-a", "dc-b");
+      assertThat(b1.room.status().dataCenters()).containsExactly("dc-a", "dc-b");
+      // flood() checks the limit every second: the forged -1,000,000 did not open the room, and
+      // the forged +1,000,000 did not freeze it.
+      assertThat(crowd.admissions).as("admitted").isBetween(config.totalActiveUsers() * 9L / 10, (long) config.totalActiveUsers());
+      assertThat(log.lines("not sealed")).as("one warning per reader and value: a1 reads both, b1 the global one").hasSize(3)
+          .anyMatch(l -> l.contains("'n9??FORGED log line?'"));
+      assertThat(log.lines("FORGED")).as("no forged log line").allMatch(l -> l.contains("n9??FORGED"));
+    }
+  }
+
+  /** A well-formed report in the current format, as any writer to the store could make one. */
+  private static byte[] report(String publisher, long epoch, long active) {
+    String name = publisher.replace("\r", "\\r").replace("\n", "\\n").replace("\u0007", "\\u0007");
+    String json = "{\"v\":2,\"publisher\":\"" + name + "\",\"nodes\":1,\"joined\":0,\"tallies\":[{\"epoch\":" + epoch
+        + ",\"active\":" + active + ",\"outstandingLine\":0,\"outstandingNew\":0,\"reserved\":0,\"polling\":0,"
+        + "\"recent\":0,\"arrivals\":0,\"line\":[],\"admitted\":[]}]}";
+    return json.getBytes(StandardCharsets.UTF_8);
+  }
+
   private void put(RoomConfig config, String scope, String publisher, byte[] payload) {
     RedisClient admin = RedisSupport.adminClient(sharedUri);
     try (StatefulRedisConnection<byte[], byte[]> c = admin.connect(ByteArrayCodec.INSTANCE)) {

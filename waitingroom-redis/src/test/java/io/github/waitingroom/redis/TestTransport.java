@@ -1,5 +1,6 @@
 package io.github.waitingroom.redis;
 
+import io.github.waitingroom.coordinator.ReportSeal;
 import io.github.waitingroom.coordinator.Transport;
 import java.io.IOException;
 import java.time.Duration;
@@ -21,6 +22,7 @@ final class TestTransport implements Transport, AutoCloseable {
   private volatile boolean down;
   private volatile byte @Nullable [] publishAs;
   private volatile @Nullable String rewrittenScope;
+  private volatile @Nullable ReportSeal seal;
   /**
    * What this node published as it wrote it, where the store holds something else in its name:
    * it reads those values back as it wrote them.
@@ -43,11 +45,13 @@ final class TestTransport implements Transport, AutoCloseable {
 
   /**
    * Makes the node look like one of another release to the others: what it publishes to {@code
-   * scope} (every scope if null) is stored as {@code payload} instead, while the node itself reads
-   * back what it wrote. {@code null} payload: publish as written again.
+   * scope} (every scope if null) is stored as {@code payload} instead, sealed with the room's keys
+   * like anything a node of the room writes, while the node itself reads back what it wrote.
+   * {@code null} payload: publish as written again.
    */
-  void publishAs(byte @Nullable [] payload, @Nullable String scope) {
+  void publishAs(byte @Nullable [] payload, @Nullable String scope, @Nullable ReportSeal seal) {
     this.rewrittenScope = scope;
+    this.seal = seal;
     this.publishAs = payload;
   }
 
@@ -64,7 +68,9 @@ final class TestTransport implements Transport, AutoCloseable {
       out = new ArrayList<>();
       for (Publication p : publications) {
         boolean rewrite = scope == null || scope.equals(p.scope());
-        out.add(rewrite ? new Publication(p.scope(), p.publisher(), other) : p);
+        ReportSeal by = seal;
+        byte[] payload = by == null ? other : by.seal(p.scope(), p.publisher(), other);
+        out.add(rewrite ? new Publication(p.scope(), p.publisher(), payload) : p);
       }
     }
     Map<String, Map<String, byte[]>> answer = new HashMap<>(delegate.exchange(roomId, out, retention));

@@ -1,0 +1,102 @@
+package io.github.waitingroom.coordinator;
+
+import com.google.crypto.tink.Aead;
+import com.google.crypto.tink.KeysetHandle;
+import com.google.crypto.tink.RegistryConfiguration;
+import com.google.crypto.tink.aead.AeadConfig;
+import io.github.waitingroom.TicketKeys;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Authenticates what the nodes of a room write to the store, with the room's ticket keys: only a
+ * holder of the keys can write a report, a data center's sum or a join marker that any node will
+ * read. A store that anyone else can write to (a shared Redis, a compromised client) can then
+ * neither open a room (a report of -1,000,000 active users) nor freeze it (one of +1,000,000).
+ *
+ * <p>The tag is the room's AEAD (AES-256-GCM by default) over an empty message, with the room, the
+ * scope, the name and the whole report as associated data (GMAC), so a report cannot be moved to
+ * another room, scope or name. Sealed bytes are {@code <tag, base64url>.<report>}. Key rotation
+ * works as for tickets ({@link TicketKeys}): a node verifies a tag made by any key of its keyset.
+ * Immutable and thread-safe.
+ */
+public final class ReportSeal {
+  private static final byte SEPARATOR = '.';
+  private static final byte[] EMPTY = new byte[0];
+
+  private final Aead aead;
+  private final byte[] room;
+
+  /**
+   * @param keys the room's ticket keyset (an AEAD keyset)
+   * @param roomId the room whose reports these are
+   * @throws IllegalArgumentException if the keyset holds no AEAD primary key
+   */
+  public ReportSeal(KeysetHandle keys, String roomId) {
+    Objects.requireNonNull(keys, "keys");
+    Objects.requireNonNull(roomId, "roomId");
+    try {
+      AeadConfig.register();
+      this.aead = keys.getPrimitive(RegistryConfiguration.get(), Aead.class);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalArgumentException("the room's keyset must be an AEAD keyset: " + e.getMessage(), e);
+    }
+    this.room = ("waitingroom-report/" + roomId).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Seals a report written under {@code name} in {@code scope}. */
+  public byte[] seal(String scope, String name, byte[] report) {
+    try {
+      byte[] tag = Base64.getUrlEncoder().withoutPadding().encode(aead.encrypt(EMPTY, associated(scope, name, report)));
+      byte[] out = Arrays.copyOf(tag, tag.length + 1 + report.length);
+      out[tag.length] = SEPARATOR;
+      System.arraycopy(report, 0, out, tag.length + 1, report.length);
+      return out;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot seal a report: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The report sealed in {@code sealed}, or {@code null} if it was not sealed with a key of this
+   * room's keyset for this scope and name (garbage, a forgery, another room's report, or a
+   * report moved to another name).
+   */
+  public byte @Nullable [] open(String scope, String name, byte[] sealed) {
+    int dot = -1;
+    for (int i = 0; i < Math.min(sealed.length, 256); i++) {
+      if (sealed[i] == SEPARATOR) {
+        dot = i;
+        break;
+      }
+    }
+    if (dot <= 0) {
+      return null;
+    }
+    try {
+      byte[] tag = Base64.getUrlDecoder().decode(Arrays.copyOf(sealed, dot));
+      byte[] report = Arrays.copyOfRange(sealed, dot + 1, sealed.length);
+      aead.decrypt(tag, associated(scope, name, report));
+      return report;
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private byte[] associated(String scope, String name, byte[] report) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(room.length + scope.length() + name.length() + report.length + 3);
+    out.writeBytes(room);
+    out.write(0);
+    out.writeBytes(scope.getBytes(StandardCharsets.UTF_8));
+    out.write(0);
+    out.writeBytes(name.getBytes(StandardCharsets.UTF_8));
+    out.write(0);
+    out.writeBytes(report);
+    return out.toByteArray();
+  }
+}

@@ -78,6 +78,9 @@ final class Synchronizer {
   /** Syncs per epoch: publish the tally, settle the data center, publish its sum, read the room. */
   static final int SYNCS_PER_EPOCH = 4;
 
+  /** Epochs without a settled plan, while the store answers, after which the node warns. */
+  static final int STALL_EPOCHS = 8;
+
   private final RoomConfig config;
   private final NodeState state;
   private final Coordinator coordinator;
@@ -99,6 +102,7 @@ final class Synchronizer {
   private long applied = Long.MIN_VALUE;
   private @Nullable Tally lastPublished;
   private long failingSince;
+  private boolean stalled;
 
   Synchronizer(
       RoomConfig config,
@@ -241,6 +245,7 @@ final class Synchronizer {
           apply(Plan.compute(config, epoch - 1, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me()),
               alone ? 0 : (epoch + 1) * epochMillis);
         }
+        watchForStall(epoch);
       } catch (RuntimeException e) {
         // A defect, not an outage: keep the grant in force (its tallies keep reporting it).
         if (!closed) {
@@ -263,6 +268,25 @@ final class Synchronizer {
         }
       }
       state.prune(now);
+    }
+  }
+
+  /**
+   * Warns once when the store answers but no epoch has settled in time for {@link #STALL_EPOCHS}
+   * epochs (the node keeps its last grant and admits from nobody's line meanwhile), and notes when
+   * plans settle again. The usual cause is a propagation lag between data centers that the sync
+   * interval does not leave room for: a plan must settle within one epoch of its tallies.
+   */
+  private void watchForStall(long epoch) {
+    long lastPlan = Math.max(applied, joined);
+    if (!stalled && epoch - 1 - lastPlan > STALL_EPOCHS) {
+      stalled = true;
+      log.warn("room '{}': no plan has settled in time for {} epochs of {} ms although the store answers; if the"
+              + " data centers see each other's reports with a lag, raise syncInterval to at least four times"
+              + " that lag", config.roomId(), epoch - 1 - lastPlan, epochMillis);
+    } else if (stalled && applied >= epoch - 1) {
+      stalled = false;
+      log.info("room '{}': plans settle in time again", config.roomId());
     }
   }
 

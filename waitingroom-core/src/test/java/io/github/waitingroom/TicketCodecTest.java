@@ -141,6 +141,47 @@ class TicketCodecTest {
     assertThat(codec.open(value, NOW)).isNull();
   }
 
+  /**
+   * 100,000 cases in about a second, the same every build (a fixed seed): tickets of this room
+   * with one or more bytes or characters changed, cut short or grown, of another room, and
+   * random strings of every length. None opens, none throws; only the untouched ticket opens.
+   */
+  @Test
+  void fuzzOf100000MutatedTicketsNeverOpensOrThrows() {
+    java.util.Random random = new java.util.Random(20261130);
+    String sealed = codec.seal(active);
+    String foreign = new TicketCodec("elsewhere", KEYS).seal(active);
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/.%\u0000\u00e9";
+    int opened = 0;
+    for (int i = 0; i < 100_000; i++) {
+      String value;
+      switch (i % 5) {
+        case 0 -> {
+          char[] c = sealed.toCharArray();
+          for (int k = 0, n = 1 + random.nextInt(3); k < n; k++) {
+            int at = random.nextInt(c.length);
+            char replacement = alphabet.charAt(random.nextInt(alphabet.length()));
+            c[at] = replacement == c[at] ? (c[at] == 'A' ? 'B' : 'A') : replacement;
+          }
+          value = new String(c);
+        }
+        case 1 -> value = sealed.substring(0, random.nextInt(sealed.length()));
+        case 2 -> value = sealed + alphabet.charAt(random.nextInt(alphabet.length()));
+        case 3 -> value = foreign;
+        default -> {
+          StringBuilder b = new StringBuilder();
+          for (int k = 0, n = random.nextInt(200); k < n; k++) {
+            b.append(alphabet.charAt(random.nextInt(alphabet.length())));
+          }
+          value = b.toString();
+        }
+      }
+      opened += codec.open(value, NOW) == null ? 0 : 1;
+    }
+    assertThat(opened).as("mutated, foreign or random tickets that opened").isZero();
+    assertThat(codec.open(sealed, NOW)).isEqualTo(active);
+  }
+
   private static KeysetHandle removeNonPrimary(KeysetHandle keys) {
     KeysetHandle.Builder builder = KeysetHandle.newBuilder(keys);
     for (int i = builder.size() - 1; i >= 0; i--) {

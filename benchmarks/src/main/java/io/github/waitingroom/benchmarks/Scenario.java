@@ -506,6 +506,14 @@ public record Scenario(
         thinkMin, thinkMax, patienceMean, duration, seed, adversity.withSticky());
   }
 
+  /** This scenario with another sync interval (epoch), to find what a given lag needs. */
+  public Scenario withSyncInterval(Duration interval) {
+    return new Scenario(name + "+sync" + interval.toMillis() + "ms", description + "; " + interval.toMillis()
+        + " ms sync", dataCenters, nodesPerDataCenter, interval, globalLag, dataCenterLag, totalActiveUsers,
+        newUsersPerMinute, sessionDuration, refreshInterval, waves, dataCenterWeights, browseMean,
+        thinkMin, thinkMax, patienceMean, duration, seed, adversity);
+  }
+
   /** This scenario cut to its first {@code minutes} (waves past the end are dropped). */
   public Scenario truncated(int minutes) {
     return new Scenario(name + "+" + minutes + "min", description + "; first " + minutes + " min only",

@@ -1115,11 +1115,13 @@ public final class SpikeSimulator {
           case "--lockstep" -> sc.inLockstep();
           case "--cold-start" -> sc.withColdStart();
           case "--sticky" -> sc.withSticky();
-          default -> v.startsWith("--minutes=") ? sc.truncated(Integer.parseInt(v.substring(10))) : sc;
+          default -> v.startsWith("--minutes=")
+              ? sc.truncated(Integer.parseInt(v.substring(10)))
+              : v.startsWith("--sync=") ? sc.withSyncInterval(Duration.ofMillis(Long.parseLong(v.substring(7)))) : sc;
         });
         if (scenarios.get(i) == sc && !v.startsWith("--minutes=")) {
           throw new IllegalArgumentException("unknown option " + v + "; known: --out DIR, --chart, --no-lag, --patient,"
-              + " --one-dc, --lockstep, --cold-start, --sticky, --minutes=N");
+              + " --one-dc, --lockstep, --cold-start, --sticky, --minutes=N, --sync=MILLIS");
         }
       }
     }

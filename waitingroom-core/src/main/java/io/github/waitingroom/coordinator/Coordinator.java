@@ -26,8 +26,14 @@ import org.slf4j.LoggerFactory;
  * center's settled sums to the global scope, and reads both back. An epoch is settled for a data
  * center once every publisher of its scope has published its tally of that epoch; publishers that
  * stopped publishing (silent for more than two epochs) count with their last tally made {@link
- * Tally#silent() silent}. An epoch is settled for the room once every known data center's sum
- * for it is there.
+ * Tally#silent(long) silent}. An epoch is settled for the room once every known data center's sum
+ * for it is there. After a gap in its own exchanges (a store outage), a node waits a few epochs
+ * for the publishers that published until the gap began instead of counting them silent: they
+ * were most likely cut off too, and nodes that come back together would otherwise each plan as
+ * the only live node of the room and hand themselves every free slot.
+ *
+ * <p>Everything written to the store is sealed with the room's keys ({@link ReportSeal}); a value
+ * that is not is ignored, logged once.
  *
  * <p><b>Absence is never zero.</b> The coordinator remembers every report it has seen until the
  * retention has passed since its last epoch. A report that vanishes from the store (a flush, a
@@ -87,6 +93,8 @@ public final class Coordinator {
   private final Map<String, Long> joinedDataCenters = new HashMap<>();
   private long lastExchangeEpoch = Long.MIN_VALUE / 2;
   private long graceUntil = Long.MIN_VALUE;
+  /** After a gap in this node's exchanges: the epoch it last exchanged in before the gap. */
+  private long gapFrom = Long.MIN_VALUE;
   private final TreeMap<Long, Integer> myNodeCounts = new TreeMap<>();
   // Remembered reports of others that the store's last answer lacked: re-published at the next
   // exchange (see the class comment).
@@ -238,8 +246,11 @@ public final class Coordinator {
     read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
     if (lastExchangeEpoch < epoch - SILENT_AFTER_EPOCHS) {
       // Back in touch after a gap (a store outage): remember every publisher for a few more
-      // epochs, so that none is forgotten before it has had the chance to publish again.
+      // epochs, so that none is forgotten before it has had the chance to publish again; and
+      // wait for those that published until the gap began, instead of counting them silent:
+      // they were most likely cut off too, and each would otherwise plan as the only live node.
       graceUntil = epoch + SILENT_AFTER_EPOCHS + 2;
+      gapFrom = lastExchangeEpoch > Long.MIN_VALUE / 2 ? lastExchangeEpoch : Long.MIN_VALUE;
     }
     lastExchangeEpoch = epoch;
     if (epoch > graceUntil) {
@@ -360,6 +371,15 @@ public final class Coordinator {
         });
   }
 
+  /**
+   * Whether a publisher that looks silent is still awaited: within the grace after this node's
+   * own gap, one that published until the gap began.
+   */
+  private boolean awaited(Report r) {
+    return lastExchangeEpoch <= graceUntil && gapFrom != Long.MIN_VALUE
+        && r.latestEpoch() >= gapFrom - SILENT_AFTER_EPOCHS;
+  }
+
   private void forgetBefore(long epoch) {
     nodes.values().removeIf(r -> r.latestEpoch() < epoch);
     dataCenters.values().removeIf(r -> r.latestEpoch() < epoch);
@@ -379,7 +399,7 @@ public final class Coordinator {
         live++;
       } else if (r.joined() > s) {
         continue; // it joined after epoch s: it admitted nobody then
-      } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS) {
+      } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS || awaited(r)) {
         return; // it has not published epoch s yet
       } else {
         parts.add(r.tallies().lastEntry().getValue().silent(config.sessionSeconds()));
@@ -411,7 +431,7 @@ public final class Coordinator {
         roomNodes += r.nodes();
       } else if (r.joined() > s) {
         continue; // it joined after epoch s
-      } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS) {
+      } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS || awaited(r)) {
         return null;
       } else {
         dcs.put(r.publisher(), r.tallies().lastEntry().getValue().silent(config.sessionSeconds()));

@@ -25,6 +25,18 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@link #open} never throws on bad input: a tampered, truncated, oversized, foreign-room,
  * wrong-key, future-dated or garbage value all come back as {@code null}, "no valid ticket".
+ *
+ * <p><b>How many tickets one key may seal.</b> AES-GCM with random 96-bit nonces is safe for
+ * about 2<sup>32</sup> seals per key, counted over every node of the room. A node re-seals a
+ * ticket at most once per slice per user and once per poll of a waiting user, so 2<sup>32</sup>
+ * is about 8 days at 6,000 seals a second across the room. The codec counts its seals and logs a
+ * warning each time this node alone passes another {@value #SEAL_WARNING_INTERVAL} seals with one
+ * codec (a sixteenth of the bound): rotate the keyset then ({@link TicketKeys}, three phases, no
+ * logouts), sooner with several nodes. The alternative, XChaCha20-Poly1305 (192-bit nonces, no
+ * practical bound), costs 809 ns a decrypt against AES-GCM's 383 ns (Tink, JDK 17; {@code
+ * AeadChoiceBenchmark} in {@code benchmarks/README.md}): it would double the cost of every
+ * admitted request, so AES-GCM stays the default; a keyset of XChaCha20-Poly1305 keys works all
+ * the same, for rooms that would rather pay that than rotate.
  */
 public final class TicketCodec {
   /** Values longer than this are rejected before any decoding. */
@@ -41,8 +53,16 @@ public final class TicketCodec {
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
   private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
+  /** Seals by one codec (one node, one keyset) between two warnings: 2^28, 1/16 of the bound. */
+  public static final long SEAL_WARNING_INTERVAL = 1L << 28;
+
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(TicketCodec.class);
+
   private final Aead aead;
   private final byte[] associatedData;
+  private final String roomId;
+  private final long warnEvery;
+  private final java.util.concurrent.atomic.AtomicLong seals = new java.util.concurrent.atomic.AtomicLong();
 
   /**
    * A codec for one room.
@@ -52,7 +72,13 @@ public final class TicketCodec {
    * @throws IllegalArgumentException if the keyset holds no AEAD primary key
    */
   public TicketCodec(String roomId, KeysetHandle keys) {
+    this(roomId, keys, SEAL_WARNING_INTERVAL);
+  }
+
+  TicketCodec(String roomId, KeysetHandle keys, long warnEvery) {
     Objects.requireNonNull(roomId, "roomId");
+    this.roomId = roomId;
+    this.warnEvery = warnEvery;
     Objects.requireNonNull(keys, "keys");
     TicketKeys.register();
     try {
@@ -79,11 +105,24 @@ public final class TicketCodec {
     putU32(plain, 14, ticket.lastCheckIn());
     putU32(plain, 18, ticket.lastPoll());
     putU32(plain, 22, ticket.aheadShown());
+    String sealed;
     try {
-      return ENCODER.encodeToString(aead.encrypt(plain, associatedData));
+      sealed = ENCODER.encodeToString(aead.encrypt(plain, associatedData));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot seal ticket", e);
     }
+    long n = seals.incrementAndGet();
+    if (n % warnEvery == 0) {
+      log.warn("room '{}': this node has sealed {} tickets with its keyset since it started; AES-GCM keys are safe"
+          + " for about 2^32 seals across all nodes: rotate the keyset (TicketKeys: add, promote, retire)",
+          roomId, n);
+    }
+    return sealed;
+  }
+
+  /** How many tickets this codec has sealed. */
+  public long seals() {
+    return seals.get();
   }
 
   /**

@@ -188,6 +188,26 @@ class TicketCodecTest {
     assertThat(codec.open(sealed, NOW)).isEqualTo(active);
   }
 
+  @Test
+  void warnsEveryIntervalOfSealsSoTheKeysetIsRotatedWellBeforeTheAesGcmBound() {
+    TicketCodec small = new TicketCodec("shop", KEYS, 1000);
+    java.io.PrintStream original = System.err;
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      for (int i = 0; i < 2500; i++) {
+        small.seal(active);
+      }
+    } finally {
+      System.setErr(original);
+    }
+    assertThat(small.seals()).isEqualTo(2500);
+    String log = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(log.lines().filter(l -> l.contains("rotate the keyset")).toList()).as(log).hasSize(2)
+        .anyMatch(l -> l.contains("sealed 1000 tickets")).anyMatch(l -> l.contains("sealed 2000 tickets"));
+    assertThat(TicketCodec.SEAL_WARNING_INTERVAL).isEqualTo(1L << 28);
+  }
+
   private static byte @org.jspecify.annotations.Nullable [] bytesOf(String value) {
     try {
       return Base64.getUrlDecoder().decode(value);

@@ -45,12 +45,14 @@ public final class WaitingRoom implements AutoCloseable {
   private final RoomConfig config;
   private final TicketCodec codec;
   private final NodeState state;
+  private final TicketRate rate;
   private final Synchronizer sync;
 
   private WaitingRoom(Builder b, Transport transport) {
     this.config = b.config;
     this.codec = new TicketCodec(config.roomId(), b.keys);
     this.state = new NodeState(config);
+    this.rate = new TicketRate(b.maxRequestsPerTicket);
     this.sync = new Synchronizer(config, state, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
         b.dataCenter, b.nodeId,
         b.syncInterval, b.failurePolicy, b.backgroundSync);
@@ -77,7 +79,9 @@ public final class WaitingRoom implements AutoCloseable {
     Ticket t = codec.open(ticket, now);
     if (t != null) {
       if (t.isActive() && config.sliceOf(t.lastCheckIn()) >= config.firstActiveSlice(now)) {
-        return pass(t, now);
+        // A ticket used far faster than one browser would (a cookie shared by many clients) is
+        // refused for the rest of the window: its requests arrive anew.
+        return rate.overLimit(t.place(), now) ? arrive(now) : pass(t, now);
       }
       if (!t.isActive() && t.lastPoll() > now - config.waitingTimeoutSeconds()) {
         return keepWaiting(t, now);
@@ -226,6 +230,7 @@ public final class WaitingRoom implements AutoCloseable {
     private Duration syncInterval = Duration.ofSeconds(1);
     private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
     private boolean backgroundSync = true;
+    private int maxRequestsPerTicket = 50;
 
     private Builder(RoomConfig config, KeysetHandle keys) {
       this.config = Objects.requireNonNull(config, "config");
@@ -273,6 +278,23 @@ public final class WaitingRoom implements AutoCloseable {
             "syncInterval must be between 40 ms and 1 minute but was " + interval);
       }
       this.syncInterval = interval;
+      return this;
+    }
+
+    /**
+     * The most requests one active ticket may make on this node per second, on average over a
+     * {@value TicketRate#WINDOW_SECONDS}-second window; beyond it the ticket is refused for the
+     * rest of the window and its requests arrive anew (at the back of the line). One browser,
+     * even a single-page application, makes a few requests a second to guarded paths (assets are
+     * usually ignored paths and not decided at all); a cookie shared by many clients makes many
+     * more. The count is per node: a cookie shared across N nodes may make N times as many.
+     * 0 turns the check off. Default: 50.
+     */
+    public Builder maxRequestsPerTicket(int perSecond) {
+      if (perSecond < 0 || perSecond > 1_000_000) {
+        throw new IllegalArgumentException("maxRequestsPerTicket must be between 0 and 1,000,000 but was " + perSecond);
+      }
+      this.maxRequestsPerTicket = perSecond;
       return this;
     }
 

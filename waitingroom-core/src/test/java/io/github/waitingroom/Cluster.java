@@ -25,6 +25,8 @@ final class Cluster {
   final List<ManualClock> clocks = new ArrayList<>();
   private final RoomConfig config;
   private final KeysetHandle keys;
+  /** For nodes added from now on: see {@link WaitingRoom.Builder#maxRequestsPerTicket}. */
+  int maxRequestsPerTicket = 50;
 
   Cluster(RoomConfig config, KeysetHandle keys) {
     this.config = config;
@@ -41,6 +43,7 @@ final class Cluster {
             .dataCenter(dataCenter)
             .nodeId(id)
             .failurePolicy(policy)
+            .maxRequestsPerTicket(maxRequestsPerTicket)
             .backgroundSync(false)
             .build();
     clocks.add(clock);

@@ -1,6 +1,7 @@
 package io.github.waitingroom;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.crypto.tink.KeysetHandle;
 import java.time.Duration;
@@ -24,6 +25,7 @@ class CountingTest {
   @Test
   void aThousandReplaysOfAnActiveTicketFromEightThreadsCountOnce() throws Exception {
     Cluster c = new Cluster(config, KEYS);
+    c.maxRequestsPerTicket = 0; // counting alone: the rate rule has a test of its own below
     WaitingRoom room = c.add("eu", "a");
     c.warmUp();
     String first = room.decide(null).ticket();
@@ -42,6 +44,50 @@ class CountingTest {
     assertThat(room.status().activeUsers()).isEqualTo(1);
     assertThat(room.decide(null).outcome()).as("newcomers still get the free slots").isEqualTo(Decision.Outcome.ADMIT);
     assertThat(room.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
+  }
+
+  /**
+   * Issue 13 and issue 8 (counting): one admitted cookie shared by a thousand clients. Counting
+   * alone keeps it one user, but it would let everyone through a full room. A ticket used more
+   * than 50 times a second on average over a 10 s window is refused for the rest of the window:
+   * its requests arrive anew, at the back of the line. A browser polling its API every 200 ms
+   * never comes near it.
+   */
+  @Test
+  void aTicketUsedFarFasterThanABrowserWouldIsRefusedForTheRestOfTheWindow() {
+    RoomConfig one = config.toBuilder().totalActiveUsers(1).newUsersPerMinute(1).build();
+    Cluster c = new Cluster(one, KEYS);
+    WaitingRoom room = c.add("eu", "a");
+    c.warmUp();
+    String shared = java.util.Objects.requireNonNull(room.decide(null).ticket());
+    c.advance(Duration.ofSeconds(10 - c.now() % 10)); // the start of a window
+    int passed = 0;
+    int queued = 0;
+    for (int i = 0; i < 1000; i++) {
+      Decision d = room.decide(shared);
+      passed += d.letsThrough() ? 1 : 0;
+      queued += d.outcome() == Decision.Outcome.QUEUE ? 1 : 0;
+    }
+    assertThat(passed).as("uses of the shared cookie let through in one window").isEqualTo(50 * 10);
+    assertThat(queued).as("the others arrive anew, and the room is full").isEqualTo(500);
+    assertThat(room.status().localActiveUsers()).isEqualTo(1);
+
+    // An honest browser: five requests a second for two minutes, never refused.
+    RoomConfig two = config.toBuilder().totalActiveUsers(2).newUsersPerMinute(2).build();
+    Cluster d = new Cluster(two, KEYS);
+    WaitingRoom other = d.add("eu", "a");
+    d.warmUp();
+    String mine = java.util.Objects.requireNonNull(other.decide(null).ticket());
+    for (int s = 0; s < 120; s++) {
+      for (int r = 0; r < 5; r++) {
+        Decision answer = other.decide(mine);
+        assertThat(answer.letsThrough()).as("second %d, request %d", s, r).isTrue();
+        mine = answer.ticket() != null ? answer.ticket() : mine;
+      }
+      d.advance(Duration.ofSeconds(1));
+    }
+    assertThatThrownBy(() -> WaitingRoom.builder(two, KEYS).maxRequestsPerTicket(-1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxRequestsPerTicket");
   }
 
   @Test

@@ -53,6 +53,7 @@ final class InitParams {
                   "dataCenter",
                   "failurePolicy",
                   "syncInterval",
+                  "maxRequestsPerTicket",
                   "pathPrefix",
                   "ignorePaths",
                   "cookieName",
@@ -106,6 +107,10 @@ final class InitParams {
     Duration sync = p.duration("syncInterval");
     if (sync != null) {
       rb.syncInterval(sync);
+    }
+    String perTicket = p.get("maxRequestsPerTicket");
+    if (perTicket != null) {
+      rb.maxRequestsPerTicket(intValue("maxRequestsPerTicket", perTicket));
     }
     WaitingRoom room = rb.build();
     try {

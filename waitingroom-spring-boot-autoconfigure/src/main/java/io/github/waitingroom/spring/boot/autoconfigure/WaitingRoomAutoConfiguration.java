@@ -96,6 +96,7 @@ public class WaitingRoomAutoConfiguration {
     Properties.setIfGiven("waitingroom.node-id", p.getNodeId(), b::nodeId);
     Properties.setIfGiven("waitingroom.data-center", p.getDataCenter(), b::dataCenter);
     Properties.setIfGiven("waitingroom.sync-interval", p.getSyncInterval(), b::syncInterval);
+    Properties.setIfGiven("waitingroom.max-requests-per-ticket", p.getMaxRequestsPerTicket(), b::maxRequestsPerTicket);
     b.failurePolicy(p.getFailurePolicy());
     WaitingRoom room = b.build();
     log.info(

@@ -58,8 +58,19 @@ public class WaitingRoomProperties {
   /** What the room does with new arrivals while its store cannot be reached. */
   private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
 
-  /** How often this node syncs its counts with the store (10 ms to 1 minute). Default: 1 second. */
+  /**
+   * The length of an epoch, the same on every node (40 ms to 1 minute): a node syncs four times
+   * per epoch. Keep it at least four times the propagation lag between data centers. Default: 1
+   * second.
+   */
   private @Nullable Duration syncInterval;
+
+  /**
+   * The most requests one active ticket may make on a node per second, on average over 10 s,
+   * before it is refused for the rest of the window (a cookie shared by many clients); 0 turns
+   * the check off. Default: the core's default (50).
+   */
+  private @Nullable Integer maxRequestsPerTicket;
 
   /** The path (within the application) the room guards, with everything below it. */
   private String pathPrefix = "/";
@@ -206,6 +217,14 @@ public class WaitingRoomProperties {
 
   public void setSyncInterval(@Nullable Duration syncInterval) {
     this.syncInterval = syncInterval;
+  }
+
+  public @Nullable Integer getMaxRequestsPerTicket() {
+    return maxRequestsPerTicket;
+  }
+
+  public void setMaxRequestsPerTicket(@Nullable Integer maxRequestsPerTicket) {
+    this.maxRequestsPerTicket = maxRequestsPerTicket;
   }
 
   public String getPathPrefix() {

@@ -28,7 +28,7 @@ final class TicketRate {
 
   /** @param perSecond the most requests a ticket may make per second on average over a window; 0: no limit */
   TicketRate(int perSecond) {
-    this.limitPerWindow = perSecond * WINDOW_SECONDS;
+    this.limitPerWindow = (long) perSecond * WINDOW_SECONDS;
   }
 
   /** Counts one use of the ticket with this place at {@code now}; whether it is over the limit. */

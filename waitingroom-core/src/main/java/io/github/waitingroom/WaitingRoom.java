@@ -291,8 +291,8 @@ public final class WaitingRoom implements AutoCloseable {
      * 0 turns the check off. Default: 50.
      */
     public Builder maxRequestsPerTicket(int perSecond) {
-      if (perSecond < 0 || perSecond > 1_000_000) {
-        throw new IllegalArgumentException("maxRequestsPerTicket must be between 0 and 1,000,000 but was " + perSecond);
+      if (perSecond < 0) {
+        throw new IllegalArgumentException("maxRequestsPerTicket must not be negative but was " + perSecond);
       }
       this.maxRequestsPerTicket = perSecond;
       return this;

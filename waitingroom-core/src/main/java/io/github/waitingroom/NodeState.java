@@ -294,7 +294,7 @@ final class NodeState {
     Grant g = grant;
     long admittedSince = now - config.waitingTimeoutSeconds();
     TreeMap<Long, Long> line = new TreeMap<>();
-    long holders = 0;
+    long polling = 0;
     LongList called = new LongList();
     LongList admitted = new LongList();
     for (var e : seen.entrySet()) {
@@ -302,14 +302,12 @@ final class NodeState {
       long place = e.getKey();
       if (inLine(s, now)) {
         line.merge(Ticket.arrivalOf(place), 1L, Long::sum);
-        holders++;
+        polling++;
         if (g.called(place)) {
           called.add(place);
         }
       } else if (s.admittedAt >= admittedSince && s.admittedAt > 0) {
         admitted.add(place);
-      } else if (s.state == State.WAITING && s.at >= admittedSince) {
-        holders++; // stopped polling, most likely gone: what the wait estimates learn giving up from
       }
     }
     // Called users still in line keep the slots held for them, and leave the line; the slots held
@@ -335,7 +333,7 @@ final class NodeState {
         outstandingLine,
         outstandingNew,
         outstandingLine,
-        holders,
+        polling,
         Math.max(0, recent),
         Math.max(0, arrived),
         line,

@@ -248,10 +248,11 @@ public final class Plan {
   /**
    * The estimated wait of a holder who arrived at the given second and has not been called.
    *
-   * <p>The P people ahead ({@link #usersAhead}) are in line: they poll. They leave it by
-   * admission, at the rate R of the last minute, and by giving up: A a second stop polling (the
-   * H - Q holders of places who stopped polling within the waiting timeout, H holders of which Q
-   * are in line, over {@code abandonSeconds}), a share P/Q of them from ahead. So dP/dt = -R - A P / Q, and the line ahead is gone after (Q / A) ln(1 + A P / (R Q))
+   * <p>Of the P holders ahead ({@link #usersAhead}), only the share Q/H that still polls will
+   * take a slot (H holders of places, Q of them polling); the rest have most likely given up. The
+   * people ahead leave by admission, at the rate R of the last minute, and by giving up: A a
+   * second stop polling (H - Q of them over {@code abandonSeconds}), a share P/Q of them from
+   * ahead. So dP/dt = -R - A P / Q, and the line ahead is gone after (Q / A) ln(1 + A P / (R Q))
    * seconds, which is plain P / R when nobody gives up. The range is the 25th to 75th percentile
    * of the time to serve P users arriving as a Poisson stream at rate R (Gamma(P, R): the mean
    * ± 0.674 sqrt(P) / R).
@@ -265,9 +266,9 @@ public final class Plan {
     if (rate <= 0) {
       return new Estimate(ahead, -1, -1, -1);
     }
-    double polling = waitingUsers();
-    double holders = Math.max(polling, room.polling());
-    double p = ahead;
+    double holders = waitingUsers();
+    double polling = Math.min(holders, room.polling());
+    double p = holders > 0 ? ahead * polling / holders : ahead;
     double abandons = abandonSeconds > 0 ? (holders - polling) / abandonSeconds : 0;
     double mean =
         abandons > 0 && polling > 0

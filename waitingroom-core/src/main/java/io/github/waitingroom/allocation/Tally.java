@@ -24,9 +24,8 @@ import java.util.TreeMap;
  *     oldest one included)
  * @param arrivals users who arrived without a ticket within the 60 seconds before the tally: the
  *     weight of the publisher in the split of slots for new arrivals
- * @param polling holders of places within the waiting timeout: those in line and those who
- *     stopped polling (most likely gone); with the line, the base of wait estimates, which learn
- *     from it how fast people give up
+ * @param polling users waiting who polled within the last refresh interval (and two seconds), the
+ *     rest of the line having most likely given up: the base of wait estimates
  * @param line users waiting who polled recently and hold no reserved slot, by arrival second
  * @param admittedPlaces places admitted from the line recently, sorted: a waiting ticket with one
  *     of these places is a copy of a ticket that already got in. At most the {@value

@@ -316,11 +316,7 @@ public final class Plan {
     long[] out = new long[fair.length];
     for (int i = 0; i < fair.length; i++) {
       long want = Math.max(0, fair[i] - held[i]);
-      long grow =
-          wanted == 0
-              ? 0
-              : java.math.BigInteger.valueOf(want).multiply(java.math.BigInteger.valueOf(room))
-                  .divide(java.math.BigInteger.valueOf(wanted)).longValueExact();
+      long grow = wanted == 0 ? 0 : mulDiv(want, room, wanted);
       out[i] = Math.min(fair[i], held[i]) + grow;
     }
     return out;
@@ -356,10 +352,7 @@ public final class Plan {
         }
         long quota =
             totalWeight > 0
-                ? java.math.BigInteger.valueOf(remaining)
-                    .multiply(java.math.BigInteger.valueOf(weights[i]))
-                    .divide(java.math.BigInteger.valueOf(totalWeight))
-                    .longValueExact()
+                ? mulDiv(remaining, weights[i], totalWeight)
                 : remaining / openCount;
         long room = caps == null ? Long.MAX_VALUE : caps[i] - parts[i];
         long take = Math.min(quota, room);
@@ -385,6 +378,16 @@ public final class Plan {
       }
     }
     return parts;
+  }
+
+  /** {@code a * b / c} rounded down, exact for any non-negative longs whose result fits a long. */
+  private static long mulDiv(long a, long b, long c) {
+    long high = Math.multiplyHigh(a, b);
+    if (high == 0 && a * b >= 0) {
+      return a * b / c;
+    }
+    return java.math.BigInteger.valueOf(a).multiply(java.math.BigInteger.valueOf(b))
+        .divide(java.math.BigInteger.valueOf(c)).longValueExact();
   }
 
   @Override

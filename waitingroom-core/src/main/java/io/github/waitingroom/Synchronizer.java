@@ -282,7 +282,7 @@ final class Synchronizer {
     if (!stalled && epoch - 1 - lastPlan > STALL_EPOCHS) {
       stalled = true;
       log.warn("room '{}': no plan has settled in time for {} epochs of {} ms although the store answers; unless"
-              + " a report that does not decode holds the plans (logged before), the data centers see each"
+              + " an unreadable report holds the plans (logged before), the data centers see each"
               + " other's reports with too much lag: raise syncInterval to at least four times that lag",
           config.roomId(), epoch - 1 - lastPlan, epochMillis);
     } else if (stalled && applied >= epoch - 1) {

@@ -2,7 +2,6 @@ package io.github.waitingroom;
 
 import com.google.crypto.tink.Aead;
 import com.google.crypto.tink.KeysetHandle;
-import com.google.crypto.tink.RegistryConfiguration;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Base64;
@@ -79,14 +78,7 @@ public final class TicketCodec {
     Objects.requireNonNull(roomId, "roomId");
     this.roomId = roomId;
     this.warnEvery = warnEvery;
-    Objects.requireNonNull(keys, "keys");
-    TicketKeys.register();
-    try {
-      this.aead = keys.getPrimitive(RegistryConfiguration.get(), Aead.class);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException(
-          "the ticket keyset must be an AEAD keyset (AES-256-GCM): " + e.getMessage(), e);
-    }
+    this.aead = TicketKeys.aead(keys);
     this.associatedData = ("waitingroom/" + roomId).getBytes(StandardCharsets.UTF_8);
   }
 

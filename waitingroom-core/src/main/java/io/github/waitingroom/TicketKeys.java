@@ -1,8 +1,10 @@
 package io.github.waitingroom;
 
+import com.google.crypto.tink.Aead;
 import com.google.crypto.tink.InsecureSecretKeyAccess;
 import com.google.crypto.tink.KeyStatus;
 import com.google.crypto.tink.KeysetHandle;
+import com.google.crypto.tink.RegistryConfiguration;
 import com.google.crypto.tink.TinkJsonProtoKeysetFormat;
 import com.google.crypto.tink.aead.AeadConfig;
 import com.google.crypto.tink.aead.PredefinedAeadParameters;
@@ -56,8 +58,21 @@ public final class TicketKeys {
 
   private TicketKeys() {}
 
-  /** Makes sure the AEAD key managers are registered (done once, by the static initializer). */
-  static void register() {}
+  /**
+   * The AEAD of a keyset: its primary key seals, every key opens. What tickets ({@link
+   * TicketCodec}) and the values a node writes to the store ({@code ReportSeal}) are sealed with.
+   *
+   * @throws IllegalArgumentException if the keyset holds no AEAD primary key
+   */
+  public static Aead aead(KeysetHandle keys) {
+    Objects.requireNonNull(keys, "keys");
+    try {
+      return keys.getPrimitive(RegistryConfiguration.get(), Aead.class);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalArgumentException(
+          "the room's keyset must be an AEAD keyset (AES-256-GCM by default): " + e.getMessage(), e);
+    }
+  }
 
   /** A new keyset with one AES-256-GCM key. */
   public static KeysetHandle generate() {

@@ -2,8 +2,6 @@ package io.github.waitingroom.coordinator;
 
 import com.google.crypto.tink.Aead;
 import com.google.crypto.tink.KeysetHandle;
-import com.google.crypto.tink.RegistryConfiguration;
-import com.google.crypto.tink.aead.AeadConfig;
 import io.github.waitingroom.TicketKeys;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -38,14 +36,8 @@ public final class ReportSeal {
    * @throws IllegalArgumentException if the keyset holds no AEAD primary key
    */
   public ReportSeal(KeysetHandle keys, String roomId) {
-    Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(roomId, "roomId");
-    try {
-      AeadConfig.register();
-      this.aead = keys.getPrimitive(RegistryConfiguration.get(), Aead.class);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException("the room's keyset must be an AEAD keyset: " + e.getMessage(), e);
-    }
+    this.aead = TicketKeys.aead(keys);
     this.room = ("waitingroom-report/" + roomId).getBytes(StandardCharsets.UTF_8);
   }
 

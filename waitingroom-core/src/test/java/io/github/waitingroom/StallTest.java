@@ -3,9 +3,6 @@ package io.github.waitingroom;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.crypto.tink.KeysetHandle;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -27,22 +24,18 @@ class StallTest {
     WaitingRoom b = c.add("us", "b");
     c.warmUp();
     long plannedBefore = a.status().planEpoch();
-    PrintStream original = System.err;
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    try {
-      for (int quarter = 0; quarter < 4 * 30; quarter++) {
-        c.storeClock.advance(Cluster.STEP);
-        c.clocks.forEach(clock -> clock.advance(Cluster.STEP));
-        a.sync();
-        if (quarter % 4 == 3) {
-          b.sync(); // late in every epoch: its tally reaches a after a's plan had to be made
-        }
-      }
-    } finally {
-      System.setErr(original);
-    }
-    String log = err.toString(StandardCharsets.UTF_8);
+    String log =
+        Logs.during(
+            () -> {
+              for (int quarter = 0; quarter < 4 * 30; quarter++) {
+                c.storeClock.advance(Cluster.STEP);
+                c.clocks.forEach(clock -> clock.advance(Cluster.STEP));
+                a.sync();
+                if (quarter % 4 == 3) {
+                  b.sync(); // late in every epoch: its tally reaches a after a's plan had to be made
+                }
+              }
+            });
     assertThat(a.status().planEpoch()).as("a planned nothing new").isLessThanOrEqualTo(plannedBefore + 2);
     // Both nodes stall (b's own sum reaches the store late too), and each says so once.
     assertThat(log.lines().filter(l -> l.contains("no plan has settled in time")).count()).as(log).isEqualTo(2);

@@ -191,18 +191,14 @@ class TicketCodecTest {
   @Test
   void warnsEveryIntervalOfSealsSoTheKeysetIsRotatedWellBeforeTheAesGcmBound() {
     TicketCodec small = new TicketCodec("shop", KEYS, 1000);
-    java.io.PrintStream original = System.err;
-    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-    System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
-    try {
-      for (int i = 0; i < 2500; i++) {
-        small.seal(active);
-      }
-    } finally {
-      System.setErr(original);
-    }
+    String log =
+        Logs.during(
+            () -> {
+              for (int i = 0; i < 2500; i++) {
+                small.seal(active);
+              }
+            });
     assertThat(small.seals()).isEqualTo(2500);
-    String log = err.toString(java.nio.charset.StandardCharsets.UTF_8);
     assertThat(log.lines().filter(l -> l.contains("rotate the keyset")).toList()).as(log).hasSize(2)
         .anyMatch(l -> l.contains("sealed 1000 tickets")).anyMatch(l -> l.contains("sealed 2000 tickets"));
     assertThat(TicketCodec.SEAL_WARNING_INTERVAL).isEqualTo(1L << 28);

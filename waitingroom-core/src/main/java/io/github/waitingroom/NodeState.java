@@ -235,13 +235,12 @@ final class NodeState {
   enum Admission { ADMITTED, NO_SLOT, BUSY }
 
   /**
-   * Admits a waiting ticket if the grant has a slot for it: a called one takes a line slot, or
-   * else a slot for new arrivals (one who held a place but missed a poll or two is still older
-   * than any new arrival); one not called (it joined the line after the tally) may take a slot
-   * for new arrivals only, before any newcomer can. Only one request per place gets that far: a
-   * parallel request of the same ticket is {@link Admission#BUSY}.
+   * Admits a called waiting ticket if the grant has a slot for it: a line slot, or else a slot
+   * for new arrivals (a user who held a place but missed a poll or two is still older than any
+   * new arrival). Only one request per place gets that far: a parallel request of the same
+   * ticket is {@link Admission#BUSY}.
    */
-  Admission admitWaiting(long place, long now, Grant g, boolean called) {
+  Admission admitWaiting(long place, long now, Grant g) {
     Seen prev = seen.get(place);
     if (prev != null && prev.state != State.WAITING) {
       return Admission.BUSY;
@@ -251,7 +250,7 @@ final class NodeState {
       return Admission.BUSY;
     }
     begun.increment();
-    boolean admitted = called && g.takeLine() || g.takeNew();
+    boolean admitted = g.takeLine() || g.takeNew();
     record(admitted, now);
     seen.put(place, admitted
         ? new Seen(State.ACTIVE, config.sliceOf(now), now, claim.firstSeen, 0)

@@ -117,12 +117,7 @@ public final class WaitingRoom implements AutoCloseable {
     NodeState.Seen mine = state.seen(t.place());
     boolean called =
         grant.called(t.place()) && mine != null && mine.firstSeen() <= grant.tallySecond;
-    // While the plan gives slots to new arrivals (the line was served), one who got a place after
-    // the tally (too late to be called) comes before any later newcomer. A copy of an older
-    // ticket must be called, which takes a tally of its own.
-    boolean queuedSinceTally = grant.plan.newArrivalGrant() > 0 && t.arrival() >= grant.tallySecond;
-    if ((called || queuedSinceTally)
-        && state.admitWaiting(t.place(), now, grant, called) == NodeState.Admission.ADMITTED) {
+    if (called && state.admitWaiting(t.place(), now, grant) == NodeState.Admission.ADMITTED) {
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
     return waiting(Decision.Outcome.WAIT, t.poll(now), grant, called, now);

@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * Time is cut into epochs of the sync interval, on the store's clock (each answer of the
  * transport can carry it; the node keeps an offset to it). At its first sync of epoch {@code e}
  * the node tallies itself as of the end of epoch {@code e - 1}; the plan of epoch {@code e - 1}
- * may be applied only after that and before the next tally, that is during epoch {@code e}. So
+ * may be applied only after that and before the next tally, that is during epoch {@code e} or, if
+ * it settles late, at the first sync of epoch {@code e + 1}, which reads the store once more
+ * before it tallies (see {@link #applyLate}). So
  * the tally of every epoch shows, as outstanding, everything the node may still admit, and a plan
  * never hands out a slot that an earlier plan handed out already. A plan that cannot be computed
  * in time (its epoch is not settled) is skipped: the node keeps its last grant, which its tallies
@@ -192,6 +194,9 @@ final class Synchronizer {
         }
         return;
       }
+      if (tallied < epoch - 1 && applied < tallied && tallied >= joined) {
+        applyLate(epoch);
+      }
       long talliedBefore = tallied;
       TreeMap<Long, Tally> before = new TreeMap<>(tallies);
       if (tallied < epoch - 1) {
@@ -237,13 +242,11 @@ final class Synchronizer {
         }
         Coordinator.Settled s = applied < epoch - 1 ? coordinator.settled(epoch - 1) : null;
         if (s != null) {
-          roomNodes = Math.max(1, s.roomNodes());
           // Every node switches to the plan of epoch e - 1 at the start of epoch e + 1, so that no
           // node calls a user whom the plan has not reached on another node; a node alone in the
           // room switches at once.
           boolean alone = s.roomNodes() <= 1 && s.dataCenters().size() == 1;
-          apply(Plan.compute(config, epoch - 1, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me()),
-              alone ? 0 : (epoch + 1) * epochMillis);
+          apply(plan(s, epoch - 1), alone ? 0 : (epoch + 1) * epochMillis);
         }
         watchForStall(epoch);
       } catch (RuntimeException e) {
@@ -272,10 +275,37 @@ final class Synchronizer {
   }
 
   /**
+   * The last chance of a late plan: the plan of the node's last tally has not settled, and the
+   * next tally is due. One more exchange, right before that tally, reads the store again; if the
+   * plan has settled meanwhile, it takes over at once (the tally that follows reports its grant).
+   * This is what lets the data centers' sums of an epoch arrive up to the first sync of the epoch
+   * after next rather than by the end of the next one. Nothing happens if the store fails: the
+   * exchange that follows meets the failure and handles it.
+   */
+  private void applyLate(long epoch) {
+    try {
+      coordinator.exchange(joined, tallies, epoch);
+      Coordinator.Settled s = coordinator.settled(tallied);
+      if (s != null) {
+        apply(plan(s, tallied), 0);
+      }
+    } catch (IOException e) {
+      log.debug("room '{}': late read failed: {}", config.roomId(), e.toString());
+    }
+  }
+
+  /** The plan of a settled epoch, for this node. */
+  private Plan plan(Coordinator.Settled s, long epoch) {
+    roomNodes = Math.max(1, s.roomNodes());
+    return Plan.compute(config, epoch, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me());
+  }
+
+  /**
    * Warns once when the store answers but no epoch has settled in time for {@link #STALL_EPOCHS}
    * epochs (the node keeps its last grant and admits from nobody's line meanwhile), and notes when
    * plans settle again. The usual cause is a propagation lag between data centers that the sync
-   * interval does not leave room for: a plan must settle within one epoch of its tallies.
+   * interval does not leave room for: a plan must settle by the first sync of the epoch after its
+   * tallies' next.
    */
   private void watchForStall(long epoch) {
     long lastPlan = Math.max(applied, joined);
@@ -283,7 +313,7 @@ final class Synchronizer {
       stalled = true;
       log.warn("room '{}': no plan has settled in time for {} epochs of {} ms although the store answers; unless"
               + " an unreadable report holds the plans (logged before), the data centers see each"
-              + " other's reports with too much lag: raise syncInterval to at least four times that lag",
+              + " other's reports with too much lag: raise syncInterval to at least twice that lag",
           config.roomId(), epoch - 1 - lastPlan, epochMillis);
     } else if (stalled && applied >= epoch - 1) {
       stalled = false;

@@ -7,10 +7,11 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * A plan must settle within one epoch of its tallies. When one data center sees the other's
- * reports too late for that (here: the other node syncs only in the last quarter of each epoch,
- * as a propagation lag of most of an epoch would make it look), the node plans nothing new; it
- * must say so, once per node, and name the remedy, instead of stalling silently.
+ * A plan must settle by the first sync of the epoch after next. When one data center sees the
+ * other's reports too late for that (here: the other node syncs only in the last quarter of each
+ * epoch, so its data center's sum of an epoch reaches the store late in the epoch after next, as
+ * a propagation lag of most of an epoch would make it look), the node plans nothing new; it must
+ * say so, once, and name the remedy, instead of stalling silently.
  */
 class StallTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
@@ -37,8 +38,11 @@ class StallTest {
               }
             });
     assertThat(a.status().planEpoch()).as("a planned nothing new").isLessThanOrEqualTo(plannedBefore + 2);
-    // Both nodes stall (b's own sum reaches the store late too), and each says so once.
-    assertThat(log.lines().filter(l -> l.contains("no plan has settled in time")).count()).as(log).isEqualTo(2);
+    // b still gets its plans: its own sum of an epoch reaches the store at its next sync, late in
+    // the epoch after, and the read right before its next tally finds every sum there. Only a
+    // stalls, and says so once.
+    assertThat(b.status().planEpoch()).as("b's late reads").isGreaterThan(plannedBefore + 20);
+    assertThat(log.lines().filter(l -> l.contains("no plan has settled in time")).count()).as(log).isEqualTo(1);
     assertThat(log).contains("raise syncInterval");
 
     // Once b syncs in time again, plans settle and the node says so.

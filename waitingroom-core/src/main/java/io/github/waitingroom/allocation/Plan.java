@@ -106,9 +106,7 @@ public final class Plan {
               + nodes.size() + " is not a valid position");
     }
     Tally room = Tally.sum(dataCenters);
-    long byActive = config.totalActiveUsers() - Math.max(0, room.active());
-    long byRate = config.newUsersPerMinute() - room.recentAdmissions();
-    long free = Math.max(0, Math.min(byActive, byRate) - room.outstanding());
+    long free = freeSlots(config, room);
 
     long remaining = free;
     long cutoff = Long.MIN_VALUE;
@@ -161,6 +159,18 @@ public final class Plan {
       newGrant = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
     }
     return new Plan(epoch, free, Math.max(0, room.active()), cutoff, partial, line, partialGrant, newGrant, room);
+  }
+
+  /**
+   * The free slots of a plan made from the room's summed tally: what the limits leave beyond the
+   * active users, the admissions of the last minute and everything the nodes may still admit under
+   * their last grants (step 1 of the class comment). The most a plan can grant beyond what its
+   * tallies report as outstanding.
+   */
+  public static long freeSlots(RoomConfig config, Tally room) {
+    long byActive = config.totalActiveUsers() - Math.max(0, room.active());
+    long byRate = config.newUsersPerMinute() - room.recentAdmissions();
+    return Math.max(0, Math.min(byActive, byRate) - room.outstanding());
   }
 
   /** This plan without its slots for new arrivals. */

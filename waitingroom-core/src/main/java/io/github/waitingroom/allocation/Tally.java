@@ -123,7 +123,21 @@ public record Tally(
    * @param sessionSeconds the room's session duration
    */
   public Tally silent(long sessionSeconds) {
-    long outstanding = outstandingLine + outstandingNew;
+    return silent(sessionSeconds, 0);
+  }
+
+  /**
+   * This tally of a publisher that has gone silent, as {@link #silent(long)}, that may also have
+   * been granted up to {@code granted} more slots after it was taken: by the plan of its epoch,
+   * which a publisher applies after its tally and before its next one. Those count as admitted
+   * too.
+   *
+   * @param sessionSeconds the room's session duration
+   * @param granted the most the plan made from this tally's epoch can have granted beyond what it
+   *     reports as outstanding ({@link Plan#freeSlots}); 0 if unknown
+   */
+  public Tally silent(long sessionSeconds, long granted) {
+    long outstanding = outstandingLine + outstandingNew + Math.max(0, granted);
     long users = Math.max(0, active) + outstanding;
     long churn = sessionSeconds > 0 ? -Math.floorDiv(-users * 60, sessionSeconds) : users;
     return new Tally(

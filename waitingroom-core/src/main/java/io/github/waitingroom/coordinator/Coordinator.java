@@ -1,6 +1,7 @@
 package io.github.waitingroom.coordinator;
 
 import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * center once every publisher of its scope has published its tally of that epoch; publishers that
  * stopped publishing (silent for more than two epochs) count with their last tally made {@link
  * Tally#silent(long) silent}. An epoch is settled for the room once every known data center's sum
- * for it is there. After a gap in its own exchanges (a store outage), a node waits a few epochs
+ * for it is there. A silent data center's nodes may have applied the plan of its last epoch after
+ * its last sum, so the free slots of that plan count as its users too. After a gap in its own exchanges (a store outage), a node waits a few epochs
  * for the publishers that published until the gap began instead of counting them silent: they
  * were most likely cut off too, and nodes that come back together would otherwise each plan as
  * the only live node of the room and hand themselves every free slot.
@@ -90,6 +92,8 @@ public final class Coordinator {
   private final Set<String> loggedUnreadable = new HashSet<>();
   private final Set<String> loggedUnsealed = new HashSet<>();
   private final TreeMap<Long, Tally> mySums = new TreeMap<>();
+  /** The free slots of the plan of every epoch this node settled, within the retention. */
+  private final TreeMap<Long, Long> freeSlots = new TreeMap<>();
   private final Map<String, Long> joinedDataCenters = new HashMap<>();
   private long lastExchangeEpoch = Long.MIN_VALUE / 2;
   private long graceUntil = Long.MIN_VALUE;
@@ -271,6 +275,11 @@ public final class Coordinator {
     while (mySums.size() > Report.EPOCHS_KEPT) {
       mySums.pollFirstEntry();
     }
+    for (long s : mySums.keySet()) {
+      if (!freeSlots.containsKey(s)) {
+        roomSums(s); // notes the free slots of every settled epoch, also of those this node plans none for
+      }
+    }
     while (myNodeCounts.size() > Report.EPOCHS_KEPT) {
       myNodeCounts.pollFirstEntry();
     }
@@ -380,7 +389,22 @@ public final class Coordinator {
         && r.latestEpoch() >= gapFrom - SILENT_AFTER_EPOCHS;
   }
 
+  /**
+   * The last sum of a data center that has gone silent, made {@link Tally#silent(long, long)
+   * silent}: its nodes may have applied the plan of its epoch after that sum, and go on admitting
+   * under the grants of that plan while their sums do not reach the store (a report in their
+   * scope that does not decode holds them), so the free slots of that plan count as admitted
+   * too. Every node notes the free slots of each epoch it sees settled, including a node that
+   * joins while its data center's sums of the last epochs are still in the store; one that never
+   * saw the epoch settled cannot know them, and counts none.
+   */
+  private Tally silentDataCenter(Report r) {
+    Map.Entry<Long, Tally> last = r.tallies().lastEntry();
+    return last.getValue().silent(config.sessionSeconds(), freeSlots.getOrDefault(last.getKey(), 0L));
+  }
+
   private void forgetBefore(long epoch) {
+    freeSlots.headMap(epoch, false).clear();
     nodes.values().removeIf(r -> r.latestEpoch() < epoch);
     dataCenters.values().removeIf(r -> r.latestEpoch() < epoch);
     joinedDataCenters.values().removeIf(joined -> joined < epoch);
@@ -402,6 +426,9 @@ public final class Coordinator {
       } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS || awaited(r)) {
         return; // it has not published epoch s yet
       } else {
+        // A node of this data center: one cut off from the store plans alone from its last
+        // published tally, without its last plan's slots (see Synchronizer), and one whose reports
+        // do not decode blocks this data center's sums anyway.
         parts.add(r.tallies().lastEntry().getValue().silent(config.sessionSeconds()));
       }
     }
@@ -414,6 +441,36 @@ public final class Coordinator {
    * the epoch is not settled for the whole room.
    */
   public @Nullable Settled settled(long s) {
+    RoomSums room = roomSums(s);
+    if (room == null) {
+      return null;
+    }
+    List<Tally> live = new ArrayList<>();
+    int me = -1;
+    for (Map.Entry<String, Report> e : new TreeMap<>(nodes).entrySet()) {
+      Tally t = e.getValue().tallies().get(s);
+      if (t != null) {
+        if (e.getKey().equals(publisher)) {
+          me = live.size();
+        }
+        live.add(t);
+      }
+    }
+    if (me < 0) {
+      return null;
+    }
+    List<String> names = new ArrayList<>(room.dataCenters().keySet());
+    return new Settled(new ArrayList<>(room.dataCenters().values()), names.indexOf(dataCenter), live, me, room.nodes());
+  }
+
+  /** Every data center's sum of one epoch, by name, and the live nodes of the room. */
+  private record RoomSums(TreeMap<String, Tally> dataCenters, int nodes) {}
+
+  /**
+   * Every data center's sum of epoch {@code s}, or {@code null} if the epoch is not settled for the
+   * whole room; notes the free slots of its plan (see {@link #silentDataCenter}).
+   */
+  private @Nullable RoomSums roomSums(long s) {
     Tally mine = mySums.get(s);
     if (mine == null || !unreadableDataCenters.isEmpty()) {
       return null;
@@ -434,7 +491,7 @@ public final class Coordinator {
       } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS || awaited(r)) {
         return null;
       } else {
-        dcs.put(r.publisher(), r.tallies().lastEntry().getValue().silent(config.sessionSeconds()));
+        dcs.put(r.publisher(), silentDataCenter(r));
       }
     }
     for (Map.Entry<String, Long> j : joinedDataCenters.entrySet()) {
@@ -442,22 +499,8 @@ public final class Coordinator {
         return null; // a data center that joined by epoch s has not published it yet
       }
     }
-    List<Tally> live = new ArrayList<>();
-    int me = -1;
-    for (Map.Entry<String, Report> e : new TreeMap<>(nodes).entrySet()) {
-      Tally t = e.getValue().tallies().get(s);
-      if (t != null) {
-        if (e.getKey().equals(publisher)) {
-          me = live.size();
-        }
-        live.add(t);
-      }
-    }
-    if (me < 0) {
-      return null;
-    }
-    List<String> names = new ArrayList<>(dcs.keySet());
-    return new Settled(new ArrayList<>(dcs.values()), names.indexOf(dataCenter), live, me, roomNodes);
+    freeSlots.putIfAbsent(s, Plan.freeSlots(config, Tally.sum(dcs.values())));
+    return new RoomSums(dcs, roomNodes);
   }
 
   /** This node's data center. */

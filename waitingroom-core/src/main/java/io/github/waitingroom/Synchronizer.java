@@ -66,7 +66,10 @@ import org.slf4j.LoggerFactory;
  *       within its limits for an outage shorter than the retention; after that the others no
  *       longer count the cut node, and the room may exceed its limits by the users the cut node
  *       still serves (at most its last published active users plus outstanding grant). Only
- *       logging its users out, or never forgetting a node that died, would avoid that.
+ *       logging its users out, or never forgetting a node that died, would avoid that. And a
+ *       node counts each user on the node of their last check-in: without session affinity, a
+ *       user whose requests move to another node during the outage looks gone to the node they
+ *       left, which replaces them, so the room may run over by the users who move.
  *   <li>{@link FailurePolicy#FAIL_OPEN}: it runs as a room of its own with its share of the
  *       limits (the limits divided by the room's live nodes at the last settled plan; the whole
  *       limits if it never reached the store), new arrivals included. The room may exceed its

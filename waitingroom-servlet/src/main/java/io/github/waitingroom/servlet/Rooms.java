@@ -25,7 +25,8 @@ final class Rooms {
   /** Most specific prefix first; replaced whole on every change, read without a lock. */
   private volatile List<Member> members = List.of();
 
-  private Rooms() {}
+  /** An empty set of rooms, outside any servlet context (see {@link WaitingRoomFilter#checkDistinct}). */
+  Rooms() {}
 
   /** The rooms of an application, made on first use. */
   static Rooms of(ServletContext context) {

@@ -230,6 +230,27 @@ public final class WaitingRoomFilter implements Filter {
   }
 
   /**
+   * Checks, before they are registered, that filters can guard one application together: no two
+   * of them have the same path prefix or cookie name. {@link #init} checks the same of the filters
+   * of one servlet context; this lets code that registers several filters at once fail before the
+   * container starts (containers report a filter that fails {@code init} only in their log).
+   * Filters made by the container (web.xml), whose settings come only with {@code init}, are left
+   * out.
+   *
+   * @param filters the filters that are to guard one application
+   * @throws IllegalArgumentException naming both rooms and the setting they share
+   */
+  public static void checkDistinct(List<WaitingRoomFilter> filters) {
+    Rooms rooms = new Rooms();
+    for (WaitingRoomFilter f : filters) {
+      Settings s = f.settings;
+      if (s != null) {
+        rooms.join(f, s.paths.prefix(), s.cookieName, s.room.config().roomId());
+      }
+    }
+  }
+
+  /**
    * Whether a request belongs to this filter's room, which then marks it with {@link
    * #ROOM_ATTRIBUTE}: it lies under the room's prefix, no more specific room of the application
    * covers it, and no other room has marked it.

@@ -166,6 +166,18 @@ class SeveralRoomsTest {
         .hasStackTraceContaining("cookieName 'wr' of room 'drop' is already used by room 'shop'");
   }
 
+  @Test
+  void checkDistinctRefusesTwoRoomsOnOnePrefixBeforeAnyContainerStarts() {
+    WaitingRoomFilter shop = WaitingRoomFilter.builder(room("shop", 5)).build();
+    WaitingRoomFilter drop = WaitingRoomFilter.builder(room("drop", 5)).pathPrefix("/drop/").build();
+    WaitingRoomFilter alsoDrop = WaitingRoomFilter.builder(room("drop2", 5)).pathPrefix("/drop").build();
+
+    WaitingRoomFilter.checkDistinct(List.of(shop, drop));
+    assertThatThrownBy(() -> WaitingRoomFilter.checkDistinct(List.of(shop, drop, alsoDrop)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("pathPrefix '/drop' of room 'drop2' is already guarded by room 'drop'");
+  }
+
   private static Map<String, String> initParams(String roomId, String pathPrefix, Path keyset) {
     return Map.of(
         "roomId", roomId,

@@ -164,28 +164,31 @@ public final class WaitingRoomFilter implements Filter {
    */
   @Override
   public void init(FilterConfig filterConfig) throws ServletException {
-    Settings s = settings;
+    Settings given = settings;
+    Settings s = given;
     try {
       if (s == null) {
         s = InitParams.read(filterConfig::getInitParameter, filterConfig.getInitParameterNames(), System::getenv);
-        settings = s;
-        log.info(
-            "waiting room '{}' guards {} (cookie {}, {} active users, {} new users per minute)",
-            s.room.config().roomId(),
-            s.paths.prefix(),
-            s.cookieName,
-            s.room.config().totalActiveUsers(),
-            s.room.config().newUsersPerMinute());
       }
       Rooms r = Rooms.of(filterConfig.getServletContext());
       r.join(this, s.paths.prefix(), s.cookieName, s.room.config().roomId());
       rooms = r;
+      settings = s;
     } catch (IllegalArgumentException | IllegalStateException e) {
-      if (s != null && s.ownsRoom) {
-        s.room.close();
+      if (given == null && s != null) {
+        s.room.close(); // a room this filter built must leave no sync thread behind
       }
       throw new ServletException(
           "WaitingRoomFilter '" + filterConfig.getFilterName() + "': " + e.getMessage(), e);
+    }
+    if (given == null) {
+      log.info(
+          "waiting room '{}' guards {} (cookie {}, {} active users, {} new users per minute)",
+          s.room.config().roomId(),
+          s.paths.prefix(),
+          s.cookieName,
+          s.room.config().totalActiveUsers(),
+          s.room.config().newUsersPerMinute());
     }
   }
 

@@ -26,8 +26,10 @@ final class RoomConditions {
   private RoomConditions() {}
 
   static boolean hasNamedRooms(Environment environment) {
+    // As plain strings ("drop.path-prefix" -> "/drop"): only whether any is set matters here; the
+    // values are bound, and checked, once, into WaitingRoomProperties.
     return !Binder.get(environment)
-        .bind("waitingroom.rooms", Bindable.mapOf(String.class, RoomProperties.class))
+        .bind("waitingroom.rooms", Bindable.mapOf(String.class, String.class))
         .orElse(Map.of())
         .isEmpty();
   }

@@ -122,7 +122,8 @@ class WaitingRoomAutoConfigurationTest {
             "waitingroom.rooms.shop.path-prefix=/shop",
             "waitingroom.rooms.shop.total-active-users=500",
             "waitingroom.rooms.shop.new-users-per-minute=100",
-            "waitingroom.rooms.shop.session-duration=10m")
+            "waitingroom.rooms.shop.session-duration=10m",
+            "waitingroom.rooms.shop.page-template=classpath:static/about.html")
         .run(
             context -> {
               assertThat(context).hasNotFailed();

@@ -30,7 +30,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
       "waitingroom.rooms.drop.path-prefix=/drop",
       "waitingroom.rooms.drop.total-active-users=1",
       "waitingroom.rooms.drop.new-users-per-minute=1",
-      "waitingroom.rooms.drop.session-duration=5m"
+      "waitingroom.rooms.drop.session-duration=5m",
+      "management.endpoints.web.exposure.include=waitingroom"
     })
 class SeveralRoomsServerTest {
   private static final String QUEUED = "You are in line";
@@ -71,5 +72,19 @@ class SeveralRoomsServerTest {
     assertThat(a.get("/drop/y").body()).isEqualTo("drop y");
     assertThat(b.get("/shop/z").body()).isEqualTo("shop z");
     assertThat(b.get("/drop/x").body()).as("b still waits in the drop room").contains(QUEUED);
+  }
+
+  @Test
+  void theEndpointReportsTheMainRoomAndEachFurtherRoomByName() throws Exception {
+    Visitor operator = new Visitor(port);
+    HttpResponse<String> main = operator.get("/actuator/waitingroom", "Accept", "application/json");
+    HttpResponse<String> drop = operator.get("/actuator/waitingroom/drop", "Accept", "application/json");
+    HttpResponse<String> none = operator.get("/actuator/waitingroom/nope", "Accept", "application/json");
+
+    assertThat(main.statusCode()).isEqualTo(200);
+    assertThat(main.body()).contains("\"roomId\":\"shop\"", "\"totalActiveUsers\":1");
+    assertThat(drop.statusCode()).isEqualTo(200);
+    assertThat(drop.body()).contains("\"roomId\":\"drop\"", "\"totalActiveUsers\":1");
+    assertThat(none.statusCode()).isEqualTo(404);
   }
 }

@@ -137,6 +137,11 @@ class WaitingRoomAutoConfigurationTest {
               assertThat(shop.config().roomId()).isEqualTo("shop-eu");
               assertThat(shop.config().sessionDuration()).isEqualTo(Duration.ofMinutes(10));
               assertThat(context).hasBean(WaitingRoomServletAutoConfiguration.REGISTRATION_BEAN);
+              WaitingRoomEndpoint endpoint = context.getBean(WaitingRoomEndpoint.class);
+              assertThat(endpoint.status()).isNull();
+              WaitingRoomEndpoint.RoomStatus dropStatus = endpoint.room("drop");
+              assertThat(dropStatus).isNotNull();
+              assertThat(java.util.Objects.requireNonNull(dropStatus).roomId()).isEqualTo("drop");
             });
     // The single-room properties next to them make the main room as before.
     runner

@@ -150,7 +150,8 @@ final class PathRules {
     return true;
   }
 
-  private static boolean under(String path, String base) {
+  /** Whether {@code path} is {@code base} or below it, by whole segments. */
+  static boolean under(String path, String base) {
     if (base.equals("/")) {
       return true;
     }

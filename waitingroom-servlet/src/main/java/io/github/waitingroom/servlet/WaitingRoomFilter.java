@@ -64,6 +64,16 @@ import org.slf4j.LoggerFactory;
  *       see {@link Builder#ignorePaths} for the exact rule.
  * </ul>
  *
+ * <p>Several rooms in one application: register one filter per room, each on {@code /*} with its
+ * own {@linkplain Builder#pathPrefix path prefix}, room id and cookie. A request belongs to the
+ * room with the most specific prefix that covers it and is decided by that room alone, whatever
+ * order the filters run in: with a loose room on {@code /} and a tight one on {@code /drop},
+ * {@code /drop/x} counts in the tight room only. The filters find each other through their
+ * {@code ServletContext} when the container initialises them, and {@link #init} refuses a second
+ * room with the same prefix or cookie name. The room that a request belongs to marks it with the
+ * request attribute {@value #ROOM_ATTRIBUTE} (its room id), and every other waiting room filter
+ * lets a marked request through, so a request is never counted twice.
+ *
  * <p>Headers: everything the filter writes carries {@code Cache-Control: private, no-store} and
  * {@code X-Content-Type-Options: nosniff}; the waiting page carries a Content-Security-Policy that
  * allows only its own inline script and style (by a fresh nonce per response, {@code {{cspNonce}}}
@@ -76,6 +86,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class WaitingRoomFilter implements Filter {
   private static final Logger log = LoggerFactory.getLogger(WaitingRoomFilter.class);
+
+  /**
+   * The request attribute that holds the id of the room a request belongs to, set by the filter of
+   * that room before it decides (or ignores) the request. Any other waiting room filter lets a
+   * request that carries it through.
+   */
+  public static final String ROOM_ATTRIBUTE = "io.github.waitingroom.room";
 
   /** The default name of the query flag that asks for the JSON status only. */
   public static final String DEFAULT_STATUS_PARAM = "waitingRoomStatus";
@@ -115,6 +132,8 @@ public final class WaitingRoomFilter implements Filter {
   }
 
   private volatile @Nullable Settings settings;
+  /** The application's rooms, once {@link #init} has run; until then this filter stands alone. */
+  private volatile @Nullable Rooms rooms;
 
   /**
    * The constructor for containers (web.xml): the filter builds its room from init-params in
@@ -136,19 +155,33 @@ public final class WaitingRoomFilter implements Filter {
   }
 
   /**
-   * Reads the init-params when the filter was created by the container; does nothing for a filter
-   * made by {@link #builder}, whose settings are already fixed.
+   * Reads the init-params when the filter was created by the container (a filter made by {@link
+   * #builder} has its settings already), then joins the application's other waiting rooms, so
+   * that each request belongs to one room only.
    *
-   * @throws ServletException when a setting is missing or wrong; the message names it
+   * @throws ServletException when a setting is missing or wrong, or when another room of the
+   *     application has the same path prefix or cookie name; the message names it
    */
   @Override
   public void init(FilterConfig filterConfig) throws ServletException {
-    if (settings != null) {
-      return;
-    }
+    Settings given = settings;
+    Settings s = given;
     try {
-      Settings s = InitParams.read(filterConfig::getInitParameter, filterConfig.getInitParameterNames(), System::getenv);
+      if (s == null) {
+        s = InitParams.read(filterConfig::getInitParameter, filterConfig.getInitParameterNames(), System::getenv);
+      }
+      Rooms r = Rooms.of(filterConfig.getServletContext());
+      r.join(this, s.paths.prefix(), s.cookieName, s.room.config().roomId());
+      rooms = r;
       settings = s;
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      if (given == null && s != null) {
+        s.room.close(); // a room this filter built must leave no sync thread behind
+      }
+      throw new ServletException(
+          "WaitingRoomFilter '" + filterConfig.getFilterName() + "': " + e.getMessage(), e);
+    }
+    if (given == null) {
       log.info(
           "waiting room '{}' guards {} (cookie {}, {} active users, {} new users per minute)",
           s.room.config().roomId(),
@@ -156,9 +189,6 @@ public final class WaitingRoomFilter implements Filter {
           s.cookieName,
           s.room.config().totalActiveUsers(),
           s.room.config().newUsersPerMinute());
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      throw new ServletException(
-          "WaitingRoomFilter '" + filterConfig.getFilterName() + "': " + e.getMessage(), e);
     }
   }
 
@@ -172,6 +202,7 @@ public final class WaitingRoomFilter implements Filter {
     if (!(request instanceof HttpServletRequest req)
         || !(response instanceof HttpServletResponse res)
         || req.getDispatcherType() != DispatcherType.REQUEST
+        || !claim(s, req)
         // CORS preflights never carry cookies: queueing them would only add phantom users.
         || isCorsPreflight(req)
         || !s.paths.guards(req.getMethod(), rawPathWithinApplication(req), pathWithinApplication(req))) {
@@ -201,9 +232,53 @@ public final class WaitingRoomFilter implements Filter {
     }
   }
 
-  /** Closes the room if this filter built it from init-params. */
+  /**
+   * Checks, before they are registered, that filters can guard one application together: no two
+   * of them have the same path prefix or cookie name. {@link #init} checks the same of the filters
+   * of one servlet context; this lets code that registers several filters at once fail before the
+   * container starts (containers report a filter that fails {@code init} only in their log).
+   * Filters made by the container (web.xml), whose settings come only with {@code init}, are left
+   * out.
+   *
+   * @param filters the filters that are to guard one application
+   * @throws IllegalArgumentException naming both rooms and the setting they share
+   */
+  public static void checkDistinct(List<WaitingRoomFilter> filters) {
+    Rooms rooms = new Rooms();
+    for (WaitingRoomFilter f : filters) {
+      Settings s = f.settings;
+      if (s != null) {
+        rooms.join(f, s.paths.prefix(), s.cookieName, s.room.config().roomId());
+      }
+    }
+  }
+
+  /**
+   * Whether a request belongs to this filter's room, which then marks it with {@link
+   * #ROOM_ATTRIBUTE}: it lies under the room's prefix, no more specific room of the application
+   * covers it, and no other room has marked it.
+   */
+  private boolean claim(Settings s, HttpServletRequest req) {
+    if (req.getAttribute(ROOM_ATTRIBUTE) != null) {
+      return false;
+    }
+    String path = pathWithinApplication(req);
+    Rooms r = rooms;
+    if (!PathRules.under(path, s.paths.prefix()) || (r != null && r.owner(path) != this)) {
+      return false;
+    }
+    req.setAttribute(ROOM_ATTRIBUTE, s.room.config().roomId());
+    return true;
+  }
+
+  /** Leaves the application's rooms, and closes the room if this filter built it from init-params. */
   @Override
   public void destroy() {
+    Rooms r = rooms;
+    if (r != null) {
+      r.leave(this);
+      rooms = null;
+    }
     Settings s = settings;
     if (s != null && s.ownsRoom) {
       s.room.close();

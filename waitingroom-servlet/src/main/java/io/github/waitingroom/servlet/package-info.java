@@ -7,6 +7,9 @@
  * with the waiting page or the JSON status. All admission logic lives in the core, so the filter
  * never blocks, takes no lock and does no network I/O on a request.
  *
+ * <p>An application may guard several paths with several rooms, one filter each: a request
+ * belongs to the room with the most specific path prefix that covers it, and to no other.
+ *
  * <p>The waiting page is a self-contained HTML template with named variables ({@code
  * {{usersAhead}}} and the like) that users can replace with their own.
  */

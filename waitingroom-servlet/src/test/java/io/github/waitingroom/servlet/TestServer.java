@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -43,9 +44,9 @@ final class TestServer implements AutoCloseable {
     this.port = port;
   }
 
-  /** Starts Jetty with the given filter instance (programmatic registration). */
-  static TestServer start(Filter filter) throws Exception {
-    return start(new FilterHolder(filter), false);
+  /** Starts Jetty with the given filter instances (programmatic registration), each on {@code /*}, in order. */
+  static TestServer start(Filter... filters) throws Exception {
+    return start(Arrays.stream(filters).map(FilterHolder::new).toList(), false);
   }
 
   /**
@@ -53,17 +54,26 @@ final class TestServer implements AutoCloseable {
    * ForwardedRequestCustomizer}, so {@code X-Forwarded-Proto: https} makes {@code isSecure()} true.
    */
   static TestServer startBehindProxy(Filter filter) throws Exception {
-    return start(new FilterHolder(filter), true);
+    return start(List.of(new FilterHolder(filter)), true);
   }
 
   /** Starts Jetty with a container-created filter configured by init-params (as web.xml does). */
   static TestServer startWithInitParams(Map<String, String> initParams) throws Exception {
-    FilterHolder holder = new FilterHolder(WaitingRoomFilter.class);
-    holder.setInitParameters(initParams);
-    return start(holder, false);
+    return startWithInitParams(List.of(initParams));
   }
 
-  private static TestServer start(FilterHolder holder, boolean behindProxy) throws Exception {
+  /** Starts Jetty with one container-created filter per map of init-params, each on {@code /*}, in order (web.xml). */
+  static TestServer startWithInitParams(List<Map<String, String>> filters) throws Exception {
+    List<FilterHolder> holders = new ArrayList<>();
+    for (Map<String, String> initParams : filters) {
+      FilterHolder holder = new FilterHolder(WaitingRoomFilter.class);
+      holder.setInitParameters(initParams);
+      holders.add(holder);
+    }
+    return start(holders, false);
+  }
+
+  private static TestServer start(List<FilterHolder> holders, boolean behindProxy) throws Exception {
     Server server = new Server();
     HttpConfiguration http = new HttpConfiguration();
     if (behindProxy) {
@@ -111,7 +121,9 @@ final class TestServer implements AutoCloseable {
               }
             }),
         "/");
-    context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));
+    for (FilterHolder holder : holders) {
+      context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));
+    }
     server.setHandler(context);
     server.start();
     self[0] = new TestServer(server, connector.getLocalPort());

@@ -2,20 +2,26 @@ package io.github.waitingroom.spring.boot.actuate;
 
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.spring.boot.WaitingRooms;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * The {@code waitingroom} Actuator endpoint ({@code /actuator/waitingroom} once exposed with
- * {@code management.endpoints.web.exposure.include=waitingroom}): the room's limits and the
- * room-wide counts as this node last synced them. Every node of a room reports the same counts,
- * give or take one sync interval.
+ * {@code management.endpoints.web.exposure.include=waitingroom}): the main room's limits and the
+ * room-wide counts as this node last synced them; {@code /actuator/waitingroom/<name>} the same
+ * for a further room of {@code waitingroom.rooms}. Every node of a room reports the same counts,
+ * give or take one sync interval. A room that does not exist answers 404.
  */
 @Endpoint(id = "waitingroom")
 public class WaitingRoomEndpoint {
-  private final WaitingRoom room;
+  private final @Nullable WaitingRoom room;
+  private final WaitingRooms rooms;
 
   /**
    * An endpoint over one room.
@@ -23,12 +29,40 @@ public class WaitingRoomEndpoint {
    * @param room the room to report on
    */
   public WaitingRoomEndpoint(WaitingRoom room) {
-    this.room = Objects.requireNonNull(room, "room");
+    this(Objects.requireNonNull(room, "room"), new WaitingRooms(Map.of()));
   }
 
-  /** A snapshot of the room. */
+  /**
+   * An endpoint over the main room and further rooms.
+   *
+   * @param room the main room, or {@code null} when the application has only further rooms
+   * @param rooms the further rooms, by name
+   */
+  public WaitingRoomEndpoint(@Nullable WaitingRoom room, WaitingRooms rooms) {
+    this.room = room;
+    this.rooms = Objects.requireNonNull(rooms, "rooms");
+  }
+
+  /** A snapshot of the main room; {@code null} (404) when there is none. */
   @ReadOperation
-  public RoomStatus status() {
+  public @Nullable RoomStatus status() {
+    WaitingRoom r = room;
+    return r == null ? null : status(r);
+  }
+
+  /**
+   * A snapshot of a further room.
+   *
+   * @param name the room's name, as in {@code waitingroom.rooms.<name>}
+   * @return the snapshot; {@code null} (404) when there is no such room
+   */
+  @ReadOperation
+  public @Nullable RoomStatus room(@Selector String name) {
+    WaitingRoom r = rooms.get(name);
+    return r == null ? null : status(r);
+  }
+
+  private static RoomStatus status(WaitingRoom room) {
     RoomConfig c = room.config();
     io.github.waitingroom.RoomStatus v = room.status();
     return new RoomStatus(

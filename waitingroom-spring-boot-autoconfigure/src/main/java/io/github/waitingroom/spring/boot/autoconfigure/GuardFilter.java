@@ -4,6 +4,7 @@ import io.github.waitingroom.servlet.WaitingRoomFilter;
 import io.github.waitingroom.spring.boot.WaitingRoomBypass;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
+import jakarta.servlet.FilterConfig;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
@@ -14,18 +15,32 @@ import java.util.Set;
 
 /**
  * The filter the starter registers: lets Spring's static files and the operators' {@link
- * WaitingRoomBypass} rules through, and hands everything else to the {@link WaitingRoomFilter}.
- * It decides nothing about admission itself.
+ * WaitingRoomBypass} rules through, and hands everything else to the rooms' {@link
+ * WaitingRoomFilter}s, one after the other. It decides nothing about admission itself: the room
+ * filters, initialised through this one, find each other in the servlet context, and the one whose
+ * room a request belongs to (the most specific path prefix) decides it, the others let it through.
  */
 final class GuardFilter implements Filter {
-  private final WaitingRoomFilter room;
+  private final List<WaitingRoomFilter> rooms;
   private final Set<String> staticFiles;
   private final List<WaitingRoomBypass> bypasses;
 
-  GuardFilter(WaitingRoomFilter room, Set<String> staticFiles, List<WaitingRoomBypass> bypasses) {
-    this.room = room;
+  GuardFilter(List<WaitingRoomFilter> rooms, Set<String> staticFiles, List<WaitingRoomBypass> bypasses) {
+    this.rooms = List.copyOf(rooms);
     this.staticFiles = staticFiles;
     this.bypasses = bypasses;
+  }
+
+  @Override
+  public void init(FilterConfig config) throws ServletException {
+    for (WaitingRoomFilter room : rooms) {
+      room.init(config);
+    }
+  }
+
+  @Override
+  public void destroy() {
+    rooms.forEach(WaitingRoomFilter::destroy);
   }
 
   @Override
@@ -35,7 +50,13 @@ final class GuardFilter implements Filter {
       chain.doFilter(request, response);
       return;
     }
-    room.doFilter(request, response, chain);
+    FilterChain next = chain;
+    for (int i = rooms.size() - 1; i >= 0; i--) {
+      WaitingRoomFilter room = rooms.get(i);
+      FilterChain after = next;
+      next = (req, res) -> room.doFilter(req, res, after);
+    }
+    next.doFilter(request, response);
   }
 
   private boolean isStaticFile(HttpServletRequest req) {

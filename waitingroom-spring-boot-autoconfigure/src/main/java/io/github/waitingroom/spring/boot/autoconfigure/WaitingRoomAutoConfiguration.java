@@ -6,11 +6,14 @@ import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.Transport;
 import io.github.waitingroom.redis.RedisTransport;
+import io.github.waitingroom.spring.boot.WaitingRooms;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -24,6 +27,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.context.properties.source.MutuallyExclusiveConfigurationPropertiesException;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
@@ -31,8 +35,10 @@ import org.springframework.core.io.Resource;
 /**
  * Auto-configuration of the {@link WaitingRoom} from {@code waitingroom.*} properties: its
  * {@link RoomConfig}, its ticket keyset and its store ({@link RedisTransport} when {@code
- * waitingroom.store.redis-uri} is set, else the room's own in-memory store). Each bean backs off
- * when the application defines its own. {@code waitingroom.enabled=false} turns all of it off.
+ * waitingroom.store.redis-uri} is set, else the room's own in-memory store). Further rooms from
+ * {@code waitingroom.rooms.<name>.*} come as one {@link WaitingRooms} bean; they share the keyset,
+ * the store and the node settings. Each bean backs off when the application defines its own.
+ * {@code waitingroom.enabled=false} turns all of it off.
  *
  * <p>The servlet filter comes from {@link WaitingRoomServletAutoConfiguration}, Actuator support
  * from {@link WaitingRoomEndpointAutoConfiguration}.
@@ -43,6 +49,8 @@ import org.springframework.core.io.Resource;
 @EnableConfigurationProperties(WaitingRoomProperties.class)
 public class WaitingRoomAutoConfiguration {
   private static final Logger log = LoggerFactory.getLogger(WaitingRoomAutoConfiguration.class);
+  /** The property prefix of the main room. */
+  static final String MAIN_ROOM = "waitingroom.";
 
   /** Creates the auto-configuration; Spring calls it. */
   public WaitingRoomAutoConfiguration() {}
@@ -54,22 +62,9 @@ public class WaitingRoomAutoConfiguration {
    */
   @Bean
   @ConditionalOnMissingBean({RoomConfig.class, WaitingRoom.class})
+  @Conditional(RoomConditions.MainRoom.class)
   public RoomConfig waitingRoomConfig(WaitingRoomProperties p) {
-    RoomConfig.Builder b =
-        Properties.check("waitingroom.room-id", p.getRoomId(), RoomConfig::builder);
-    Properties.set("waitingroom.total-active-users", Properties.required("waitingroom.total-active-users", p.getTotalActiveUsers()), b::totalActiveUsers);
-    Properties.set("waitingroom.new-users-per-minute", Properties.required("waitingroom.new-users-per-minute", p.getNewUsersPerMinute()), b::newUsersPerMinute);
-    Properties.set("waitingroom.session-duration", Properties.required("waitingroom.session-duration", p.getSessionDuration()), b::sessionDuration);
-    Properties.setIfGiven("waitingroom.bucket-width", p.getBucketWidth(), b::bucketWidth);
-    Properties.setIfGiven("waitingroom.slice-width", p.getSliceWidth(), b::sliceWidth);
-    Properties.setIfGiven("waitingroom.refresh-interval", p.getRefreshInterval(), b::refreshInterval);
-    Properties.setIfGiven("waitingroom.waiting-timeout", p.getWaitingTimeout(), b::waitingTimeout);
-    try {
-      return b.build();
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      // A combination of settings (for example a slice width that does not divide the session).
-      throw new InvalidConfigurationPropertyValueException("waitingroom", p.getRoomId(), e.getMessage());
-    }
+    return roomConfig(MAIN_ROOM, p, "default");
   }
 
   /**
@@ -78,11 +73,68 @@ public class WaitingRoomAutoConfiguration {
    */
   @Bean
   @ConditionalOnMissingBean
+  @Conditional(RoomConditions.MainRoom.class)
   public WaitingRoom waitingRoom(
       WaitingRoomProperties p, RoomConfig config, ObjectProvider<Transport> transports, Environment environment) {
+    return room(p, config, transports.getIfUnique(), environment);
+  }
+
+  /**
+   * The further rooms of {@code waitingroom.rooms.<name>.*}, each with the main room's keyset,
+   * store and node settings, and its own limits. Closed with the context.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  @Conditional(RoomConditions.NamedRooms.class)
+  public WaitingRooms waitingRooms(
+      WaitingRoomProperties p, ObjectProvider<Transport> transports, Environment environment) {
+    Map<String, WaitingRoom> rooms = new LinkedHashMap<>();
+    try {
+      for (Map.Entry<String, RoomProperties> e : p.getRooms().entrySet()) {
+        RoomConfig config = roomConfig(namedRoom(e.getKey()), e.getValue(), e.getKey());
+        rooms.put(e.getKey(), room(p, config, transports.getIfUnique(), environment));
+      }
+    } catch (RuntimeException e) {
+      rooms.values().forEach(WaitingRoom::close); // a bad room must leave no sync thread behind
+      throw e;
+    }
+    return new WaitingRooms(rooms);
+  }
+
+  /** The property prefix of a further room: {@code waitingroom.rooms.<name>.}. */
+  static String namedRoom(String name) {
+    return "waitingroom.rooms." + name + ".";
+  }
+
+  /**
+   * A room's limits from {@code room-id}, {@code total-active-users}, {@code new-users-per-minute},
+   * {@code session-duration} and the optional widths under {@code prefix}.
+   */
+  private static RoomConfig roomConfig(String prefix, RoomProperties r, String defaultId) {
+    String id = r.getRoomId();
+    String roomId = id != null ? id : defaultId;
+    RoomConfig.Builder b = Properties.check(prefix + "room-id", roomId, RoomConfig::builder);
+    Properties.set(prefix + "total-active-users", Properties.required(prefix + "total-active-users", r.getTotalActiveUsers()), b::totalActiveUsers);
+    Properties.set(prefix + "new-users-per-minute", Properties.required(prefix + "new-users-per-minute", r.getNewUsersPerMinute()), b::newUsersPerMinute);
+    Properties.set(prefix + "session-duration", Properties.required(prefix + "session-duration", r.getSessionDuration()), b::sessionDuration);
+    Properties.setIfGiven(prefix + "bucket-width", r.getBucketWidth(), b::bucketWidth);
+    Properties.setIfGiven(prefix + "slice-width", r.getSliceWidth(), b::sliceWidth);
+    Properties.setIfGiven(prefix + "refresh-interval", r.getRefreshInterval(), b::refreshInterval);
+    Properties.setIfGiven(prefix + "waiting-timeout", r.getWaitingTimeout(), b::waitingTimeout);
+    try {
+      return b.build();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      // A combination of settings (for example a slice width that does not divide the session).
+      throw new InvalidConfigurationPropertyValueException(
+          prefix.substring(0, prefix.length() - 1), roomId, e.getMessage());
+    }
+  }
+
+  /** A room with the application's keyset, store and node settings. */
+  private static WaitingRoom room(
+      WaitingRoomProperties p, RoomConfig config, @Nullable Transport transport, Environment environment) {
     KeysetHandle keys = keys(p.getKeyset(), config.roomId(), environment);
     WaitingRoom.Builder b = WaitingRoom.builder(config, keys);
-    Transport transport = transports.getIfUnique();
     String redisUri = p.getStore().getRedisUri();
     if (transport == null && redisUri != null && !redisUri.isBlank()) {
       throw new InvalidConfigurationPropertyValueException(

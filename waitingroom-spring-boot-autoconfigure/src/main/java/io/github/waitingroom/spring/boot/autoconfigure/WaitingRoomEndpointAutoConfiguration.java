@@ -1,8 +1,11 @@
 package io.github.waitingroom.spring.boot.autoconfigure;
 
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.spring.boot.WaitingRooms;
 import io.github.waitingroom.spring.boot.actuate.WaitingRoomEndpoint;
 import io.github.waitingroom.spring.boot.actuate.WaitingRoomHealthIndicator;
+import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,30 +14,33 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Actuator support, when Actuator is on the classpath and a {@link WaitingRoom} bean exists: the
- * {@link WaitingRoomEndpoint} (available like any endpoint once exposed), and the opt-in {@link
+ * Actuator support, when Actuator is on the classpath and a room exists: the {@link
+ * WaitingRoomEndpoint} (available like any endpoint once exposed; the main room and the further
+ * rooms of {@code waitingroom.rooms}), and, for the main room, the opt-in {@link
  * WaitingRoomHealthIndicator} ({@code management.health.waitingroom.enabled=true}; see its comment
  * for why it is not on by default).
  */
 @AutoConfiguration(after = WaitingRoomAutoConfiguration.class)
 @ConditionalOnClass({WaitingRoom.class, Endpoint.class, ConditionalOnAvailableEndpoint.class})
-@ConditionalOnBean(WaitingRoom.class)
+@Conditional(RoomConditions.AnyRoom.class)
 public class WaitingRoomEndpointAutoConfiguration {
   /** Creates the auto-configuration; Spring calls it. */
   public WaitingRoomEndpointAutoConfiguration() {}
 
-  /** The {@code waitingroom} endpoint. */
+  /** The {@code waitingroom} endpoint: the main room, and the further rooms by name. */
   @Bean
   @ConditionalOnMissingBean
   @ConditionalOnAvailableEndpoint
-  public WaitingRoomEndpoint waitingRoomEndpoint(WaitingRoom room) {
-    return new WaitingRoomEndpoint(room);
+  public WaitingRoomEndpoint waitingRoomEndpoint(ObjectProvider<WaitingRoom> room, ObjectProvider<WaitingRooms> rooms) {
+    return new WaitingRoomEndpoint(room.getIfAvailable(), rooms.getIfAvailable(() -> new WaitingRooms(Map.of())));
   }
 
   @Configuration(proxyBeanMethods = false)
+  @ConditionalOnBean(WaitingRoom.class)
   @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
   @ConditionalOnProperty(prefix = "management.health.waitingroom", name = "enabled", havingValue = "true")
   static class HealthConfiguration {

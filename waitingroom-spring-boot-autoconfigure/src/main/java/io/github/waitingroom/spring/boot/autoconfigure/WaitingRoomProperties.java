@@ -3,51 +3,30 @@ package io.github.waitingroom.spring.boot.autoconfigure;
 import io.github.waitingroom.FailurePolicy;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.io.Resource;
 
 /**
- * The {@code waitingroom.*} properties: one room, the paths it guards, its cookie, its ticket
- * keyset and its store. The limits ({@code total-active-users}, {@code new-users-per-minute},
- * {@code session-duration}) and a keyset are required while the room is enabled; everything else
- * has a default. A wrong value stops the application at startup with a message that names the
+ * The {@code waitingroom.*} properties: the main room (the settings of {@link RoomProperties},
+ * directly under {@code waitingroom.}), further rooms under {@code waitingroom.rooms.<name>.*}, and
+ * what all rooms of the application share: the ticket keyset, the store, this node's settings and
+ * the filter's order. A room's limits ({@code total-active-users}, {@code new-users-per-minute},
+ * {@code session-duration}) and a keyset are required while the waiting room is enabled; everything
+ * else has a default. A wrong value stops the application at startup with a message that names the
  * property.
+ *
+ * <p>With {@code waitingroom.rooms} set, the main room exists only when one of its limits or its
+ * {@code room-id} is set too. A request belongs to the room whose {@code path-prefix} is the most
+ * specific one that covers it, and to no other.
  */
 @ConfigurationProperties(prefix = "waitingroom")
-public class WaitingRoomProperties {
+public class WaitingRoomProperties extends RoomProperties {
 
   /** Whether the waiting room guards the application. Set to false to switch it off (tests, local runs). */
   private boolean enabled = true;
-
-  /**
-   * The room's id: names its store keys and its ticket cookie. 1 to 64 characters out of A-Z a-z
-   * 0-9 . _ -; every node of one room uses the same id.
-   */
-  private String roomId = "default";
-
-  /** How many users may be active (admitted, session not expired) at once, room-wide. Required. */
-  private @Nullable Integer totalActiveUsers;
-
-  /** How many new users the room admits per minute at most, room-wide. Required. */
-  private @Nullable Integer newUsersPerMinute;
-
-  /** How long an admitted user stays active after their last request. Required. Whole seconds. */
-  private @Nullable Duration sessionDuration;
-
-  /** The width of an arrival bucket (users arriving within one bucket share a place in line). Default: 1 minute. */
-  private @Nullable Duration bucketWidth;
-
-  /** The width of a counting slice: how often an active user's check-in moves forward. Default: 10 seconds. */
-  private @Nullable Duration sliceWidth;
-
-  /** How often the waiting page reloads itself. Default: 20 seconds. */
-  private @Nullable Duration refreshInterval;
-
-  /** How long a waiting user keeps their place without reloading. Default: the core's default. */
-  private @Nullable Duration waitingTimeout;
 
   /** This node's id, unique within its data center. Default: the core's default. */
   private @Nullable String nodeId;
@@ -72,16 +51,6 @@ public class WaitingRoomProperties {
    */
   private @Nullable Integer maxRequestsPerTicket;
 
-  /** The path (within the application) the room guards, with everything below it. */
-  private String pathPrefix = "/";
-
-  /**
-   * More paths that pass without a ticket: a path ({@code /api/public}) covers itself and
-   * everything below it; {@code *.pdf} covers an extension. Added to the defaults of {@code
-   * ignore-spring-resources}.
-   */
-  private List<String> ignorePaths = new ArrayList<>();
-
   /**
    * Whether Spring's static resources (the files under spring.web.resources.static-locations,
    * HTML pages excepted), webjars, /favicon.ico and the Actuator base path pass without a ticket,
@@ -90,15 +59,6 @@ public class WaitingRoomProperties {
    */
   private boolean ignoreSpringResources = true;
 
-  /** The HTTP status of waiting responses: 200, 202 or 429 (with Retry-After). */
-  private int waitingStatus = 200;
-
-  /** The query flag that asks for the JSON status only (what the waiting page polls). */
-  private String statusParam = "waitingRoomStatus";
-
-  /** A custom waiting page (HTML with {{variables}}; see WaitingRoomFilter.Builder#template). */
-  private @Nullable Resource pageTemplate;
-
   /**
    * The filter's order among servlet filters. The default, -99, runs the room right after Spring
    * Security (-100), so bypass predicates can ask for the user's roles and requests that Security
@@ -106,14 +66,20 @@ public class WaitingRoomProperties {
    */
   private int filterOrder = -99;
 
-  /** The ticket cookie. */
-  private final Cookie cookie = new Cookie();
-
   /** The keyset that seals tickets. Give exactly one source. */
   private final Keyset keyset = new Keyset();
 
   /** Where the room's nodes share their counts. */
   private final Store store = new Store();
+
+  /**
+   * More rooms, by name, each with the settings of the main room (waitingroom.rooms.drop.path-prefix,
+   * .total-active-users, ...) and its own path prefix and cookie name.
+   */
+  private Map<String, RoomProperties> rooms = new LinkedHashMap<>();
+
+  /** Creates the properties with the defaults; Spring's binder calls it. */
+  public WaitingRoomProperties() {}
 
   public boolean isEnabled() {
     return enabled;
@@ -121,70 +87,6 @@ public class WaitingRoomProperties {
 
   public void setEnabled(boolean enabled) {
     this.enabled = enabled;
-  }
-
-  public String getRoomId() {
-    return roomId;
-  }
-
-  public void setRoomId(String roomId) {
-    this.roomId = roomId;
-  }
-
-  public @Nullable Integer getTotalActiveUsers() {
-    return totalActiveUsers;
-  }
-
-  public void setTotalActiveUsers(@Nullable Integer totalActiveUsers) {
-    this.totalActiveUsers = totalActiveUsers;
-  }
-
-  public @Nullable Integer getNewUsersPerMinute() {
-    return newUsersPerMinute;
-  }
-
-  public void setNewUsersPerMinute(@Nullable Integer newUsersPerMinute) {
-    this.newUsersPerMinute = newUsersPerMinute;
-  }
-
-  public @Nullable Duration getSessionDuration() {
-    return sessionDuration;
-  }
-
-  public void setSessionDuration(@Nullable Duration sessionDuration) {
-    this.sessionDuration = sessionDuration;
-  }
-
-  public @Nullable Duration getBucketWidth() {
-    return bucketWidth;
-  }
-
-  public void setBucketWidth(@Nullable Duration bucketWidth) {
-    this.bucketWidth = bucketWidth;
-  }
-
-  public @Nullable Duration getSliceWidth() {
-    return sliceWidth;
-  }
-
-  public void setSliceWidth(@Nullable Duration sliceWidth) {
-    this.sliceWidth = sliceWidth;
-  }
-
-  public @Nullable Duration getRefreshInterval() {
-    return refreshInterval;
-  }
-
-  public void setRefreshInterval(@Nullable Duration refreshInterval) {
-    this.refreshInterval = refreshInterval;
-  }
-
-  public @Nullable Duration getWaitingTimeout() {
-    return waitingTimeout;
-  }
-
-  public void setWaitingTimeout(@Nullable Duration waitingTimeout) {
-    this.waitingTimeout = waitingTimeout;
   }
 
   public @Nullable String getNodeId() {
@@ -227,52 +129,12 @@ public class WaitingRoomProperties {
     this.maxRequestsPerTicket = maxRequestsPerTicket;
   }
 
-  public String getPathPrefix() {
-    return pathPrefix;
-  }
-
-  public void setPathPrefix(String pathPrefix) {
-    this.pathPrefix = pathPrefix;
-  }
-
-  public List<String> getIgnorePaths() {
-    return ignorePaths;
-  }
-
-  public void setIgnorePaths(List<String> ignorePaths) {
-    this.ignorePaths = ignorePaths;
-  }
-
   public boolean isIgnoreSpringResources() {
     return ignoreSpringResources;
   }
 
   public void setIgnoreSpringResources(boolean ignoreSpringResources) {
     this.ignoreSpringResources = ignoreSpringResources;
-  }
-
-  public int getWaitingStatus() {
-    return waitingStatus;
-  }
-
-  public void setWaitingStatus(int waitingStatus) {
-    this.waitingStatus = waitingStatus;
-  }
-
-  public String getStatusParam() {
-    return statusParam;
-  }
-
-  public void setStatusParam(String statusParam) {
-    this.statusParam = statusParam;
-  }
-
-  public @Nullable Resource getPageTemplate() {
-    return pageTemplate;
-  }
-
-  public void setPageTemplate(@Nullable Resource pageTemplate) {
-    this.pageTemplate = pageTemplate;
   }
 
   public int getFilterOrder() {
@@ -283,10 +145,6 @@ public class WaitingRoomProperties {
     this.filterOrder = filterOrder;
   }
 
-  public Cookie getCookie() {
-    return cookie;
-  }
-
   public Keyset getKeyset() {
     return keyset;
   }
@@ -295,63 +153,14 @@ public class WaitingRoomProperties {
     return store;
   }
 
-  /** When the ticket cookie carries the {@code Secure} attribute. */
-  public enum CookieSecure {
-    /** When the request came over HTTPS. */
-    AUTO,
-    /** Always. */
-    ALWAYS,
-    /** Never (plain-HTTP development only). */
-    NEVER
+  public Map<String, RoomProperties> getRooms() {
+    return rooms;
   }
 
-  /** The ticket cookie's {@code SameSite} attribute. */
-  public enum SameSite {
-    /** Sent on top-level navigation from other sites. */
-    LAX,
-    /** Never sent from other sites. */
-    STRICT,
-    /** Sent everywhere, for rooms embedded in other sites; implies Secure. */
-    NONE
+  public void setRooms(Map<String, RoomProperties> rooms) {
+    this.rooms = rooms;
   }
 
-  /** The {@code waitingroom.cookie.*} properties. */
-  public static class Cookie {
-    /** The ticket cookie's name. Default: wr_ followed by the room id. */
-    private @Nullable String name;
-
-    /** When the cookie is Secure: AUTO (when the request came over HTTPS), ALWAYS or NEVER. */
-    private CookieSecure secure =
-        CookieSecure.AUTO;
-
-    /** The cookie's SameSite attribute: LAX, STRICT or NONE (NONE implies Secure). */
-    private SameSite sameSite =
-        SameSite.LAX;
-
-    public @Nullable String getName() {
-      return name;
-    }
-
-    public void setName(@Nullable String name) {
-      this.name = name;
-    }
-
-    public CookieSecure getSecure() {
-      return secure;
-    }
-
-    public void setSecure(CookieSecure secure) {
-      this.secure = secure;
-    }
-
-    public SameSite getSameSite() {
-      return sameSite;
-    }
-
-    public void setSameSite(SameSite sameSite) {
-      this.sameSite = sameSite;
-    }
-  }
 
   /**
    * The {@code waitingroom.keyset.*} properties: where the Tink JSON keyset that seals tickets

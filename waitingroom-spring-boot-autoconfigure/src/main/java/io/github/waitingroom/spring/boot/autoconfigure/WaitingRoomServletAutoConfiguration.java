@@ -3,17 +3,18 @@ package io.github.waitingroom.spring.boot.autoconfigure;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.servlet.WaitingRoomFilter;
 import io.github.waitingroom.spring.boot.WaitingRoomBypass;
+import io.github.waitingroom.spring.boot.WaitingRooms;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -21,6 +22,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.ResourcePatternResolver;
@@ -33,6 +35,11 @@ import org.springframework.util.ClassUtils;
  * minus {@code waitingroom.ignore-paths}, Spring's static resources, webjars, the favicon and
  * Actuator, and minus what the application's {@link WaitingRoomBypass} beans let through.
  *
+ * <p>With further rooms ({@code waitingroom.rooms.<name>.*}, a {@link WaitingRooms} bean) the one
+ * filter guards every room's {@code path-prefix}, each with its own ignore paths, cookie and page:
+ * a request belongs to the room with the most specific prefix that covers it, and to no other.
+ * Two rooms with one prefix or one cookie name stop the application at startup.
+ *
  * <p>Its order is {@code waitingroom.filter-order}, by default -99: right after Spring Security's
  * filter chain (-100), so a bypass rule can ask for the user's roles and a request that Security
  * turns away never counts as a visitor.
@@ -41,7 +48,7 @@ import org.springframework.util.ClassUtils;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({WaitingRoom.class, WaitingRoomFilter.class})
 @ConditionalOnProperty(prefix = "waitingroom", name = "enabled", havingValue = "true", matchIfMissing = true)
-@ConditionalOnBean(WaitingRoom.class)
+@Conditional(RoomConditions.AnyRoom.class)
 public class WaitingRoomServletAutoConfiguration {
   /** The name of the filter registration bean. */
   public static final String REGISTRATION_BEAN = "waitingRoomFilterRegistration";
@@ -57,7 +64,8 @@ public class WaitingRoomServletAutoConfiguration {
   @Bean(name = REGISTRATION_BEAN)
   @ConditionalOnMissingBean(name = REGISTRATION_BEAN)
   public FilterRegistrationBean<Filter> waitingRoomFilterRegistration(
-      WaitingRoom room,
+      ObjectProvider<WaitingRoom> mainRoom,
+      ObjectProvider<WaitingRooms> namedRooms,
       WaitingRoomProperties p,
       ObjectProvider<WaitingRoomBypass> bypasses,
       Environment environment,
@@ -66,11 +74,50 @@ public class WaitingRoomServletAutoConfiguration {
         p.isIgnoreSpringResources()
             ? SpringResources.scan(environment, resolver, ClassUtils.isPresent(ACTUATOR_ENDPOINT, getClass().getClassLoader()))
             : SpringResources.none();
+    List<WaitingRoomFilter> filters = new ArrayList<>();
+    List<String> guarded = new ArrayList<>();
+    WaitingRoom main = mainRoom.getIfAvailable();
+    if (main != null) {
+      filters.add(filter(WaitingRoomAutoConfiguration.MAIN_ROOM, p, main, spring));
+      guarded.add("'" + main.config().roomId() + "' " + p.getPathPrefix());
+    }
+    WaitingRooms named = namedRooms.getIfAvailable();
+    if (named != null) {
+      for (Map.Entry<String, WaitingRoom> e : named.asMap().entrySet()) {
+        RoomProperties r = p.getRooms().getOrDefault(e.getKey(), new RoomProperties());
+        filters.add(filter(WaitingRoomAutoConfiguration.namedRoom(e.getKey()), r, e.getValue(), spring));
+        guarded.add("'" + e.getValue().config().roomId() + "' " + r.getPathPrefix());
+      }
+    }
+    try {
+      WaitingRoomFilter.checkDistinct(filters);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidConfigurationPropertyValueException("waitingroom.rooms", p.getRooms().keySet(), e.getMessage());
+    }
+    List<WaitingRoomBypass> rules = bypasses.orderedStream().toList();
+    FilterRegistrationBean<Filter> registration =
+        new FilterRegistrationBean<>(new GuardFilter(filters, spring.files, rules));
+    registration.setName("waitingRoomFilter");
+    registration.addUrlPatterns("/*");
+    registration.setDispatcherTypes(DispatcherType.REQUEST);
+    registration.setOrder(p.getFilterOrder());
+    log.info(
+        "waiting room(s) {} at filter order {}; pass without a ticket: {} static files, {}, {} bypass rule(s)",
+        guarded,
+        p.getFilterOrder(),
+        spring.files.size(),
+        spring.prefixes,
+        rules.size());
+    return registration;
+  }
+
+  /** The filter of one room, from the room's properties under {@code prefix}. */
+  private static WaitingRoomFilter filter(String prefix, RoomProperties p, WaitingRoom room, SpringResources spring) {
     WaitingRoomFilter.Builder b = WaitingRoomFilter.builder(room);
-    WaitingRoomAutoConfiguration.Properties.set("waitingroom.path-prefix", p.getPathPrefix(), b::pathPrefix);
+    WaitingRoomAutoConfiguration.Properties.set(prefix + "path-prefix", p.getPathPrefix(), b::pathPrefix);
     List<String> ignored = new ArrayList<>(spring.prefixes);
     for (String path : p.getIgnorePaths()) {
-      WaitingRoomAutoConfiguration.Properties.set("waitingroom.ignore-paths", path, v -> checkedIgnore(room, v));
+      WaitingRoomAutoConfiguration.Properties.set(prefix + "ignore-paths", path, v -> checkedIgnore(room, v));
       ignored.add(path);
     }
     b.ignorePaths(ignored.toArray(String[]::new));
@@ -80,7 +127,7 @@ public class WaitingRoomServletAutoConfiguration {
     }
     b.cookieSecure(WaitingRoomFilter.CookieSecure.valueOf(p.getCookie().getSecure().name()));
     b.cookieSameSite(WaitingRoomFilter.SameSite.valueOf(p.getCookie().getSameSite().name()));
-    WaitingRoomAutoConfiguration.Properties.set("waitingroom.waiting-status", p.getWaitingStatus(), b::waitingStatus);
+    WaitingRoomAutoConfiguration.Properties.set(prefix + "waiting-status", p.getWaitingStatus(), b::waitingStatus);
     b.statusParam(p.getStatusParam());
     Resource template = p.getPageTemplate();
     if (template != null) {
@@ -89,41 +136,27 @@ public class WaitingRoomServletAutoConfiguration {
         html = template.getContentAsString(StandardCharsets.UTF_8);
       } catch (IOException e) {
         throw new InvalidConfigurationPropertyValueException(
-            "waitingroom.page-template", template.getDescription(), "cannot be read: " + e);
+            prefix + "page-template", template.getDescription(), "cannot be read: " + e);
       }
-      WaitingRoomAutoConfiguration.Properties.set("waitingroom.page-template", html, b::template);
+      WaitingRoomAutoConfiguration.Properties.set(prefix + "page-template", html, b::template);
     }
-    WaitingRoomFilter filter;
     try {
-      filter = b.build();
+      return b.build();
     } catch (IllegalArgumentException e) {
       // build() checks the settings that depend on each other; its message starts with the setting.
       String message = String.valueOf(e.getMessage());
+      if (message.startsWith("pathPrefix")) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "path-prefix", p.getPathPrefix(), message);
+      }
       if (message.startsWith("statusParam")) {
-        throw new InvalidConfigurationPropertyValueException("waitingroom.status-param", p.getStatusParam(), message);
+        throw new InvalidConfigurationPropertyValueException(prefix + "status-param", p.getStatusParam(), message);
       }
       if (message.startsWith("cookieSameSite")) {
         throw new InvalidConfigurationPropertyValueException(
-            "waitingroom.cookie.same-site", p.getCookie().getSameSite(), message);
+            prefix + "cookie.same-site", p.getCookie().getSameSite(), message);
       }
-      throw new InvalidConfigurationPropertyValueException("waitingroom.cookie.name", cookieName, message);
+      throw new InvalidConfigurationPropertyValueException(prefix + "cookie.name", cookieName, message);
     }
-    List<WaitingRoomBypass> rules = bypasses.orderedStream().toList();
-    FilterRegistrationBean<Filter> registration =
-        new FilterRegistrationBean<>(new GuardFilter(filter, spring.files, rules));
-    registration.setName("waitingRoomFilter");
-    registration.addUrlPatterns("/*");
-    registration.setDispatcherTypes(DispatcherType.REQUEST);
-    registration.setOrder(p.getFilterOrder());
-    log.info(
-        "waiting room '{}' guards {} at filter order {}; passes without a ticket: {} static files, {}, {} bypass rule(s)",
-        room.config().roomId(),
-        p.getPathPrefix(),
-        p.getFilterOrder(),
-        spring.files.size(),
-        ignored,
-        rules.size());
-    return registration;
   }
 
   private static void checkedIgnore(WaitingRoom room, String path) {

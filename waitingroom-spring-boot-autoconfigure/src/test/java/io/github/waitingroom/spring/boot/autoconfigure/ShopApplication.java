@@ -5,10 +5,12 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * A small Spring Boot application for the tests: pages at {@code /} and {@code /api/items},
+ * A small Spring Boot application for the tests: pages at {@code /}, {@code /api/items}, {@code
+ * /shop/<item>} and {@code /drop/<item>},
  * static files under {@code src/test/resources/static}, and an operator bypass rule.
  */
 @SpringBootConfiguration
@@ -31,6 +33,16 @@ class ShopApplication {
     @GetMapping("/api/items")
     String items() {
       return "[\"tea\",\"cups\"]";
+    }
+
+    @GetMapping("/shop/{item}")
+    String shop(@PathVariable String item) {
+      return "shop " + item;
+    }
+
+    @GetMapping("/drop/{item}")
+    String drop(@PathVariable String item) {
+      return "drop " + item;
     }
   }
 }

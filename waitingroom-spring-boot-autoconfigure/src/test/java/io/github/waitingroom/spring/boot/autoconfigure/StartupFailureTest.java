@@ -35,4 +35,28 @@ class StartupFailureTest {
         .contains("Invalid value '0' for configuration property 'waitingroom.total-active-users'")
         .contains("totalActiveUsers must be positive");
   }
+
+  @Test
+  void twoRoomsOnOnePathPrefixStopTheApplicationWithAReportNamingThem(CapturedOutput output) {
+    assertThatThrownBy(
+            () ->
+                new SpringApplicationBuilder(ShopApplication.class)
+                    .web(WebApplicationType.SERVLET)
+                    .properties("server.port=0", "spring.main.banner-mode=off")
+                    .run(
+                        "--waitingroom.room-id=shop",
+                        "--waitingroom.total-active-users=5",
+                        "--waitingroom.new-users-per-minute=5",
+                        "--waitingroom.session-duration=10m",
+                        "--waitingroom.keyset.generate-ephemeral=true",
+                        "--waitingroom.rooms.drop.total-active-users=1",
+                        "--waitingroom.rooms.drop.new-users-per-minute=1",
+                        "--waitingroom.rooms.drop.session-duration=1m")
+                    .close())
+        .isNotNull();
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START")
+        .contains("configuration property 'waitingroom.rooms'")
+        .contains("pathPrefix '/' of room 'drop' is already guarded by room 'shop'");
+  }
 }

@@ -6,6 +6,7 @@ import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.redis.RedisTransport;
+import io.github.waitingroom.spring.boot.WaitingRooms;
 import io.github.waitingroom.spring.boot.actuate.WaitingRoomEndpoint;
 import io.github.waitingroom.spring.boot.actuate.WaitingRoomHealthIndicator;
 import java.net.InetSocketAddress;
@@ -106,6 +107,74 @@ class WaitingRoomAutoConfigurationTest {
         .withUserConfiguration(OwnConfig.class)
         .withPropertyValues("waitingroom.keyset.generate-ephemeral=true")
         .run(context -> assertThat(context.getBean(WaitingRoom.class).config().roomId()).isEqualTo("own-config"));
+  }
+
+  @Test
+  void furtherRoomsComeFromWaitingroomRoomsAndTheMainRoomOnlyWhenItIsConfigured() {
+    runner
+        .withPropertyValues(
+            "waitingroom.keyset.generate-ephemeral=true",
+            "waitingroom.rooms.drop.path-prefix=/drop",
+            "waitingroom.rooms.drop.total-active-users=10",
+            "waitingroom.rooms.drop.new-users-per-minute=5",
+            "waitingroom.rooms.drop.session-duration=1m",
+            "waitingroom.rooms.shop.room-id=shop-eu",
+            "waitingroom.rooms.shop.path-prefix=/shop",
+            "waitingroom.rooms.shop.total-active-users=500",
+            "waitingroom.rooms.shop.new-users-per-minute=100",
+            "waitingroom.rooms.shop.session-duration=10m",
+            "waitingroom.rooms.shop.page-template=classpath:static/about.html")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).doesNotHaveBean(WaitingRoom.class);
+              WaitingRooms rooms = context.getBean(WaitingRooms.class);
+              assertThat(rooms.asMap()).containsOnlyKeys("drop", "shop");
+              WaitingRoom drop = java.util.Objects.requireNonNull(rooms.get("drop"));
+              WaitingRoom shop = java.util.Objects.requireNonNull(rooms.get("shop"));
+              assertThat(drop.config().roomId()).isEqualTo("drop");
+              assertThat(drop.config().totalActiveUsers()).isEqualTo(10);
+              assertThat(shop.config().roomId()).isEqualTo("shop-eu");
+              assertThat(shop.config().sessionDuration()).isEqualTo(Duration.ofMinutes(10));
+              assertThat(context).hasBean(WaitingRoomServletAutoConfiguration.REGISTRATION_BEAN);
+              WaitingRoomEndpoint endpoint = context.getBean(WaitingRoomEndpoint.class);
+              assertThat(endpoint.status()).isNull();
+              WaitingRoomEndpoint.RoomStatus dropStatus = endpoint.room("drop");
+              assertThat(dropStatus).isNotNull();
+              assertThat(java.util.Objects.requireNonNull(dropStatus).roomId()).isEqualTo("drop");
+            });
+    // The single-room properties next to them make the main room as before.
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues(
+            "waitingroom.rooms.drop.path-prefix=/drop",
+            "waitingroom.rooms.drop.total-active-users=1",
+            "waitingroom.rooms.drop.new-users-per-minute=1",
+            "waitingroom.rooms.drop.session-duration=1m")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context.getBean(WaitingRoom.class).config().roomId()).isEqualTo("unit");
+              assertThat(context.getBean(WaitingRooms.class).asMap()).containsOnlyKeys("drop");
+            });
+  }
+
+  @Test
+  void aBadSettingOfAFurtherRoomFailsStartupNamingItsProperty() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues(
+            "waitingroom.rooms.drop.total-active-users=1",
+            "waitingroom.rooms.drop.session-duration=1m")
+        .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.rooms.drop.new-users-per-minute"));
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues(
+            "waitingroom.rooms.drop.path-prefix=drop",
+            "waitingroom.rooms.drop.total-active-users=1",
+            "waitingroom.rooms.drop.new-users-per-minute=1",
+            "waitingroom.rooms.drop.session-duration=1m")
+        .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.rooms.drop.path-prefix"));
   }
 
   @Test

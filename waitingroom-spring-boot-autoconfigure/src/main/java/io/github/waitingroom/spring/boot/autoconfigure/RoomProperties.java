@@ -1,0 +1,236 @@
+package io.github.waitingroom.spring.boot.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.io.Resource;
+
+/**
+ * The settings of one room: its limits, the paths it guards, its cookie and its waiting page. The
+ * application's main room takes them at {@code waitingroom.*} ({@link WaitingRoomProperties}
+ * extends this class), each further room at {@code waitingroom.rooms.<name>.*}. The limits ({@code
+ * total-active-users}, {@code new-users-per-minute}, {@code session-duration}) are required;
+ * everything else has a default.
+ */
+public class RoomProperties {
+
+  /**
+   * The room's id: names its store keys and its ticket cookie. 1 to 64 characters out of A-Z a-z
+   * 0-9 . _ -; every node of one room uses the same id. Default: "default" for the main room, the
+   * room's name for waitingroom.rooms.NAME.
+   */
+  private @Nullable String roomId;
+
+  /** How many users may be active (admitted, session not expired) at once, room-wide. Required. */
+  private @Nullable Integer totalActiveUsers;
+
+  /** How many new users the room admits per minute at most, room-wide. Required. */
+  private @Nullable Integer newUsersPerMinute;
+
+  /** How long an admitted user stays active after their last request. Required. Whole seconds. */
+  private @Nullable Duration sessionDuration;
+
+  /** The width of an arrival bucket (users arriving within one bucket share a place in line). Default: 1 minute. */
+  private @Nullable Duration bucketWidth;
+
+  /** The width of a counting slice: how often an active user's check-in moves forward. Default: 10 seconds. */
+  private @Nullable Duration sliceWidth;
+
+  /** How often the waiting page reloads itself. Default: 20 seconds. */
+  private @Nullable Duration refreshInterval;
+
+  /** How long a waiting user keeps their place without reloading. Default: the core's default. */
+  private @Nullable Duration waitingTimeout;
+
+  /** The path (within the application) the room guards, with everything below it. */
+  private String pathPrefix = "/";
+
+  /**
+   * More paths that pass without a ticket: a path ({@code /api/public}) covers itself and
+   * everything below it; {@code *.pdf} covers an extension. Added to the defaults of {@code
+   * ignore-spring-resources}.
+   */
+  private List<String> ignorePaths = new ArrayList<>();
+
+  /** The HTTP status of waiting responses: 200, 202 or 429 (with Retry-After). */
+  private int waitingStatus = 200;
+
+  /** The query flag that asks for the JSON status only (what the waiting page polls). */
+  private String statusParam = "waitingRoomStatus";
+
+  /** A custom waiting page (HTML with {{variables}}; see WaitingRoomFilter.Builder#template). */
+  private @Nullable Resource pageTemplate;
+
+  /** The ticket cookie. */
+  private final Cookie cookie = new Cookie();
+
+  /** Creates a room's properties with the defaults; Spring's binder calls it. */
+  public RoomProperties() {}
+
+  public @Nullable String getRoomId() {
+    return roomId;
+  }
+
+  public void setRoomId(@Nullable String roomId) {
+    this.roomId = roomId;
+  }
+
+  public @Nullable Integer getTotalActiveUsers() {
+    return totalActiveUsers;
+  }
+
+  public void setTotalActiveUsers(@Nullable Integer totalActiveUsers) {
+    this.totalActiveUsers = totalActiveUsers;
+  }
+
+  public @Nullable Integer getNewUsersPerMinute() {
+    return newUsersPerMinute;
+  }
+
+  public void setNewUsersPerMinute(@Nullable Integer newUsersPerMinute) {
+    this.newUsersPerMinute = newUsersPerMinute;
+  }
+
+  public @Nullable Duration getSessionDuration() {
+    return sessionDuration;
+  }
+
+  public void setSessionDuration(@Nullable Duration sessionDuration) {
+    this.sessionDuration = sessionDuration;
+  }
+
+  public @Nullable Duration getBucketWidth() {
+    return bucketWidth;
+  }
+
+  public void setBucketWidth(@Nullable Duration bucketWidth) {
+    this.bucketWidth = bucketWidth;
+  }
+
+  public @Nullable Duration getSliceWidth() {
+    return sliceWidth;
+  }
+
+  public void setSliceWidth(@Nullable Duration sliceWidth) {
+    this.sliceWidth = sliceWidth;
+  }
+
+  public @Nullable Duration getRefreshInterval() {
+    return refreshInterval;
+  }
+
+  public void setRefreshInterval(@Nullable Duration refreshInterval) {
+    this.refreshInterval = refreshInterval;
+  }
+
+  public @Nullable Duration getWaitingTimeout() {
+    return waitingTimeout;
+  }
+
+  public void setWaitingTimeout(@Nullable Duration waitingTimeout) {
+    this.waitingTimeout = waitingTimeout;
+  }
+
+  public String getPathPrefix() {
+    return pathPrefix;
+  }
+
+  public void setPathPrefix(String pathPrefix) {
+    this.pathPrefix = pathPrefix;
+  }
+
+  public List<String> getIgnorePaths() {
+    return ignorePaths;
+  }
+
+  public void setIgnorePaths(List<String> ignorePaths) {
+    this.ignorePaths = ignorePaths;
+  }
+
+  public int getWaitingStatus() {
+    return waitingStatus;
+  }
+
+  public void setWaitingStatus(int waitingStatus) {
+    this.waitingStatus = waitingStatus;
+  }
+
+  public String getStatusParam() {
+    return statusParam;
+  }
+
+  public void setStatusParam(String statusParam) {
+    this.statusParam = statusParam;
+  }
+
+  public @Nullable Resource getPageTemplate() {
+    return pageTemplate;
+  }
+
+  public void setPageTemplate(@Nullable Resource pageTemplate) {
+    this.pageTemplate = pageTemplate;
+  }
+
+  public Cookie getCookie() {
+    return cookie;
+  }
+
+  /** When the ticket cookie carries the {@code Secure} attribute. */
+  public enum CookieSecure {
+    /** When the request came over HTTPS. */
+    AUTO,
+    /** Always. */
+    ALWAYS,
+    /** Never (plain-HTTP development only). */
+    NEVER
+  }
+
+  /** The ticket cookie's {@code SameSite} attribute. */
+  public enum SameSite {
+    /** Sent on top-level navigation from other sites. */
+    LAX,
+    /** Never sent from other sites. */
+    STRICT,
+    /** Sent everywhere, for rooms embedded in other sites; implies Secure. */
+    NONE
+  }
+
+  /** The {@code cookie.*} properties of a room. */
+  public static class Cookie {
+    /** The ticket cookie's name. Default: wr_ followed by the room id. */
+    private @Nullable String name;
+
+    /** When the cookie is Secure: AUTO (when the request came over HTTPS), ALWAYS or NEVER. */
+    private CookieSecure secure =
+        CookieSecure.AUTO;
+
+    /** The cookie's SameSite attribute: LAX, STRICT or NONE (NONE implies Secure). */
+    private SameSite sameSite =
+        SameSite.LAX;
+
+    public @Nullable String getName() {
+      return name;
+    }
+
+    public void setName(@Nullable String name) {
+      this.name = name;
+    }
+
+    public CookieSecure getSecure() {
+      return secure;
+    }
+
+    public void setSecure(CookieSecure secure) {
+      this.secure = secure;
+    }
+
+    public SameSite getSameSite() {
+      return sameSite;
+    }
+
+    public void setSameSite(SameSite sameSite) {
+      this.sameSite = sameSite;
+    }
+  }
+}

@@ -1,0 +1,90 @@
+package io.github.waitingroom.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.spring.boot.WaitingRooms;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Objects;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * Two rooms in one application on a real embedded Tomcat, over real HTTP: the main room {@code
+ * shop} on {@code /} from {@code waitingroom.*} and a {@code drop} room on {@code /drop} from
+ * {@code waitingroom.rooms.drop.*}, one slot each. {@code /drop/x} lies under both prefixes and
+ * belongs to the drop room alone.
+ */
+@SpringBootTest(
+    classes = ShopApplication.class,
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "waitingroom.room-id=shop",
+      "waitingroom.total-active-users=1",
+      "waitingroom.new-users-per-minute=1",
+      "waitingroom.session-duration=5m",
+      "waitingroom.keyset.generate-ephemeral=true",
+      "waitingroom.rooms.drop.path-prefix=/drop",
+      "waitingroom.rooms.drop.total-active-users=1",
+      "waitingroom.rooms.drop.new-users-per-minute=1",
+      "waitingroom.rooms.drop.session-duration=5m",
+      "management.endpoints.web.exposure.include=waitingroom"
+    })
+class SeveralRoomsServerTest {
+  private static final String QUEUED = "You are in line";
+
+  @LocalServerPort int port;
+  @Autowired WaitingRoom shop;
+  @Autowired WaitingRooms rooms;
+
+  private static List<String> cookieNames(HttpResponse<String> r) {
+    return r.headers().allValues("Set-Cookie").stream().map(c -> c.substring(0, c.indexOf('='))).toList();
+  }
+
+  @Test
+  void eachRequestCountsInTheMostSpecificRoomAndFillingOneRoomQueuesNoOther() throws Exception {
+    WaitingRoom drop = Objects.requireNonNull(rooms.get("drop"), "drop room");
+    assertThat(drop.config().roomId()).isEqualTo("drop");
+    assertThat(shop.config().roomId()).isEqualTo("shop");
+    Visitor a = new Visitor(port);
+    Visitor b = new Visitor(port);
+    Visitor c = new Visitor(port);
+
+    // /drop/x is under both prefixes: only the drop room decides it, and takes its one slot.
+    HttpResponse<String> aDrop = a.get("/drop/x");
+    assertThat(aDrop.body()).isEqualTo("drop x");
+    assertThat(cookieNames(aDrop)).containsExactly("wr_drop");
+    HttpResponse<String> bDrop = b.get("/drop/x");
+    assertThat(bDrop.body()).contains(QUEUED);
+    assertThat(cookieNames(bDrop)).containsExactly("wr_drop");
+
+    // The full drop room queues nobody in the shop: its one slot is still free.
+    HttpResponse<String> bShop = b.get("/shop/y");
+    assertThat(bShop.body()).isEqualTo("shop y");
+    assertThat(cookieNames(bShop)).containsExactly("wr_shop");
+    // Now the shop is full too, and each room keeps its own line.
+    assertThat(c.get("/shop/y").body()).contains(QUEUED);
+    assertThat(c.get("/").body()).contains(QUEUED);
+    assertThat(c.get("/drop/x").body()).contains(QUEUED);
+    assertThat(a.get("/drop/y").body()).isEqualTo("drop y");
+    assertThat(b.get("/shop/z").body()).isEqualTo("shop z");
+    assertThat(b.get("/drop/x").body()).as("b still waits in the drop room").contains(QUEUED);
+  }
+
+  @Test
+  void theEndpointReportsTheMainRoomAndEachFurtherRoomByName() throws Exception {
+    Visitor operator = new Visitor(port);
+    HttpResponse<String> main = operator.get("/actuator/waitingroom", "Accept", "application/json");
+    HttpResponse<String> drop = operator.get("/actuator/waitingroom/drop", "Accept", "application/json");
+    HttpResponse<String> none = operator.get("/actuator/waitingroom/nope", "Accept", "application/json");
+
+    assertThat(main.statusCode()).isEqualTo(200);
+    assertThat(main.body()).contains("\"roomId\":\"shop\"", "\"totalActiveUsers\":1");
+    assertThat(drop.statusCode()).isEqualTo(200);
+    assertThat(drop.body()).contains("\"roomId\":\"drop\"", "\"totalActiveUsers\":1");
+    assertThat(none.statusCode()).isEqualTo(404);
+  }
+}

@@ -213,7 +213,9 @@ class ShopCrowdBrowserTest {
 
   /** The shop page with its stylesheet, image and every API answer in place. */
   private static void assertShopLoaded(ChromeDriver b) {
-    waitFor(b, PATIENCE).until(d -> isShop(b) && loadedState(b) != null);
+    waitFor(b, PATIENCE)
+        .withMessage(() -> "the shop page with every API call answered; the page now shows: " + heading(b))
+        .until(d -> isShop(b) && loadedState(b) != null);
     assertThat(loadedState(b)).as("the page's API calls").isEqualTo("true");
     assertThat(b.executeScript("return document.body.dataset.apiCalls")).isEqualTo("4");
     assertThat(b.findElements(By.cssSelector("#products li"))).hasSize(3);

@@ -360,7 +360,8 @@ public final class RedisTransport implements Transport, AutoCloseable {
       commands = null;
     }
     if (!ownsClient) {
-      if (conn != null) {
+      // The application may have shut its client down first, which closed this connection too.
+      if (conn != null && conn.isOpen()) {
         conn.close();
       }
       return;

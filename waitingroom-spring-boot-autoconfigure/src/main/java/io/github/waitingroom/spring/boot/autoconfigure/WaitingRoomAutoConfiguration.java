@@ -51,7 +51,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <p>The servlet filter comes from {@link WaitingRoomServletAutoConfiguration}, Actuator support
  * from {@link WaitingRoomEndpointAutoConfiguration}.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration")
+// After Spring Data Redis's connection factory (Boot 3, and Boot 4 under its two names), to reuse it.
+@AutoConfiguration(
+    afterName = {
+      "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+      "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+      "org.springframework.boot.data.redis.autoconfigure.RedisAutoConfiguration"
+    })
 @ConditionalOnClass(WaitingRoom.class)
 @ConditionalOnProperty(prefix = "waitingroom", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(WaitingRoomProperties.class)

@@ -203,6 +203,14 @@ public class WaitingRoomAutoConfiguration {
   @ConditionalOnClass(RedisTransport.class)
   @ConditionalOnProperty(prefix = "waitingroom.store", name = "redis-uri")
   static class RedisStoreConfiguration {
+    // Here, not in the outer class: its methods must not name waitingroom-redis types, or
+    // introspecting it fails on a classpath without them.
+    static RedisTransport redisTransport(WaitingRoomProperties.Store s, RedisTransport.Builder b) {
+      Properties.setIfGiven("waitingroom.store.key-prefix", s.getKeyPrefix(), b::keyPrefix);
+      Properties.setIfGiven("waitingroom.store.command-timeout", s.getCommandTimeout(), b::commandTimeout);
+      return b.build();
+    }
+
     @Bean
     @ConditionalOnMissingBean(Transport.class)
     RedisTransport waitingRoomRedisTransport(WaitingRoomProperties p) {
@@ -221,12 +229,6 @@ public class WaitingRoomAutoConfiguration {
         throw new InvalidConfigurationPropertyValueException("waitingroom.store.redis-uri", "(hidden)", e.getMessage());
       }
     }
-  }
-
-  private static RedisTransport redisTransport(WaitingRoomProperties.Store s, RedisTransport.Builder b) {
-    Properties.setIfGiven("waitingroom.store.key-prefix", s.getKeyPrefix(), b::keyPrefix);
-    Properties.setIfGiven("waitingroom.store.command-timeout", s.getCommandTimeout(), b::commandTimeout);
-    return b.build();
   }
 
   /**
@@ -250,7 +252,7 @@ public class WaitingRoomAutoConfiguration {
     @ConditionalOnSingleCandidate(AbstractRedisClient.class)
     RedisTransport waitingRoomApplicationRedisTransport(AbstractRedisClient client, WaitingRoomProperties p) {
       try {
-        return redisTransport(p.getStore(), RedisTransport.builder(client));
+        return RedisStoreConfiguration.redisTransport(p.getStore(), RedisTransport.builder(client));
       } catch (IllegalArgumentException e) {
         throw new InvalidConfigurationPropertyValueException(
             "waitingroom.store.application-redis", true, e.getMessage() + "; set waitingroom.store.redis-uri instead");
@@ -264,7 +266,7 @@ public class WaitingRoomAutoConfiguration {
     static class SpringDataRedisConfiguration {
       @Bean
       RedisTransport waitingRoomSpringDataRedisTransport(LettuceConnectionFactory factory, WaitingRoomProperties p) {
-        return redisTransport(p.getStore(), RedisTransport.builder(factory.getRequiredNativeClient()));
+        return RedisStoreConfiguration.redisTransport(p.getStore(), RedisTransport.builder(factory.getRequiredNativeClient()));
       }
 
       @Bean

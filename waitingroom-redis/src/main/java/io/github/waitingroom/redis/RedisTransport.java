@@ -48,6 +48,11 @@ import org.jspecify.annotations.Nullable;
  * For Redis Cluster write the seed nodes as {@code redis-cluster://host1:7000,host2:7001} (or
  * {@code rediss-cluster://} for TLS); this transport hands them to Lettuce's cluster client.
  *
+ * <p>An application that already talks to Redis through Lettuce can hand over its client
+ * instead of a URI ({@link #builder(AbstractRedisClient)}): the transport then opens its own
+ * connection through that client, so it shares its address, credentials, TLS settings and
+ * threads, and leaves the client as it found it when closed.
+ *
  * <p>A call never blocks longer than the {@linkplain Builder#commandTimeout command timeout}
  * (default 1 second), plus the connect timeout when it has to connect. After any failure the
  * connection is dropped and the next call connects afresh, so a node is back in touch at its
@@ -117,8 +122,10 @@ public final class RedisTransport implements Transport, AutoCloseable {
   private static int sharedUsers;
 
   private final AbstractRedisClient client;
+  /** Whether this transport made its client (and shuts it down), or borrowed the application's. */
+  private final boolean ownsClient;
   private final boolean cluster;
-  private final ClientResources resources;
+  private final Duration commandTimeout;
   private final String keyPrefix;
   private final String description;
   private final String digest;
@@ -129,10 +136,22 @@ public final class RedisTransport implements Transport, AutoCloseable {
   private RedisTransport(Builder b) {
     this.keyPrefix = b.keyPrefix;
     this.digest = sha1Hex(SCRIPT);
+    this.commandTimeout = b.commandTimeout;
+    AbstractRedisClient borrowed = b.client;
+    if (borrowed != null) {
+      // The application's client keeps its own options; the timeout goes on this transport's connection.
+      this.client = borrowed;
+      this.ownsClient = false;
+      this.cluster = borrowed instanceof RedisClusterClient;
+      this.description =
+          "RedisTransport[the application's " + borrowed.getClass().getSimpleName() + ", prefix=" + keyPrefix + "]";
+      return;
+    }
+    this.ownsClient = true;
+    String uri = Objects.requireNonNull(b.uri, "uri");
     SocketOptions socket = SocketOptions.builder().connectTimeout(b.connectTimeout != null ? b.connectTimeout : b.commandTimeout).build();
     TimeoutOptions timeouts = TimeoutOptions.enabled(b.commandTimeout);
-    this.resources = acquireResources();
-    String uri = b.uri;
+    ClientResources resources = acquireResources();
     String lower = uri.toLowerCase(java.util.Locale.ROOT);
     try {
       if (lower.startsWith("redis-cluster://") || lower.startsWith("rediss-cluster://")) {
@@ -183,6 +202,22 @@ public final class RedisTransport implements Transport, AutoCloseable {
   /** Starts a transport to the Redis at {@code uri}; see the class comment for the URI forms. */
   public static Builder builder(String uri) {
     return new Builder(uri);
+  }
+
+  /**
+   * Starts a transport over a Lettuce client the application already has: a {@link RedisClient}
+   * (standalone, or Sentinel through its URI) or a {@link RedisClusterClient}, such as the one
+   * behind Spring Data Redis's {@code LettuceConnectionFactory}. The transport opens one
+   * connection of its own through it at its first exchange, with the {@linkplain
+   * Builder#commandTimeout command timeout} set on that connection, and never changes or shuts
+   * down the client: {@link #close()} closes only that connection. The client must outlive the
+   * transport. {@link Builder#connectTimeout} does not apply: the client keeps its own.
+   *
+   * @throws IllegalArgumentException if the client is neither a {@code RedisClient} nor a {@code
+   *     RedisClusterClient}
+   */
+  public static Builder builder(AbstractRedisClient client) {
+    return new Builder(client);
   }
 
   /** The key of a scope's values hash. */
@@ -286,6 +321,11 @@ public final class RedisTransport implements Transport, AutoCloseable {
         connection = conn;
         c = conn.sync();
       }
+      if (!ownsClient) {
+        // A borrowed client's default timeout may be long (Lettuce: 60 s); this connection's calls never wait longer than ours.
+        StatefulConnection<byte[], byte[]> conn = Objects.requireNonNull(connection);
+        conn.setTimeout(commandTimeout);
+      }
     } catch (RedisException e) {
       throw new IOException(description + ": cannot connect: " + e.getMessage(), e);
     }
@@ -303,16 +343,28 @@ public final class RedisTransport implements Transport, AutoCloseable {
     }
   }
 
-  /** Closes the connection and releases the client; later exchanges throw {@link IOException}. */
+  /**
+   * Closes the connection and releases the client it made (a client the application handed over
+   * stays open); later exchanges throw {@link IOException}.
+   */
   @Override
   public void close() {
+    StatefulConnection<byte[], byte[]> conn;
     synchronized (this) {
       if (closed) {
         return;
       }
       closed = true;
+      conn = connection;
       connection = null;
       commands = null;
+    }
+    if (!ownsClient) {
+      // The application may have shut its client down first, which closed this connection too.
+      if (conn != null && conn.isOpen()) {
+        conn.close();
+      }
+      return;
     }
     // Shutting the client down closes its connections.
     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
@@ -391,14 +443,15 @@ public final class RedisTransport implements Transport, AutoCloseable {
     return type + ": " + e.getMessage();
   }
 
-  /** Builds a {@link RedisTransport}; every setting but the URI has a default. */
+  /** Builds a {@link RedisTransport}; every setting but the URI (or client) has a default. */
   public static final class Builder {
     private static final java.util.List<String> SCHEMES =
         java.util.List.of(
             "redis", "rediss", "redis+ssl", "redis+tls", "redis-socket", "redis+socket",
             "redis-sentinel", "rediss-sentinel", "redis-cluster", "rediss-cluster");
 
-    private final String uri;
+    private final @Nullable String uri;
+    private final @Nullable AbstractRedisClient client;
     private String keyPrefix = DEFAULT_KEY_PREFIX;
     private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
     private @Nullable Duration connectTimeout;
@@ -411,6 +464,17 @@ public final class RedisTransport implements Transport, AutoCloseable {
             "uri must be a Redis URI (" + String.join("://, ", SCHEMES) + "://) but was '" + redact(uri) + "'");
       }
       this.uri = uri;
+      this.client = null;
+    }
+
+    private Builder(AbstractRedisClient client) {
+      Objects.requireNonNull(client, "client");
+      if (!(client instanceof RedisClient) && !(client instanceof RedisClusterClient)) {
+        throw new IllegalArgumentException(
+            "client must be a RedisClient or a RedisClusterClient but was a " + client.getClass().getName());
+      }
+      this.uri = null;
+      this.client = client;
     }
 
     /**
@@ -433,8 +497,17 @@ public final class RedisTransport implements Transport, AutoCloseable {
       return this;
     }
 
-    /** The most a connection attempt may take (10 ms..1 min). Default: the command timeout. */
+    /**
+     * The most a connection attempt may take (10 ms..1 min). Default: the command timeout. Not
+     * for a transport over the application's client, which keeps its own.
+     *
+     * @throws IllegalStateException on a builder over the application's client
+     */
     public Builder connectTimeout(Duration timeout) {
+      if (client != null) {
+        throw new IllegalStateException(
+            "connectTimeout applies only to a transport made from a URI; the application's client keeps its own socket options");
+      }
       this.connectTimeout = checkTimeout("connectTimeout", timeout);
       return this;
     }

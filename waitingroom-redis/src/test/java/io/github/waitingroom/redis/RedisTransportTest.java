@@ -2,6 +2,7 @@ package io.github.waitingroom.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.github.waitingroom.coordinator.Transport.Publication;
 import io.lettuce.core.RedisClient;
@@ -32,6 +33,67 @@ class RedisTransportTest {
         .hasMessageContaining("uri must be a Redis URI")
         .hasMessageContaining("http://***@host:6379")
         .hasMessageNotContaining("secret");
+  }
+
+  @Test
+  void overTheApplicationsClientItClosesOnlyItsOwnConnection() throws Exception {
+    String uri = RedisSupport.requireRedis();
+    String prefix = RedisSupport.uniquePrefix("app");
+    RedisClient application = RedisClient.create(uri);
+    try (StatefulRedisConnection<String, String> appConnection = application.connect()) {
+      RedisTransport t = RedisTransport.builder(application).keyPrefix(prefix).build();
+      assertThat(t.toString()).isEqualTo("RedisTransport[the application's RedisClient, prefix=" + prefix + "]");
+      byte[] report = "r".getBytes(StandardCharsets.UTF_8);
+      assertThat(t.exchange("shop", List.of(new Publication("global", "n1", report)), Duration.ofSeconds(30)).get("global"))
+          .containsKey("n1");
+      t.close();
+      assertThatThrownBy(() -> t.exchange("shop", List.of(new Publication("global", "n1", report)), Duration.ofSeconds(30)))
+          .isInstanceOf(java.io.IOException.class)
+          .hasMessageContaining("closed");
+      // The application's client and its own connection still work, and it can connect anew.
+      assertThat(appConnection.sync().ping()).isEqualTo("PONG");
+      try (StatefulRedisConnection<String, String> again = application.connect()) {
+        assertThat(again.sync().keys(prefix + "*")).isNotEmpty();
+        RedisSupport.deleteKeys(again.sync(), prefix);
+      }
+    } finally {
+      application.shutdown();
+    }
+  }
+
+  @Test
+  void overTheApplicationsClientCallsGiveUpAfterTheCommandTimeoutNotTheClients() throws Exception {
+    String uri = RedisSupport.requireRedis();
+    int port = java.net.URI.create(uri).getPort();
+    try (PausableProxy proxy = new PausableProxy("127.0.0.1", port < 0 ? 6379 : port)) {
+      // Lettuce's default timeout is 60 s; the transport's own, 300 ms, must govern its calls.
+      RedisClient application = RedisClient.create(proxy.uri());
+      try (RedisTransport t = RedisTransport.builder(application).commandTimeout(Duration.ofMillis(300)).build()) {
+        byte[] report = "r".getBytes(StandardCharsets.UTF_8);
+        List<Publication> publish = List.of(new Publication("global", "n1", report));
+        t.exchange("timeout-room", publish, Duration.ofSeconds(5));
+        proxy.pause();
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(20),
+            () -> assertThatThrownBy(() -> t.exchange("timeout-room", publish, Duration.ofSeconds(5)))
+                .isInstanceOf(java.io.IOException.class));
+      } finally {
+        proxy.resume();
+        application.shutdown();
+      }
+    }
+  }
+
+  @Test
+  void overTheApplicationsClientTheConnectTimeoutIsTheClients() {
+    RedisClient application = RedisClient.create("redis://127.0.0.1:6379");
+    try {
+      assertThatThrownBy(() -> RedisTransport.builder(application).connectTimeout(Duration.ofSeconds(1)))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("connectTimeout");
+    } finally {
+      application.shutdown();
+    }
   }
 
   @Test

@@ -7,6 +7,9 @@ import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.Transport;
 import io.github.waitingroom.redis.RedisTransport;
 import io.github.waitingroom.spring.boot.WaitingRooms;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,28 +25,44 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.context.properties.source.MutuallyExclusiveConfigurationPropertiesException;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Auto-configuration of the {@link WaitingRoom} from {@code waitingroom.*} properties: its
- * {@link RoomConfig}, its ticket keyset and its store ({@link RedisTransport} when {@code
- * waitingroom.store.redis-uri} is set, else the room's own in-memory store). Further rooms from
- * {@code waitingroom.rooms.<name>.*} come as one {@link WaitingRooms} bean; they share the keyset,
- * the store and the node settings. Each bean backs off when the application defines its own.
- * {@code waitingroom.enabled=false} turns all of it off.
+ * {@link RoomConfig}, its ticket keyset and its store: a {@link RedisTransport} to {@code
+ * waitingroom.store.redis-uri} when it is set; else, with waitingroom-redis on the classpath, a
+ * {@link RedisTransport} over the application's own Redis (a Lettuce client bean, or Spring Data
+ * Redis's {@code LettuceConnectionFactory}; see {@link ApplicationRedisConfiguration}); else the
+ * room's own in-memory store. Further rooms from {@code waitingroom.rooms.<name>.*} come as one
+ * {@link WaitingRooms} bean; they share the keyset, the store and the node settings. Each bean
+ * backs off when the application defines its own. {@code waitingroom.enabled=false} turns all of
+ * it off.
  *
  * <p>The servlet filter comes from {@link WaitingRoomServletAutoConfiguration}, Actuator support
  * from {@link WaitingRoomEndpointAutoConfiguration}.
  */
-@AutoConfiguration
+// After Spring Data Redis's connection factory (Boot 3, and Boot 4 under its two names), to reuse it.
+@AutoConfiguration(
+    afterName = {
+      "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+      "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+      "org.springframework.boot.data.redis.autoconfigure.RedisAutoConfiguration"
+    })
 @ConditionalOnClass(WaitingRoom.class)
 @ConditionalOnProperty(prefix = "waitingroom", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(WaitingRoomProperties.class)
@@ -235,6 +254,14 @@ public class WaitingRoomAutoConfiguration {
   @ConditionalOnClass(RedisTransport.class)
   @ConditionalOnProperty(prefix = "waitingroom.store", name = "redis-uri")
   static class RedisStoreConfiguration {
+    // Here, not in the outer class: its methods must not name waitingroom-redis types, or
+    // introspecting it fails on a classpath without them.
+    static RedisTransport redisTransport(WaitingRoomProperties.Store s, RedisTransport.Builder b) {
+      Properties.setIfGiven("waitingroom.store.key-prefix", s.getKeyPrefix(), b::keyPrefix);
+      Properties.setIfGiven("waitingroom.store.command-timeout", s.getCommandTimeout(), b::commandTimeout);
+      return b.build();
+    }
+
     @Bean
     @ConditionalOnMissingBean(Transport.class)
     RedisTransport waitingRoomRedisTransport(WaitingRoomProperties p) {
@@ -247,13 +274,103 @@ public class WaitingRoomAutoConfiguration {
         // The URI may hold a password: the transport's own message redacts it, the value is not shown.
         throw new InvalidConfigurationPropertyValueException("waitingroom.store.redis-uri", "(hidden)", e.getMessage());
       }
-      Properties.setIfGiven("waitingroom.store.key-prefix", s.getKeyPrefix(), b::keyPrefix);
-      Properties.setIfGiven("waitingroom.store.command-timeout", s.getCommandTimeout(), b::commandTimeout);
       try {
-        return b.build();
+        return redisTransport(s, b);
       } catch (IllegalArgumentException e) {
         throw new InvalidConfigurationPropertyValueException("waitingroom.store.redis-uri", "(hidden)", e.getMessage());
       }
+    }
+  }
+
+  /**
+   * The application's own Redis as the store, when {@code waitingroom.store.redis-uri} is not set,
+   * waitingroom-redis is on the classpath and {@code waitingroom.store.application-redis} is not
+   * {@code false}: the room's transport opens its own connection through the application's Lettuce
+   * client, so it shares the application's address, credentials, TLS settings and threads, and
+   * needs no second copy of them. The client is, in order: the application's single {@link
+   * AbstractRedisClient} bean ({@link RedisClient} or {@link RedisClusterClient}), else the client
+   * of Spring Data Redis's single {@code LettuceConnectionFactory} ({@code spring.data.redis.*}).
+   * {@code waitingroom.store.key-prefix} and {@code command-timeout} apply. Backs off when the
+   * application defines its own {@link Transport}.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({RedisTransport.class, AbstractRedisClient.class})
+  @ConditionalOnProperty(prefix = "waitingroom.store", name = "application-redis", havingValue = "true", matchIfMissing = true)
+  @Conditional(NoRedisUri.class)
+  static class ApplicationRedisConfiguration {
+    @Bean
+    @ConditionalOnMissingBean(Transport.class)
+    @ConditionalOnSingleCandidate(AbstractRedisClient.class)
+    RedisTransport waitingRoomApplicationRedisTransport(AbstractRedisClient client, WaitingRoomProperties p) {
+      try {
+        return RedisStoreConfiguration.redisTransport(p.getStore(), RedisTransport.builder(client));
+      } catch (IllegalArgumentException e) {
+        throw new InvalidConfigurationPropertyValueException(
+            "waitingroom.store.application-redis", true, e.getMessage() + "; set waitingroom.store.redis-uri instead");
+      }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory")
+    @ConditionalOnMissingBean({Transport.class, AbstractRedisClient.class})
+    @ConditionalOnSingleCandidate(LettuceConnectionFactory.class)
+    static class SpringDataRedisConfiguration {
+      @Bean
+      RedisTransport waitingRoomSpringDataRedisTransport(LettuceConnectionFactory factory, WaitingRoomProperties p) {
+        return RedisStoreConfiguration.redisTransport(p.getStore(), RedisTransport.builder(factory.getRequiredNativeClient()));
+      }
+
+      @Bean
+      SyncStopsBeforeRedis waitingRoomSyncStopsBeforeRedis(ObjectProvider<WaitingRoom> rooms, LettuceConnectionFactory factory) {
+        return new SyncStopsBeforeRedis(rooms, factory.getPhase() + 1);
+      }
+    }
+  }
+
+  /**
+   * Stops the rooms' background sync one lifecycle phase before Spring Data Redis stops (and
+   * shuts down) the client their transport borrows, so that no last sync meets a closed client.
+   * The web server has stopped by then; decisions would keep working from the last plan anyway.
+   */
+  static final class SyncStopsBeforeRedis implements SmartLifecycle {
+    private final ObjectProvider<WaitingRoom> rooms;
+    private final int phase;
+    private volatile boolean running;
+
+    SyncStopsBeforeRedis(ObjectProvider<WaitingRoom> rooms, int phase) {
+      this.rooms = rooms;
+      this.phase = phase;
+    }
+
+    @Override
+    public void start() {
+      running = true;
+    }
+
+    @Override
+    public void stop() {
+      running = false;
+      rooms.orderedStream().forEach(WaitingRoom::close);
+    }
+
+    @Override
+    public boolean isRunning() {
+      return running;
+    }
+
+    @Override
+    public int getPhase() {
+      return phase;
+    }
+  }
+
+  /** Matches when {@code waitingroom.store.redis-uri} is not set, so the URI always wins. */
+  static final class NoRedisUri extends SpringBootCondition {
+    @Override
+    public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+      return context.getEnvironment().containsProperty("waitingroom.store.redis-uri")
+          ? ConditionOutcome.noMatch("waitingroom.store.redis-uri is set")
+          : ConditionOutcome.match("waitingroom.store.redis-uri is not set");
     }
   }
 

@@ -39,7 +39,7 @@ public class WaitingRoomProperties extends RoomProperties {
 
   /**
    * The length of an epoch, the same on every node (40 ms to 1 minute): a node syncs four times
-   * per epoch. Keep it at least four times the propagation lag between data centers. Default: 1
+   * per epoch. Keep it at least twice the propagation lag between data centers. Default: 1
    * second.
    */
   private @Nullable Duration syncInterval;
@@ -221,9 +221,18 @@ public class WaitingRoomProperties extends RoomProperties {
     /**
      * The Redis that the room's nodes share, as a redis:// or rediss:// URI (Lettuce syntax, also
      * redis-sentinel://). Needs io.github.waitingroom:waitingroom-redis on the classpath. Unset:
-     * the room lives in this JVM's memory, right for a single node.
+     * the application's own Redis (see application-redis), or else this JVM's memory, right for a
+     * single node.
      */
     private @Nullable String redisUri;
+
+    /**
+     * Whether the room keeps its counts in the application's own Redis when redis-uri is not set:
+     * through the application's Lettuce RedisClient (or RedisClusterClient) bean, or else through
+     * Spring Data Redis's LettuceConnectionFactory (spring.data.redis.*), on a connection of its
+     * own. Needs io.github.waitingroom:waitingroom-redis on the classpath.
+     */
+    private boolean applicationRedis = true;
 
     /** The prefix of the room's Redis keys. Default: waitingroom: */
     private @Nullable String keyPrefix;
@@ -237,6 +246,14 @@ public class WaitingRoomProperties extends RoomProperties {
 
     public void setRedisUri(@Nullable String redisUri) {
       this.redisUri = redisUri;
+    }
+
+    public boolean isApplicationRedis() {
+      return applicationRedis;
+    }
+
+    public void setApplicationRedis(boolean applicationRedis) {
+      this.applicationRedis = applicationRedis;
     }
 
     public @Nullable String getKeyPrefix() {

@@ -205,15 +205,12 @@ final class NodeState {
   }
 
   /**
-   * Notes the refresh interval a waiting holder polling at {@code now} was told: it stays in this
-   * node's line until one interval and two seconds have passed without a poll here. A holder whose
-   * polls go to several nodes (no session affinity) so counts on the node it polled last, not on
-   * every node it polled within the poll window, which would make the line look several times
-   * longer than it is: later places would wait behind people counted twice, and estimates would
-   * be as many times too long. One who is late keeps its place and counts again at its next poll.
+   * Notes the refresh interval a waiting holder polling at {@code now} was told: it stays in the
+   * line while it misses no more than one poll (it comes back within two intervals and two
+   * seconds).
    */
   void expect(long place, long now, long refreshSeconds) {
-    long due = now + refreshSeconds + 2;
+    long due = now + 2 * refreshSeconds + 2;
     for (Seen prev = seen.get(place);
         prev != null && prev.state == State.WAITING && prev.at == now && prev.due != due;
         prev = seen.get(place)) {
@@ -225,9 +222,9 @@ final class NodeState {
 
   /**
    * Whether a place counts in the line at {@code now}: it waits, polled within the {@link
-   * #pollWindowSeconds() poll window}, and is not overdue. A holder who misses a poll here at the
-   * interval it was told (gave up, closed the tab, or polls another node now) leaves this node's
-   * line, and with it any slot held for it, until it polls here again: the plans spend no slots on
+   * #pollWindowSeconds() poll window}, and is not overdue. A holder who misses two polls in a row
+   * at the interval it was told (gave up, closed the tab, or polls another node now) leaves the
+   * line, and with it any slot held for it, until it polls again: the plans spend no slots on
    * people who are gone, and one who comes back keeps its place and is counted again at once.
    */
   boolean inLine(Seen s, long now) {

@@ -1,0 +1,95 @@
+package io.github.waitingroom.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.waitingroom.ManualClock;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.allocation.Plan;
+import io.github.waitingroom.allocation.Tally;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A data center whose sums stop reaching the store (a report in its scope that does not decode
+ * holds them; its nodes keep admitting) applied the plan of its last epoch after its last sum, and
+ * its nodes go on admitting under that plan's grants. Counting it with its last sum alone left
+ * those grants out: the other data center handed the same slots out again, and the room reached
+ * 101 active of 100 (AbsenceIsNeverZeroTest on Redis). The free slots of that plan count as its
+ * users too.
+ */
+class SilentDataCenterTest {
+  private static final RoomConfig CONFIG =
+      RoomConfig.builder("silent").totalActiveUsers(100).newUsersPerMinute(100).sessionDuration(Duration.ofMinutes(5)).build();
+  private static final Duration EPOCH = Duration.ofSeconds(1);
+  private static final Tally FORTY = new Tally(40, 0, 0, 0, 0, 10, 5, new TreeMap<>(), new long[0]);
+
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00.100Z"));
+  private final InMemoryTransport store = new InMemoryTransport(clock);
+  private final ReportSeal seal = new ReportSeal(TicketKeys.generate(), CONFIG.roomId());
+  private final Coordinator eu = new Coordinator(CONFIG, store, seal, "eu", "a#1", EPOCH);
+  private final Coordinator us = new Coordinator(CONFIG, store, seal, "us", "b#1", EPOCH);
+  private final TreeMap<Long, Tally> euTallies = new TreeMap<>();
+  private final TreeMap<Long, Tally> usTallies = new TreeMap<>();
+
+  @Test
+  void aSilentDataCenterCountsWithTheFreeSlotsOfItsLastPlan() throws IOException {
+    long euJoined = eu.join(clock::millis, 1000, o -> {}).epoch();
+    long usJoined = us.join(clock::millis, 1000, o -> {}).epoch();
+    long last = 0;
+    for (int i = 0; i < 8; i++) {
+      long epoch = nextEpoch();
+      tally(euTallies, epoch, euJoined);
+      tally(usTallies, epoch, usJoined);
+      for (int q = 0; q < 4; q++) { // publish, settle each data center, read the other's sum
+        eu.exchange(euJoined, euTallies, epoch);
+        us.exchange(usJoined, usTallies, epoch);
+      }
+      last = epoch - 1;
+    }
+    Coordinator.Settled before = Objects.requireNonNull(eu.settled(last), "settled while both publish");
+    Tally room = Tally.sum(before.dataCenters());
+    assertThat(room.active()).isEqualTo(80);
+    long free = Plan.freeSlots(CONFIG, room);
+    assertThat(free).as("100 allowed, 80 active").isEqualTo(20);
+
+    // us goes on, but its sums no longer reach the store: eu counts it silent.
+    Coordinator.@Nullable Settled s = null;
+    for (int i = 0; i < 10 && s == null; i++) {
+      long epoch = nextEpoch();
+      tally(euTallies, epoch, euJoined);
+      for (int q = 0; q < 4; q++) {
+        eu.exchange(euJoined, euTallies, epoch);
+      }
+      s = eu.settled(epoch - 1);
+    }
+    Coordinator.Settled after = Objects.requireNonNull(s, "settled with us silent");
+    Tally silentUs = after.dataCenters().get(after.myDataCenter() == 0 ? 1 : 0);
+    assertThat(silentUs.active()).as("us's 40 users and the 20 slots its last plan may have granted it")
+        .isEqualTo(60);
+    assertThat(Plan.freeSlots(CONFIG, Tally.sum(after.dataCenters()))).as("nothing left to hand out").isZero();
+  }
+
+  private long nextEpoch() {
+    clock.advance(EPOCH);
+    return clock.millis() / 1000;
+  }
+
+  /**
+   * The node's tally of the epoch that just ended, from the epoch it joined at, keeping the
+   * latest epochs as a report does.
+   */
+  private static void tally(TreeMap<Long, Tally> tallies, long epoch, long joined) {
+    if (epoch - 1 >= joined) {
+      tallies.put(epoch - 1, FORTY);
+    }
+    while (tallies.size() > Report.EPOCHS_KEPT) {
+      tallies.pollFirstEntry();
+    }
+  }
+}

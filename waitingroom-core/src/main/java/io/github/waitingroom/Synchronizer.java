@@ -108,6 +108,8 @@ final class Synchronizer {
   private @Nullable Tally lastPublished;
   private long failingSince;
   private boolean stalled;
+  private boolean queueing;
+  private long emptySince = Long.MIN_VALUE;
 
   Synchronizer(
       RoomConfig config,
@@ -249,7 +251,9 @@ final class Synchronizer {
           // node calls a user whom the plan has not reached on another node; a node alone in the
           // room switches at once.
           boolean alone = s.roomNodes() <= 1 && s.dataCenters().size() == 1;
-          apply(plan(s, epoch - 1), alone ? 0 : (epoch + 1) * epochMillis);
+          Plan p = plan(s, epoch - 1);
+          apply(p, alone ? 0 : (epoch + 1) * epochMillis);
+          noteQueueing(p, now);
         }
         watchForStall(epoch);
       } catch (RuntimeException e) {
@@ -290,7 +294,9 @@ final class Synchronizer {
       coordinator.exchange(joined, tallies, epoch);
       Coordinator.Settled s = coordinator.settled(tallied);
       if (s != null) {
-        apply(plan(s, tallied), 0);
+        Plan p = plan(s, tallied);
+        apply(p, 0);
+        noteQueueing(p, Math.floorDiv(nowMillis(), 1000L));
       }
     } catch (IOException e) {
       log.debug("room '{}': late read failed: {}", config.roomId(), e.toString());
@@ -328,6 +334,32 @@ final class Synchronizer {
     state.schedule(plan, activateAtMillis);
     state.activateIfDue(clock.millis() + offsetMillis);
     applied = plan.epoch();
+  }
+
+  /** How long the line must have stayed empty before the node says that queueing stopped. */
+  static final long QUEUE_QUIET_SECONDS = 60;
+
+  /**
+   * Logs when people start to wait in the room (a plan of the whole room shows a line) and when
+   * nobody has waited for {@link #QUEUE_QUIET_SECONDS}: one line each, never per request or per
+   * epoch.
+   */
+  private void noteQueueing(Plan plan, long now) {
+    if (plan.waitingUsers() > 0) {
+      emptySince = Long.MIN_VALUE;
+      if (!queueing) {
+        queueing = true;
+        log.info("room '{}': queueing started: {} waiting, {} of {} active users", config.roomId(),
+            plan.waitingUsers(), plan.activeUsers(), config.totalActiveUsers());
+      }
+    } else if (queueing) {
+      if (emptySince == Long.MIN_VALUE) {
+        emptySince = now;
+      } else if (now - emptySince >= QUEUE_QUIET_SECONDS) {
+        queueing = false;
+        log.info("room '{}': queueing stopped: nobody has waited for {} s", config.roomId(), now - emptySince);
+      }
+    }
   }
 
   /** This node's own plan for an epoch of an outage (see the class comment). */

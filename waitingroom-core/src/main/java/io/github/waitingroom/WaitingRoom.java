@@ -10,6 +10,8 @@ import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One waiting room on one node: the container-neutral admission API. Thread-safe; request
@@ -42,6 +44,8 @@ import org.jspecify.annotations.Nullable;
  * transport needs no setup. {@link #close()} stops the sync.
  */
 public final class WaitingRoom implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(WaitingRoom.class);
+
   private final RoomConfig config;
   private final TicketCodec codec;
   private final NodeState state;
@@ -56,6 +60,10 @@ public final class WaitingRoom implements AutoCloseable {
     this.sync = new Synchronizer(config, state, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
         b.dataCenter, b.nodeId,
         b.syncInterval, b.failurePolicy, b.backgroundSync);
+    log.info("room '{}' open on node '{}' of data center '{}': {} active users, {} new users a minute, sessions of {} s;"
+            + " store {}, {}, epochs of {} ms",
+        config.roomId(), b.nodeId, b.dataCenter, config.totalActiveUsers(), config.newUsersPerMinute(),
+        config.sessionSeconds(), transport.getClass().getSimpleName(), b.failurePolicy, b.syncInterval.toMillis());
   }
 
   /**

@@ -30,6 +30,7 @@ class ModuleNamesTest {
   private static final Map<String, String> EXPECTED =
       Map.of(
           "waitingroom-core", "io.github.waitingroom.core",
+          "waitingroom-http", "io.github.waitingroom.http",
           "waitingroom-servlet", "io.github.waitingroom.servlet",
           "waitingroom-redis", "io.github.waitingroom.redis",
           "waitingroom-tck", "io.github.waitingroom.tck",

@@ -155,6 +155,17 @@ public final class WaitingRoomFilter implements Filter {
   }
 
   /**
+   * A filter over a gate built elsewhere, for code that configures both stacks alike (the Spring
+   * Boot auto-configuration does): the gate's settings are the filter's.
+   *
+   * @param gate the gate; its room is owned (and closed) by the caller
+   * @return the filter
+   */
+  public static WaitingRoomFilter of(Gate gate) {
+    return new WaitingRoomFilter(new Settings(gate, false));
+  }
+
+  /**
    * Reads the init-params when the filter was created by the container (a filter made by {@link
    * #builder} has its settings already), then joins the application's other waiting rooms, so
    * that each request belongs to one room only.
@@ -419,7 +430,11 @@ public final class WaitingRoomFilter implements Filter {
     final String statusParam;
 
     Settings(Builder b, boolean ownsRoom) {
-      this.gate = b.gate.build();
+      this(b.gate.build(), ownsRoom);
+    }
+
+    Settings(Gate gate, boolean ownsRoom) {
+      this.gate = gate;
       this.room = gate.room();
       this.ownsRoom = ownsRoom;
       this.paths = gate.paths();

@@ -9,6 +9,7 @@ import io.github.waitingroom.http.SameSite;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpHeaders;
@@ -54,12 +55,13 @@ import reactor.core.publisher.Mono;
  * an ignore applies, the decoded one which prefix covers the request, so no spelling of a guarded
  * path escapes the room. One filter guards one room; the several-rooms arrangement of the servlet
  * filter (most specific prefix wins) is not offered here. The filter is {@link Ordered}, by
- * default at {@value #DEFAULT_ORDER}: just before Spring Security's {@code WebFilterChainProxy}
- * (-100), so that login pages are guarded too.
+ * default at {@value #DEFAULT_ORDER}: right after Spring Security's {@code WebFilterChainProxy}
+ * (-100), so a request that Security turns away never counts as a visitor, as with the Spring Boot
+ * servlet filter's default order. Use -101 to run it before Spring Security.
  */
 public final class WaitingRoomWebFilter implements WebFilter, Ordered {
-  /** The default {@linkplain #getOrder() order}: just before Spring Security's filter chain (-100). */
-  public static final int DEFAULT_ORDER = -101;
+  /** The default {@linkplain #getOrder() order}: right after Spring Security's filter chain (-100). */
+  public static final int DEFAULT_ORDER = -99;
 
   private final Gate gate;
   private final int order;
@@ -77,6 +79,18 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
    */
   public static Builder builder(WaitingRoom room) {
     return new Builder(room);
+  }
+
+  /**
+   * A filter over a gate built elsewhere, for code that configures both stacks alike (the Spring
+   * Boot auto-configuration does): the gate's settings are the filter's.
+   *
+   * @param gate the gate; its room is owned (and closed) by the caller
+   * @param order the filter's order among the application's {@code WebFilter}s
+   * @return the filter
+   */
+  public static WaitingRoomWebFilter of(Gate gate, int order) {
+    return new WaitingRoomWebFilter(Objects.requireNonNull(gate, "gate"), order);
   }
 
   /**

@@ -32,6 +32,7 @@ class ModuleNamesTest {
           "waitingroom-core", "io.github.waitingroom.core",
           "waitingroom-http", "io.github.waitingroom.http",
           "waitingroom-servlet", "io.github.waitingroom.servlet",
+          "waitingroom-webflux", "io.github.waitingroom.webflux",
           "waitingroom-redis", "io.github.waitingroom.redis",
           "waitingroom-tck", "io.github.waitingroom.tck",
           "waitingroom-spring-boot-autoconfigure", "io.github.waitingroom.spring.boot.autoconfigure",

@@ -6,7 +6,6 @@ import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
 import io.github.waitingroom.http.SameSite;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -167,19 +166,22 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
   }
 
-  /** Drops the caching headers the application set, and puts the ticket back if it was replaced. */
+  /**
+   * Drops the caching headers the application set, and puts the ticket back if it was replaced.
+   * Only {@link HttpHeaders} methods that Spring Framework 6.2 and 7 both declare alike are used
+   * here ({@code headerSet()}, {@code set}, {@code add}): 7 changed {@code get} and {@code remove}
+   * in ways a jar built against 6.2 cannot call.
+   */
   private static void keepTicket(HttpHeaders headers, String setCookie) {
-    List<String> caching = new ArrayList<>();
-    headers.forEach(
-        (name, values) -> {
-          if (Gate.cachingHeader(name)) {
-            caching.add(name);
-          }
-        });
-    caching.forEach(headers::remove);
+    headers.headerSet().removeIf(h -> Gate.cachingHeader(h.getKey()));
     headers.set(HttpHeaders.CACHE_CONTROL, Gate.NO_STORE);
-    List<String> cookies = headers.get(HttpHeaders.SET_COOKIE);
-    if (cookies == null || !cookies.contains(setCookie)) {
+    boolean present = false;
+    for (Map.Entry<String, List<String>> h : headers.headerSet()) {
+      if (HttpHeaders.SET_COOKIE.equalsIgnoreCase(h.getKey()) && h.getValue().contains(setCookie)) {
+        present = true;
+      }
+    }
+    if (!present) {
       headers.add(HttpHeaders.SET_COOKIE, setCookie);
     }
   }

@@ -1,5 +1,6 @@
 package io.github.waitingroom.servlet;
 
+import io.github.waitingroom.http.PathRules;
 import jakarta.servlet.ServletContext;
 import java.util.ArrayList;
 import java.util.Comparator;

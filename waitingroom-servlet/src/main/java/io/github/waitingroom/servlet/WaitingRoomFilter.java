@@ -1,7 +1,10 @@
 package io.github.waitingroom.servlet;
 
-import io.github.waitingroom.Decision;
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.GateRequest;
+import io.github.waitingroom.http.GateResponse;
+import io.github.waitingroom.http.PathRules;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -14,16 +17,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * waiting page, or with the JSON status when the client sends {@code Accept: application/json}.
  * A request carrying the status query flag ({@code ?waitingRoomStatus=1} by default) is answered
  * with the JSON status only, even when it is let through: that is what the waiting page polls.
- * The filter holds no admission logic of its own; the request path never blocks.
+ * The filter holds no admission logic of its own; the request path never blocks. It only
+ * translates: which requests the room decides, the cookie, the page and the JSON come from the
+ * container-neutral {@link Gate}, which the WebFlux {@code WaitingRoomWebFilter} shares.
  *
  * <p>Programmatic registration, for {@code ServletContext.addFilter} or Spring's {@code
  * FilterRegistrationBean}:
@@ -95,15 +93,14 @@ public final class WaitingRoomFilter implements Filter {
   public static final String ROOM_ATTRIBUTE = "io.github.waitingroom.room";
 
   /** The default name of the query flag that asks for the JSON status only. */
-  public static final String DEFAULT_STATUS_PARAM = "waitingRoomStatus";
+  public static final String DEFAULT_STATUS_PARAM = Gate.DEFAULT_STATUS_PARAM;
 
-  private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-  private static final String NO_STORE = "private, no-store";
-  private static final String JSON_POLICY = "default-src 'none'";
-  private static final SecureRandom NONCES = new SecureRandom();
-  private static final Base64.Encoder NONCE_ENCODER = Base64.getUrlEncoder().withoutPadding();
+  private static final String NO_STORE = Gate.NO_STORE;
 
-  /** When the ticket cookie carries the {@code Secure} attribute. */
+  /**
+   * When the ticket cookie carries the {@code Secure} attribute; the servlet spelling of {@link
+   * io.github.waitingroom.http.CookieSecure}, with the same constants.
+   */
   public enum CookieSecure {
     /**
      * When the container says the request came over HTTPS ({@link ServletRequest#isSecure()}). The
@@ -121,7 +118,10 @@ public final class WaitingRoomFilter implements Filter {
     NEVER
   }
 
-  /** The ticket cookie's {@code SameSite} attribute. */
+  /**
+   * The ticket cookie's {@code SameSite} attribute; the servlet spelling of {@link
+   * io.github.waitingroom.http.SameSite}, with the same constants.
+   */
   public enum SameSite {
     /** {@code SameSite=Lax}: the default; sent on top-level navigation from other sites. */
     LAX,
@@ -152,6 +152,17 @@ public final class WaitingRoomFilter implements Filter {
    */
   public static Builder builder(WaitingRoom room) {
     return new Builder(room);
+  }
+
+  /**
+   * A filter over a gate built elsewhere, for code that configures both stacks alike (the Spring
+   * Boot auto-configuration does): the gate's settings are the filter's.
+   *
+   * @param gate the gate; its room is owned (and closed) by the caller
+   * @return the filter
+   */
+  public static WaitingRoomFilter of(Gate gate) {
+    return new WaitingRoomFilter(new Settings(gate, false));
   }
 
   /**
@@ -203,33 +214,35 @@ public final class WaitingRoomFilter implements Filter {
         || !(response instanceof HttpServletResponse res)
         || req.getDispatcherType() != DispatcherType.REQUEST
         || !claim(s, req)
-        // CORS preflights never carry cookies: queueing them would only add phantom users.
-        || isCorsPreflight(req)
-        || !s.paths.guards(req.getMethod(), rawPathWithinApplication(req), pathWithinApplication(req))) {
+        || !s.gate.decides(
+            req.getMethod(),
+            rawPathWithinApplication(req),
+            pathWithinApplication(req),
+            req.getHeader("Origin"),
+            req.getHeader("Access-Control-Request-Method"))) {
       chain.doFilter(request, response);
       return;
     }
-    Decision d = s.room.decide(ticketOf(req, s.cookieName));
-    String ticket = d.ticket();
-    String setCookie = ticket == null ? null : s.cookie(req, ticket, d.ticketMaxAgeSeconds());
+    String context = req.getContextPath();
+    GateResponse g =
+        s.gate.handle(
+            new GateRequest(
+                context == null ? "" : context,
+                req.isSecure(),
+                ticketOf(req, s.cookieName),
+                req.getQueryString(),
+                req.getHeader("Accept")));
+    String setCookie = g.setCookie();
     if (setCookie != null) {
       res.addHeader("Set-Cookie", setCookie);
     }
-    if (hasFlag(req.getQueryString(), s.statusParam)) {
-      writeJson(s, d, res, d.letsThrough() ? HttpServletResponse.SC_OK : s.waitingStatus);
-      return;
-    }
-    if (d.letsThrough()) {
+    if (g.passes()) {
       // A response that sets a ticket must never be cached and replayed to someone else, whatever
       // the application sets on it later.
       chain.doFilter(request, setCookie == null ? res : new TicketResponse(res, setCookie));
       return;
     }
-    if (wantsJson(req)) {
-      writeJson(s, d, res, s.waitingStatus);
-    } else {
-      writePage(s, d, res);
-    }
+    write(res, g);
   }
 
   /**
@@ -264,7 +277,7 @@ public final class WaitingRoomFilter implements Filter {
     }
     String path = pathWithinApplication(req);
     Rooms r = rooms;
-    if (!PathRules.under(path, s.paths.prefix()) || (r != null && r.owner(path) != this)) {
+    if (!s.gate.covers(path) || (r != null && r.owner(path) != this)) {
       return false;
     }
     req.setAttribute(ROOM_ATTRIBUTE, s.room.config().roomId());
@@ -289,13 +302,6 @@ public final class WaitingRoomFilter implements Filter {
   public @Nullable WaitingRoom room() {
     Settings s = settings;
     return s == null ? null : s.room;
-  }
-
-  /** A CORS preflight: {@code OPTIONS} with both {@code Origin} and {@code Access-Control-Request-Method}. */
-  private static boolean isCorsPreflight(HttpServletRequest req) {
-    return "OPTIONS".equals(req.getMethod())
-        && req.getHeader("Origin") != null
-        && req.getHeader("Access-Control-Request-Method") != null;
   }
 
   /** The path as the client sent it (not decoded), after the context path. */
@@ -328,84 +334,15 @@ public final class WaitingRoomFilter implements Filter {
     return null;
   }
 
-  /** Whether the raw query string holds the flag {@code name} (with or without a value). */
-  static boolean hasFlag(@Nullable String query, String name) {
-    if (query == null) {
-      return false;
+  private static void write(HttpServletResponse res, GateResponse g) throws IOException {
+    byte[] body = g.body();
+    res.setStatus(g.status());
+    for (Map.Entry<String, String> h : g.headers().entrySet()) {
+      res.setHeader(h.getKey(), h.getValue());
     }
-    int from = 0;
-    while (from <= query.length()) {
-      int end = query.indexOf('&', from);
-      if (end < 0) {
-        end = query.length();
-      }
-      if (query.startsWith(name, from)
-          && (from + name.length() == end || query.charAt(from + name.length()) == '=')) {
-        return true;
-      }
-      from = end + 1;
-    }
-    return false;
-  }
-
-  private static boolean wantsJson(HttpServletRequest req) {
-    String accept = req.getHeader("Accept");
-    return accept != null && accept.contains("application/json");
-  }
-
-  private static void writeJson(Settings s, Decision d, HttpServletResponse res, int status)
-      throws IOException {
-    long viewTime = d.viewTime() > 0 ? d.viewTime() : s.room.status().now();
-    write(res, status, "application/json", JSON_POLICY, StatusJson.write(s.room.config().roomId(), d, viewTime), d);
-  }
-
-  private static void writePage(Settings s, Decision d, HttpServletResponse res) throws IOException {
-    String[] values = new String[PageTemplate.Var.values().length];
-    values[PageTemplate.Var.ROOM_ID.ordinal()] = s.room.config().roomId();
-    values[PageTemplate.Var.USERS_AHEAD.ordinal()] = Long.toString(d.usersAhead());
-    values[PageTemplate.Var.WAIT_KNOWN.ordinal()] = Boolean.toString(d.waitKnown());
-    values[PageTemplate.Var.WAIT_MINUTES.ordinal()] =
-        d.waitKnown() ? Long.toString(d.waitMinutes()) : "unknown";
-    values[PageTemplate.Var.WAIT_TIME_FORMATTED.ordinal()] = PageTemplate.formatWait(d.waitSeconds());
-    values[PageTemplate.Var.REFRESH_SECONDS.ordinal()] = Long.toString(d.refreshSeconds());
-    values[PageTemplate.Var.LAST_UPDATED.ordinal()] = Instant.ofEpochSecond(d.viewTime()).toString();
-    values[PageTemplate.Var.STATUS_PARAM.ordinal()] = s.statusParam;
-    String nonce = nonce();
-    values[PageTemplate.Var.CSP_NONCE.ordinal()] = nonce;
-    write(res, s.waitingStatus, "text/html", pagePolicy(nonce), s.template.render(values), d);
-  }
-
-  /** 128 random bits, base64url: a Content-Security-Policy nonce for one page. */
-  private static String nonce() {
-    byte[] bytes = new byte[16];
-    NONCES.nextBytes(bytes);
-    return NONCE_ENCODER.encodeToString(bytes);
-  }
-
-  /**
-   * The waiting page's policy: its own inline script and style (by nonce), requests to its own
-   * origin (the status poll) and same-origin images; nothing from elsewhere, no plugins, no
-   * {@code <base>}.
-   */
-  static String pagePolicy(String nonce) {
-    return "default-src 'none'; script-src 'nonce-" + nonce + "'; style-src 'nonce-" + nonce
-        + "'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'";
-  }
-
-  private static void write(
-      HttpServletResponse res, int status, String type, String policy, String body, Decision d)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    res.setStatus(status);
-    res.setHeader("Cache-Control", NO_STORE);
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Content-Security-Policy", policy);
-    if (status == 429 && d.refreshSeconds() > 0) {
-      res.setHeader("Retry-After", Long.toString(d.refreshSeconds()));
-    }
-    res.setContentType(type + ";charset=UTF-8");
-    res.setContentLength(bytes.length);
-    res.getOutputStream().write(bytes);
+    res.setContentType(g.contentType());
+    res.setContentLength(body.length);
+    res.getOutputStream().write(body);
   }
 
   /**
@@ -422,13 +359,8 @@ public final class WaitingRoomFilter implements Filter {
       super.setHeader("Cache-Control", NO_STORE);
     }
 
-    /** Whether a header would let a shared cache (a proxy or a CDN) keep the response. */
-    static boolean cachingHeader(String name) {
-      String n = name.toLowerCase(Locale.ROOT);
-      return n.equals("cache-control")
-          || n.equals("expires")
-          || n.equals("surrogate-control")
-          || n.endsWith("cdn-cache-control");
+    private static boolean cachingHeader(String name) {
+      return Gate.cachingHeader(name);
     }
 
     @Override
@@ -485,73 +417,32 @@ public final class WaitingRoomFilter implements Filter {
     }
   }
 
-  /** The filter's fixed settings. */
+  /** The filter's fixed settings: the gate, and what it says of itself in the servlet spelling. */
   static final class Settings {
     final WaitingRoom room;
     final boolean ownsRoom;
+    final Gate gate;
     final PathRules paths;
     final String cookieName;
-    /** A {@code __Host-} cookie: always {@code Secure}, {@code Path=/}, never a {@code Domain}. */
-    final boolean hostCookie;
     final CookieSecure secure;
     final SameSite sameSite;
     final int waitingStatus;
     final String statusParam;
-    final PageTemplate template;
 
     Settings(Builder b, boolean ownsRoom) {
-      this.room = b.room;
+      this(b.gate.build(), ownsRoom);
+    }
+
+    Settings(Gate gate, boolean ownsRoom) {
+      this.gate = gate;
+      this.room = gate.room();
       this.ownsRoom = ownsRoom;
-      this.paths = new PathRules(b.pathPrefix, b.ignorePaths);
-      String name = b.cookieName != null ? b.cookieName : "wr_" + room.config().roomId();
-      this.cookieName = checkToken("cookieName", name);
-      this.statusParam = checkToken("statusParam", b.statusParam);
-      if (b.sameSite == SameSite.NONE && b.secure == CookieSecure.NEVER) {
-        throw new IllegalArgumentException(
-            "cookieSameSite NONE requires a Secure cookie (browsers reject it otherwise) but cookieSecure was NEVER");
-      }
-      // Browsers match the cookie prefixes without regard to case.
-      this.hostCookie = name.regionMatches(true, 0, "__Host-", 0, 7);
-      boolean securePrefix = hostCookie || name.regionMatches(true, 0, "__Secure-", 0, 9);
-      if (securePrefix && b.secure == CookieSecure.NEVER) {
-        throw new IllegalArgumentException(
-            "cookieName '" + name + "' requires a Secure cookie (browsers reject a __Host- or __Secure-"
-                + " cookie without it) but cookieSecure was NEVER");
-      }
-      if (hostCookie && !paths.prefix().equals("/")) {
-        throw new IllegalArgumentException(
-            "cookieName '" + name + "' requires Path=/ (browsers reject a __Host- cookie with any other"
-                + " path) but pathPrefix was '" + paths.prefix() + "': guard '/' or use another cookie name");
-      }
-      this.secure = b.sameSite == SameSite.NONE || securePrefix ? CookieSecure.ALWAYS : b.secure;
-      this.sameSite = b.sameSite;
-      this.waitingStatus = b.waitingStatus;
-      this.template = b.template;
-    }
-
-    private static String checkToken(String setting, String value) {
-      if (!TOKEN.matcher(value).matches()) {
-        throw new IllegalArgumentException(
-            setting + " must be 1 to 64 characters out of A-Z a-z 0-9 . _ - but was '" + value + "'");
-      }
-      return value;
-    }
-
-    String cookie(HttpServletRequest req, String ticket, long maxAgeSeconds) {
-      String context = req.getContextPath();
-      String prefix = paths.prefix();
-      String path =
-          hostCookie || context == null || context.isEmpty() ? prefix : prefix.equals("/") ? context : context + prefix;
-      StringBuilder c = new StringBuilder(160);
-      c.append(cookieName).append('=').append(ticket);
-      c.append("; Path=").append(path);
-      c.append("; Max-Age=").append(maxAgeSeconds);
-      c.append("; HttpOnly");
-      if (secure == CookieSecure.ALWAYS || (secure == CookieSecure.AUTO && req.isSecure())) {
-        c.append("; Secure");
-      }
-      c.append("; SameSite=").append(sameSite == SameSite.LAX ? "Lax" : sameSite == SameSite.STRICT ? "Strict" : "None");
-      return c.toString();
+      this.paths = gate.paths();
+      this.cookieName = gate.cookieName();
+      this.secure = CookieSecure.valueOf(gate.cookieSecure().name());
+      this.sameSite = SameSite.valueOf(gate.cookieSameSite().name());
+      this.waitingStatus = gate.waitingStatus();
+      this.statusParam = gate.statusParam();
     }
   }
 
@@ -560,19 +451,10 @@ public final class WaitingRoomFilter implements Filter {
    * checked by {@link #build()}, whose error names the setting and the bad value.
    */
   public static final class Builder {
-    private final WaitingRoom room;
-    private String pathPrefix = "/";
-    private final List<String> ignorePaths = new ArrayList<>();
-    private @Nullable String cookieName;
-    private CookieSecure secure = CookieSecure.AUTO;
-    private SameSite sameSite = SameSite.LAX;
-    private int waitingStatus = HttpServletResponse.SC_OK;
-    private String statusParam = DEFAULT_STATUS_PARAM;
-    private PageTemplate template;
+    private final Gate.Builder gate;
 
     private Builder(WaitingRoom room) {
-      this.room = Objects.requireNonNull(room, "room");
-      this.template = PageTemplate.defaultPage();
+      this.gate = Gate.builder(room);
     }
 
     /**
@@ -580,7 +462,7 @@ public final class WaitingRoomFilter implements Filter {
      * {@code /}, the whole application. The ticket cookie is scoped to it.
      */
     public Builder pathPrefix(String prefix) {
-      this.pathPrefix = Objects.requireNonNull(prefix, "pathPrefix");
+      gate.pathPrefix(prefix);
       return this;
     }
 
@@ -605,7 +487,7 @@ public final class WaitingRoomFilter implements Filter {
      * exempt: an admitted visitor still gets them.
      */
     public Builder ignorePaths(String... paths) {
-      ignorePaths.addAll(Arrays.asList(paths));
+      gate.ignorePaths(paths);
       return this;
     }
 
@@ -618,7 +500,7 @@ public final class WaitingRoomFilter implements Filter {
      * plain HTTP, where browsers then drop it.
      */
     public Builder cookieName(String name) {
-      this.cookieName = Objects.requireNonNull(name, "cookieName");
+      gate.cookieName(name);
       return this;
     }
 
@@ -628,28 +510,25 @@ public final class WaitingRoomFilter implements Filter {
      * forwarded-header handling (see {@link CookieSecure#AUTO}) or choose {@link CookieSecure#ALWAYS}.
      */
     public Builder cookieSecure(CookieSecure secure) {
-      this.secure = Objects.requireNonNull(secure, "cookieSecure");
+      gate.cookieSecure(io.github.waitingroom.http.CookieSecure.valueOf(Objects.requireNonNull(secure, "cookieSecure").name()));
       return this;
     }
 
     /** The cookie's {@code SameSite}. Default: {@link SameSite#LAX}. */
     public Builder cookieSameSite(SameSite sameSite) {
-      this.sameSite = Objects.requireNonNull(sameSite, "cookieSameSite");
+      gate.cookieSameSite(io.github.waitingroom.http.SameSite.valueOf(Objects.requireNonNull(sameSite, "cookieSameSite").name()));
       return this;
     }
 
     /** The HTTP status of waiting responses: 200 (default), 202 or 429 (with {@code Retry-After}). */
     public Builder waitingStatus(int status) {
-      if (status != 200 && status != 202 && status != 429) {
-        throw new IllegalArgumentException("waitingStatus must be 200, 202 or 429 but was " + status);
-      }
-      this.waitingStatus = status;
+      gate.waitingStatus(status);
       return this;
     }
 
     /** The query flag that asks for the JSON status only. Default: {@value #DEFAULT_STATUS_PARAM}. */
     public Builder statusParam(String name) {
-      this.statusParam = Objects.requireNonNull(name, "statusParam");
+      gate.statusParam(name);
       return this;
     }
 
@@ -663,7 +542,7 @@ public final class WaitingRoomFilter implements Filter {
      * @throws IllegalArgumentException naming the first unknown variable
      */
     public Builder template(String html) {
-      this.template = PageTemplate.parse(Objects.requireNonNull(html, "template"), "custom template");
+      gate.template(html);
       return this;
     }
 

@@ -60,9 +60,10 @@ public class WaitingRoomProperties extends RoomProperties {
   private boolean ignoreSpringResources = true;
 
   /**
-   * The filter's order among servlet filters. The default, -99, runs the room right after Spring
-   * Security (-100), so bypass predicates can ask for the user's roles and requests that Security
-   * rejects never count as visitors. Use -101 to run it before Spring Security.
+   * The filter's order among servlet filters, or among WebFilters in a reactive application. The
+   * default, -99, runs the room right after Spring Security (-100), so bypass predicates can ask
+   * for the user's roles and requests that Security rejects never count as visitors. Use -101 to
+   * run it before Spring Security.
    */
   private int filterOrder = -99;
 

@@ -6,8 +6,6 @@ import io.github.waitingroom.spring.boot.WaitingRoomBypass;
 import io.github.waitingroom.spring.boot.WaitingRooms;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +22,6 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
-import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.ResourcePatternResolver;
 import org.springframework.util.ClassUtils;
 
@@ -78,14 +75,15 @@ public class WaitingRoomServletAutoConfiguration {
     List<String> guarded = new ArrayList<>();
     WaitingRoom main = mainRoom.getIfAvailable();
     if (main != null) {
-      filters.add(filter(WaitingRoomAutoConfiguration.MAIN_ROOM, p, main, spring));
+      filters.add(WaitingRoomFilter.of(Gates.gate(WaitingRoomAutoConfiguration.MAIN_ROOM, p, main, spring.prefixes)));
       guarded.add("'" + main.config().roomId() + "' " + p.getPathPrefix());
     }
     WaitingRooms named = namedRooms.getIfAvailable();
     if (named != null) {
       for (Map.Entry<String, WaitingRoom> e : named.asMap().entrySet()) {
         RoomProperties r = p.getRooms().getOrDefault(e.getKey(), new RoomProperties());
-        filters.add(filter(WaitingRoomAutoConfiguration.namedRoom(e.getKey()), r, e.getValue(), spring));
+        filters.add(
+            WaitingRoomFilter.of(Gates.gate(WaitingRoomAutoConfiguration.namedRoom(e.getKey()), r, e.getValue(), spring.prefixes)));
         guarded.add("'" + e.getValue().config().roomId() + "' " + r.getPathPrefix());
       }
     }
@@ -109,58 +107,5 @@ public class WaitingRoomServletAutoConfiguration {
         spring.prefixes,
         rules.size());
     return registration;
-  }
-
-  /** The filter of one room, from the room's properties under {@code prefix}. */
-  private static WaitingRoomFilter filter(String prefix, RoomProperties p, WaitingRoom room, SpringResources spring) {
-    WaitingRoomFilter.Builder b = WaitingRoomFilter.builder(room);
-    WaitingRoomAutoConfiguration.Properties.set(prefix + "path-prefix", p.getPathPrefix(), b::pathPrefix);
-    List<String> ignored = new ArrayList<>(spring.prefixes);
-    for (String path : p.getIgnorePaths()) {
-      WaitingRoomAutoConfiguration.Properties.set(prefix + "ignore-paths", path, v -> checkedIgnore(room, v));
-      ignored.add(path);
-    }
-    b.ignorePaths(ignored.toArray(String[]::new));
-    String cookieName = p.getCookie().getName();
-    if (cookieName != null) {
-      b.cookieName(cookieName);
-    }
-    b.cookieSecure(WaitingRoomFilter.CookieSecure.valueOf(p.getCookie().getSecure().name()));
-    b.cookieSameSite(WaitingRoomFilter.SameSite.valueOf(p.getCookie().getSameSite().name()));
-    WaitingRoomAutoConfiguration.Properties.set(prefix + "waiting-status", p.getWaitingStatus(), b::waitingStatus);
-    b.statusParam(p.getStatusParam());
-    Resource template = p.getPageTemplate();
-    if (template != null) {
-      String html;
-      try {
-        html = template.getContentAsString(StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new InvalidConfigurationPropertyValueException(
-            prefix + "page-template", template.getDescription(), "cannot be read: " + e);
-      }
-      WaitingRoomAutoConfiguration.Properties.set(prefix + "page-template", html, b::template);
-    }
-    try {
-      return b.build();
-    } catch (IllegalArgumentException e) {
-      // build() checks the settings that depend on each other; its message starts with the setting.
-      String message = String.valueOf(e.getMessage());
-      if (message.startsWith("pathPrefix")) {
-        throw new InvalidConfigurationPropertyValueException(prefix + "path-prefix", p.getPathPrefix(), message);
-      }
-      if (message.startsWith("statusParam")) {
-        throw new InvalidConfigurationPropertyValueException(prefix + "status-param", p.getStatusParam(), message);
-      }
-      if (message.startsWith("cookieSameSite")) {
-        throw new InvalidConfigurationPropertyValueException(
-            prefix + "cookie.same-site", p.getCookie().getSameSite(), message);
-      }
-      throw new InvalidConfigurationPropertyValueException(prefix + "cookie.name", cookieName, message);
-    }
-  }
-
-  private static void checkedIgnore(WaitingRoom room, String path) {
-    // The filter builder checks ignore paths only in build(); check each one here to name it.
-    WaitingRoomFilter.builder(room).ignorePaths(path).build();
   }
 }

@@ -30,7 +30,9 @@ class ModuleNamesTest {
   private static final Map<String, String> EXPECTED =
       Map.of(
           "waitingroom-core", "io.github.waitingroom.core",
+          "waitingroom-http", "io.github.waitingroom.http",
           "waitingroom-servlet", "io.github.waitingroom.servlet",
+          "waitingroom-webflux", "io.github.waitingroom.webflux",
           "waitingroom-redis", "io.github.waitingroom.redis",
           "waitingroom-tck", "io.github.waitingroom.tck",
           "waitingroom-spring-boot-autoconfigure", "io.github.waitingroom.spring.boot.autoconfigure",

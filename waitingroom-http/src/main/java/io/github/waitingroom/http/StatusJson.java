@@ -1,4 +1,4 @@
-package io.github.waitingroom.servlet;
+package io.github.waitingroom.http;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;

@@ -1,4 +1,4 @@
-package io.github.waitingroom.servlet;
+package io.github.waitingroom.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -70,12 +70,12 @@ class PathRulesTest {
 
   @Test
   void findsTheStatusFlagInTheRawQueryString() {
-    assertThat(WaitingRoomFilter.hasFlag("waitingRoomStatus=1", "waitingRoomStatus")).isTrue();
-    assertThat(WaitingRoomFilter.hasFlag("a=1&waitingRoomStatus", "waitingRoomStatus")).isTrue();
-    assertThat(WaitingRoomFilter.hasFlag("a=waitingRoomStatus", "waitingRoomStatus")).isFalse();
-    assertThat(WaitingRoomFilter.hasFlag("waitingRoomStatusX=1", "waitingRoomStatus")).isFalse();
-    assertThat(WaitingRoomFilter.hasFlag("", "waitingRoomStatus")).isFalse();
-    assertThat(WaitingRoomFilter.hasFlag(null, "waitingRoomStatus")).isFalse();
+    assertThat(Gate.hasFlag("waitingRoomStatus=1", "waitingRoomStatus")).isTrue();
+    assertThat(Gate.hasFlag("a=1&waitingRoomStatus", "waitingRoomStatus")).isTrue();
+    assertThat(Gate.hasFlag("a=waitingRoomStatus", "waitingRoomStatus")).isFalse();
+    assertThat(Gate.hasFlag("waitingRoomStatusX=1", "waitingRoomStatus")).isFalse();
+    assertThat(Gate.hasFlag("", "waitingRoomStatus")).isFalse();
+    assertThat(Gate.hasFlag(null, "waitingRoomStatus")).isFalse();
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.github.waitingroom.servlet;
+package io.github.waitingroom.http;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -30,8 +30,10 @@ import org.slf4j.LoggerFactory;
  * <p>Everything else goes through the room. A bare extension also matches below application
  * routes ({@code *.css} covers {@code /buy/x.css}, which a controller mapped to {@code /buy/**}
  * may answer); scope it ({@code /static/*.css}) unless no route takes trailing segments.
+ *
+ * <p>A {@link Gate} holds one; the adapters never build their own.
  */
-final class PathRules {
+public final class PathRules {
   private static final Logger log = LoggerFactory.getLogger(PathRules.class);
   private static final Pattern EXTENSION = Pattern.compile("\\*(\\.[A-Za-z0-9]+)+");
   private static final Pattern CANONICAL_CHARS = Pattern.compile("[A-Za-z0-9._~/-]*");
@@ -87,13 +89,22 @@ final class PathRules {
     return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
   }
 
-  /** The guarded prefix, without a trailing slash ({@code /} for the whole application). */
-  String prefix() {
+  /**
+   * The guarded prefix, without a trailing slash ({@code /} for the whole application).
+   *
+   * @return the prefix
+   */
+  public String prefix() {
     return prefix;
   }
 
-  /** Whether a canonical {@code GET} of {@code path} goes through the room. */
-  boolean guards(String path) {
+  /**
+   * Whether a canonical {@code GET} of {@code path} goes through the room.
+   *
+   * @param path a path within the application
+   * @return whether the room decides it
+   */
+  public boolean guards(String path) {
     return guards("GET", path, path);
   }
 
@@ -104,8 +115,9 @@ final class PathRules {
    * @param rawPath the path as the client sent it, after the context path (percent-escapes and
    *     path parameters intact)
    * @param path the path within the application as the container decoded it
+   * @return whether the room decides the request
    */
-  boolean guards(String method, String rawPath, String path) {
+  public boolean guards(String method, String rawPath, String path) {
     if (!under(path, prefix)) {
       return false;
     }
@@ -150,8 +162,14 @@ final class PathRules {
     return true;
   }
 
-  /** Whether {@code path} is {@code base} or below it, by whole segments. */
-  static boolean under(String path, String base) {
+  /**
+   * Whether {@code path} is {@code base} or below it, by whole segments.
+   *
+   * @param path a decoded path
+   * @param base a path without a trailing slash, or {@code /}
+   * @return whether {@code path} lies under {@code base}
+   */
+  public static boolean under(String path, String base) {
     if (base.equals("/")) {
       return true;
     }

@@ -1,4 +1,4 @@
-package io.github.waitingroom.servlet;
+package io.github.waitingroom.http;
 
 import java.io.IOException;
 import java.io.InputStream;

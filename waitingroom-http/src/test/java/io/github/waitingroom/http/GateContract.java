@@ -1,0 +1,451 @@
+package io.github.waitingroom.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.ManualClock;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import java.io.IOException;
+import java.net.CookieManager;
+import java.net.HttpCookie;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every adapter of the {@link Gate} must do over real HTTP: the servlet filter on Jetty and
+ * the WebFlux filter on Reactor Netty each run this suite by extending it with {@link #start},
+ * which puts the adapter, configured with {@link Options}, in front of this application:
+ *
+ * <ul>
+ *   <li>it answers any method on any path with 200, {@code text/plain}, body {@code app:} and the
+ *       path as sent;
+ *   <li>for each query parameter {@code appSetHeader=Name:Value} it <em>sets</em> (replaces) that
+ *       response header, as an application that sets its own caching headers or cookies does;
+ *   <li>it counts the requests it served ({@link Server#appHits()}).
+ * </ul>
+ *
+ * <p>The room runs on a {@link ManualClock} that the tests move, without background sync: the
+ * tests call {@link WaitingRoom#sync()} where a sync would have happened.
+ */
+public abstract class GateContract {
+  private static final KeysetHandle KEYS = TicketKeys.generate();
+  private static final String COOKIE = "wr_shop";
+
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
+  private @Nullable WaitingRoom room;
+  private @Nullable Server server;
+
+  /** A server running the adapter under test in front of the application described above. */
+  public interface Server extends AutoCloseable {
+    /**
+     * The address of a path on this server.
+     *
+     * @param pathAndQuery a path, with a query if any, sent as written
+     * @return an {@code http://} URI on the server's port
+     */
+    URI uri(String pathAndQuery);
+
+    /**
+     * How many requests reached the application.
+     *
+     * @return the count
+     */
+    int appHits();
+  }
+
+  /**
+   * The adapter's settings, to be given to its builder one for one.
+   *
+   * @param pathPrefix the guarded prefix
+   * @param ignorePaths the ignored paths
+   * @param cookieName the cookie name, or {@code null} for the default
+   * @param cookieSecure when the cookie is {@code Secure}
+   * @param cookieSameSite the cookie's {@code SameSite}
+   * @param waitingStatus the status of waiting answers
+   */
+  public record Options(
+      String pathPrefix,
+      List<String> ignorePaths,
+      @Nullable String cookieName,
+      CookieSecure cookieSecure,
+      SameSite cookieSameSite,
+      int waitingStatus) {
+
+    static Options defaults() {
+      return new Options("/", List.of(), null, CookieSecure.AUTO, SameSite.LAX, 200);
+    }
+
+    Options withPathPrefix(String prefix) {
+      return new Options(prefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus);
+    }
+
+    Options withIgnorePaths(String... paths) {
+      return new Options(pathPrefix, List.of(paths), cookieName, cookieSecure, cookieSameSite, waitingStatus);
+    }
+
+    Options withCookie(String name, CookieSecure secure, SameSite sameSite) {
+      return new Options(pathPrefix, ignorePaths, name, secure, sameSite, waitingStatus);
+    }
+
+    Options withWaitingStatus(int status) {
+      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, status);
+    }
+  }
+
+  /**
+   * Starts the adapter under test around {@code room} on a free port.
+   *
+   * @param room the room, owned and closed by the contract
+   * @param options the adapter's settings
+   * @return the running server, closed by the contract
+   * @throws Exception when the server cannot start
+   */
+  protected abstract Server start(WaitingRoom room, Options options) throws Exception;
+
+  private void start(RoomConfig config, Options options) throws Exception {
+    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
+    room = r;
+    server = start(r, options);
+  }
+
+  private void start(Options options) throws Exception {
+    start(small(), options);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    Server s = server;
+    if (s != null) {
+      s.close();
+    }
+    WaitingRoom r = room;
+    if (r != null) {
+      r.close();
+    }
+  }
+
+  private WaitingRoom room() {
+    return Objects.requireNonNull(room, "room not started");
+  }
+
+  private Server server() {
+    return Objects.requireNonNull(server, "server not started");
+  }
+
+  /** Two active users, two new users a minute, 60 s sessions, refresh every 10 s, places kept 5 min. */
+  private static RoomConfig small() {
+    return RoomConfig.builder("shop")
+        .totalActiveUsers(2)
+        .newUsersPerMinute(2)
+        .sessionDuration(Duration.ofSeconds(60))
+        .bucketWidth(Duration.ofSeconds(60))
+        .sliceWidth(Duration.ofSeconds(10))
+        .refreshInterval(Duration.ofSeconds(10))
+        .waitingTimeout(Duration.ofMinutes(5))
+        .build();
+  }
+
+  private void advance(int seconds) {
+    clock.advance(Duration.ofSeconds(seconds));
+  }
+
+  private static boolean inApp(HttpResponse<String> r) {
+    return r.statusCode() == 200 && r.body().startsWith("app:");
+  }
+
+  private static boolean onWaitingPage(HttpResponse<String> r) {
+    return r.body().contains("<h1>You are in line</h1>");
+  }
+
+  private static List<String> setCookies(HttpResponse<String> r) {
+    return r.headers().allValues("Set-Cookie");
+  }
+
+  private static @Nullable String ticketCookie(HttpResponse<String> r, String name) {
+    return setCookies(r).stream().filter(c -> c.startsWith(name + "=")).findFirst().orElse(null);
+  }
+
+  /** The JSON status object's fields, read with jackson-core's streaming parser. */
+  private static Map<String, Object> status(HttpResponse<String> r) throws IOException {
+    assertThat(r.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+    Map<String, Object> fields = new HashMap<>();
+    try (JsonParser p = new JsonFactory().createParser(r.body())) {
+      assertThat(p.nextToken()).isEqualTo(JsonToken.START_OBJECT);
+      assertThat(p.nextFieldName()).isEqualTo("waitingRoom");
+      assertThat(p.nextToken()).isEqualTo(JsonToken.START_OBJECT);
+      for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+        JsonToken t = p.nextToken();
+        fields.put(
+            name,
+            switch (t) {
+              case VALUE_NUMBER_INT -> p.getLongValue();
+              case VALUE_TRUE, VALUE_FALSE -> p.getBooleanValue();
+              case VALUE_NULL -> "null";
+              default -> p.getText();
+            });
+      }
+    }
+    return fields;
+  }
+
+  @Test
+  void admitsTheFirstVisitorsWithACookieThenShowsTheWaitingPage() throws Exception {
+    start(Options.defaults());
+    Visitor a = new Visitor(server());
+    Visitor b = new Visitor(server());
+    Visitor c = new Visitor(server());
+
+    HttpResponse<String> first = a.get("/tickets");
+    assertThat(inApp(first)).isTrue();
+    assertThat(first.body()).isEqualTo("app:/tickets");
+    assertThat(ticketCookie(first, COOKIE)).isNotNull();
+    assertThat(inApp(b.get("/tickets"))).isTrue();
+    HttpResponse<String> third = c.get("/tickets");
+
+    assertThat(inApp(third)).isFalse();
+    assertThat(onWaitingPage(third)).isTrue();
+    assertThat(third.statusCode()).isEqualTo(200);
+    assertThat(third.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
+    assertThat(third.headers().firstValue("Cache-Control")).hasValue("private, no-store");
+    assertThat(ticketCookie(third, COOKIE)).as("the line place is kept in the cookie").isNotNull();
+    assertThat(server().appHits()).isEqualTo(2);
+    // The admitted keep passing, the waiting keep waiting.
+    assertThat(inApp(a.get("/tickets/42"))).isTrue();
+    assertThat(onWaitingPage(c.get("/tickets"))).isTrue();
+    assertThat(server().appHits()).isEqualTo(3);
+  }
+
+  @Test
+  void answersTheJsonStatusOnRequest() throws Exception {
+    start(Options.defaults());
+    Visitor a = new Visitor(server());
+    new Visitor(server()).get("/");
+    assertThat(inApp(a.get("/"))).isTrue();
+    Visitor c = new Visitor(server());
+
+    HttpResponse<String> json = c.getJson("/");
+    assertThat(json.statusCode()).isEqualTo(200);
+    Map<String, Object> s = status(json);
+    assertThat(s).containsEntry("roomId", "shop").containsEntry("inWaitingRoom", true);
+    assertThat(s.get("status")).isIn("queued", "waiting");
+    assertThat(json.headers().firstValue("Content-Security-Policy")).hasValue("default-src 'none'");
+    assertThat(status(c.get("/anything?waitingRoomStatus=1"))).containsEntry("status", "waiting");
+
+    int hits = server().appHits();
+    HttpResponse<String> admitted = a.get("/page?x=1&waitingRoomStatus=1");
+    assertThat(admitted.statusCode()).isEqualTo(200);
+    assertThat(status(admitted)).containsEntry("status", "active").containsEntry("inWaitingRoom", false);
+    assertThat(server().appHits()).as("the status flag never reaches the application").isEqualTo(hits);
+  }
+
+  @Test
+  void ignoredPathsNeverCount() throws Exception {
+    start(Options.defaults().withIgnorePaths("/static/", "*.ico"));
+    for (int i = 0; i < 5; i++) {
+      Visitor v = new Visitor(server());
+      for (String path : List.of("/static/app.css", "/static", "/favicon.ico")) {
+        HttpResponse<String> r = v.get(path);
+        assertThat(inApp(r)).as(path).isTrue();
+        assertThat(setCookies(r)).as(path).isEmpty();
+      }
+      assertThat(v.ticket(COOKIE)).isNull();
+    }
+    room().sync();
+    assertThat(room().status().activeUsers()).isZero();
+    assertThat(inApp(new Visitor(server()).get("/"))).as("both slots are still free").isTrue();
+    assertThat(inApp(new Visitor(server()).get("/"))).isTrue();
+
+    Visitor waiting = new Visitor(server());
+    assertThat(onWaitingPage(waiting.get("/staticfile"))).as("segment-aware: /staticfile is not /static").isTrue();
+    assertThat(inApp(waiting.get("/static/app.css"))).isTrue();
+    assertThat(onWaitingPage(waiting.send("POST", "/static/app.css")))
+        .as("an ignore applies to GET and HEAD only").isTrue();
+    assertThat(onWaitingPage(waiting.get("/stat%69c/app.css")))
+        .as("an escaped spelling of an ignored path is decided").isTrue();
+  }
+
+  @Test
+  void guardsOnlyItsPrefixWhateverItsSpelling() throws Exception {
+    start(Options.defaults().withPathPrefix("/shop"));
+    Visitor outside = new Visitor(server());
+    HttpResponse<String> elsewhere = outside.get("/shopping");
+    assertThat(inApp(elsewhere)).isTrue();
+    assertThat(setCookies(elsewhere)).isEmpty();
+
+    HttpResponse<String> first = new Visitor(server()).get("/shop/cart");
+    assertThat(ticketCookie(first, COOKIE)).contains("; Path=/shop;");
+    new Visitor(server()).get("/shop");
+    Visitor c = new Visitor(server());
+    assertThat(onWaitingPage(c.get("/shop/cart"))).isTrue();
+    assertThat(onWaitingPage(c.get("/%73hop/cart"))).as("a percent-escaped prefix is still the prefix").isTrue();
+    assertThat(onWaitingPage(c.get("/shop;x=1/cart"))).as("a path parameter does not hide the prefix").isTrue();
+    assertThat(inApp(c.get("/elsewhere"))).isTrue();
+  }
+
+  @Test
+  void letsAWaitingVisitorInOnceASlotFrees() throws Exception {
+    start(Options.defaults());
+    Visitor a = new Visitor(server());
+    Visitor b = new Visitor(server());
+    Visitor c = new Visitor(server());
+
+    assertThat(inApp(a.get("/"))).isTrue(); // 10:00:00
+    assertThat(inApp(b.get("/"))).isTrue();
+    assertThat(onWaitingPage(c.get("/"))).isTrue(); // bucket 10:00
+    advance(50);
+    assertThat(inApp(b.get("/"))).isTrue(); // 10:00:50: b checks in, a stays idle
+    assertThat(onWaitingPage(c.get("/"))).isTrue();
+    advance(10);
+    room().sync(); // 10:01:00
+    assertThat(onWaitingPage(c.get("/"))).isTrue();
+    advance(5);
+    assertThat(onWaitingPage(c.get("/"))).isTrue();
+    advance(5);
+    room().sync(); // 10:01:10: a's session has expired, b's has not: one slot, for bucket 10:00
+    assertThat(room().status().activeUsers()).isEqualTo(1);
+
+    HttpResponse<String> in = c.get("/");
+    assertThat(inApp(in)).as("the waiting visitor is let in without a click").isTrue();
+    assertThat(ticketCookie(in, COOKIE)).as("with a new ticket").isNotNull();
+    assertThat(onWaitingPage(new Visitor(server()).get("/"))).as("and the room is full again").isTrue();
+  }
+
+  @Test
+  void cookieAttributesFollowTheSettings() throws Exception {
+    start(Options.defaults());
+    HttpResponse<String> first = new Visitor(server()).get("/");
+    assertThat(setCookies(first)).singleElement().asString()
+        .startsWith(COOKIE + "=")
+        // The session (60 s) plus one slice (10 s).
+        .contains("; Path=/;", "; Max-Age=70;", "; HttpOnly", "; SameSite=Lax")
+        .doesNotContain("Secure");
+    stop();
+
+    start(
+        Options.defaults().withCookie("line", CookieSecure.ALWAYS, SameSite.STRICT).withWaitingStatus(429));
+    HttpResponse<String> admitted = new Visitor(server()).get("/");
+    assertThat(setCookies(admitted)).singleElement().asString()
+        .startsWith("line=").contains("; Path=/;", "; HttpOnly", "; Secure", "; SameSite=Strict");
+    new Visitor(server()).get("/");
+    Visitor v = new Visitor(server());
+    HttpResponse<String> page = v.get("/");
+    assertThat(page.statusCode()).isEqualTo(429);
+    assertThat(onWaitingPage(page)).isTrue();
+    assertThat(page.headers().firstValue("Retry-After")).hasValue("5"); // near the front: 5 s
+    assertThat(v.getJson("/").statusCode()).isEqualTo(429);
+  }
+
+  @Test
+  void aResponseThatSetsATicketIsNeverCachedAndKeepsTheCookie() throws Exception {
+    start(Options.defaults());
+    Visitor a = new Visitor(server());
+    HttpResponse<String> first =
+        a.get("/?appSetHeader=Cache-Control:max-age=600&appSetHeader=Expires:0&appSetHeader=Set-Cookie:app=1");
+    assertThat(inApp(first)).isTrue();
+    assertThat(first.headers().allValues("Cache-Control")).containsExactly("private, no-store");
+    assertThat(first.headers().allValues("Expires")).isEmpty();
+    assertThat(ticketCookie(first, COOKIE)).isNotNull();
+    assertThat(ticketCookie(first, "app")).isEqualTo("app=1");
+
+    HttpResponse<String> again = a.get("/?appSetHeader=Cache-Control:max-age=600");
+    assertThat(setCookies(again)).as("same slice: no new ticket").isEmpty();
+    assertThat(again.headers().allValues("Cache-Control")).as("then the application's own").containsExactly("max-age=600");
+  }
+
+  @Test
+  void corsPreflightsPassUntouchedAndNeverJoinTheLine() throws Exception {
+    start(Options.defaults());
+    for (int i = 0; i < 4; i++) {
+      HttpResponse<String> r = new Visitor(server()).preflight("/api/orders");
+      assertThat(inApp(r)).isTrue();
+      assertThat(setCookies(r)).isEmpty();
+    }
+    room().sync();
+    assertThat(room().status().activeUsers()).isZero();
+    assertThat(room().status().waitingUsers()).isZero();
+    assertThat(inApp(new Visitor(server()).send("OPTIONS", "/api/orders")))
+        .as("an OPTIONS that is no preflight is decided like a GET, and admitted").isTrue();
+  }
+
+  @Test
+  void theWaitingPageCarriesItsSecurityHeaders() throws Exception {
+    start(Options.defaults());
+    new Visitor(server()).get("/");
+    new Visitor(server()).get("/");
+    HttpResponse<String> page = new Visitor(server()).get("/");
+    assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+    String policy = page.headers().firstValue("Content-Security-Policy").orElseThrow();
+    Matcher nonce = Pattern.compile("script-src 'nonce-([A-Za-z0-9_-]{22})'").matcher(policy);
+    assertThat(nonce.find()).as(policy).isTrue();
+    assertThat(page.body()).contains("nonce=\"" + nonce.group(1) + "\"");
+    assertThat(page.headers().firstValue("Content-Length")).hasValue(
+        Integer.toString(page.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
+  }
+
+  /** One browser-like visitor: a java.net.http client with its own cookie jar. */
+  static final class Visitor {
+    private final CookieManager jar = new CookieManager();
+    private final HttpClient client;
+    private final Server server;
+
+    Visitor(Server server) {
+      this.server = server;
+      this.client = HttpClient.newBuilder().cookieHandler(jar).connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    HttpResponse<String> get(String path) throws IOException, InterruptedException {
+      return send("GET", path, Map.of("Accept", "text/html,application/xhtml+xml,*/*;q=0.8"));
+    }
+
+    HttpResponse<String> getJson(String path) throws IOException, InterruptedException {
+      return send("GET", path, Map.of("Accept", "application/json"));
+    }
+
+    HttpResponse<String> send(String method, String path) throws IOException, InterruptedException {
+      return send(method, path, Map.of("Accept", "text/html"));
+    }
+
+    HttpResponse<String> preflight(String path) throws IOException, InterruptedException {
+      return send(
+          "OPTIONS", path, Map.of("Origin", "https://elsewhere.example", "Access-Control-Request-Method", "POST"));
+    }
+
+    private HttpResponse<String> send(String method, String path, Map<String, String> headers)
+        throws IOException, InterruptedException {
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(server.uri(path))
+              .method(method, HttpRequest.BodyPublishers.noBody())
+              .timeout(Duration.ofSeconds(10));
+      headers.forEach(b::header);
+      return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Nullable String ticket(String cookieName) {
+      for (HttpCookie c : jar.getCookieStore().getCookies()) {
+        if (c.getName().equals(cookieName)) {
+          return c.getValue();
+        }
+      }
+      return null;
+    }
+  }
+}

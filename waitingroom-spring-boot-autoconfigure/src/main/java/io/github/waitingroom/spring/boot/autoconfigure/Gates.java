@@ -1,0 +1,77 @@
+package io.github.waitingroom.spring.boot.autoconfigure;
+
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.CookieSecure;
+import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.SameSite;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.core.io.Resource;
+
+/**
+ * A room's {@link Gate} from its properties, for the servlet filter and the WebFlux filter alike; a
+ * bad value fails the start with the property's name.
+ */
+final class Gates {
+  private Gates() {}
+
+  /**
+   * The gate of one room, from the room's properties under {@code prefix}.
+   *
+   * @param ignoredToo paths that pass through besides the room's {@code ignore-paths}
+   */
+  static Gate gate(String prefix, RoomProperties p, WaitingRoom room, List<String> ignoredToo) {
+    Gate.Builder b = Gate.builder(room);
+    WaitingRoomAutoConfiguration.Properties.set(prefix + "path-prefix", p.getPathPrefix(), b::pathPrefix);
+    List<String> ignored = new ArrayList<>(ignoredToo);
+    for (String path : p.getIgnorePaths()) {
+      WaitingRoomAutoConfiguration.Properties.set(prefix + "ignore-paths", path, v -> checkedIgnore(room, v));
+      ignored.add(path);
+    }
+    b.ignorePaths(ignored.toArray(String[]::new));
+    String cookieName = p.getCookie().getName();
+    if (cookieName != null) {
+      b.cookieName(cookieName);
+    }
+    b.cookieSecure(CookieSecure.valueOf(p.getCookie().getSecure().name()));
+    b.cookieSameSite(SameSite.valueOf(p.getCookie().getSameSite().name()));
+    WaitingRoomAutoConfiguration.Properties.set(prefix + "waiting-status", p.getWaitingStatus(), b::waitingStatus);
+    b.statusParam(p.getStatusParam());
+    Resource template = p.getPageTemplate();
+    if (template != null) {
+      String html;
+      try {
+        html = template.getContentAsString(StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new InvalidConfigurationPropertyValueException(
+            prefix + "page-template", template.getDescription(), "cannot be read: " + e);
+      }
+      WaitingRoomAutoConfiguration.Properties.set(prefix + "page-template", html, b::template);
+    }
+    try {
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      // build() checks the settings that depend on each other; its message starts with the setting.
+      String message = String.valueOf(e.getMessage());
+      if (message.startsWith("pathPrefix")) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "path-prefix", p.getPathPrefix(), message);
+      }
+      if (message.startsWith("statusParam")) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "status-param", p.getStatusParam(), message);
+      }
+      if (message.startsWith("cookieSameSite")) {
+        throw new InvalidConfigurationPropertyValueException(
+            prefix + "cookie.same-site", p.getCookie().getSameSite(), message);
+      }
+      throw new InvalidConfigurationPropertyValueException(prefix + "cookie.name", cookieName, message);
+    }
+  }
+
+  private static void checkedIgnore(WaitingRoom room, String path) {
+    // The gate builder checks ignore paths only in build(); check each one here to name it.
+    Gate.builder(room).ignorePaths(path).build();
+  }
+}

@@ -1,0 +1,89 @@
+package io.github.waitingroom.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.SameSite;
+import io.github.waitingroom.webflux.WaitingRoomWebFilter;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+
+/** The reactive auto-configuration's bean and conditions, without a server. */
+class WaitingRoomReactiveAutoConfigurationTest {
+  private static final String[] VALID = {
+    "waitingroom.room-id=unit",
+    "waitingroom.total-active-users=10",
+    "waitingroom.new-users-per-minute=5",
+    "waitingroom.session-duration=10m",
+    "waitingroom.keyset.generate-ephemeral=true"
+  };
+
+  private final ReactiveWebApplicationContextRunner runner =
+      new ReactiveWebApplicationContextRunner()
+          .withConfiguration(
+              AutoConfigurations.of(
+                  WaitingRoomAutoConfiguration.class,
+                  WaitingRoomServletAutoConfiguration.class,
+                  WaitingRoomReactiveAutoConfiguration.class));
+
+  @Test
+  void propertiesMakeTheWebFilterAndNoServletFilter() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.path-prefix=/shop", "waitingroom.cookie.same-site=none", "waitingroom.filter-order=-101")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).doesNotHaveBean(FilterRegistrationBean.class);
+              WaitingRoomWebFilter filter = context.getBean(WaitingRoomWebFilter.class);
+              assertThat(filter.room()).isSameAs(context.getBean(WaitingRoom.class));
+              assertThat(filter.getOrder()).isEqualTo(-101);
+              assertThat(filter.gate().paths().prefix()).isEqualTo("/shop");
+              assertThat(filter.gate().cookieSameSite()).isEqualTo(SameSite.NONE);
+            });
+  }
+
+  @Test
+  void aBadSettingStopsTheStartNamingTheProperty() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.waiting-status=503")
+        .run(
+            context ->
+                assertThat(context).getFailure().rootCause()
+                    .hasMessageContaining("waitingroom.waiting-status")
+                    .hasMessageContaining("503"));
+  }
+
+  @Test
+  void furtherRoomsStopAReactiveApplicationRatherThanGoUnguarded() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues(
+            "waitingroom.rooms.drop.path-prefix=/drop",
+            "waitingroom.rooms.drop.total-active-users=10",
+            "waitingroom.rooms.drop.new-users-per-minute=5",
+            "waitingroom.rooms.drop.session-duration=1m")
+        .run(
+            context ->
+                assertThat(context).getFailure().rootCause()
+                    .hasMessageContaining("waitingroom.rooms")
+                    .hasMessageContaining("servlet applications only"));
+  }
+
+  @Test
+  void backsOffWithoutWebFluxFilterOnTheClasspath() {
+    runner
+        .withPropertyValues(VALID)
+        .withClassLoader(new FilteredClassLoader(WaitingRoomWebFilter.class))
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(WaitingRoom.class);
+              assertThat(context).doesNotHaveBean(WaitingRoomWebFilter.class);
+            });
+  }
+}

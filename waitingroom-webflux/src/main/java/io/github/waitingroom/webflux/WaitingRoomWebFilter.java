@@ -1,0 +1,334 @@
+package io.github.waitingroom.webflux;
+
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.CookieSecure;
+import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.GateRequest;
+import io.github.waitingroom.http.GateResponse;
+import io.github.waitingroom.http.SameSite;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpCookie;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.server.PathContainer;
+import org.springframework.http.server.RequestPath;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
+
+/**
+ * A Spring WebFlux {@link WebFilter} that puts a {@link WaitingRoom} in front of a reactive
+ * application: the twin of the servlet {@code WaitingRoomFilter}, over the same {@link Gate}, so
+ * both decide the same requests and answer with the same status, headers, cookie and bytes.
+ *
+ * <pre>{@code
+ * import io.github.waitingroom.WaitingRoom;
+ * import io.github.waitingroom.webflux.WaitingRoomWebFilter;
+ * import org.springframework.context.annotation.Bean;
+ *
+ * @Bean
+ * WaitingRoomWebFilter waitingRoomWebFilter(WaitingRoom room) {
+ *   return WaitingRoomWebFilter.builder(room).ignorePaths("/static/", "/health").build();
+ * }
+ * }</pre>
+ *
+ * <p>For each request the room decides (see {@link Gate#decides}: the guarded prefix, minus
+ * ignored paths and CORS preflights) the filter reads the ticket cookie, lets the gate decide, adds
+ * the new ticket as a {@code Set-Cookie} header when there is one, and either passes the exchange
+ * down the chain or writes the waiting page or the JSON status itself. The decision is in memory
+ * and takes no lock, so the filter runs it on the calling thread (the event loop) and never
+ * blocks.
+ *
+ * <p>An application response on which the filter sets the ticket cookie is {@code Cache-Control:
+ * private, no-store} when it is committed, and whatever the application set for {@code
+ * Cache-Control}, {@code Expires}, {@code Surrogate-Control} or {@code *CDN-Cache-Control} is
+ * dropped; the cookie stays on it even if the application replaced the {@code Set-Cookie} headers.
+ *
+ * <p>Paths are read from {@link RequestPath#pathWithinApplication()}: the raw form decides whether
+ * an ignore applies, the decoded one which prefix covers the request, so no spelling of a guarded
+ * path escapes the room. One filter guards one room; the several-rooms arrangement of the servlet
+ * filter (most specific prefix wins) is not offered here. The filter is {@link Ordered}, by
+ * default at {@value #DEFAULT_ORDER}: right after Spring Security's {@code WebFilterChainProxy}
+ * (-100), so a request that Security turns away never counts as a visitor, as with the Spring Boot
+ * servlet filter's default order. Use -101 to run it before Spring Security.
+ */
+public final class WaitingRoomWebFilter implements WebFilter, Ordered {
+  /** The default {@linkplain #getOrder() order}: right after Spring Security's filter chain (-100). */
+  public static final int DEFAULT_ORDER = -99;
+
+  private final Gate gate;
+  private final int order;
+
+  private WaitingRoomWebFilter(Gate gate, int order) {
+    this.gate = gate;
+    this.order = order;
+  }
+
+  /**
+   * Starts building a filter around a room that the caller owns (and closes).
+   *
+   * @param room the room; its id names the cookie unless {@link Builder#cookieName} says otherwise
+   * @return a builder with every setting at its default
+   */
+  public static Builder builder(WaitingRoom room) {
+    return new Builder(room);
+  }
+
+  /**
+   * A filter over a gate built elsewhere, for code that configures both stacks alike (the Spring
+   * Boot auto-configuration does): the gate's settings are the filter's.
+   *
+   * @param gate the gate; its room is owned (and closed) by the caller
+   * @param order the filter's order among the application's {@code WebFilter}s
+   * @return the filter
+   */
+  public static WaitingRoomWebFilter of(Gate gate, int order) {
+    return new WaitingRoomWebFilter(Objects.requireNonNull(gate, "gate"), order);
+  }
+
+  /**
+   * The room behind this filter.
+   *
+   * @return the room
+   */
+  public WaitingRoom room() {
+    return gate.room();
+  }
+
+  /**
+   * The gate that decides for this filter, with its settings.
+   *
+   * @return the gate
+   */
+  public Gate gate() {
+    return gate;
+  }
+
+  @Override
+  public int getOrder() {
+    return order;
+  }
+
+  @Override
+  public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+    ServerHttpRequest request = exchange.getRequest();
+    PathContainer within = request.getPath().pathWithinApplication();
+    HttpHeaders headers = request.getHeaders();
+    if (!gate.decides(
+        request.getMethod().name(),
+        within.value(),
+        decoded(within),
+        headers.getFirst("Origin"),
+        headers.getFirst("Access-Control-Request-Method"))) {
+      return chain.filter(exchange);
+    }
+    HttpCookie ticket = request.getCookies().getFirst(gate.cookieName());
+    GateResponse g =
+        gate.handle(
+            new GateRequest(
+                request.getPath().contextPath().value(),
+                "https".equalsIgnoreCase(request.getURI().getScheme()),
+                ticket == null ? null : ticket.getValue(),
+                request.getURI().getRawQuery(),
+                headers.getFirst(HttpHeaders.ACCEPT)));
+    ServerHttpResponse response = exchange.getResponse();
+    String setCookie = g.setCookie();
+    if (setCookie != null) {
+      response.getHeaders().add(HttpHeaders.SET_COOKIE, setCookie);
+    }
+    if (g.passes()) {
+      if (setCookie != null) {
+        // A response that sets a ticket must never be cached and replayed to someone else,
+        // whatever the application sets on it later.
+        response.getHeaders().set(HttpHeaders.CACHE_CONTROL, Gate.NO_STORE);
+        response.beforeCommit(
+            () -> {
+              keepTicket(response.getHeaders(), setCookie);
+              return Mono.empty();
+            });
+      }
+      return chain.filter(exchange);
+    }
+    byte[] body = g.body();
+    response.setStatusCode(HttpStatusCode.valueOf(g.status()));
+    HttpHeaders out = response.getHeaders();
+    for (Map.Entry<String, String> h : g.headers().entrySet()) {
+      out.set(h.getKey(), h.getValue());
+    }
+    out.set(HttpHeaders.CONTENT_TYPE, g.contentType());
+    out.setContentLength(body.length);
+    return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+  }
+
+  /**
+   * Drops the caching headers the application set, and puts the ticket back if it was replaced.
+   * Only {@link HttpHeaders} methods that Spring Framework 6.2 and 7 both declare alike are used
+   * here ({@code headerSet()}, {@code set}, {@code add}): 7 changed {@code get} and {@code remove}
+   * in ways a jar built against 6.2 cannot call.
+   */
+  private static void keepTicket(HttpHeaders headers, String setCookie) {
+    headers.headerSet().removeIf(h -> Gate.cachingHeader(h.getKey()));
+    headers.set(HttpHeaders.CACHE_CONTROL, Gate.NO_STORE);
+    boolean present = false;
+    for (Map.Entry<String, List<String>> h : headers.headerSet()) {
+      if (HttpHeaders.SET_COOKIE.equalsIgnoreCase(h.getKey()) && h.getValue().contains(setCookie)) {
+        present = true;
+      }
+    }
+    if (!present) {
+      headers.add(HttpHeaders.SET_COOKIE, setCookie);
+    }
+  }
+
+  /**
+   * The path with each segment decoded and its path parameters dropped, as a servlet container's
+   * {@code getServletPath() + getPathInfo()} reads it and as WebFlux's handler mappings match it.
+   */
+  private static String decoded(PathContainer path) {
+    StringBuilder out = new StringBuilder(path.value().length());
+    for (PathContainer.Element e : path.elements()) {
+      out.append(e instanceof PathContainer.PathSegment s ? s.valueToMatch() : e.value());
+    }
+    return out.length() == 0 ? "/" : out.toString();
+  }
+
+  /**
+   * Builds a {@link WaitingRoomWebFilter} around a room, with the settings of the servlet filter.
+   * Every setting has a default; each is checked by {@link #build()}, whose error names the
+   * setting and the bad value. See {@link Gate.Builder} for each setting in full.
+   */
+  public static final class Builder {
+    private final Gate.Builder gate;
+    private int order = DEFAULT_ORDER;
+
+    private Builder(WaitingRoom room) {
+      this.gate = Gate.builder(room);
+    }
+
+    /**
+     * The path (within the application) the room guards, with everything below it. Default:
+     * {@code /}. The ticket cookie is scoped to it.
+     *
+     * @param prefix a path starting with {@code /}
+     * @return this builder
+     * @see Gate.Builder#pathPrefix
+     */
+    public Builder pathPrefix(String prefix) {
+      gate.pathPrefix(prefix);
+      return this;
+    }
+
+    /**
+     * Paths that pass through without a ticket ({@code /static/}, {@code /static/*.css}, {@code
+     * *.ico}), for canonical {@code GET} and {@code HEAD} requests only. Adds to earlier calls.
+     *
+     * @param paths the entries
+     * @return this builder
+     * @see Gate.Builder#ignorePaths
+     */
+    public Builder ignorePaths(String... paths) {
+      gate.ignorePaths(paths);
+      return this;
+    }
+
+    /**
+     * The cookie's name. Default: {@code wr_<roomId>}.
+     *
+     * @param name 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}
+     * @return this builder
+     * @see Gate.Builder#cookieName
+     */
+    public Builder cookieName(String name) {
+      gate.cookieName(name);
+      return this;
+    }
+
+    /**
+     * When the cookie is {@code Secure}. Default: {@link CookieSecure#AUTO}, which follows the
+     * request's scheme: behind a TLS-terminating proxy, register Spring's {@code
+     * ForwardedHeaderTransformer} (Boot: {@code server.forward-headers-strategy=framework}) or
+     * choose {@link CookieSecure#ALWAYS}.
+     *
+     * @param secure the setting
+     * @return this builder
+     */
+    public Builder cookieSecure(CookieSecure secure) {
+      gate.cookieSecure(secure);
+      return this;
+    }
+
+    /**
+     * The cookie's {@code SameSite}. Default: {@link SameSite#LAX}.
+     *
+     * @param sameSite the setting
+     * @return this builder
+     */
+    public Builder cookieSameSite(SameSite sameSite) {
+      gate.cookieSameSite(sameSite);
+      return this;
+    }
+
+    /**
+     * The HTTP status of waiting responses: 200 (default), 202 or 429 (with {@code Retry-After}).
+     *
+     * @param status 200, 202 or 429
+     * @return this builder
+     */
+    public Builder waitingStatus(int status) {
+      gate.waitingStatus(status);
+      return this;
+    }
+
+    /**
+     * The query flag that asks for the JSON status only. Default: {@value Gate#DEFAULT_STATUS_PARAM}.
+     *
+     * @param name 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}
+     * @return this builder
+     */
+    public Builder statusParam(String name) {
+      gate.statusParam(name);
+      return this;
+    }
+
+    /**
+     * Replaces the waiting page with your own HTML, with {@code {{name}}} variables.
+     *
+     * @param html the template
+     * @return this builder
+     * @throws IllegalArgumentException naming the first unknown variable
+     * @see Gate.Builder#template
+     */
+    public Builder template(String html) {
+      gate.template(html);
+      return this;
+    }
+
+    /**
+     * The filter's order among the application's {@code WebFilter}s. Default: {@value
+     * WaitingRoomWebFilter#DEFAULT_ORDER}.
+     *
+     * @param order the order; lower runs first
+     * @return this builder
+     */
+    public Builder order(int order) {
+      this.order = order;
+      return this;
+    }
+
+    /**
+     * Checks the settings and builds the filter.
+     *
+     * @return the filter
+     * @throws IllegalArgumentException naming the first bad setting and its value
+     */
+    public WaitingRoomWebFilter build() {
+      return new WaitingRoomWebFilter(gate.build(), order);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package io.github.waitingroom.webflux;
+
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.GateContract;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.WebHandler;
+import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+/**
+ * The shared {@link GateContract} against {@link WaitingRoomWebFilter} on a real Reactor Netty
+ * server on a free port: a plain {@link WebHandler} behind {@link WebHttpHandlerBuilder}, no Spring
+ * Boot.
+ */
+class WebFluxGateContractTest extends GateContract {
+  @Override
+  protected Server start(WaitingRoom room, Options o) {
+    WaitingRoomWebFilter.Builder b =
+        WaitingRoomWebFilter.builder(room)
+            .pathPrefix(o.pathPrefix())
+            .ignorePaths(o.ignorePaths().toArray(String[]::new))
+            .cookieSecure(o.cookieSecure())
+            .cookieSameSite(o.cookieSameSite())
+            .waitingStatus(o.waitingStatus());
+    String cookieName = o.cookieName();
+    if (cookieName != null) {
+      b.cookieName(cookieName);
+    }
+    AtomicInteger hits = new AtomicInteger();
+    WebHandler app =
+        exchange -> {
+          hits.incrementAndGet();
+          ServerHttpResponse response = exchange.getResponse();
+          List<String> headers = exchange.getRequest().getQueryParams().get("appSetHeader");
+          if (headers != null) {
+            for (String h : headers) {
+              int colon = h.indexOf(':');
+              response.getHeaders().set(h.substring(0, colon), h.substring(colon + 1));
+            }
+          }
+          response.setStatusCode(HttpStatus.OK);
+          response.getHeaders().setContentType(new MediaType(MediaType.TEXT_PLAIN, StandardCharsets.UTF_8));
+          byte[] body = ("app:" + exchange.getRequest().getPath().value()).getBytes(StandardCharsets.UTF_8);
+          return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+        };
+    HttpHandler handler = WebHttpHandlerBuilder.webHandler(app).filter(b.build()).build();
+    DisposableServer netty =
+        HttpServer.create().host("127.0.0.1").port(0).handle(new ReactorHttpHandlerAdapter(handler)).bindNow();
+    return new Server() {
+      @Override
+      public URI uri(String pathAndQuery) {
+        return URI.create("http://127.0.0.1:" + netty.port() + pathAndQuery);
+      }
+
+      @Override
+      public int appHits() {
+        return hits.get();
+      }
+
+      @Override
+      public void close() {
+        netty.disposeNow();
+      }
+    };
+  }
+}

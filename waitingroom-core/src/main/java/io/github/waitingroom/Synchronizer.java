@@ -296,7 +296,7 @@ final class Synchronizer {
       if (s != null) {
         Plan p = plan(s, tallied);
         apply(p, 0);
-        noteQueueing(p, Math.floorDiv(nowMillis(), 1000L));
+        noteQueueing(p, nowSecond());
       }
     } catch (IOException e) {
       log.debug("room '{}': late read failed: {}", config.roomId(), e.toString());

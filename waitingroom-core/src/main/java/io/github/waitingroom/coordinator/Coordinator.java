@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * stopped publishing (silent for more than two epochs) count with their last tally made {@link
  * Tally#silent(long) silent}. An epoch is settled for the room once every known data center's sum
  * for it is there. A silent data center's nodes may have applied the plan of its last epoch after
- * its last sum, so the free slots of that plan count as its users too. After a gap in its own exchanges (a store outage), a node waits a few epochs
- * for the publishers that published until the gap began instead of counting them silent: they
+ * its last sum, so the free slots of that plan count as its users too. After a gap in its own
+ * exchanges (a store outage), a node waits a few epochs for the publishers that published until
+ * the gap began instead of counting them silent: they
  * were most likely cut off too, and nodes that come back together would otherwise each plan as
  * the only live node of the room and hand themselves every free slot.
  *

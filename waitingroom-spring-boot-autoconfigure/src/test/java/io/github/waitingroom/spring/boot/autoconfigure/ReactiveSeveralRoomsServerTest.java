@@ -21,10 +21,11 @@ import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
- * Two named rooms in one reactive application on a real Reactor Netty, over real HTTP: a {@code
- * drop} room on {@code /drop} and a {@code shop} room on {@code /shop}, one slot each, from {@code
- * waitingroom.rooms.*} only (no main room, so {@code /} is not guarded). Each request counts in the
- * room with the most specific prefix, and in no other.
+ * Three rooms in one reactive application on a real Reactor Netty, over real HTTP, one slot each:
+ * the main room {@code site} on {@code /} from {@code waitingroom.*}, a {@code drop} room on {@code
+ * /drop} and a {@code shop} room on {@code /shop} from {@code waitingroom.rooms.*}. {@code /drop/x}
+ * lies under {@code /} and {@code /drop}: it counts in the drop room, the most specific, and in no
+ * other.
  */
 @SpringBootTest(
     classes = ReactiveSeveralRoomsServerTest.ReactiveShop.class,
@@ -32,6 +33,10 @@ import org.springframework.web.reactive.function.server.ServerResponse;
     properties = {
       "spring.main.web-application-type=reactive",
       "waitingroom.keyset.generate-ephemeral=true",
+      "waitingroom.room-id=site",
+      "waitingroom.total-active-users=1",
+      "waitingroom.new-users-per-minute=1",
+      "waitingroom.session-duration=5m",
       "waitingroom.rooms.drop.path-prefix=/drop",
       "waitingroom.rooms.drop.total-active-users=1",
       "waitingroom.rooms.drop.new-users-per-minute=1",
@@ -45,6 +50,7 @@ class ReactiveSeveralRoomsServerTest {
   private static final String QUEUED = "You are in line";
 
   @LocalServerPort int port;
+  @Autowired WaitingRoom site;
   @Autowired WaitingRooms rooms;
   @Autowired ApplicationContext context;
 
@@ -73,14 +79,10 @@ class ReactiveSeveralRoomsServerTest {
     WaitingRoom shop = Objects.requireNonNull(rooms.get("shop"), "shop room");
     assertThat(drop.config().roomId()).isEqualTo("drop");
     assertThat(shop.config().roomId()).isEqualTo("shop");
+    assertThat(site.config().roomId()).isEqualTo("site");
     Visitor a = new Visitor(port);
     Visitor b = new Visitor(port);
     Visitor c = new Visitor(port);
-
-    // Outside both prefixes: no room, no cookie.
-    HttpResponse<String> home = c.get("/");
-    assertThat(home.body()).isEqualTo("home");
-    assertThat(home.headers().allValues("Set-Cookie")).isEmpty();
 
     // /drop/x counts in the drop room only, and takes its one slot.
     HttpResponse<String> aDrop = a.get("/drop/x");
@@ -100,5 +102,11 @@ class ReactiveSeveralRoomsServerTest {
     assertThat(a.get("/drop/y").body()).isEqualTo("drop y");
     assertThat(b.get("/shop/z").body()).isEqualTo("shop z");
     assertThat(b.get("/drop/x").body()).as("b still waits in the drop room").contains(QUEUED);
+
+    // Neither /drop/x nor /shop/y counted in the main room on /: its one slot is still free.
+    HttpResponse<String> home = c.get("/");
+    assertThat(home.body()).isEqualTo("home");
+    assertThat(cookieNames(home)).containsExactly("wr_site");
+    assertThat(new Visitor(port).get("/").body()).contains(QUEUED);
   }
 }

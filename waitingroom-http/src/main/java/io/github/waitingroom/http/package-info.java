@@ -7,8 +7,10 @@
  * io.github.waitingroom.http.GateRequest} and writes the {@link
  * io.github.waitingroom.http.GateResponse} back. The servlet filter ({@code waitingroom-servlet})
  * and the WebFlux {@code WebFilter} ({@code waitingroom-webflux}) are two such adapters, so both
- * stacks answer with the same status, headers and bytes. Nothing here imports a servlet, Spring or
- * Reactor type.
+ * stacks answer with the same status, headers and bytes. With several rooms in one application,
+ * {@link io.github.waitingroom.http.GateRouter} gives each request to the room with the most
+ * specific path prefix, for both adapters alike. Nothing here imports a servlet, Spring or Reactor
+ * type.
  */
 @NullMarked
 package io.github.waitingroom.http;

@@ -1,10 +1,11 @@
 package io.github.waitingroom.servlet;
 
-import io.github.waitingroom.http.PathRules;
+import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.GateRouter;
 import jakarta.servlet.ServletContext;
-import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,17 +15,16 @@ import org.jspecify.annotations.Nullable;
  * shop room and {@code /drop} by a drop room, {@code /drop/x} belongs to the drop room alone.
  *
  * <p>Kept as an attribute of the {@link ServletContext}; a filter joins in {@code init} and leaves
- * in {@code destroy}. Two rooms may not share a prefix or a cookie name: a browser sends a {@code
- * Path=/} cookie along to {@code /drop} too, so one name would mix two rooms' tickets.
+ * in {@code destroy}. The routing, and the rule that two rooms share no prefix and no cookie name,
+ * are {@link GateRouter}'s; this class only ties each gate to its filter.
  */
 final class Rooms {
   private static final String ATTRIBUTE = Rooms.class.getName();
 
-  /** One filter's room: its guarded prefix and cookie. */
-  private record Member(WaitingRoomFilter filter, String prefix, String cookieName, String roomId) {}
+  /** The rooms' gates and the filter of each; replaced whole on every change, read without a lock. */
+  private record State(GateRouter router, Map<Gate, WaitingRoomFilter> filters) {}
 
-  /** Most specific prefix first; replaced whole on every change, read without a lock. */
-  private volatile List<Member> members = List.of();
+  private volatile State state = new State(GateRouter.empty(), Map.of());
 
   /** An empty set of rooms, outside any servlet context (see {@link WaitingRoomFilter#checkDistinct}). */
   Rooms() {}
@@ -46,42 +46,36 @@ final class Rooms {
    * Adds a filter's room.
    *
    * @throws IllegalArgumentException when another room guards the same prefix or uses the same
-   *     cookie name; the message names both rooms
+   *     cookie name; the message names both rooms (see {@link GateRouter#with})
    */
-  synchronized void join(WaitingRoomFilter filter, String prefix, String cookieName, String roomId) {
-    for (Member m : members) {
-      if (m.filter == filter) {
-        return;
-      }
-      if (m.prefix.equals(prefix)) {
-        throw new IllegalArgumentException(
-            "pathPrefix '" + prefix + "' of room '" + roomId + "' is already guarded by room '" + m.roomId
-                + "': give each room its own prefix (a request belongs to the room with the most specific one)");
-      }
-      if (m.cookieName.equals(cookieName)) {
-        throw new IllegalArgumentException(
-            "cookieName '" + cookieName + "' of room '" + roomId + "' is already used by room '" + m.roomId
-                + "': give each room its own cookie name (the default, wr_<roomId>, needs distinct room ids)");
-      }
+  synchronized void join(WaitingRoomFilter filter, Gate gate) {
+    State s = state;
+    if (s.filters.containsValue(filter)) {
+      return;
     }
-    List<Member> next = new ArrayList<>(members);
-    next.add(new Member(filter, prefix, cookieName, roomId));
-    next.sort(Comparator.comparingInt((Member m) -> m.prefix.equals("/") ? 0 : m.prefix.length()).reversed());
-    members = List.copyOf(next);
+    Map<Gate, WaitingRoomFilter> filters = new IdentityHashMap<>(s.filters);
+    filters.put(gate, filter);
+    state = new State(s.router.with(List.of(gate)), filters);
   }
 
   /** Removes a filter's room. */
   synchronized void leave(WaitingRoomFilter filter) {
-    members = members.stream().filter(m -> m.filter != filter).toList();
+    State s = state;
+    GateRouter router = s.router;
+    Map<Gate, WaitingRoomFilter> filters = new IdentityHashMap<>(s.filters);
+    for (Map.Entry<Gate, WaitingRoomFilter> e : s.filters.entrySet()) {
+      if (e.getValue() == filter) {
+        router = router.without(e.getKey());
+        filters.remove(e.getKey());
+      }
+    }
+    state = new State(router, filters);
   }
 
   /** The filter whose room {@code path} belongs to: the most specific prefix covering it, or null. */
   @Nullable WaitingRoomFilter owner(String path) {
-    for (Member m : members) {
-      if (PathRules.under(path, m.prefix)) {
-        return m.filter;
-      }
-    }
-    return null;
+    State s = state;
+    Gate gate = s.router.route(path);
+    return gate == null ? null : s.filters.get(gate);
   }
 }

@@ -182,7 +182,7 @@ public final class WaitingRoomFilter implements Filter {
         s = InitParams.read(filterConfig::getInitParameter, filterConfig.getInitParameterNames(), System::getenv);
       }
       Rooms r = Rooms.of(filterConfig.getServletContext());
-      r.join(this, s.paths.prefix(), s.cookieName, s.room.config().roomId());
+      r.join(this, s.gate);
       rooms = r;
       settings = s;
     } catch (IllegalArgumentException | IllegalStateException e) {
@@ -261,7 +261,7 @@ public final class WaitingRoomFilter implements Filter {
     for (WaitingRoomFilter f : filters) {
       Settings s = f.settings;
       if (s != null) {
-        rooms.join(f, s.paths.prefix(), s.cookieName, s.room.config().roomId());
+        rooms.join(f, s.gate);
       }
     }
   }

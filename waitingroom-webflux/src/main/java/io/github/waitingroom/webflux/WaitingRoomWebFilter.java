@@ -3,12 +3,14 @@ package io.github.waitingroom.webflux;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.CookieSecure;
 import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.GateRouter;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
 import io.github.waitingroom.http.SameSite;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpHeaders;
@@ -52,8 +54,9 @@ import reactor.core.publisher.Mono;
  *
  * <p>Paths are read from {@link RequestPath#pathWithinApplication()}: the raw form decides whether
  * an ignore applies, the decoded one which prefix covers the request, so no spelling of a guarded
- * path escapes the room. One filter guards one room; the several-rooms arrangement of the servlet
- * filter (most specific prefix wins) is not offered here. The filter is {@link Ordered}, by
+ * path escapes the room. One filter can guard several rooms ({@link #of(List, Predicate, int)}):
+ * each request belongs to the room with the most specific path prefix that covers it, and is
+ * decided by that room alone, as with the servlet filter. The filter is {@link Ordered}, by
  * default at {@value #DEFAULT_ORDER}: right after Spring Security's {@code WebFilterChainProxy}
  * (-100), so a request that Security turns away never counts as a visitor, as with the Spring Boot
  * servlet filter's default order. Use -101 to run it before Spring Security.
@@ -63,10 +66,14 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
   public static final int DEFAULT_ORDER = -99;
 
   private final Gate gate;
+  private final GateRouter router;
+  private final Predicate<ServerHttpRequest> passes;
   private final int order;
 
-  private WaitingRoomWebFilter(Gate gate, int order) {
-    this.gate = gate;
+  private WaitingRoomWebFilter(List<Gate> gates, Predicate<ServerHttpRequest> passes, int order) {
+    this.router = GateRouter.of(gates);
+    this.gate = gates.get(0);
+    this.passes = passes;
     this.order = order;
   }
 
@@ -89,11 +96,31 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
    * @return the filter
    */
   public static WaitingRoomWebFilter of(Gate gate, int order) {
-    return new WaitingRoomWebFilter(Objects.requireNonNull(gate, "gate"), order);
+    return new WaitingRoomWebFilter(List.of(Objects.requireNonNull(gate, "gate")), request -> false, order);
   }
 
   /**
-   * The room behind this filter.
+   * One filter over several rooms of one application: a request belongs to the room with the most
+   * specific path prefix that covers it, and only that room decides (and counts) it; a request
+   * that no room covers, or that {@code passes} lets through, passes untouched.
+   *
+   * @param gates the rooms' gates, at least one; their rooms are owned (and closed) by the caller
+   * @param passes requests that pass without a ticket and without counting, before any room is
+   *     asked (such as the application's static files); it runs on the event loop and must not block
+   * @param order the filter's order among the application's {@code WebFilter}s
+   * @return the filter
+   * @throws IllegalArgumentException when there is no gate, or two gates share a path prefix or a
+   *     cookie name; the message names both rooms
+   */
+  public static WaitingRoomWebFilter of(List<Gate> gates, Predicate<ServerHttpRequest> passes, int order) {
+    if (gates.isEmpty()) {
+      throw new IllegalArgumentException("gates is empty: give the filter at least one room");
+    }
+    return new WaitingRoomWebFilter(List.copyOf(gates), Objects.requireNonNull(passes, "passes"), order);
+  }
+
+  /**
+   * The room behind this filter; with several rooms, the first one given.
    *
    * @return the room
    */
@@ -102,12 +129,22 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
   }
 
   /**
-   * The gate that decides for this filter, with its settings.
+   * The gate that decides for this filter, with its settings; with several rooms, the first one
+   * given (see {@link #gates()}).
    *
    * @return the gate
    */
   public Gate gate() {
     return gate;
+  }
+
+  /**
+   * Every gate of this filter, most specific path prefix first.
+   *
+   * @return the gates
+   */
+  public List<Gate> gates() {
+    return router.gates();
   }
 
   @Override
@@ -120,12 +157,16 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     ServerHttpRequest request = exchange.getRequest();
     PathContainer within = request.getPath().pathWithinApplication();
     HttpHeaders headers = request.getHeaders();
-    if (!gate.decides(
-        request.getMethod().name(),
-        within.value(),
-        decoded(within),
-        headers.getFirst("Origin"),
-        headers.getFirst("Access-Control-Request-Method"))) {
+    String path = decoded(within);
+    Gate gate = router.route(path);
+    if (gate == null
+        || passes.test(request)
+        || !gate.decides(
+            request.getMethod().name(),
+            within.value(),
+            path,
+            headers.getFirst("Origin"),
+            headers.getFirst("Access-Control-Request-Method"))) {
       return chain.filter(exchange);
     }
     HttpCookie ticket = request.getCookies().getFirst(gate.cookieName());
@@ -328,7 +369,7 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
      * @throws IllegalArgumentException naming the first bad setting and its value
      */
     public WaitingRoomWebFilter build() {
-      return new WaitingRoomWebFilter(gate.build(), order);
+      return new WaitingRoomWebFilter(List.of(gate.build()), request -> false, order);
     }
   }
 }

@@ -18,6 +18,9 @@ import jakarta.servlet.http.HttpServletRequest;
  * so {@link HttpServletRequest#isUserInRole} and {@link HttpServletRequest#getUserPrincipal} see
  * the authenticated user. A rule runs on every guarded request: keep it cheap, and never let it
  * block.
+ *
+ * <p>Servlet applications only: the rule reads an {@link HttpServletRequest}, so the reactive
+ * (WebFlux) auto-configuration does not consult it.
  */
 @FunctionalInterface
 public interface WaitingRoomBypass {

@@ -1,13 +1,17 @@
 package io.github.waitingroom.spring.boot.autoconfigure;
 
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.spring.boot.WaitingRooms;
 import io.github.waitingroom.http.CookieSecure;
 import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.GateRouter;
 import io.github.waitingroom.http.SameSite;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.core.io.Resource;
 
@@ -17,6 +21,39 @@ import org.springframework.core.io.Resource;
  */
 final class Gates {
   private Gates() {}
+
+  /**
+   * The gates of every room, the main one (if any) first, checked to share no path prefix and no
+   * cookie name.
+   *
+   * @param ignoredToo paths that pass through every room besides its {@code ignore-paths}
+   * @param guarded receives a line per room for the startup log: its id and prefix
+   */
+  static List<Gate> all(
+      @Nullable WaitingRoom main,
+      @Nullable WaitingRooms named,
+      WaitingRoomProperties p,
+      List<String> ignoredToo,
+      List<String> guarded) {
+    List<Gate> gates = new ArrayList<>();
+    if (main != null) {
+      gates.add(gate(WaitingRoomAutoConfiguration.MAIN_ROOM, p, main, ignoredToo));
+      guarded.add("'" + main.config().roomId() + "' " + p.getPathPrefix());
+    }
+    if (named != null) {
+      for (Map.Entry<String, WaitingRoom> e : named.asMap().entrySet()) {
+        RoomProperties r = p.getRooms().getOrDefault(e.getKey(), new RoomProperties());
+        gates.add(gate(WaitingRoomAutoConfiguration.namedRoom(e.getKey()), r, e.getValue(), ignoredToo));
+        guarded.add("'" + e.getValue().config().roomId() + "' " + r.getPathPrefix());
+      }
+    }
+    try {
+      GateRouter.of(gates);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidConfigurationPropertyValueException("waitingroom.rooms", p.getRooms().keySet(), e.getMessage());
+    }
+    return gates;
+  }
 
   /**
    * The gate of one room, from the room's properties under {@code prefix}.

@@ -11,6 +11,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.ResourcePatternResolver;
+import org.springframework.util.ClassUtils;
 
 /**
  * The request paths at which Spring serves things that are not pages: static resources, webjars,
@@ -18,7 +19,7 @@ import org.springframework.core.io.support.ResourcePatternResolver;
  * them would let a page's assets take the slots meant for visitors, and queueing them would answer
  * a waiting user's stylesheet request with the waiting page.
  *
- * <p>With Spring MVC's default static path pattern {@code /**} the static files live at the root
+ * <p>With the default static path pattern {@code /**} the static files live at the root
  * of the URL space, next to the application's own pages, so no prefix can tell them apart: the
  * files under {@code spring.web.resources.static-locations} are listed once at startup and
  * matched exactly. HTML files are left out on purpose: a page is a visit. A file added to a
@@ -26,6 +27,8 @@ import org.springframework.core.io.support.ResourcePatternResolver;
  * waitingroom.ignore-paths}.
  */
 final class SpringResources {
+  private static final String ACTUATOR_ENDPOINT =
+      "org.springframework.boot.actuate.endpoint.annotation.Endpoint";
   private static final String[] DEFAULT_LOCATIONS = {
     "classpath:/META-INF/resources/", "classpath:/resources/", "classpath:/static/", "classpath:/public/"
   };
@@ -44,15 +47,33 @@ final class SpringResources {
     return new SpringResources(Set.of(), List.of());
   }
 
-  static SpringResources scan(Environment environment, ResourcePatternResolver resolver, boolean actuator) {
+  /** The web stack whose settings say where the static resources are served. */
+  enum Stack {
+    /** Spring MVC: {@code spring.mvc.static-path-pattern}, {@code spring.mvc.webjars-path-pattern}. */
+    MVC("spring.mvc."),
+    /** Spring WebFlux: {@code spring.webflux.static-path-pattern}, {@code spring.webflux.webjars-path-pattern}. */
+    WEBFLUX("spring.webflux.");
+
+    private final String prefix;
+
+    Stack(String prefix) {
+      this.prefix = prefix;
+    }
+  }
+
+  /**
+   * Finds the paths at which the given web stack serves static resources, the favicon and, with
+   * Actuator on the classpath, Actuator's endpoints.
+   */
+  static SpringResources scan(Stack stack, Environment environment, ResourcePatternResolver resolver) {
     Binder binder = Binder.get(environment);
     Set<String> files = new HashSet<>();
     List<String> prefixes = new ArrayList<>();
     prefixes.add("/favicon.ico");
     if (binder.bind("spring.web.resources.add-mappings", Boolean.class).orElse(true)) {
-      String webjars = binder.bind("spring.mvc.webjars-path-pattern", String.class).orElse("/webjars/**");
+      String webjars = binder.bind(stack.prefix + "webjars-path-pattern", String.class).orElse("/webjars/**");
       addPrefix(prefixes, webjars);
-      String pattern = binder.bind("spring.mvc.static-path-pattern", String.class).orElse("/**");
+      String pattern = binder.bind(stack.prefix + "static-path-pattern", String.class).orElse("/**");
       if (!addPrefix(prefixes, pattern)) {
         String[] locations =
             binder.bind("spring.web.resources.static-locations", String[].class).orElse(DEFAULT_LOCATIONS);
@@ -61,7 +82,7 @@ final class SpringResources {
         }
       }
     }
-    if (actuator) {
+    if (ClassUtils.isPresent(ACTUATOR_ENDPOINT, SpringResources.class.getClassLoader())) {
       addPrefix(prefixes, binder.bind("management.endpoints.web.base-path", String.class).orElse("/actuator"));
     }
     return new SpringResources(files, prefixes);

@@ -1,9 +1,13 @@
 package io.github.waitingroom.spring.boot.autoconfigure;
 
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.spring.boot.WaitingRooms;
 import io.github.waitingroom.webflux.WaitingRoomWebFilter;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -12,23 +16,28 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.support.ResourcePatternResolver;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 
 /**
  * Adds the waiting room's {@link WaitingRoomWebFilter} to a reactive (WebFlux) web application,
  * from the same {@code waitingroom.*} properties as the servlet filter: it guards {@code
- * waitingroom.path-prefix} minus {@code waitingroom.ignore-paths}, with the same cookie, page,
- * JSON status and waiting status, at order {@code waitingroom.filter-order} (by default -99, right
- * after Spring Security's {@code WebFilterChainProxy}). Define a {@link WaitingRoomWebFilter} bean
- * to replace it.
+ * waitingroom.path-prefix} minus {@code waitingroom.ignore-paths}, Spring's static resources
+ * ({@code spring.webflux.static-path-pattern}, {@code spring.web.resources.static-locations}),
+ * webjars, the favicon and Actuator (unless {@code waitingroom.ignore-spring-resources} is off),
+ * with the same cookie, page, JSON status and waiting status, at order {@code
+ * waitingroom.filter-order} (by default -99, right after Spring Security's {@code
+ * WebFilterChainProxy}). Define a {@link WaitingRoomWebFilter} bean to replace it.
  *
- * <p>Unlike the servlet filter, it guards the main room only, and it lets through only what
- * {@code waitingroom.ignore-paths} names: static resources, webjars, the favicon and Actuator are
- * not recognised by themselves, and {@code WaitingRoomBypass} beans are not consulted. Further
- * rooms ({@code waitingroom.rooms.*}) stop a reactive application at startup rather than go
- * unguarded.
+ * <p>With further rooms ({@code waitingroom.rooms.<name>.*}, a {@link WaitingRooms} bean) the one
+ * filter guards every room's {@code path-prefix}, each with its own ignore paths, cookie and page:
+ * a request belongs to the room with the most specific prefix that covers it, and to no other.
+ * Two rooms with one prefix or one cookie name stop the application at startup.
+ *
+ * <p>{@code WaitingRoomBypass} beans are not consulted: that type reads a servlet request.
  */
 @AutoConfiguration(after = WaitingRoomAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
@@ -42,34 +51,49 @@ public class WaitingRoomReactiveAutoConfiguration {
   public WaitingRoomReactiveAutoConfiguration() {}
 
   /**
-   * The filter of the main room; see the class comment.
+   * The filter of every room; see the class comment.
    *
-   * @param mainRoom the main room
-   * @param namedRooms further rooms, refused
+   * @param mainRoom the main room, if configured
+   * @param namedRooms further rooms, if configured
    * @param p the properties
+   * @param environment where Spring's static resource settings are read
+   * @param resolver lists the static resources
    * @return the filter
    */
   @Bean
   @ConditionalOnMissingBean
   public WaitingRoomWebFilter waitingRoomWebFilter(
-      ObjectProvider<WaitingRoom> mainRoom, ObjectProvider<WaitingRooms> namedRooms, WaitingRoomProperties p) {
-    if (namedRooms.getIfAvailable() != null) {
-      throw new InvalidConfigurationPropertyValueException(
-          "waitingroom.rooms",
-          p.getRooms().keySet(),
-          "further rooms are guarded in servlet applications only; a reactive application has one room,"
-              + " configured at waitingroom.*");
-    }
-    WaitingRoom room = mainRoom.getObject();
-    WaitingRoomWebFilter filter =
-        WaitingRoomWebFilter.of(
-            Gates.gate(WaitingRoomAutoConfiguration.MAIN_ROOM, p, room, List.of()), p.getFilterOrder());
+      ObjectProvider<WaitingRoom> mainRoom,
+      ObjectProvider<WaitingRooms> namedRooms,
+      WaitingRoomProperties p,
+      Environment environment,
+      ResourcePatternResolver resolver) {
+    SpringResources spring =
+        p.isIgnoreSpringResources()
+            ? SpringResources.scan(SpringResources.Stack.WEBFLUX, environment, resolver)
+            : SpringResources.none();
+    List<String> guarded = new ArrayList<>();
+    List<Gate> gates =
+        Gates.all(mainRoom.getIfAvailable(), namedRooms.getIfAvailable(), p, spring.prefixes, guarded);
+    WaitingRoomWebFilter filter = WaitingRoomWebFilter.of(gates, staticFile(spring.files), p.getFilterOrder());
     log.info(
-        "waiting room '{}' guards {} at WebFilter order {}; pass without a ticket: {}",
-        room.config().roomId(),
-        p.getPathPrefix(),
+        "waiting room(s) {} at WebFilter order {}; pass without a ticket: {} static files, {}, {}",
+        guarded,
         p.getFilterOrder(),
+        spring.files.size(),
+        spring.prefixes,
         p.getIgnorePaths());
     return filter;
+  }
+
+  /**
+   * A request for one of the static files, by its path as sent: a file is found by its exact
+   * path, so another spelling of it goes through the room.
+   */
+  private static Predicate<ServerHttpRequest> staticFile(Set<String> files) {
+    if (files.isEmpty()) {
+      return request -> false;
+    }
+    return request -> files.contains(request.getPath().pathWithinApplication().value());
   }
 }

@@ -8,7 +8,6 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -17,13 +16,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.support.ResourcePatternResolver;
-import org.springframework.util.ClassUtils;
 
 /**
  * Registers the waiting room's servlet filter in a servlet web application, on {@code /*} for
@@ -51,8 +48,6 @@ public class WaitingRoomServletAutoConfiguration {
   public static final String REGISTRATION_BEAN = "waitingRoomFilterRegistration";
 
   private static final Logger log = LoggerFactory.getLogger(WaitingRoomServletAutoConfiguration.class);
-  private static final String ACTUATOR_ENDPOINT =
-      "org.springframework.boot.actuate.endpoint.annotation.Endpoint";
 
   /** Creates the auto-configuration; Spring calls it. */
   public WaitingRoomServletAutoConfiguration() {}
@@ -69,29 +64,13 @@ public class WaitingRoomServletAutoConfiguration {
       ResourcePatternResolver resolver) {
     SpringResources spring =
         p.isIgnoreSpringResources()
-            ? SpringResources.scan(environment, resolver, ClassUtils.isPresent(ACTUATOR_ENDPOINT, getClass().getClassLoader()))
+            ? SpringResources.scan(SpringResources.Stack.MVC, environment, resolver)
             : SpringResources.none();
-    List<WaitingRoomFilter> filters = new ArrayList<>();
     List<String> guarded = new ArrayList<>();
-    WaitingRoom main = mainRoom.getIfAvailable();
-    if (main != null) {
-      filters.add(WaitingRoomFilter.of(Gates.gate(WaitingRoomAutoConfiguration.MAIN_ROOM, p, main, spring.prefixes)));
-      guarded.add("'" + main.config().roomId() + "' " + p.getPathPrefix());
-    }
-    WaitingRooms named = namedRooms.getIfAvailable();
-    if (named != null) {
-      for (Map.Entry<String, WaitingRoom> e : named.asMap().entrySet()) {
-        RoomProperties r = p.getRooms().getOrDefault(e.getKey(), new RoomProperties());
-        filters.add(
-            WaitingRoomFilter.of(Gates.gate(WaitingRoomAutoConfiguration.namedRoom(e.getKey()), r, e.getValue(), spring.prefixes)));
-        guarded.add("'" + e.getValue().config().roomId() + "' " + r.getPathPrefix());
-      }
-    }
-    try {
-      WaitingRoomFilter.checkDistinct(filters);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidConfigurationPropertyValueException("waitingroom.rooms", p.getRooms().keySet(), e.getMessage());
-    }
+    List<WaitingRoomFilter> filters =
+        Gates.all(mainRoom.getIfAvailable(), namedRooms.getIfAvailable(), p, spring.prefixes, guarded).stream()
+            .map(WaitingRoomFilter::of)
+            .toList();
     List<WaitingRoomBypass> rules = bypasses.orderedStream().toList();
     FilterRegistrationBean<Filter> registration =
         new FilterRegistrationBean<>(new GuardFilter(filters, spring.files, rules));

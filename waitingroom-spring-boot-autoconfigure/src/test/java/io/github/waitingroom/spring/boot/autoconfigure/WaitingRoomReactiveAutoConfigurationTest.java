@@ -59,7 +59,7 @@ class WaitingRoomReactiveAutoConfigurationTest {
   }
 
   @Test
-  void furtherRoomsStopAReactiveApplicationRatherThanGoUnguarded() {
+  void furtherRoomsAreGuardedByTheOneWebFilterMostSpecificPrefixFirst() {
     runner
         .withPropertyValues(VALID)
         .withPropertyValues(
@@ -68,10 +68,62 @@ class WaitingRoomReactiveAutoConfigurationTest {
             "waitingroom.rooms.drop.new-users-per-minute=5",
             "waitingroom.rooms.drop.session-duration=1m")
         .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(WaitingRoomWebFilter.class);
+              WaitingRoomWebFilter filter = context.getBean(WaitingRoomWebFilter.class);
+              assertThat(filter.gates())
+                  .extracting(g -> g.room().config().roomId() + " " + g.paths().prefix())
+                  .containsExactly("drop /drop", "unit /");
+              assertThat(filter.room()).isSameAs(context.getBean(WaitingRoom.class));
+            });
+  }
+
+  @Test
+  void twoRoomsOnOnePrefixStopAReactiveApplication() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues(
+            "waitingroom.rooms.drop.total-active-users=10",
+            "waitingroom.rooms.drop.new-users-per-minute=5",
+            "waitingroom.rooms.drop.session-duration=1m")
+        .run(
             context ->
                 assertThat(context).getFailure().rootCause()
                     .hasMessageContaining("waitingroom.rooms")
-                    .hasMessageContaining("servlet applications only"));
+                    .hasMessageContaining("pathPrefix '/' of room 'drop' is already guarded by room 'unit'"));
+  }
+
+  @Test
+  void springResourcesPassByDefaultWithWebFluxSettingsAndTheSameOptOut() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues(
+            "spring.webflux.static-path-pattern=/assets/**",
+            "spring.webflux.webjars-path-pattern=/jars/**",
+            "management.endpoints.web.base-path=/manage")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              var paths = context.getBean(WaitingRoomWebFilter.class).gate().paths();
+              for (String path : new String[] {"/assets/app.css", "/jars/x.js", "/favicon.ico", "/manage/health"}) {
+                assertThat(paths.guards(path)).as(path).isFalse();
+              }
+              assertThat(paths.guards("/webjars/x.js")).isTrue();
+              assertThat(paths.guards("/actuator/health")).isTrue();
+              assertThat(paths.guards("/")).isTrue();
+            });
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.ignore-spring-resources=false")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              var paths = context.getBean(WaitingRoomWebFilter.class).gate().paths();
+              for (String path : new String[] {"/webjars/x.js", "/favicon.ico", "/actuator/health"}) {
+                assertThat(paths.guards(path)).as(path).isTrue();
+              }
+            });
   }
 
   @Test

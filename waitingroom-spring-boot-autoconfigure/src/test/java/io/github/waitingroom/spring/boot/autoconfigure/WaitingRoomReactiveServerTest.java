@@ -19,7 +19,8 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 /**
  * The starter in a real reactive application on a real Reactor Netty (random port), over real
  * HTTP: the same {@code waitingroom.*} properties give a {@link WaitingRoomWebFilter} instead of
- * the servlet filter.
+ * the servlet filter, and Spring's static files, the favicon and Actuator pass without a ticket as
+ * they do in a servlet application. The room has two slots for two new users.
  */
 @SpringBootTest(
     classes = WaitingRoomReactiveServerTest.ReactiveShop.class,
@@ -62,6 +63,20 @@ class WaitingRoomReactiveServerTest {
       assertThat(health.body()).isEqualTo("UP");
       assertThat(health.headers().allValues("Set-Cookie")).isEmpty();
     }
+    // A browser fetches a page's assets by itself, cookie-less at first: none of them counts.
+    for (int i = 0; i < 3; i++) {
+      HttpResponse<String> css = new Visitor(port).get("/css/shop.css");
+      assertThat(css.statusCode()).isEqualTo(200);
+      assertThat(css.body()).contains("color: #333");
+      HttpResponse<String> favicon = new Visitor(port).get("/favicon.ico");
+      HttpResponse<String> actuator = new Visitor(port).get("/actuator/health");
+      assertThat(actuator.statusCode()).isEqualTo(200);
+      for (HttpResponse<String> r : java.util.List.of(css, favicon, actuator)) {
+        assertThat(r.headers().allValues("Set-Cookie")).as(r.uri().getPath()).isEmpty();
+        assertThat(r.body()).as(r.uri().getPath()).doesNotContain("You are in line");
+      }
+    }
+    // So both slots are still free for the two real visitors.
     HttpResponse<String> first = new Visitor(port).get("/");
     assertThat(first.body()).isEqualTo("shop home");
     assertThat(first.headers().allValues("Set-Cookie")).singleElement().asString()
@@ -72,6 +87,11 @@ class WaitingRoomReactiveServerTest {
     HttpResponse<String> page = third.get("/");
     assertThat(page.statusCode()).isEqualTo(429);
     assertThat(page.body()).contains("You are in line");
+    // The waiting page still gets its stylesheet.
+    HttpResponse<String> queuedCss = third.get("/css/shop.css");
+    assertThat(queuedCss.statusCode()).isEqualTo(200);
+    assertThat(queuedCss.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/css"));
+    assertThat(queuedCss.body()).contains("color: #333");
     HttpResponse<String> json = third.get("/", "Accept", "application/json");
     assertThat(json.statusCode()).isEqualTo(429);
     assertThat(json.body()).contains("\"roomId\":\"shop\"", "\"inWaitingRoom\":true");

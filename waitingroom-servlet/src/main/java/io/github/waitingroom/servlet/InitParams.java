@@ -271,11 +271,11 @@ final class InitParams {
     }
     v = get("cookieSecure");
     if (v != null) {
-      fb.cookieSecure(enumValue("cookieSecure", v, WaitingRoomFilter.CookieSecure.class));
+      fb.cookieSecure(enumValue("cookieSecure", v, io.github.waitingroom.http.CookieSecure.class));
     }
     v = get("cookieSameSite");
     if (v != null) {
-      fb.cookieSameSite(enumValue("cookieSameSite", v, WaitingRoomFilter.SameSite.class));
+      fb.cookieSameSite(enumValue("cookieSameSite", v, io.github.waitingroom.http.SameSite.class));
     }
     v = get("waitingStatus");
     if (v != null) {

@@ -1,10 +1,12 @@
 package io.github.waitingroom.servlet;
 
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.CookieSecure;
 import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
 import io.github.waitingroom.http.PathRules;
+import io.github.waitingroom.http.SameSite;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -19,7 +21,6 @@ import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,40 +97,6 @@ public final class WaitingRoomFilter implements Filter {
   public static final String DEFAULT_STATUS_PARAM = Gate.DEFAULT_STATUS_PARAM;
 
   private static final String NO_STORE = Gate.NO_STORE;
-
-  /**
-   * When the ticket cookie carries the {@code Secure} attribute; the servlet spelling of {@link
-   * io.github.waitingroom.http.CookieSecure}, with the same constants.
-   */
-  public enum CookieSecure {
-    /**
-     * When the container says the request came over HTTPS ({@link ServletRequest#isSecure()}). The
-     * default. Behind a TLS-terminating proxy or load balancer, the container must be told to
-     * trust its forwarded headers (Jetty: {@code ForwardedRequestCustomizer}; Tomcat: {@code
-     * RemoteIpValve}; Spring Boot: {@code server.forward-headers-strategy=native} or {@code
-     * framework}), or every cookie goes out without {@code Secure}. The filter never reads {@code
-     * X-Forwarded-Proto} itself: only the container knows which proxies to trust. When in doubt,
-     * use {@link #ALWAYS}.
-     */
-    AUTO,
-    /** Always. */
-    ALWAYS,
-    /** Never (only for plain-HTTP development setups). */
-    NEVER
-  }
-
-  /**
-   * The ticket cookie's {@code SameSite} attribute; the servlet spelling of {@link
-   * io.github.waitingroom.http.SameSite}, with the same constants.
-   */
-  public enum SameSite {
-    /** {@code SameSite=Lax}: the default; sent on top-level navigation from other sites. */
-    LAX,
-    /** {@code SameSite=Strict}. */
-    STRICT,
-    /** {@code SameSite=None}, for rooms embedded in other sites; implies {@code Secure}. */
-    NONE
-  }
 
   private volatile @Nullable Settings settings;
   /** The application's rooms, once {@link #init} has run; until then this filter stands alone. */
@@ -417,7 +384,7 @@ public final class WaitingRoomFilter implements Filter {
     }
   }
 
-  /** The filter's fixed settings: the gate, and what it says of itself in the servlet spelling. */
+  /** The filter's fixed settings: the gate, and what it says of itself. */
   static final class Settings {
     final WaitingRoom room;
     final boolean ownsRoom;
@@ -439,8 +406,8 @@ public final class WaitingRoomFilter implements Filter {
       this.ownsRoom = ownsRoom;
       this.paths = gate.paths();
       this.cookieName = gate.cookieName();
-      this.secure = CookieSecure.valueOf(gate.cookieSecure().name());
-      this.sameSite = SameSite.valueOf(gate.cookieSameSite().name());
+      this.secure = gate.cookieSecure();
+      this.sameSite = gate.cookieSameSite();
       this.waitingStatus = gate.waitingStatus();
       this.statusParam = gate.statusParam();
     }
@@ -510,13 +477,13 @@ public final class WaitingRoomFilter implements Filter {
      * forwarded-header handling (see {@link CookieSecure#AUTO}) or choose {@link CookieSecure#ALWAYS}.
      */
     public Builder cookieSecure(CookieSecure secure) {
-      gate.cookieSecure(io.github.waitingroom.http.CookieSecure.valueOf(Objects.requireNonNull(secure, "cookieSecure").name()));
+      gate.cookieSecure(secure);
       return this;
     }
 
     /** The cookie's {@code SameSite}. Default: {@link SameSite#LAX}. */
     public Builder cookieSameSite(SameSite sameSite) {
-      gate.cookieSameSite(io.github.waitingroom.http.SameSite.valueOf(Objects.requireNonNull(sameSite, "cookieSameSite").name()));
+      gate.cookieSameSite(sameSite);
       return this;
     }
 

@@ -183,7 +183,7 @@ class HttpHeaderChecksTest {
     String cookie = cookieOf(admitted);
     assertThat(cookie).startsWith("__Host-shop=").contains("; Path=/;", "; Secure").doesNotContainIgnoringCase("domain");
 
-    assertThatThrownBy(() -> filter(f -> f.cookieName("__Host-shop").cookieSecure(WaitingRoomFilter.CookieSecure.NEVER)))
+    assertThatThrownBy(() -> filter(f -> f.cookieName("__Host-shop").cookieSecure(io.github.waitingroom.http.CookieSecure.NEVER)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("cookieName '__Host-shop'")
         .hasMessageContaining("Secure")
@@ -193,7 +193,7 @@ class HttpHeaderChecksTest {
         .hasMessageContaining("cookieName '__Host-shop'")
         .hasMessageContaining("Path=/")
         .hasMessageContaining("pathPrefix was '/shop'");
-    assertThatThrownBy(() -> filter(f -> f.cookieName("__secure-shop").cookieSecure(WaitingRoomFilter.CookieSecure.NEVER)))
+    assertThatThrownBy(() -> filter(f -> f.cookieName("__secure-shop").cookieSecure(io.github.waitingroom.http.CookieSecure.NEVER)))
         .as("browsers match the prefixes case-insensitively")
         .hasMessageContaining("cookieSecure was NEVER");
   }

@@ -75,8 +75,8 @@ class InitParamsTest {
       assertThat(s.paths.guards("/shop/site.css")).isFalse();
       assertThat(s.paths.guards("/elsewhere")).isFalse();
       assertThat(s.cookieName).isEqualTo("line");
-      assertThat(s.secure).isEqualTo(WaitingRoomFilter.CookieSecure.ALWAYS);
-      assertThat(s.sameSite).isEqualTo(WaitingRoomFilter.SameSite.STRICT);
+      assertThat(s.secure).isEqualTo(io.github.waitingroom.http.CookieSecure.ALWAYS);
+      assertThat(s.sameSite).isEqualTo(io.github.waitingroom.http.SameSite.STRICT);
       assertThat(s.waitingStatus).isEqualTo(202);
       assertThat(s.statusParam).isEqualTo("queue");
     } finally {

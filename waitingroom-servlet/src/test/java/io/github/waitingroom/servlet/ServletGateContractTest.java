@@ -12,8 +12,8 @@ class ServletGateContractTest extends GateContract {
         WaitingRoomFilter.builder(room)
             .pathPrefix(o.pathPrefix())
             .ignorePaths(o.ignorePaths().toArray(String[]::new))
-            .cookieSecure(WaitingRoomFilter.CookieSecure.valueOf(o.cookieSecure().name()))
-            .cookieSameSite(WaitingRoomFilter.SameSite.valueOf(o.cookieSameSite().name()))
+            .cookieSecure(o.cookieSecure())
+            .cookieSameSite(o.cookieSameSite())
             .waitingStatus(o.waitingStatus());
     String cookieName = o.cookieName();
     if (cookieName != null) {

@@ -435,8 +435,8 @@ class WaitingRoomFilterTest {
   void waitingStatusAndCookieAttributesAreConfigurable() throws Exception {
     start(
         small().build(),
-        f -> f.waitingStatus(429).cookieName("line").cookieSameSite(WaitingRoomFilter.SameSite.STRICT)
-            .cookieSecure(WaitingRoomFilter.CookieSecure.ALWAYS));
+        f -> f.waitingStatus(429).cookieName("line").cookieSameSite(io.github.waitingroom.http.SameSite.STRICT)
+            .cookieSecure(io.github.waitingroom.http.CookieSecure.ALWAYS));
     HttpResponse<String> admitted = new Visitor(server()).get("/");
     assertThat(setCookies(admitted)).singleElement().asString()
         .startsWith("line=").contains("; Secure", "; SameSite=Strict");

@@ -2,10 +2,8 @@ package io.github.waitingroom.spring.boot.autoconfigure;
 
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.spring.boot.WaitingRooms;
-import io.github.waitingroom.http.CookieSecure;
 import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.http.GateRouter;
-import io.github.waitingroom.http.SameSite;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -73,8 +71,8 @@ final class Gates {
     if (cookieName != null) {
       b.cookieName(cookieName);
     }
-    b.cookieSecure(CookieSecure.valueOf(p.getCookie().getSecure().name()));
-    b.cookieSameSite(SameSite.valueOf(p.getCookie().getSameSite().name()));
+    b.cookieSecure(p.getCookie().getSecure());
+    b.cookieSameSite(p.getCookie().getSameSite());
     WaitingRoomAutoConfiguration.Properties.set(prefix + "waiting-status", p.getWaitingStatus(), b::waitingStatus);
     b.statusParam(p.getStatusParam());
     Resource template = p.getPageTemplate();

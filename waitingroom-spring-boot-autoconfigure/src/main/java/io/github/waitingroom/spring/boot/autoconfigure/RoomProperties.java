@@ -1,5 +1,7 @@
 package io.github.waitingroom.spring.boot.autoconfigure;
 
+import io.github.waitingroom.http.CookieSecure;
+import io.github.waitingroom.http.SameSite;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -176,38 +178,16 @@ public class RoomProperties {
     return cookie;
   }
 
-  /** When the ticket cookie carries the {@code Secure} attribute. */
-  public enum CookieSecure {
-    /** When the request came over HTTPS. */
-    AUTO,
-    /** Always. */
-    ALWAYS,
-    /** Never (plain-HTTP development only). */
-    NEVER
-  }
-
-  /** The ticket cookie's {@code SameSite} attribute. */
-  public enum SameSite {
-    /** Sent on top-level navigation from other sites. */
-    LAX,
-    /** Never sent from other sites. */
-    STRICT,
-    /** Sent everywhere, for rooms embedded in other sites; implies Secure. */
-    NONE
-  }
-
   /** The {@code cookie.*} properties of a room. */
   public static class Cookie {
     /** The ticket cookie's name. Default: wr_ followed by the room id. */
     private @Nullable String name;
 
     /** When the cookie is Secure: AUTO (when the request came over HTTPS), ALWAYS or NEVER. */
-    private CookieSecure secure =
-        CookieSecure.AUTO;
+    private CookieSecure secure = CookieSecure.AUTO;
 
     /** The cookie's SameSite attribute: LAX, STRICT or NONE (NONE implies Secure). */
-    private SameSite sameSite =
-        SameSite.LAX;
+    private SameSite sameSite = SameSite.LAX;
 
     public @Nullable String getName() {
       return name;

@@ -258,8 +258,9 @@ public final class Plan {
   /**
    * The estimated wait of a holder who arrived at the given second and has not been called.
    *
-   * <p>Of the P holders ahead ({@link #usersAhead}), only the share Q/H that still polls will
-   * take a slot (H holders of places, Q of them polling); the rest have most likely given up. The
+   * <p>Of the P holders ahead ({@link #usersAhead}, divided by {@link #countsPerHolder}), only
+   * the share Q/H that still polls will take a slot (H holders of places, Q of them polling); the
+   * rest have most likely given up. The
    * people ahead leave by admission, at the rate R of the last minute, and by giving up: A a
    * second stop polling (H - Q of them over {@code abandonSeconds}), a share P/Q of them from
    * ahead. So dP/dt = -R - A P / Q, and the line ahead is gone after (Q / A) ln(1 + A P / (R Q))
@@ -278,7 +279,7 @@ public final class Plan {
     }
     double holders = waitingUsers();
     double polling = Math.min(holders, room.polling());
-    double p = holders > 0 ? ahead * polling / holders : ahead;
+    double p = (holders > 0 ? ahead * polling / holders : ahead) / countsPerHolder();
     double abandons = abandonSeconds > 0 ? (holders - polling) / abandonSeconds : 0;
     double mean =
         abandons > 0 && polling > 0
@@ -290,6 +291,26 @@ public final class Plan {
         (long) Math.ceil(mean),
         (long) Math.max(0, Math.floor(mean - spread)),
         (long) Math.ceil(mean + spread));
+  }
+
+  /**
+   * How many times the line counts each holder, at least 1. A holder whose polls go to several
+   * nodes (no session affinity) is in the line of each node it polled lately, so the line, and
+   * the people ahead of anyone, look that many times longer than they are; the admissions the
+   * estimate divides by are distinct users. The line's last minute of arrival seconds, as counted,
+   * against the room's arrivals of the last minute (distinct, counted once by the node that gave
+   * each its place) tells how many: it cannot see the holders of that minute who already gave up
+   * or got in, so it errs low, towards longer estimates, as before.
+   */
+  double countsPerHolder() {
+    if (lineSeconds.length == 0 || room.arrivals() <= 0) {
+      return 1;
+    }
+    long from = lineSeconds[lineSeconds.length - 1] - 59;
+    int i = java.util.Arrays.binarySearch(lineSeconds, from);
+    int first = i >= 0 ? i : -i - 1;
+    long counted = aheadBefore[lineSeconds.length] - aheadBefore[first];
+    return Math.max(1.0, (double) counted / room.arrivals());
   }
 
   /**

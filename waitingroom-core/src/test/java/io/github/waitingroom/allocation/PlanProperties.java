@@ -111,4 +111,33 @@ class PlanProperties {
     assertThat(p.freeSlots()).isZero();
     assertThat(p.lineGrant()).isEqualTo(3);
   }
+
+  /**
+   * Two nodes that each count the same 60 holders (their polls go to both) make a line of 120:
+   * the estimate must not take twice as long as the 60 distinct holders need. One minute of 60
+   * arrivals, 60 admissions a minute: the last holder waits about 60 s, not 120 s.
+   */
+  @Test
+  void holdersCountedOnSeveralNodesDoNotLengthenTheEstimate() {
+    RoomConfig config = config(100, 60);
+    TreeMap<Long, Long> line = new TreeMap<>();
+    for (long second = 1000; second < 1060; second++) {
+      line.put(second, 1L);
+    }
+    // The room is full; the last minute's 60 admissions and 60 arrivals are split over the nodes.
+    Tally a = new Tally(50, 0, 0, 0, 60, 30, 30, line, new long[0]);
+    Tally b = new Tally(50, 0, 0, 0, 60, 30, 30, line, new long[0]);
+    Plan twice = Plan.compute(config, 1, List.of(Tally.sum(List.of(a, b))), 0, List.of(a, b), 0);
+    Tally once = new Tally(100, 0, 0, 0, 60, 60, 60, line, new long[0]);
+    Plan single = Plan.compute(config, 1, List.of(once), 0, List.of(once), 0);
+
+    assertThat(twice.usersAhead(1059)).isEqualTo(2 * single.usersAhead(1059)).isEqualTo(118);
+    assertThat(single.estimate(1059, 0).seconds()).isEqualTo(59);
+    assertThat(twice.estimate(1059, 0).seconds()).as("the double count taken out").isEqualTo(59);
+    // A line whose last minute holds fewer counts than arrivals (some gave up or got in) is taken
+    // as counted once.
+    Tally fewer = new Tally(100, 0, 0, 0, 60, 60, 120, line, new long[0]);
+    assertThat(Plan.compute(config, 1, List.of(fewer), 0, List.of(fewer), 0).estimate(1059, 0).seconds())
+        .isEqualTo(59);
+  }
 }

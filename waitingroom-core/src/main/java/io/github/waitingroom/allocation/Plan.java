@@ -272,14 +272,14 @@ public final class Plan {
    *     window: the span over which holders who gave up pile up
    */
   public Estimate estimate(long arrivalSecond, long abandonSeconds) {
-    long ahead = usersAhead(arrivalSecond);
+    long ahead = Math.round(usersAhead(arrivalSecond) / countsPerHolder());
     double rate = room.recentAdmissions() / 60.0;
     if (rate <= 0) {
       return new Estimate(ahead, -1, -1, -1);
     }
     double holders = waitingUsers();
     double polling = Math.min(holders, room.polling());
-    double p = (holders > 0 ? ahead * polling / holders : ahead) / countsPerHolder();
+    double p = holders > 0 ? ahead * polling / holders : ahead;
     double abandons = abandonSeconds > 0 ? (holders - polling) / abandonSeconds : 0;
     double mean =
         abandons > 0 && polling > 0
@@ -316,7 +316,8 @@ public final class Plan {
   /**
    * A wait estimate.
    *
-   * @param usersAhead holders of places ahead
+   * @param usersAhead holders of places ahead ({@link #usersAhead}), each counted once (divided by
+   *     {@link #countsPerHolder})
    * @param seconds the expected wait, or -1 when unknown (nobody was admitted in the last minute)
    * @param low the 25th percentile, or -1
    * @param high the 75th percentile, or -1

@@ -114,7 +114,8 @@ class PlanProperties {
 
   /**
    * Two nodes that each count the same 60 holders (their polls go to both) make a line of 120:
-   * the estimate must not take twice as long as the 60 distinct holders need. One minute of 60
+   * the estimate must not take twice as long as the 60 distinct holders need, nor show twice as
+   * many people ahead. One minute of 60
    * arrivals, 60 admissions a minute: the last holder waits about 60 s, not 120 s.
    */
   @Test
@@ -134,6 +135,7 @@ class PlanProperties {
     assertThat(twice.usersAhead(1059)).isEqualTo(2 * single.usersAhead(1059)).isEqualTo(118);
     assertThat(single.estimate(1059, 0).seconds()).isEqualTo(59);
     assertThat(twice.estimate(1059, 0).seconds()).as("the double count taken out").isEqualTo(59);
+    assertThat(twice.estimate(1059, 0).usersAhead()).as("and from the people ahead shown").isEqualTo(59);
     // A line whose last minute holds fewer counts than arrivals (some gave up or got in) is taken
     // as counted once.
     Tally fewer = new Tally(100, 0, 0, 0, 60, 60, 120, line, new long[0]);

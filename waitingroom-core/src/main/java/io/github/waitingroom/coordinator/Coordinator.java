@@ -500,7 +500,9 @@ public final class Coordinator {
         return null; // a data center that joined by epoch s has not published it yet
       }
     }
-    freeSlots.putIfAbsent(s, Plan.freeSlots(config, Tally.sum(dcs.values())));
+    if (!freeSlots.containsKey(s)) {
+      freeSlots.put(s, Plan.freeSlots(config, Tally.sum(dcs.values()))); // once per epoch, not per call
+    }
     return new RoomSums(dcs, roomNodes);
   }
 

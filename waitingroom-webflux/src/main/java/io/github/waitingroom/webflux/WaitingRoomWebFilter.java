@@ -65,12 +65,14 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
   /** The default {@linkplain #getOrder() order}: right after Spring Security's filter chain (-100). */
   public static final int DEFAULT_ORDER = -99;
 
+  private final List<Gate> given;
   private final Gate gate;
   private final GateRouter router;
-  private final Predicate<ServerHttpRequest> passes;
+  private final Predicate<ServerWebExchange> passes;
   private final int order;
 
-  private WaitingRoomWebFilter(List<Gate> gates, Predicate<ServerHttpRequest> passes, int order) {
+  private WaitingRoomWebFilter(List<Gate> gates, Predicate<ServerWebExchange> passes, int order) {
+    this.given = gates;
     this.router = GateRouter.of(gates);
     this.gate = gates.get(0);
     this.passes = passes;
@@ -96,7 +98,7 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
    * @return the filter
    */
   public static WaitingRoomWebFilter of(Gate gate, int order) {
-    return new WaitingRoomWebFilter(List.of(Objects.requireNonNull(gate, "gate")), request -> false, order);
+    return new WaitingRoomWebFilter(List.of(Objects.requireNonNull(gate, "gate")), exchange -> false, order);
   }
 
   /**
@@ -116,7 +118,29 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     if (gates.isEmpty()) {
       throw new IllegalArgumentException("gates is empty: give the filter at least one room");
     }
-    return new WaitingRoomWebFilter(List.copyOf(gates), Objects.requireNonNull(passes, "passes"), order);
+    Objects.requireNonNull(passes, "passes");
+    return new WaitingRoomWebFilter(List.copyOf(gates), exchange -> passes.test(exchange.getRequest()), order);
+  }
+
+  /**
+   * This filter, but also letting through every exchange that {@code bypass} accepts, without a
+   * ticket and without counting it: operators, monitoring, a partner's IP range. The rule sees the
+   * whole {@link ServerWebExchange} (its request, remote address and attributes), and is asked for
+   * requests that one of the rooms covers, before the room decides; this filter's other rules still
+   * apply. The rule runs on the event loop for every such request: keep it cheap, and never let it
+   * block (the principal, a {@link Mono} in WebFlux, is not for it to wait on).
+   *
+   * <pre>{@code
+   * WaitingRoomWebFilter.builder(room).build()
+   *     .bypassing(exchange -> "10.1.2.3".equals(exchange.getRequest().getHeaders().getFirst("X-Real-IP")));
+   * }</pre>
+   *
+   * @param bypass exchanges that pass without a ticket
+   * @return a new filter over the same gates, at the same order; this one is unchanged
+   */
+  public WaitingRoomWebFilter bypassing(Predicate<ServerWebExchange> bypass) {
+    Objects.requireNonNull(bypass, "bypass");
+    return new WaitingRoomWebFilter(given, passes.or(bypass), order);
   }
 
   /**
@@ -160,7 +184,7 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     String path = decoded(within);
     Gate gate = router.route(path);
     if (gate == null
-        || passes.test(request)
+        || passes.test(exchange)
         || !gate.decides(
             request.getMethod().name(),
             within.value(),
@@ -369,7 +393,7 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
      * @throws IllegalArgumentException naming the first bad setting and its value
      */
     public WaitingRoomWebFilter build() {
-      return new WaitingRoomWebFilter(List.of(gate.build()), request -> false, order);
+      return new WaitingRoomWebFilter(List.of(gate.build()), exchange -> false, order);
     }
   }
 }

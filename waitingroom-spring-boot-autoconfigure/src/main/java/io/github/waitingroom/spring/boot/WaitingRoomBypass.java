@@ -20,7 +20,8 @@ import jakarta.servlet.http.HttpServletRequest;
  * block.
  *
  * <p>Servlet applications only: the rule reads an {@link HttpServletRequest}, so the reactive
- * (WebFlux) auto-configuration does not consult it.
+ * (WebFlux) auto-configuration does not consult it; declare a {@link ReactiveWaitingRoomBypass}
+ * there.
  */
 @FunctionalInterface
 public interface WaitingRoomBypass {

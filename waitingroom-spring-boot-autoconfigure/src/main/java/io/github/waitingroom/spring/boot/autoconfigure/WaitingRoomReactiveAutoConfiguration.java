@@ -2,6 +2,7 @@ package io.github.waitingroom.spring.boot.autoconfigure;
 
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.spring.boot.ReactiveWaitingRoomBypass;
 import io.github.waitingroom.spring.boot.WaitingRooms;
 import io.github.waitingroom.webflux.WaitingRoomWebFilter;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.support.ResourcePatternResolver;
 import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.server.ServerWebExchange;
 
 /**
  * Adds the waiting room's {@link WaitingRoomWebFilter} to a reactive (WebFlux) web application,
@@ -28,7 +30,8 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
  * waitingroom.path-prefix} minus {@code waitingroom.ignore-paths}, Spring's static resources
  * ({@code spring.webflux.static-path-pattern}, {@code spring.web.resources.static-locations}),
  * webjars, the favicon and Actuator (unless {@code waitingroom.ignore-spring-resources} is off),
- * with the same cookie, page, JSON status and waiting status, at order {@code
+ * and minus what the application's {@link ReactiveWaitingRoomBypass} beans let through, with the
+ * same cookie, page, JSON status and waiting status, at order {@code
  * waitingroom.filter-order} (by default -99, right after Spring Security's {@code
  * WebFilterChainProxy}). Define a {@link WaitingRoomWebFilter} bean to replace it.
  *
@@ -37,7 +40,12 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
  * a request belongs to the room with the most specific prefix that covers it, and to no other.
  * Two rooms with one prefix or one cookie name stop the application at startup.
  *
- * <p>{@code WaitingRoomBypass} beans are not consulted: that type reads a servlet request.
+ * <p>The bypass rules are asked in their {@link org.springframework.core.annotation.Order order},
+ * on the event loop, before the room decides a request it guards; the first that says yes lets the
+ * request through without a ticket and without counting it. At the default order they run after
+ * Spring Security's {@code WebFilterChainProxy} (-100), so a request that Security turns away never
+ * reaches them or the room. {@code WaitingRoomBypass} beans are not consulted: that type reads a
+ * servlet request.
  */
 @AutoConfiguration(after = WaitingRoomAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
@@ -56,6 +64,7 @@ public class WaitingRoomReactiveAutoConfiguration {
    * @param mainRoom the main room, if configured
    * @param namedRooms further rooms, if configured
    * @param p the properties
+   * @param bypasses the application's bypass rules, if any
    * @param environment where Spring's static resource settings are read
    * @param resolver lists the static resources
    * @return the filter
@@ -66,6 +75,7 @@ public class WaitingRoomReactiveAutoConfiguration {
       ObjectProvider<WaitingRoom> mainRoom,
       ObjectProvider<WaitingRooms> namedRooms,
       WaitingRoomProperties p,
+      ObjectProvider<ReactiveWaitingRoomBypass> bypasses,
       Environment environment,
       ResourcePatternResolver resolver) {
     SpringResources spring =
@@ -76,14 +86,28 @@ public class WaitingRoomReactiveAutoConfiguration {
     List<Gate> gates =
         Gates.all(mainRoom.getIfAvailable(), namedRooms.getIfAvailable(), p, spring.prefixes, guarded);
     WaitingRoomWebFilter filter = WaitingRoomWebFilter.of(gates, staticFile(spring.files), p.getFilterOrder());
+    List<ReactiveWaitingRoomBypass> rules = bypasses.orderedStream().toList();
+    if (!rules.isEmpty()) {
+      filter = filter.bypassing(exchange -> bypassed(rules, exchange));
+    }
     log.info(
-        "waiting room(s) {} at WebFilter order {}; pass without a ticket: {} static files, {}, {}",
+        "waiting room(s) {} at WebFilter order {}; pass without a ticket: {} static files, {}, {}, {} bypass rule(s)",
         guarded,
         p.getFilterOrder(),
         spring.files.size(),
         spring.prefixes,
-        p.getIgnorePaths());
+        p.getIgnorePaths(),
+        rules.size());
     return filter;
+  }
+
+  private static boolean bypassed(List<ReactiveWaitingRoomBypass> rules, ServerWebExchange exchange) {
+    for (ReactiveWaitingRoomBypass b : rules) {
+      if (b.bypass(exchange)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.github.waitingroom.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.waitingroom.spring.boot.ReactiveWaitingRoomBypass;
 import io.github.waitingroom.webflux.WaitingRoomWebFilter;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,8 @@ import org.springframework.web.reactive.function.server.ServerResponse;
  * The starter in a real reactive application on a real Reactor Netty (random port), over real
  * HTTP: the same {@code waitingroom.*} properties give a {@link WaitingRoomWebFilter} instead of
  * the servlet filter, and Spring's static files, the favicon and Actuator pass without a ticket as
- * they do in a servlet application. The room has two slots for two new users.
+ * they do in a servlet application, and so do the requests of the application's two {@link
+ * ReactiveWaitingRoomBypass} rules. The room has two slots for two new users.
  */
 @SpringBootTest(
     classes = WaitingRoomReactiveServerTest.ReactiveShop.class,
@@ -40,10 +42,23 @@ class WaitingRoomReactiveServerTest {
   @LocalServerPort int port;
   @Autowired ApplicationContext context;
 
-  /** A reactive shop: two routes, no Spring MVC. */
+  static final String OPERATOR_HEADER = "X-Test-Operator";
+  static final String MONITOR_AGENT = "test-monitor";
+
+  /** A reactive shop: two routes, no Spring MVC, and two operator bypass rules. */
   @SpringBootConfiguration
   @EnableAutoConfiguration
   static class ReactiveShop {
+    @Bean
+    ReactiveWaitingRoomBypass operators() {
+      return exchange -> "yes".equals(exchange.getRequest().getHeaders().getFirst(OPERATOR_HEADER));
+    }
+
+    @Bean
+    ReactiveWaitingRoomBypass monitoring() {
+      return exchange -> MONITOR_AGENT.equals(exchange.getRequest().getHeaders().getFirst("User-Agent"));
+    }
+
     @Bean
     RouterFunction<ServerResponse> routes() {
       return RouterFunctions.route()
@@ -76,6 +91,16 @@ class WaitingRoomReactiveServerTest {
         assertThat(r.body()).as(r.uri().getPath()).doesNotContain("You are in line");
       }
     }
+    // Nor does a request that a bypass rule lets through: each of the two rules is asked.
+    for (int i = 0; i < 3; i++) {
+      for (HttpResponse<String> r :
+          java.util.List.of(
+              new Visitor(port).get("/", OPERATOR_HEADER, "yes"), new Visitor(port).get("/", "User-Agent", MONITOR_AGENT))) {
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("shop home");
+        assertThat(r.headers().allValues("Set-Cookie")).isEmpty();
+      }
+    }
     // So both slots are still free for the two real visitors.
     HttpResponse<String> first = new Visitor(port).get("/");
     assertThat(first.body()).isEqualTo("shop home");
@@ -95,5 +120,15 @@ class WaitingRoomReactiveServerTest {
     HttpResponse<String> json = third.get("/", "Accept", "application/json");
     assertThat(json.statusCode()).isEqualTo(429);
     assertThat(json.body()).contains("\"roomId\":\"shop\"", "\"inWaitingRoom\":true");
+
+    // The room is full, and the operators still get in: without a ticket, and without counting.
+    for (String[] operator : new String[][] {{OPERATOR_HEADER, "yes"}, {"User-Agent", MONITOR_AGENT}}) {
+      HttpResponse<String> r = new Visitor(port).get("/", operator);
+      assertThat(r.statusCode()).as(operator[0]).isEqualTo(200);
+      assertThat(r.body()).as(operator[0]).isEqualTo("shop home");
+      assertThat(r.headers().allValues("Set-Cookie")).as(operator[0]).isEmpty();
+    }
+    // A request that no rule lets through is still queued.
+    assertThat(new Visitor(port).get("/", OPERATOR_HEADER, "no").statusCode()).isEqualTo(429);
   }
 }

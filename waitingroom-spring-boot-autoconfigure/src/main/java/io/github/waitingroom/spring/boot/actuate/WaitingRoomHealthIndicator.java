@@ -1,13 +1,25 @@
 package io.github.waitingroom.spring.boot.actuate;
 
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.spring.boot.WaitingRooms;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 
 /**
- * Health of the room's store: {@code DOWN} while this node's syncs fail to reach it, {@code UP}
- * otherwise. A room that is queueing visitors is working as designed and stays {@code UP}.
+ * Health of the rooms' store: {@code DOWN} while this node's syncs of any room fail to reach it,
+ * {@code UP} otherwise. A room that is queueing visitors is working as designed and stays {@code
+ * UP}. The main room is reported in the details {@code room} (its id) and {@code storeFailing}; each
+ * further room of {@code waitingroom.rooms} under {@code rooms.<name>}, with the same two details,
+ * so the details name the room whose store fails:
+ *
+ * <pre>{@code
+ * {"status":"DOWN","details":{"room":"shop","storeFailing":false,
+ *   "rooms":{"drop":{"room":"drop","storeFailing":true}}}}
+ * }</pre>
  *
  * <p>Opt-in ({@code management.health.waitingroom.enabled=true}): every node of a room shares one
  * store, so when it fails they would all report {@code DOWN} at once, and a load balancer that
@@ -16,7 +28,8 @@ import org.springframework.boot.actuate.health.HealthIndicator;
  * the health group the load balancer reads.
  */
 public class WaitingRoomHealthIndicator implements HealthIndicator {
-  private final WaitingRoom room;
+  private final @Nullable WaitingRoom room;
+  private final WaitingRooms rooms;
 
   /**
    * An indicator over one room.
@@ -24,14 +37,43 @@ public class WaitingRoomHealthIndicator implements HealthIndicator {
    * @param room the room whose store to report on
    */
   public WaitingRoomHealthIndicator(WaitingRoom room) {
-    this.room = Objects.requireNonNull(room, "room");
+    this(Objects.requireNonNull(room, "room"), new WaitingRooms(Map.of()));
+  }
+
+  /**
+   * An indicator over the main room and further rooms.
+   *
+   * @param room the main room, or {@code null} when the application has only further rooms
+   * @param rooms the further rooms, by name
+   */
+  public WaitingRoomHealthIndicator(@Nullable WaitingRoom room, WaitingRooms rooms) {
+    this.room = room;
+    this.rooms = Objects.requireNonNull(rooms, "rooms");
   }
 
   @Override
   public Health health() {
-    Health.Builder b = room.transportFailing() ? Health.down() : Health.up();
-    return b.withDetail("room", room.config().roomId())
-        .withDetail("storeFailing", room.transportFailing())
-        .build();
+    boolean failing = false;
+    Map<String, Object> details = new LinkedHashMap<>();
+    WaitingRoom main = room;
+    if (main != null) {
+      boolean f = main.transportFailing();
+      failing = f;
+      details.put("room", main.config().roomId());
+      details.put("storeFailing", f);
+    }
+    if (!rooms.asMap().isEmpty()) {
+      Map<String, Object> named = new LinkedHashMap<>();
+      for (Map.Entry<String, WaitingRoom> e : rooms.asMap().entrySet()) {
+        boolean f = e.getValue().transportFailing();
+        failing |= f;
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("room", e.getValue().config().roomId());
+        d.put("storeFailing", f);
+        named.put(e.getKey(), d);
+      }
+      details.put("rooms", named);
+    }
+    return (failing ? Health.down() : Health.up()).withDetails(details).build();
   }
 }

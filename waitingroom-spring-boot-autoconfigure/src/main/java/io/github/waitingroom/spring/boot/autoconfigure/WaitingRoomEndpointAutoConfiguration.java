@@ -9,7 +9,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -20,9 +19,9 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Actuator support, when Actuator is on the classpath and a room exists: the {@link
  * WaitingRoomEndpoint} (available like any endpoint once exposed; the main room and the further
- * rooms of {@code waitingroom.rooms}), and, for the main room, the opt-in {@link
- * WaitingRoomHealthIndicator} ({@code management.health.waitingroom.enabled=true}; see its comment
- * for why it is not on by default).
+ * rooms of {@code waitingroom.rooms}), and the opt-in {@link WaitingRoomHealthIndicator} over the
+ * same rooms ({@code management.health.waitingroom.enabled=true}; see its comment for why it is not
+ * on by default).
  */
 @AutoConfiguration(after = WaitingRoomAutoConfiguration.class)
 @ConditionalOnClass({WaitingRoom.class, Endpoint.class, ConditionalOnAvailableEndpoint.class})
@@ -40,14 +39,14 @@ public class WaitingRoomEndpointAutoConfiguration {
   }
 
   @Configuration(proxyBeanMethods = false)
-  @ConditionalOnBean(WaitingRoom.class)
   @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
   @ConditionalOnProperty(prefix = "management.health.waitingroom", name = "enabled", havingValue = "true")
   static class HealthConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "waitingRoomHealthIndicator")
-    WaitingRoomHealthIndicator waitingRoomHealthIndicator(WaitingRoom room) {
-      return new WaitingRoomHealthIndicator(room);
+    WaitingRoomHealthIndicator waitingRoomHealthIndicator(
+        ObjectProvider<WaitingRoom> room, ObjectProvider<WaitingRooms> rooms) {
+      return new WaitingRoomHealthIndicator(room.getIfAvailable(), rooms.getIfAvailable(() -> new WaitingRooms(Map.of())));
     }
   }
 }

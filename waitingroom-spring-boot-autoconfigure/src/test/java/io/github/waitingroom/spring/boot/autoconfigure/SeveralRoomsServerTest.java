@@ -31,7 +31,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
       "waitingroom.rooms.drop.total-active-users=1",
       "waitingroom.rooms.drop.new-users-per-minute=1",
       "waitingroom.rooms.drop.session-duration=5m",
-      "management.endpoints.web.exposure.include=waitingroom"
+      "management.endpoints.web.exposure.include=waitingroom,health",
+      "management.health.waitingroom.enabled=true",
+      "management.endpoint.health.show-details=always"
     })
 class SeveralRoomsServerTest {
   private static final String QUEUED = "You are in line";
@@ -86,5 +88,18 @@ class SeveralRoomsServerTest {
     assertThat(drop.statusCode()).isEqualTo(200);
     assertThat(drop.body()).contains("\"roomId\":\"drop\"", "\"totalActiveUsers\":1");
     assertThat(none.statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void theHealthIndicatorReportsTheMainRoomAndEachFurtherRoomByName() throws Exception {
+    // Actuator names the indicator after its bean, waitingRoomHealthIndicator.
+    HttpResponse<String> health = new Visitor(port).get("/actuator/health/waitingRoom", "Accept", "application/json");
+
+    assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+    assertThat(health.body())
+        .isEqualTo(
+            "{\"status\":\"UP\",\"details\":{\"room\":\"shop\",\"storeFailing\":false,"
+                + "\"rooms\":{\"drop\":{\"room\":\"drop\",\"storeFailing\":false}}}}");
+    assertThat(health.headers().allValues("Set-Cookie")).isEmpty();
   }
 }

@@ -404,6 +404,155 @@ class WaitingRoomAutoConfigurationTest {
             });
   }
 
+  @Test
+  void theHealthIndicatorReportsEveryRoomOnTheRealStore() {
+    requireRedis();
+    String prefix = "wr-test:health:" + java.util.UUID.randomUUID().toString().substring(0, 8) + ":";
+    try {
+      runner
+          .withPropertyValues(VALID)
+          .withPropertyValues(
+              "management.health.waitingroom.enabled=true",
+              "waitingroom.store.redis-uri=redis://127.0.0.1:6379",
+              "waitingroom.store.key-prefix=" + prefix,
+              "waitingroom.rooms.drop.path-prefix=/drop",
+              "waitingroom.rooms.drop.total-active-users=1",
+              "waitingroom.rooms.drop.new-users-per-minute=1",
+              "waitingroom.rooms.drop.session-duration=5m",
+              "waitingroom.rooms.api.room-id=shop-api",
+              "waitingroom.rooms.api.path-prefix=/api",
+              "waitingroom.rooms.api.total-active-users=3",
+              "waitingroom.rooms.api.new-users-per-minute=3",
+              "waitingroom.rooms.api.session-duration=5m")
+          .run(
+              context -> {
+                assertThat(context).hasNotFailed();
+                org.springframework.boot.actuate.health.Health health =
+                    context.getBean(WaitingRoomHealthIndicator.class).health();
+                assertThat(health.getStatus()).isEqualTo(Status.UP);
+                assertThat(health.getDetails())
+                    .containsEntry("room", "unit")
+                    .containsEntry("storeFailing", false)
+                    .containsEntry(
+                        "rooms",
+                        java.util.Map.of(
+                            "drop", java.util.Map.of("room", "drop", "storeFailing", false),
+                            "api", java.util.Map.of("room", "shop-api", "storeFailing", false)));
+              });
+    } finally {
+      deleteKeys(prefix);
+    }
+  }
+
+  @Test
+  void theHealthIndicatorCoversFurtherRoomsWithoutAMainRoom() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    runner
+        .withPropertyValues(
+            "management.health.waitingroom.enabled=true",
+            "waitingroom.keyset.generate-ephemeral=true",
+            "waitingroom.store.redis-uri=redis://127.0.0.1:" + closedPort,
+            "waitingroom.store.command-timeout=200ms",
+            "waitingroom.rooms.drop.path-prefix=/drop",
+            "waitingroom.rooms.drop.total-active-users=1",
+            "waitingroom.rooms.drop.new-users-per-minute=1",
+            "waitingroom.rooms.drop.session-duration=5m",
+            "waitingroom.rooms.shop.path-prefix=/shop",
+            "waitingroom.rooms.shop.total-active-users=1",
+            "waitingroom.rooms.shop.new-users-per-minute=1",
+            "waitingroom.rooms.shop.session-duration=5m")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).doesNotHaveBean(WaitingRoom.class);
+              org.springframework.boot.actuate.health.Health health =
+                  context.getBean(WaitingRoomHealthIndicator.class).health();
+              assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+              assertThat(health.getDetails())
+                  .doesNotContainKey("room")
+                  .containsEntry(
+                      "rooms",
+                      java.util.Map.of(
+                          "drop", java.util.Map.of("room", "drop", "storeFailing", true),
+                          "shop", java.util.Map.of("room", "shop", "storeFailing", true)));
+            });
+  }
+
+  @Test
+  void theHealthIndicatorIsDownWhenOneRoomOfSeveralLosesItsStore() throws Exception {
+    requireRedis();
+    int closedPort;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    String prefix = "wr-test:health:" + java.util.UUID.randomUUID().toString().substring(0, 8) + ":";
+    // The application's own further rooms, each on a store of its own: the shop's is the real Redis,
+    // the drop's is a Redis that is not there.
+    RedisTransport reachable = RedisTransport.builder("redis://127.0.0.1:6379").keyPrefix(prefix).build();
+    RedisTransport unreachable =
+        RedisTransport.builder("redis://127.0.0.1:" + closedPort).commandTimeout(Duration.ofMillis(200)).build();
+    try {
+      runner
+          .withPropertyValues(VALID)
+          .withPropertyValues(
+              "management.health.waitingroom.enabled=true",
+              "waitingroom.store.redis-uri=redis://127.0.0.1:6379",
+              "waitingroom.store.key-prefix=" + prefix,
+              // The filter guards the application's own rooms too, each on its own prefix.
+              "waitingroom.rooms.shop.path-prefix=/shop",
+              "waitingroom.rooms.drop.path-prefix=/drop")
+          .withBean(
+              WaitingRooms.class,
+              () ->
+                  new WaitingRooms(
+                      java.util.Map.of(
+                          "shop", roomOn("shop", reachable),
+                          "drop", roomOn("drop", unreachable))))
+          .run(
+              context -> {
+                assertThat(context).hasNotFailed();
+                org.springframework.boot.actuate.health.Health health =
+                    context.getBean(WaitingRoomHealthIndicator.class).health();
+                assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+                assertThat(health.getDetails())
+                    .containsEntry("room", "unit")
+                    .containsEntry("storeFailing", false)
+                    .containsEntry(
+                        "rooms",
+                        java.util.Map.of(
+                            "shop", java.util.Map.of("room", "shop", "storeFailing", false),
+                            "drop", java.util.Map.of("room", "drop", "storeFailing", true)));
+              });
+    } finally {
+      reachable.close();
+      unreachable.close();
+      deleteKeys(prefix);
+    }
+  }
+
+  private static WaitingRoom roomOn(String id, RedisTransport transport) {
+    return WaitingRoom.builder(
+            RoomConfig.builder(id).totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(1)).build(),
+            TicketKeys.generate())
+        .transport(transport)
+        .build();
+  }
+
+  private static void deleteKeys(String prefix) {
+    io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create("redis://127.0.0.1:6379");
+    try (io.lettuce.core.api.StatefulRedisConnection<String, String> c = client.connect()) {
+      java.util.List<String> keys = c.sync().keys(prefix + "*");
+      if (!keys.isEmpty()) {
+        c.sync().del(keys.toArray(String[]::new));
+      }
+    } finally {
+      client.shutdown();
+    }
+  }
+
   private static String invalidProperty(org.springframework.boot.test.context.assertj.AssertableWebApplicationContext context) {
     assertThat(context).hasFailed();
     Throwable root = rootCause(context.getStartupFailure());

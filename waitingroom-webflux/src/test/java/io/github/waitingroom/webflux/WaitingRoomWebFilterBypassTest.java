@@ -1,0 +1,119 @@
+package io.github.waitingroom.webflux;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.WebHandler;
+import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+/**
+ * {@link WaitingRoomWebFilter#bypassing} on a real Reactor Netty server on a free port, over real
+ * HTTP: a room with one slot, and operators that a header lets through.
+ */
+class WaitingRoomWebFilterBypassTest {
+  private static final String OPERATOR = "X-Operator";
+
+  private final WaitingRoom room =
+      WaitingRoom.builder(
+              RoomConfig.builder("bypass").totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(5)).build(),
+              TicketKeys.generate())
+          .build();
+  private @Nullable DisposableServer server;
+  private int port;
+
+  @AfterEach
+  void stop() {
+    DisposableServer s = server;
+    if (s != null) {
+      s.disposeNow();
+    }
+    room.close();
+  }
+
+  private void start(WaitingRoomWebFilter filter) {
+    WebHandler app =
+        exchange -> {
+          ServerHttpResponse response = exchange.getResponse();
+          response.setStatusCode(HttpStatus.OK);
+          byte[] body = "app".getBytes(StandardCharsets.UTF_8);
+          return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+        };
+    DisposableServer s =
+        HttpServer.create()
+            .host("127.0.0.1")
+            .port(0)
+            .handle(new ReactorHttpHandlerAdapter(WebHttpHandlerBuilder.webHandler(app).filter(filter).build()))
+            .bindNow();
+    server = s;
+    port = s.port();
+  }
+
+  private HttpResponse<String> get(HttpClient client, String... headers) throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
+            .header("Accept", "text/html")
+            .timeout(Duration.ofSeconds(10));
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static HttpClient visitor() {
+    return HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+  }
+
+  @Test
+  void aBypassedRequestPassesWithoutATicketAndIsNotCounted() throws Exception {
+    WaitingRoomWebFilter plain = WaitingRoomWebFilter.builder(room).build();
+    WaitingRoomWebFilter filter =
+        plain.bypassing(exchange -> "yes".equals(exchange.getRequest().getHeaders().getFirst(OPERATOR)));
+    assertThat(filter.getOrder()).isEqualTo(plain.getOrder());
+    assertThat(filter.gate()).isSameAs(plain.gate());
+    start(filter);
+
+    // Operators before anyone else: none of them takes the one slot.
+    for (int i = 0; i < 3; i++) {
+      HttpResponse<String> operator = get(visitor(), OPERATOR, "yes");
+      assertThat(operator.body()).isEqualTo("app");
+      assertThat(operator.headers().allValues("Set-Cookie")).isEmpty();
+    }
+    HttpResponse<String> first = get(visitor());
+    assertThat(first.body()).isEqualTo("app");
+    assertThat(first.headers().allValues("Set-Cookie")).isNotEmpty();
+    // The room is full: a new visitor waits, and an operator still gets in.
+    assertThat(get(visitor()).body()).contains("You are in line");
+    assertThat(get(visitor(), OPERATOR, "no").body()).contains("You are in line");
+    HttpResponse<String> operator = get(visitor(), OPERATOR, "yes");
+    assertThat(operator.body()).isEqualTo("app");
+    assertThat(operator.headers().allValues("Set-Cookie")).isEmpty();
+  }
+
+  @Test
+  void theFilterItWasMadeFromIsUnchanged() throws Exception {
+    WaitingRoomWebFilter plain = WaitingRoomWebFilter.builder(room).build();
+    plain.bypassing(exchange -> true);
+    start(plain);
+
+    assertThat(get(visitor(), OPERATOR, "yes").body()).isEqualTo("app");
+    assertThat(get(visitor(), OPERATOR, "yes").body()).contains("You are in line");
+  }
+}

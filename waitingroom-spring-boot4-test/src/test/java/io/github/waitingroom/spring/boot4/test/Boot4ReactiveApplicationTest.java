@@ -2,6 +2,7 @@ package io.github.waitingroom.spring.boot4.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.waitingroom.spring.boot.ReactiveWaitingRoomBypass;
 import io.github.waitingroom.webflux.WaitingRoomWebFilter;
 import java.net.CookieManager;
 import java.net.URI;
@@ -27,7 +28,7 @@ import org.springframework.web.reactive.function.server.ServerResponse;
  * The starter in a reactive Spring Boot 4 application (Spring Framework 7, Reactor Netty on a
  * random port), over real HTTP: the WebFlux filter, compiled against Spring Framework 6.2, lets
  * a visitor in with its cookie on the application's response, answers the status flag itself, and
- * leaves an ignored path alone. The limits themselves are the contract suite's business.
+ * leaves an ignored path and an operator's request (a {@link ReactiveWaitingRoomBypass}) alone. The limits themselves are the contract suite's business.
  */
 @SpringBootTest(
     classes = Boot4ReactiveApplicationTest.App.class,
@@ -44,6 +45,8 @@ import org.springframework.web.reactive.function.server.ServerResponse;
       "waitingroom.ignore-paths=/ping"
     })
 class Boot4ReactiveApplicationTest {
+  static final String OPERATOR_HEADER = "X-Test-Operator";
+
   @Value("${local.server.port}")
   int port;
 
@@ -72,24 +75,37 @@ class Boot4ReactiveApplicationTest {
     assertThat(status.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
     assertThat(status.body()).contains("\"roomId\":\"boot4-reactive\"", "\"status\":\"active\"");
     assertThat(status.headers().firstValue("Content-Security-Policy")).hasValue("default-src 'none'");
+
+    // An operator's request passes untouched: no ticket, so it was not counted.
+    HttpResponse<String> operator = get(client(), "/", OPERATOR_HEADER, "yes");
+    assertThat(operator.body()).isEqualTo("reactive home");
+    assertThat(operator.headers().allValues("Set-Cookie")).isEmpty();
+    assertThat(get(client(), "/", OPERATOR_HEADER, "no").headers().allValues("Set-Cookie")).hasSize(1);
   }
 
   private static HttpClient client() {
     return HttpClient.newBuilder().cookieHandler(new CookieManager()).connectTimeout(Duration.ofSeconds(5)).build();
   }
 
-  private HttpResponse<String> get(HttpClient client, String path) throws Exception {
-    HttpRequest r =
+  private HttpResponse<String> get(HttpClient client, String path, String... headers) throws Exception {
+    HttpRequest.Builder r =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
             .header("Accept", "text/html,*/*;q=0.8")
-            .timeout(Duration.ofSeconds(10))
-            .build();
-    return client.send(r, HttpResponse.BodyHandlers.ofString());
+            .timeout(Duration.ofSeconds(10));
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      r.header(headers[i], headers[i + 1]);
+    }
+    return client.send(r.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   @SpringBootConfiguration
   @EnableAutoConfiguration
   static class App {
+    @Bean
+    ReactiveWaitingRoomBypass operators() {
+      return exchange -> "yes".equals(exchange.getRequest().getHeaders().getFirst(OPERATOR_HEADER));
+    }
+
     @Bean
     RouterFunction<ServerResponse> routes() {
       return RouterFunctions.route()

@@ -56,7 +56,8 @@ import reactor.core.publisher.Mono;
  * an ignore applies, the decoded one which prefix covers the request, so no spelling of a guarded
  * path escapes the room. One filter can guard several rooms ({@link #of(List, Predicate, int)}):
  * each request belongs to the room with the most specific path prefix that covers it, and is
- * decided by that room alone, as with the servlet filter. The filter is {@link Ordered}, by
+ * decided by that room alone, as with the servlet filter. {@link #bypassing} lets operators'
+ * requests through without a ticket and without counting them. The filter is {@link Ordered}, by
  * default at {@value #DEFAULT_ORDER}: right after Spring Security's {@code WebFilterChainProxy}
  * (-100), so a request that Security turns away never counts as a visitor, as with the Spring Boot
  * servlet filter's default order. Use -101 to run it before Spring Security.

@@ -37,6 +37,7 @@ public interface ReactiveWaitingRoomBypass {
    * Whether this exchange passes without a ticket.
    *
    * @param exchange the exchange, as the application would see it
+   * @return {@code true} to let it through without a ticket and without counting it
    */
   boolean bypass(ServerWebExchange exchange);
 }

@@ -124,7 +124,7 @@ final class NodeState {
     if (pending != null) {
       cut = Math.max(cut, pending.cutPlace);
     }
-    if (plan.newArrivalGrant() > 0 && tallySecond != Long.MIN_VALUE) {
+    if (plan.lineServed() && tallySecond != Long.MIN_VALUE) {
       // The whole line is served: everyone who held a place before the tally is called, so one
       // who missed a poll comes before any new arrival.
       cut = Math.max(cut, Ticket.place(tallySecond - 1, -1));
@@ -299,7 +299,7 @@ final class NodeState {
     for (var e : seen.entrySet()) {
       Seen s = e.getValue();
       long place = e.getKey();
-      if (inLine(s, now)) {
+      if (inLine(s, now) && !g.plan.room().admitted(place)) {
         line.merge(Ticket.arrivalOf(place), 1L, Long::sum);
         polling++;
         if (g.called(place)) {
@@ -351,6 +351,52 @@ final class NodeState {
   /** Active users this node counts at {@code now}. */
   long activeUsers(long now) {
     return Math.max(0, sum(active, config.firstActiveSlice(now)));
+  }
+
+  /**
+   * Takes back this node's count of users that an earlier node of its data center (in publisher
+   * order) also admitted from the line: the same ticket let in on two nodes at once, by parallel
+   * requests of one page or by copies. It is one user, and the node that published first keeps
+   * it: this one removes it from its active users and from its admissions of the last minute, and
+   * no longer lists the place as admitted. Called by the sync thread with the tallies of a
+   * settled epoch.
+   *
+   * @param nodes the tallies of the live nodes of this node's data center, in publisher order
+   * @param me this node's index in {@code nodes}
+   */
+  void dropDuplicates(java.util.List<Tally> nodes, int me, long now) {
+    if (me == 0) {
+      return;
+    }
+    for (var e : seen.entrySet()) {
+      long place = e.getKey();
+      Seen s = e.getValue();
+      if (s.admittedAt == 0 || !admittedBefore(nodes, me, place)) {
+        continue;
+      }
+      while (s != null && s.admittedAt != 0) {
+        Seen undone = new Seen(s.state, s.at, 0, s.firstSeen, s.due);
+        if (seen.replace(place, s, undone)) {
+          if (s.state == State.ACTIVE && s.at >= config.firstActiveSlice(now)) {
+            active.add(s.at, -1);
+          }
+          if (s.admittedAt > now - RATE_SECONDS) {
+            admissions.add(s.admittedAt, -1);
+          }
+          break;
+        }
+        s = seen.get(place);
+      }
+    }
+  }
+
+  private static boolean admittedBefore(java.util.List<Tally> nodes, int me, long place) {
+    for (int i = 0; i < me; i++) {
+      if (nodes.get(i).admitted(place)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Forgets what no longer matters at {@code now}; called by the sync thread. */

@@ -306,6 +306,7 @@ final class Synchronizer {
   /** The plan of a settled epoch, for this node. */
   private Plan plan(Coordinator.Settled s, long epoch) {
     roomNodes = Math.max(1, s.roomNodes());
+    state.dropDuplicates(s.nodes(), s.me(), nowSecond());
     return Plan.compute(config, epoch, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me());
   }
 

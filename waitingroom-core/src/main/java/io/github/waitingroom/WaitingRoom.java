@@ -84,9 +84,35 @@ public final class WaitingRoom implements AutoCloseable {
    */
   public Decision decide(@Nullable String ticket) {
     long now = sync.nowSecond();
-    Ticket t = codec.open(ticket, now);
+    return decide(codec.open(ticket, now), now);
+  }
+
+  /**
+   * Decides one request whose client keeps its session and its place in line apart, as the HTTP
+   * adapters do (two cookies): an answer that keeps someone waiting then never overwrites the
+   * session another answer gave them. With several requests of one page at once on several nodes
+   * (no session affinity), one may be admitted while another is told to wait; with one ticket the
+   * browser keeps whichever answer comes last, and may lose the session it was just given. Write
+   * the ticket of an answer that {@link Decision#letsThrough() lets through} to the session, and
+   * any other to the place. An admitted request costs the same as with one ticket: the session is
+   * opened first, and the place only when the session does not let the request through.
+   *
+   * @param session the ticket the client keeps for its session, or {@code null}
+   * @param place the ticket the client keeps for its place in line, or {@code null}
+   */
+  public Decision decide(@Nullable String session, @Nullable String place) {
+    long now = sync.nowSecond();
+    Ticket s = codec.open(session, now);
+    if (s != null && activeAt(s, now)) {
+      return decide(s, now);
+    }
+    Ticket p = codec.open(place, now);
+    return decide(p != null ? p : s, now);
+  }
+
+  private Decision decide(@Nullable Ticket t, long now) {
     if (t != null) {
-      if (t.isActive() && config.sliceOf(t.lastCheckIn()) >= config.firstActiveSlice(now)) {
+      if (activeAt(t, now)) {
         // A ticket used far faster than one browser would (a cookie shared by many clients) is
         // refused for the rest of the window: its requests arrive anew.
         return rate.overLimit(t.place(), now) ? arrive(now) : pass(t, now);
@@ -96,6 +122,10 @@ public final class WaitingRoom implements AutoCloseable {
       }
     }
     return arrive(now);
+  }
+
+  private boolean activeAt(Ticket t, long now) {
+    return t.isActive() && config.sliceOf(t.lastCheckIn()) >= config.firstActiveSlice(now);
   }
 
   private Decision pass(Ticket t, long now) {

@@ -93,6 +93,9 @@ public final class SpikeSimulator {
   private final byte[] kind;
   private final @Nullable String[] ticket;
   private final long[] cookieExpiresMillis;
+  /** The cookie that holds a user's place in line, apart from the session (as the Gate keeps it). */
+  private final @Nullable String[] placeTicket;
+  private final long[] placeExpiresMillis;
   private final long[] placeSecond;
   private final long[] queuedMillis;
   private final long[] shownWait;
@@ -182,6 +185,8 @@ public final class SpikeSimulator {
     this.kind = new byte[total];
     this.ticket = new String[total];
     this.cookieExpiresMillis = new long[total];
+    this.placeTicket = new String[total];
+    this.placeExpiresMillis = new long[total];
     this.placeSecond = new long[total];
     this.queuedMillis = new long[total];
     this.shownWait = new long[total];
@@ -405,72 +410,81 @@ public final class SpikeSimulator {
   private record PageAnswer(Decision first, boolean letThrough, int admits) {}
 
   /**
-   * Sends one page view of user {@code u}: {@code parallelRequests} requests at once with the same
-   * cookie, each to a random node of the user's data center. The responses come back in random
-   * order and the browser keeps the cookie of the last one that sets any; the cookie is dropped
-   * when its max-age has passed.
+   * Sends one page view of user {@code u}: {@code k} requests at once with the same cookies, each
+   * to a random node of the user's data center. An admitted user's page view sends {@code
+   * parallelRequests} (a page that fetches several things at once); a first visit is one request
+   * (the browser's navigation, whose cookie the page's own fetches then carry) and so is a poll of
+   * the waiting page (it fetches its status one request at a time). The responses come back in random
+   * order and the browser keeps, for each cookie, the value of the last response that sets it; as
+   * the HTTP adapters do, an answer that lets the request through sets the session cookie and any
+   * other the place cookie. A cookie is dropped when its max-age has passed.
    */
-  private PageAnswer page(int u, long at) {
-    String sent = ticket[u];
-    if (sent != null && at >= cookieExpiresMillis[u]) {
+  private PageAnswer page(int u, long at, int k) {
+    if (ticket[u] != null && at >= cookieExpiresMillis[u]) {
       if (state[u] == ACTIVE && at < expiryMillis[u]) {
         result.cookieExpiredEarly++;
       }
-      sent = null;
       ticket[u] = null;
     }
-    int k = adv.parallelRequests();
-    Decision first = decide(u, sent, at);
-    boolean through = first.letsThrough();
-    int admits = first.outcome() == Decision.Outcome.ADMIT ? 1 : 0;
-    Decision[] rest = new Decision[k - 1];
-    for (int i = 0; i < k - 1; i++) {
-      rest[i] = decide(u, sent, at);
-      through |= rest[i].letsThrough();
-      admits += rest[i].outcome() == Decision.Outcome.ADMIT ? 1 : 0;
+    if (placeTicket[u] != null && at >= placeExpiresMillis[u]) {
+      placeTicket[u] = null;
     }
-    // The browser keeps the Set-Cookie of whichever response arrives last.
-    int order = k == 1 ? 0 : random.nextInt(k);
-    keepCookie(u, order == 0 ? first : rest[order - 1], at);
+    String session = ticket[u];
+    String place = placeTicket[u];
+    Decision[] answers = new Decision[k];
+    boolean through = false;
+    int admits = 0;
     for (int i = 0; i < k; i++) {
-      if (i != order) {
-        // The others arrived before it: kept only if it sets no cookie itself.
-        Decision d = i == 0 ? first : rest[i - 1];
-        if (ticket[u] == null && d.ticket() != null) {
-          keepCookie(u, d, at);
-        }
-      }
+      answers[i] = decide(u, session, place, at);
+      through |= answers[i].letsThrough();
+      admits += answers[i].outcome() == Decision.Outcome.ADMIT ? 1 : 0;
+    }
+    // The responses arrive in random order; each cookie keeps the last value set.
+    int[] order = new int[k];
+    for (int i = 0; i < k; i++) {
+      int j = random.nextInt(i + 1);
+      order[i] = order[j];
+      order[j] = i;
+    }
+    for (int i : order) {
+      keepCookie(u, answers[i], at);
     }
     if (admits > 1) {
       result.duplicateAdmits += admits - 1;
     }
-    return new PageAnswer(first, through, admits);
+    return new PageAnswer(answers[0], through, admits);
   }
 
-  private Decision decide(int u, @Nullable String sent, long at) {
+  private Decision decide(int u, @Nullable String session, @Nullable String place, long at) {
     int base = dataCenter[u] * s.nodesPerDataCenter();
     int pick = random.nextInt(s.nodesPerDataCenter());
-    Decision d = node(base + (adv.sticky() ? u % s.nodesPerDataCenter() : pick), at).decide(sent);
+    Decision d = node(base + (adv.sticky() ? u % s.nodesPerDataCenter() : pick), at).decide(session, place);
     result.decisions++;
     return d;
   }
 
   private void keepCookie(int u, Decision d, long at) {
     String t = d.ticket();
-    if (t != null) {
+    if (t == null) {
+      return;
+    }
+    if (d.letsThrough()) {
       ticket[u] = t;
       cookieExpiresMillis[u] = at + d.ticketMaxAgeSeconds() * 1000;
+    } else {
+      placeTicket[u] = t;
+      placeExpiresMillis[u] = at + d.ticketMaxAgeSeconds() * 1000;
     }
   }
 
   /** The place (arrival second) of the user's current ticket, as the room wrote it. */
   private long placeSecondOf(int u, long at) {
-    Ticket t = codec.open(ticket[u], START_EPOCH_SECOND + Math.floorDiv(at - warm, 1000));
+    Ticket t = codec.open(placeTicket[u], START_EPOCH_SECOND + Math.floorDiv(at - warm, 1000));
     return t == null ? Long.MIN_VALUE : t.arrival() - START_EPOCH_SECOND;
   }
 
   private long placeOf(int u, long at) {
-    Ticket t = codec.open(ticket[u], START_EPOCH_SECOND + Math.floorDiv(at - warm, 1000));
+    Ticket t = codec.open(placeTicket[u], START_EPOCH_SECOND + Math.floorDiv(at - warm, 1000));
     return t == null ? Long.MIN_VALUE : t.place();
   }
 
@@ -480,7 +494,7 @@ public final class SpikeSimulator {
       case NEW -> {
         arrivedIn[second]++;
         result.arrivalsByDc[dataCenter[u]]++;
-        PageAnswer a = page(u, at);
+        PageAnswer a = page(u, at, 1);
         placeSecond[u] = placeSecondOf(u, at);
         if (a.letThrough()) {
           admit(u, at, false);
@@ -501,7 +515,7 @@ public final class SpikeSimulator {
         }
         boolean holdsClone = kind[u] == CLONE || u == cloneVictim;
         long heldPlace = holdsClone ? placeOf(u, at) : Long.MIN_VALUE;
-        PageAnswer a = page(u, at);
+        PageAnswer a = page(u, at, 1);
         if (a.letThrough()) {
           if (holdsClone && heldPlace == clonePlace) {
             clonePlaceAdmissions.add(at);
@@ -530,7 +544,7 @@ public final class SpikeSimulator {
           state[u] = GONE;
           return;
         }
-        PageAnswer a = page(u, at);
+        PageAnswer a = page(u, at, adv.parallelRequests());
         if (a.letThrough()) {
           letThrough(u, at, false);
         } else {
@@ -702,7 +716,7 @@ public final class SpikeSimulator {
     if (at >= replayEndMillis[r]) {
       return;
     }
-    Decision d = decide(u, replayTicket[r], at);
+    Decision d = decide(u, replayTicket[r], null, at);
     result.replays++;
     if (d.outcome() == Decision.Outcome.ADMIT) {
       result.replayAdmissions++;
@@ -725,7 +739,7 @@ public final class SpikeSimulator {
   private void startClones(long at) {
     int v = -1;
     for (int u = 0; u < users; u++) {
-      if (state[u] == WAITING && kind[u] == HONEST && ticket[u] != null
+      if (state[u] == WAITING && kind[u] == HONEST && placeTicket[u] != null
           && (v < 0 || placeSecond[u] < placeSecond[v])) {
         v = u;
       }
@@ -735,7 +749,7 @@ public final class SpikeSimulator {
       patienceMillis[v] = Long.MAX_VALUE;
     }
     result.cloneStartMillis = at - warm;
-    if (v < 0 || state[v] != WAITING || ticket[v] == null) {
+    if (v < 0 || state[v] != WAITING || placeTicket[v] == null) {
       result.cloneSkipped = true;
       return;
     }
@@ -744,8 +758,8 @@ public final class SpikeSimulator {
     for (int c = users; c < total; c++) {
       kind[c] = CLONE;
       state[c] = WAITING;
-      ticket[c] = ticket[v];
-      cookieExpiresMillis[c] = cookieExpiresMillis[v];
+      placeTicket[c] = placeTicket[v];
+      placeExpiresMillis[c] = placeExpiresMillis[v];
       dataCenter[c] = (short) random.nextInt(s.dataCenters());
       arrivalMillis[c] = at;
       patienceMillis[c] = Long.MAX_VALUE;

@@ -48,6 +48,7 @@ public final class Plan {
   private final long lineGrant;
   private final long partialGrant;
   private final long newArrivalGrant;
+  private final boolean lineServed;
   private final long[] lineSeconds;
   private final long[] aheadBefore;
   private final Tally room;
@@ -61,6 +62,7 @@ public final class Plan {
       long lineGrant,
       long partialGrant,
       long newArrivalGrant,
+      boolean lineServed,
       Tally room) {
     this.epoch = epoch;
     this.freeSlots = freeSlots;
@@ -70,6 +72,7 @@ public final class Plan {
     this.lineGrant = lineGrant;
     this.partialGrant = partialGrant;
     this.newArrivalGrant = newArrivalGrant;
+    this.lineServed = lineServed;
     this.room = room;
     NavigableMap<Long, Long> line = room.line();
     this.lineSeconds = new long[line.size()];
@@ -85,7 +88,7 @@ public final class Plan {
 
   /** A plan that grants nothing: for a node that has no settled tallies to plan from. */
   public static Plan none(long epoch) {
-    return new Plan(epoch, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0, 0, Tally.EMPTY);
+    return new Plan(epoch, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0, 0, false, Tally.EMPTY);
   }
 
   /**
@@ -158,7 +161,8 @@ public final class Plan {
       }
       newGrant = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
     }
-    return new Plan(epoch, free, Math.max(0, room.active()), cutoff, partial, line, partialGrant, newGrant, room);
+    return new Plan(
+        epoch, free, Math.max(0, room.active()), cutoff, partial, line, partialGrant, newGrant, lineServed, room);
   }
 
   /**
@@ -173,9 +177,19 @@ public final class Plan {
     return Math.max(0, Math.min(byActive, byRate) - room.outstanding());
   }
 
-  /** This plan without its slots for new arrivals. */
+  /**
+   * Whether this plan serves the whole line, so that it gives slots to new arrivals: every
+   * holder of a place before the tally is called, the same on every node (including holders who
+   * missed a poll, who are still older than any new arrival).
+   */
+  public boolean lineServed() {
+    return lineServed;
+  }
+
+  /** This plan without its slots for new arrivals (and so not {@link #lineServed}). */
   public Plan withoutNewArrivals() {
-    return new Plan(epoch, freeSlots, activeUsers, cutoffSecond, partialSecond, lineGrant, partialGrant, 0, room);
+    return new Plan(
+        epoch, freeSlots, activeUsers, cutoffSecond, partialSecond, lineGrant, partialGrant, 0, false, room);
   }
 
   /** The epoch whose tallies this plan was computed from. */

@@ -1,0 +1,155 @@
+package io.github.waitingroom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.crypto.tink.KeysetHandle;
+import java.time.Duration;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 8 (counting, parallel requests across nodes): the requests a page sends at once go to
+ * several nodes when there is no session affinity. One of them may be admitted while another is
+ * told to wait, and the same place may be admitted on two nodes at once.
+ */
+class ParallelRequestsTest {
+  private static final KeysetHandle KEYS = TicketKeys.generate();
+  private final RoomConfig config =
+      RoomConfig.builder("parallel").totalActiveUsers(3).newUsersPerMinute(3)
+          .sessionDuration(Duration.ofMinutes(1)).refreshInterval(Duration.ofSeconds(2)).build();
+
+  /** What a browser keeps: the last value set for each cookie. */
+  private static final class Browser {
+    @Nullable String session;
+    @Nullable String place;
+    /** With one cookie for both, as before: the last ticket set, whatever it holds. */
+    @Nullable String single;
+
+    void keep(Decision d) {
+      String t = d.ticket();
+      if (t == null) {
+        return;
+      }
+      if (d.letsThrough()) {
+        session = t;
+      } else {
+        place = t;
+      }
+      single = t;
+    }
+  }
+
+  /**
+   * Newcomers on both nodes until the room is full (3 active users); returns the ticket of the
+   * first one admitted. Newcomers queued on the way leave.
+   */
+  private static String fill(Cluster c, WaitingRoom... nodes) {
+    String first = null;
+    int admitted = 0;
+    for (int i = 0; admitted < 3; i++) {
+      assertThat(i).as("the room fills").isLessThan(60);
+      Decision d = nodes[i % nodes.length].decide(null);
+      if (d.outcome() == Decision.Outcome.ADMIT) {
+        admitted++;
+        first = first == null ? d.ticket() : first;
+      }
+      c.advance(Duration.ofMillis(500));
+    }
+    c.advance(Duration.ofSeconds(3));
+    return Objects.requireNonNull(first);
+  }
+
+  @Test
+  void aWaitingAnswerToAParallelRequestNeverTakesTheSessionAway() {
+    Cluster c = new Cluster(config, KEYS);
+    WaitingRoom a = c.add("eu", "a");
+    WaitingRoom b = c.add("eu", "b");
+    c.warmUp();
+    fill(c, a, b);
+    Browser u = new Browser();
+    Decision queued = a.decide(null);
+    assertThat(queued.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    u.keep(queued);
+    // The user polls node a only, so only a has counted it when its turn comes; the sessions of
+    // the first three run out. Then its page sends two requests at once: one to a, one to b.
+    Decision onA = null;
+    Decision onB = null;
+    for (int s = 0; s < 120 && onA == null; s += 2) {
+      c.advance(Duration.ofSeconds(2));
+      Decision first = a.decide(u.session, u.place);
+      if (first.letsThrough()) {
+        onA = first;
+        onB = b.decide(null, Objects.requireNonNull(u.place)); // the same cookies, at the same moment
+      } else {
+        u.keep(first);
+      }
+    }
+    assertThat(onA).as("admitted on a").isNotNull();
+    assertThat(Objects.requireNonNull(onB).letsThrough()).as("b has not counted the user: it says wait").isFalse();
+    assertThat(onB.ticket()).as("and sets a waiting ticket").isNotNull();
+    // The answer from b arrives last.
+    u.keep(Objects.requireNonNull(onA));
+    u.keep(onB);
+    c.advance(Duration.ofSeconds(3));
+    assertThat(a.status().waitingUsers())
+        .as("b counted the user in its line; it leaves it once the room knows a admitted them")
+        .isZero();
+    assertThat(b.decide(u.session, u.place).letsThrough()).as("the session kept apart still lets the user in").isTrue();
+    assertThat(a.decide(u.session, u.place).letsThrough()).isTrue();
+    // With one cookie the waiting ticket would have replaced the session, and the user would
+    // start again as a newcomer (a copy of an admitted place arrives anew): at the back of the
+    // line in a full room.
+    String single = Objects.requireNonNull(u.single);
+    Decision lost = b.decide(single);
+    assertThat(c.placeOf(Objects.requireNonNull(lost.ticket())))
+        .as("a newcomer's place").isNotEqualTo(c.placeOf(single));
+  }
+
+  @Test
+  void aPlaceAdmittedOnTwoNodesAtOnceCountsOnce() {
+    Cluster c = new Cluster(config, KEYS);
+    WaitingRoom a = c.add("eu", "a");
+    WaitingRoom b = c.add("eu", "b");
+    c.warmUp();
+    String stays = fill(c, a, b);
+    Browser u = new Browser();
+    u.keep(b.decide(null));
+    assertThat(u.place).as("queued").isNotNull();
+    // The user's page polls both nodes at once, so both count it and both call it in the same
+    // plan; one of the first three keeps its session, two run out: two free slots.
+    Decision onA = null;
+    Decision onB = null;
+    for (int s = 0; s < 120; s += 2) {
+      c.advance(Duration.ofSeconds(2));
+      Decision pass = a.decide(stays);
+      stays = pass.ticket() != null ? pass.ticket() : stays;
+      Decision x = a.decide(u.session, u.place);
+      Decision y = b.decide(u.session, u.place);
+      if (x.letsThrough() || y.letsThrough()) {
+        onA = x;
+        onB = y;
+        break;
+      }
+      u.keep(x);
+      u.keep(y);
+    }
+    assertThat(Objects.requireNonNull(onA).outcome()).as("admitted on a").isEqualTo(Decision.Outcome.ADMIT);
+    assertThat(Objects.requireNonNull(onB).outcome()).as("and on b, in the same instant").isEqualTo(Decision.Outcome.ADMIT);
+    u.keep(onA);
+    u.keep(onB);
+    assertThat(a.status().localActiveUsers() + b.status().localActiveUsers()).as("counted on both at first").isEqualTo(3);
+    c.advance(Duration.ofSeconds(4));
+    a.decide(stays);
+    // Once the tallies settle, b (the later publisher) takes its count back: two users, one slot.
+    assertThat(a.status().activeUsers()).as("the room counts the user once").isEqualTo(2);
+    assertThat(b.status().activeUsers()).isEqualTo(2);
+    c.advance(Duration.ofSeconds(3));
+    assertThat(a.status().freeSlots()).as("one slot free").isEqualTo(1);
+    Decision newcomer = a.decide(null);
+    if (!newcomer.letsThrough()) {
+      newcomer = b.decide(null); // the node that holds the slot for new arrivals
+    }
+    assertThat(newcomer.outcome()).as("and a newcomer gets it").isEqualTo(Decision.Outcome.ADMIT);
+  }
+}

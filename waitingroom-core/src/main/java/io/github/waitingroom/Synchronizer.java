@@ -99,6 +99,7 @@ final class Synchronizer {
   private volatile boolean failing;
   private volatile boolean closed;
   private volatile int roomNodes = 1;
+  private final LineDrain drain = new LineDrain();
 
   // Sync-thread state, guarded by lock.
   private final TreeMap<Long, Tally> tallies = new TreeMap<>();
@@ -331,6 +332,11 @@ final class Synchronizer {
     }
   }
 
+  /** The share of the line's holders who give up per second, lately (see {@link LineDrain}). */
+  double departures() {
+    return drain.departures();
+  }
+
   private void apply(Plan plan, long activateAtMillis) {
     state.schedule(plan, activateAtMillis);
     state.activateIfDue(clock.millis() + offsetMillis);
@@ -346,6 +352,7 @@ final class Synchronizer {
    * epoch.
    */
   private void noteQueueing(Plan plan, long now) {
+    drain.note(plan, now);
     if (plan.waitingUsers() > 0) {
       emptySince = Long.MIN_VALUE;
       if (!queueing) {

@@ -191,7 +191,7 @@ public final class WaitingRoom implements AutoCloseable {
     if (called && grant.hasSlots()) {
       e = new Plan.Estimate(0, 0, 0, 0);
     } else {
-      e = grant.plan.estimate(t.arrival(), config.waitingTimeoutSeconds() - state.pollWindowSeconds());
+      e = grant.plan.estimate(t.arrival(), sync.departures());
     }
     if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
       // Near the front: ask again sooner, so a slot that frees is used within seconds.

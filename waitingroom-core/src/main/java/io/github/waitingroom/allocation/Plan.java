@@ -272,39 +272,35 @@ public final class Plan {
   /**
    * The estimated wait of a holder who arrived at the given second and has not been called.
    *
-   * <p>Of the P holders ahead ({@link #usersAhead}, divided by {@link #countsPerHolder}), only
-   * the share Q/H that still polls will take a slot (H holders of places, Q of them polling); the
-   * rest have most likely given up. The
-   * people ahead leave by admission, at the rate R of the last minute, and by giving up: A a
-   * second stop polling (H - Q of them over {@code abandonSeconds}), a share P/Q of them from
-   * ahead. So dP/dt = -R - A P / Q, and the line ahead is gone after (Q / A) ln(1 + A P / (R Q))
-   * seconds, which is plain P / R when nobody gives up. The range is the 25th to 75th percentile
-   * of the time to serve P users arriving as a Poisson stream at rate R (Gamma(P, R): the mean
-   * ± 0.674 sqrt(P) / R).
+   * <p>The P holders ahead ({@link #usersAhead}, divided by {@link #countsPerHolder}) leave by
+   * admission, at the rate R of the last minute, and by giving up, each at the rate {@code
+   * departures} at which holders of the whole line have lately left it without getting in. So
+   * dP/dt = -R - a P, and the line ahead is gone after (1 / a) ln(1 + a P / R) seconds, which is
+   * plain P / R when nobody gives up. The range is the 25th to 75th percentile of the time to
+   * serve P users arriving as a Poisson stream at rate R (Gamma(P, R): the mean ± 0.674 sqrt(P) /
+   * R).
    *
-   * @param abandonSeconds how long a holder keeps a place after their last poll, less the poll
-   *     window: the span over which holders who gave up pile up
+   * @param departures the share of the line's holders who give up per second (0 for none), as
+   *     a node measures it over the plans it applied (see {@code LineDrain})
    */
-  public Estimate estimate(long arrivalSecond, long abandonSeconds) {
+  public Estimate estimate(long arrivalSecond, double departures) {
     long ahead = Math.round(usersAhead(arrivalSecond) / countsPerHolder());
     double rate = room.recentAdmissions() / 60.0;
     if (rate <= 0) {
       return new Estimate(ahead, -1, -1, -1);
     }
-    double holders = waitingUsers();
-    double polling = Math.min(holders, room.polling());
-    double p = holders > 0 ? ahead * polling / holders : ahead;
-    double abandons = abandonSeconds > 0 ? (holders - polling) / abandonSeconds : 0;
-    double mean =
-        abandons > 0 && polling > 0
-            ? polling / abandons * Math.log1p(abandons * p / (rate * polling))
-            : p / rate;
-    double spread = 0.674 * Math.sqrt(p) / rate;
+    double mean = departures > 0 ? Math.log1p(departures * ahead / rate) / departures : ahead / rate;
+    double spread = 0.674 * Math.sqrt(ahead) / rate;
     return new Estimate(
         ahead,
         (long) Math.ceil(mean),
         (long) Math.max(0, Math.floor(mean - spread)),
         (long) Math.ceil(mean + spread));
+  }
+
+  /** Holders of places in the whole room, each counted once ({@link #waitingUsers} divided by {@link #countsPerHolder}). */
+  public double waitingHolders() {
+    return waitingUsers() / countsPerHolder();
   }
 
   /**

@@ -52,9 +52,12 @@ class LineDrainTest {
   }
 
   @Test
-  void departuresShortenTheEstimate() {
+  void departuresShortenTheEstimateAndTheRangeIsNeverNarrowerThanAFifthOfIt() {
     Plan p = plan(60, 60, 0); // one admission a second
     assertThat(p.estimate(1_059, 0).seconds()).as("59 ahead at one a second").isEqualTo(59);
+    // The range: at least ± 20 % (the Poisson spread of 59 users would be only ± 5.2 s).
+    assertThat(p.estimate(1_059, 0).low()).isEqualTo(47);
+    assertThat(p.estimate(1_059, 0).high()).isEqualTo(71);
     // A holder ahead gives up every 100 s on average: (1 / a) ln(1 + a P / R).
     assertThat(p.estimate(1_059, 0.01).seconds()).isEqualTo((long) Math.ceil(100 * Math.log1p(0.59)));
   }

@@ -1,6 +1,6 @@
 package io.github.waitingroom.http;
 
-/** When the ticket cookie carries the {@code Secure} attribute. */
+/** When the ticket cookies (session and place) carry the {@code Secure} attribute. */
 public enum CookieSecure {
   /**
    * When the server says the request came over HTTPS (the servlet container's {@code isSecure()},

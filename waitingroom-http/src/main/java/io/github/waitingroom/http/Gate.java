@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * Gate gate = Gate.builder(room).pathPrefix("/shop").ignorePaths("/shop/static/").build();
  * if (gate.decides(method, rawPath, path, origin, accessControlRequestMethod)) {
- *   GateResponse r = gate.handle(new GateRequest(contextPath, secure, ticketCookie, query, accept));
+ *   GateResponse r = gate.handle(new GateRequest(contextPath, secure, sessionCookie, query, accept, placeCookie));
  *   // add r.setCookie(); then pass the request on, or write r.status(), r.headers(), r.body()
  * }
  * }</pre>
@@ -37,9 +37,19 @@ import org.jspecify.annotations.Nullable;
  * <p>Headers: every answer carries {@code Cache-Control: private, no-store} and {@code
  * X-Content-Type-Options: nosniff}; the waiting page carries a Content-Security-Policy that allows
  * only its own inline script and style (by a fresh nonce per response, {@code {{cspNonce}}} in a
- * template) and same-origin requests, the JSON status {@code default-src 'none'}. The ticket
- * cookie is {@code HttpOnly}, scoped to the guarded path, and re-issued only when the ticket
- * changes.
+ * template) and same-origin requests, the JSON status {@code default-src 'none'}.
+ *
+ * <p>Cookies: two per room, with the same attributes ({@code HttpOnly}, scoped to the guarded
+ * path, {@code Secure} and {@code SameSite} as configured), each re-issued only when its ticket
+ * changes. The <b>session</b> cookie ({@link #cookieName()}, {@code wr_<roomId>} by default) holds
+ * the ticket of an answer that lets the request through; the <b>place</b> cookie ({@link
+ * #placeCookieName()}, the same name with {@code _q} appended) holds the ticket of any other
+ * answer, the visitor's place in line. With one cookie, a page whose requests go at once to several
+ * nodes (no session affinity) could be admitted by one and told to wait by another, and the
+ * browser would keep whichever {@code Set-Cookie} came last, losing the session it was just given;
+ * with two, a waiting answer never overwrites the session. The session cookie keeps the name a
+ * single cookie had, so sessions survive an upgrade, and a waiting ticket left in it from before
+ * keeps its place (see {@link WaitingRoom#decide(String, String)}).
  *
  * <p>Immutable and thread-safe; {@link #handle} calls {@link WaitingRoom#decide}, which takes no
  * lock and does no I/O, so an event loop may call it.
@@ -59,6 +69,7 @@ public final class Gate {
   private final WaitingRoom room;
   private final PathRules paths;
   private final String cookieName;
+  private final String placeCookieName;
   /** A {@code __Host-} cookie: always {@code Secure}, {@code Path=/}, never a {@code Domain}. */
   private final boolean hostCookie;
   private final CookieSecure secure;
@@ -72,6 +83,7 @@ public final class Gate {
     this.paths = new PathRules(b.pathPrefix, b.ignorePaths);
     String name = b.cookieName != null ? b.cookieName : "wr_" + room.config().roomId();
     this.cookieName = checkToken("cookieName", name);
+    this.placeCookieName = name + "_q";
     this.statusParam = checkToken("statusParam", b.statusParam);
     if (b.sameSite == SameSite.NONE && b.secure == CookieSecure.NEVER) {
       throw new IllegalArgumentException(
@@ -133,12 +145,24 @@ public final class Gate {
   }
 
   /**
-   * The ticket cookie's name.
+   * The session cookie's name: the cookie that holds the ticket of an answer that lets the request
+   * through. Default: {@code wr_<roomId>}, the name of the single cookie of earlier versions.
    *
    * @return the name
    */
   public String cookieName() {
     return cookieName;
+  }
+
+  /**
+   * The place cookie's name: the cookie that holds the ticket of an answer that keeps the request
+   * waiting (the visitor's place in line), {@link #cookieName()} with {@code _q} appended. A
+   * {@code __Host-} or {@code __Secure-} prefix carries over, with the same attributes.
+   *
+   * @return the name
+   */
+  public String placeCookieName() {
+    return placeCookieName;
   }
 
   /**
@@ -213,16 +237,26 @@ public final class Gate {
   }
 
   /**
-   * Decides a request on its ticket and says what to do with it.
+   * Decides a request on its two tickets ({@link WaitingRoom#decide(String, String)}) and says what
+   * to do with it. The new ticket, if any, goes to the session cookie ({@link #cookieName()}) when
+   * the decision lets the request through and to the place cookie ({@link #placeCookieName()})
+   * otherwise, so a waiting answer never overwrites a session.
    *
    * @param request the request, for which {@link #decides} said yes
    * @return pass it on or answer it, with the new ticket cookie either way
    */
   public GateResponse handle(GateRequest request) {
-    Decision d = room.decide(request.ticket());
+    Decision d = room.decide(request.ticket(), request.place());
     String ticket = d.ticket();
     String setCookie =
-        ticket == null ? null : setCookie(request.contextPath(), request.secure(), ticket, d.ticketMaxAgeSeconds());
+        ticket == null
+            ? null
+            : setCookie(
+                d.letsThrough() ? cookieName : placeCookieName,
+                request.contextPath(),
+                request.secure(),
+                ticket,
+                d.ticketMaxAgeSeconds());
     if (hasFlag(request.query(), statusParam)) {
       return json(d, setCookie, d.letsThrough() ? 200 : waitingStatus);
     }
@@ -236,11 +270,11 @@ public final class Gate {
     return page(d, setCookie);
   }
 
-  private String setCookie(String context, boolean secureRequest, String ticket, long maxAgeSeconds) {
+  private String setCookie(String name, String context, boolean secureRequest, String ticket, long maxAgeSeconds) {
     String prefix = paths.prefix();
     String path = hostCookie || context.isEmpty() ? prefix : prefix.equals("/") ? context : context + prefix;
     StringBuilder c = new StringBuilder(160);
-    c.append(cookieName).append('=').append(ticket);
+    c.append(name).append('=').append(ticket);
     c.append("; Path=").append(path);
     c.append("; Max-Age=").append(maxAgeSeconds);
     c.append("; HttpOnly");
@@ -399,7 +433,8 @@ public final class Gate {
     }
 
     /**
-     * The cookie's name. Default: {@code wr_<roomId>}. A name starting with {@code __Host-} (in any
+     * The session cookie's name; the place cookie is named after it, with {@code _q} appended (see
+     * {@link Gate#placeCookieName()}). Default: {@code wr_<roomId>}. A name starting with {@code __Host-} (in any
      * case) makes the cookie {@code Secure} with {@code Path=/} and no {@code Domain}, as browsers
      * require; it needs {@link #pathPrefix} {@code /}, and {@link #build()} refuses it with {@link
      * CookieSecure#NEVER} or another prefix. {@code __Secure-} makes it {@code Secure} and is

@@ -5,20 +5,45 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What {@link Gate#handle} needs to know of a request that the room decides, read by an adapter
- * from its own request type.
+ * from its own request type. The room's two cookies are read separately: the session cookie
+ * ({@link Gate#cookieName()}) into {@code ticket}, the place cookie ({@link Gate#placeCookieName()})
+ * into {@code place}.
  *
  * @param contextPath the application's context path ({@code ""} for the root), which scopes the
- *     ticket cookie
+ *     ticket cookies
  * @param secure whether the server says the request came over HTTPS (see {@link CookieSecure#AUTO})
- * @param ticket the value of the room's ticket cookie, or {@code null} when the request has none
+ * @param ticket the value of the room's session cookie ({@link Gate#cookieName()}), or {@code null}
+ *     when the request has none
  * @param query the raw query string, or {@code null} when there is none
  * @param accept the {@code Accept} header, or {@code null}
+ * @param place the value of the room's place cookie ({@link Gate#placeCookieName()}), or {@code
+ *     null} when the request has none; then a waiting ticket in the session cookie (from a version
+ *     with one cookie) keeps its place
  */
 public record GateRequest(
-    String contextPath, boolean secure, @Nullable String ticket, @Nullable String query, @Nullable String accept) {
+    String contextPath,
+    boolean secure,
+    @Nullable String ticket,
+    @Nullable String query,
+    @Nullable String accept,
+    @Nullable String place) {
 
   /** Checks that the context path is given. */
   public GateRequest {
     Objects.requireNonNull(contextPath, "contextPath");
+  }
+
+  /**
+   * A request without a place cookie, as callers of the one-cookie version built it.
+   *
+   * @param contextPath the application's context path ({@code ""} for the root)
+   * @param secure whether the server says the request came over HTTPS
+   * @param ticket the value of the room's session cookie, or {@code null}
+   * @param query the raw query string, or {@code null}
+   * @param accept the {@code Accept} header, or {@code null}
+   */
+  public GateRequest(
+      String contextPath, boolean secure, @Nullable String ticket, @Nullable String query, @Nullable String accept) {
+    this(contextPath, secure, ticket, query, accept, null);
   }
 }

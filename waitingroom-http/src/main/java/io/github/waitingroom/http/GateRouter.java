@@ -13,7 +13,10 @@ import org.jspecify.annotations.Nullable;
  * it.
  *
  * <p>Two rooms may not share a prefix (which one would decide?) or a cookie name: a browser sends a
- * {@code Path=/} cookie along to {@code /drop} too, so one name would mix two rooms' tickets.
+ * {@code Path=/} cookie along to {@code /drop} too, so one name would mix two rooms' tickets. Each
+ * room has two cookies, its session cookie ({@link Gate#cookieName()}) and its place cookie ({@link
+ * Gate#placeCookieName()}, the same name with {@code _q} appended), and no name of one room may be
+ * a name of another: a room named {@code wr} and one named {@code wr_q} clash too.
  */
 public final class GateRouter {
   private static final GateRouter EMPTY = new GateRouter(List.of());
@@ -115,11 +118,27 @@ public final class GateRouter {
             "pathPrefix '" + prefix + "' of room '" + roomId + "' is already guarded by room '" + other
                 + "': give each room its own prefix (a request belongs to the room with the most specific one)");
       }
-      if (m.cookieName().equals(gate.cookieName())) {
+      String clash = clash(gate, m);
+      if (clash != null) {
+        String which = clash.equals(gate.cookieName()) && clash.equals(m.cookieName())
+            ? ""
+            : " (cookie '" + clash + "': each room has a session cookie, its cookieName, and a place cookie,"
+                + " its cookieName + _q)";
         throw new IllegalArgumentException(
             "cookieName '" + gate.cookieName() + "' of room '" + roomId + "' is already used by room '" + other
-                + "': give each room its own cookie name (the default, wr_<roomId>, needs distinct room ids)");
+                + "'" + which
+                + ": give each room its own cookie name (the default, wr_<roomId>, needs distinct room ids)");
       }
     }
+  }
+
+  /** A cookie name that two gates share, their session or place cookies crossed; {@code null} if none. */
+  private static @Nullable String clash(Gate a, Gate b) {
+    for (String mine : List.of(a.cookieName(), a.placeCookieName())) {
+      if (mine.equals(b.cookieName()) || mine.equals(b.placeCookieName())) {
+        return mine;
+      }
+    }
+    return null;
   }
 }

@@ -1,6 +1,6 @@
 package io.github.waitingroom.http;
 
-/** The ticket cookie's {@code SameSite} attribute. */
+/** The ticket cookies' {@code SameSite} attribute (session and place alike). */
 public enum SameSite {
   /** {@code SameSite=Lax}: the default; sent on top-level navigation from other sites. */
   LAX,

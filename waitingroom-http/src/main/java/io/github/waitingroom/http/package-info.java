@@ -2,7 +2,7 @@
  * The container-neutral half of the waiting room's web filters: {@link io.github.waitingroom.http.Gate}.
  *
  * <p>A gate knows which requests its room decides ({@link io.github.waitingroom.http.PathRules}),
- * builds the ticket cookie with every attribute, and renders the waiting page and the JSON status.
+ * builds the two ticket cookies (the session and the place in line) with every attribute, and renders the waiting page and the JSON status.
  * It speaks in plain values: an adapter reads its own request type into a {@link
  * io.github.waitingroom.http.GateRequest} and writes the {@link
  * io.github.waitingroom.http.GateResponse} back. The servlet filter ({@code waitingroom-servlet})

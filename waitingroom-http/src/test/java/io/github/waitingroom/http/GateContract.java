@@ -48,6 +48,7 @@ import org.junit.jupiter.api.Test;
 public abstract class GateContract {
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final String COOKIE = "wr_shop";
+  private static final String PLACE_COOKIE = "wr_shop_q";
 
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
   private @Nullable WaitingRoom room;
@@ -218,6 +219,7 @@ public abstract class GateContract {
     assertThat(inApp(first)).isTrue();
     assertThat(first.body()).isEqualTo("app:/tickets");
     assertThat(ticketCookie(first, COOKIE)).isNotNull();
+    assertThat(ticketCookie(first, PLACE_COOKIE)).as("an admitted visitor gets the session cookie only").isNull();
     assertThat(inApp(b.get("/tickets"))).isTrue();
     HttpResponse<String> third = c.get("/tickets");
 
@@ -226,7 +228,8 @@ public abstract class GateContract {
     assertThat(third.statusCode()).isEqualTo(200);
     assertThat(third.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
     assertThat(third.headers().firstValue("Cache-Control")).hasValue("private, no-store");
-    assertThat(ticketCookie(third, COOKIE)).as("the line place is kept in the cookie").isNotNull();
+    assertThat(ticketCookie(third, PLACE_COOKIE)).as("the line place is kept in the place cookie").isNotNull();
+    assertThat(ticketCookie(third, COOKIE)).as("a waiting answer never writes the session cookie").isNull();
     assertThat(server().appHits()).isEqualTo(2);
     // The admitted keep passing, the waiting keep waiting.
     assertThat(inApp(a.get("/tickets/42"))).isTrue();
@@ -325,8 +328,56 @@ public abstract class GateContract {
 
     HttpResponse<String> in = c.get("/");
     assertThat(inApp(in)).as("the waiting visitor is let in without a click").isTrue();
-    assertThat(ticketCookie(in, COOKIE)).as("with a new ticket").isNotNull();
+    assertThat(ticketCookie(in, COOKIE)).as("with a new ticket, in the session cookie").isNotNull();
+    assertThat(ticketCookie(in, PLACE_COOKIE)).isNull();
     assertThat(onWaitingPage(new Visitor(server()).get("/"))).as("and the room is full again").isTrue();
+  }
+
+  /**
+   * Before there were two cookies, a waiting visitor's place was kept in the one cookie, which is
+   * now the session cookie. After the upgrade such a visitor comes back with only that cookie, a
+   * waiting ticket in it: they keep their place (ahead of someone who queued after them but before
+   * they came back), and their answers go to the place cookie until they are let in.
+   */
+  @Test
+  void aWaitingTicketInTheOldSingleCookieKeepsItsPlace() throws Exception {
+    start(Options.defaults());
+    Visitor a = new Visitor(server());
+    Visitor b = new Visitor(server());
+    assertThat(inApp(a.get("/"))).isTrue(); // 10:00:00
+    assertThat(inApp(b.get("/"))).isTrue();
+    Visitor before = new Visitor(server());
+    assertThat(onWaitingPage(before.get("/"))).isTrue(); // 10:00:00: the first in line
+    String place = Objects.requireNonNull(before.ticket(PLACE_COOKIE));
+
+    advance(30);
+    Visitor later = new Visitor(server());
+    assertThat(onWaitingPage(later.get("/"))).isTrue(); // 10:00:30: second in line
+    advance(10);
+    // 10:00:40: the first comes back as a visitor of the one-cookie version did, the waiting
+    // ticket in the session cookie and no place cookie.
+    Visitor upgraded = new Visitor(server());
+    upgraded.setCookie(COOKIE, place);
+    HttpResponse<String> back = upgraded.get("/");
+    assertThat(onWaitingPage(back)).isTrue();
+    assertThat(ticketCookie(back, COOKIE)).as("a waiting answer leaves the session cookie alone").isNull();
+    assertThat(ticketCookie(back, PLACE_COOKIE)).as("the place moves to the place cookie").isNotNull();
+
+    advance(10);
+    assertThat(inApp(b.get("/"))).isTrue(); // 10:00:50: b checks in, a stays idle
+    for (int s = 0; s < 20; s += 5) { // until 10:01:10, syncing every 10 s
+      assertThat(onWaitingPage(upgraded.get("/"))).isTrue();
+      assertThat(onWaitingPage(later.get("/"))).isTrue();
+      advance(5);
+      if (s % 10 == 5) {
+        room().sync();
+      }
+    }
+    // 10:01:10: a's session has expired, b's has not: one slot, for the earliest place.
+    HttpResponse<String> in = upgraded.get("/");
+    assertThat(inApp(in)).as("the place from before the upgrade comes first").isTrue();
+    assertThat(ticketCookie(in, COOKIE)).as("the session goes to the session cookie").isNotNull();
+    assertThat(onWaitingPage(later.get("/"))).as("who queued after them still waits").isTrue();
   }
 
   @Test
@@ -348,6 +399,10 @@ public abstract class GateContract {
     new Visitor(server()).get("/");
     Visitor v = new Visitor(server());
     HttpResponse<String> page = v.get("/");
+    assertThat(setCookies(page)).singleElement().asString()
+        .startsWith("line_q=")
+        // A place is kept for the waiting timeout (5 min).
+        .contains("; Path=/;", "; Max-Age=300;", "; HttpOnly", "; Secure", "; SameSite=Strict");
     assertThat(page.statusCode()).isEqualTo(429);
     assertThat(onWaitingPage(page)).isTrue();
     assertThat(page.headers().firstValue("Retry-After")).hasValue("5"); // near the front: 5 s
@@ -437,6 +492,14 @@ public abstract class GateContract {
               .timeout(Duration.ofSeconds(10));
       headers.forEach(b::header);
       return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Puts a cookie in the jar as if the server had set it ({@code Path=/}). */
+    void setCookie(String name, String value) {
+      HttpCookie c = new HttpCookie(name, value);
+      c.setPath("/");
+      c.setVersion(0);
+      jar.getCookieStore().add(server.uri("/"), c);
     }
 
     @Nullable String ticket(String cookieName) {

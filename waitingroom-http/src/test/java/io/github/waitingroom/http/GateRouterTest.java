@@ -68,4 +68,25 @@ class GateRouterTest {
         .isThrownBy(() -> GateRouter.of(List.of(shop)).with(List.of(sameCookie)))
         .withMessageStartingWith("cookieName 'wr_shop' of room 'shop' is already used by room 'shop'");
   }
+
+  @Test
+  void eachRoomHasTwoCookieNamesAndNoNameOfOneMayBeANameOfAnother() {
+    Gate shop = gate("shop", "/");
+    assertThat(shop.cookieName()).isEqualTo("wr_shop");
+    assertThat(shop.placeCookieName()).isEqualTo("wr_shop_q");
+    // Room "shop_q" by default has the session cookie wr_shop_q: the shop's place cookie.
+    Gate clashing = gate("shop_q", "/drop");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> GateRouter.of(List.of(shop, clashing)))
+        .withMessageStartingWith("cookieName 'wr_shop_q' of room 'shop_q' is already used by room 'shop'")
+        .withMessageContaining("cookie 'wr_shop_q'");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> GateRouter.of(List.of(clashing, shop)))
+        .withMessageStartingWith("cookieName 'wr_shop' of room 'shop' is already used by room 'shop_q'")
+        .withMessageContaining("cookie 'wr_shop_q'");
+    // A prefix carries over to the place cookie.
+    Gate host = Gate.builder(rooms.get(0)).cookieName("__Host-shop").build();
+    assertThat(host.placeCookieName()).isEqualTo("__Host-shop_q");
+    assertThat(GateRouter.of(List.of(gate("other", "/other"), gate("drop", "/drop"))).gates()).hasSize(2);
+  }
 }

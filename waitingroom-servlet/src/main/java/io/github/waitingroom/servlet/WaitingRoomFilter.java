@@ -28,9 +28,12 @@ import org.slf4j.LoggerFactory;
 /**
  * A servlet filter that puts a {@link WaitingRoom} in front of an application.
  *
- * <p>For each request under the guarded path the filter reads the room's ticket cookie, asks
- * {@link WaitingRoom#decide} what to do, sets the new ticket as a cookie when the decision carries
- * one, and then either passes the request on to the application or answers it itself: with the
+ * <p>For each request under the guarded path the filter reads the room's two ticket cookies (the
+ * session cookie {@code wr_<roomId>} and the place cookie {@code wr_<roomId>_q}, see {@link
+ * Gate}), asks {@link WaitingRoom#decide(String, String)} what to do, sets the new ticket as a
+ * cookie when the decision carries one (the session cookie when the request is let through, the
+ * place cookie otherwise, so a waiting answer to one of a page's parallel requests never
+ * overwrites the session another one was given), and then either passes the request on to the application or answers it itself: with the
  * waiting page, or with the JSON status when the client sends {@code Accept: application/json}.
  * A request carrying the status query flag ({@code ?waitingRoomStatus=1} by default) is answered
  * with the JSON status only, even when it is let through: that is what the waiting page polls.
@@ -80,7 +83,7 @@ import org.slf4j.LoggerFactory;
  * application response on which the filter sets the ticket cookie gets {@code Cache-Control:
  * private, no-store}, and whatever the application later sets for {@code Cache-Control}, {@code
  * Expires}, {@code Surrogate-Control} or {@code *CDN-Cache-Control} on it is dropped: a shared cache
- * must never hand one visitor's ticket to another. The ticket cookie is {@code HttpOnly}, scoped to
+ * must never hand one visitor's ticket to another. The ticket cookies are {@code HttpOnly}, scoped to
  * the guarded path, and re-issued only when the ticket changes.
  */
 public final class WaitingRoomFilter implements Filter {
@@ -161,10 +164,11 @@ public final class WaitingRoomFilter implements Filter {
     }
     if (given == null) {
       log.info(
-          "waiting room '{}' guards {} (cookie {}, {} active users, {} new users per minute)",
+          "waiting room '{}' guards {} (cookies {} and {}, {} active users, {} new users per minute)",
           s.room.config().roomId(),
           s.paths.prefix(),
           s.cookieName,
+          s.placeCookieName,
           s.room.config().totalActiveUsers(),
           s.room.config().newUsersPerMinute());
     }
@@ -198,7 +202,8 @@ public final class WaitingRoomFilter implements Filter {
                 req.isSecure(),
                 ticketOf(req, s.cookieName),
                 req.getQueryString(),
-                req.getHeader("Accept")));
+                req.getHeader("Accept"),
+                ticketOf(req, s.placeCookieName)));
     String setCookie = g.setCookie();
     if (setCookie != null) {
       res.addHeader("Set-Cookie", setCookie);
@@ -391,6 +396,7 @@ public final class WaitingRoomFilter implements Filter {
     final Gate gate;
     final PathRules paths;
     final String cookieName;
+    final String placeCookieName;
     final CookieSecure secure;
     final SameSite sameSite;
     final int waitingStatus;
@@ -406,6 +412,7 @@ public final class WaitingRoomFilter implements Filter {
       this.ownsRoom = ownsRoom;
       this.paths = gate.paths();
       this.cookieName = gate.cookieName();
+      this.placeCookieName = gate.placeCookieName();
       this.secure = gate.cookieSecure();
       this.sameSite = gate.cookieSameSite();
       this.waitingStatus = gate.waitingStatus();
@@ -459,7 +466,8 @@ public final class WaitingRoomFilter implements Filter {
     }
 
     /**
-     * The cookie's name. Default: {@code wr_<roomId>}. A name starting with {@code __Host-} (in any
+     * The session cookie's name; the place cookie is named after it, with {@code _q} appended.
+     * Default: {@code wr_<roomId>}. A name starting with {@code __Host-} (in any
      * case) makes the cookie {@code Secure} with {@code Path=/} and no {@code Domain}, as browsers
      * require; it needs {@link #pathPrefix} {@code /}, and {@link #build()} refuses it with {@link
      * CookieSecure#NEVER} or another prefix. {@code __Secure-} makes it {@code Secure} and is

@@ -1,9 +1,10 @@
 /**
  * The servlet adapter of the waiting room: {@link io.github.waitingroom.servlet.WaitingRoomFilter}.
  *
- * <p>The filter only translates. It reads the room's ticket cookie, asks the container-neutral
- * {@link io.github.waitingroom.WaitingRoom#decide} what to do, writes the new ticket (when there
- * is one) back as a cookie, and either lets the request through to the application or answers it
+ * <p>The filter only translates. It reads the room's two ticket cookies (the session and the
+ * place in line), asks the container-neutral {@link io.github.waitingroom.WaitingRoom#decide(String,
+ * String)} what to do, writes the new ticket (when there is one) back as the session cookie when
+ * the request is let through and as the place cookie otherwise, and either lets the request through to the application or answers it
  * with the waiting page or the JSON status. All admission logic lives in the core, so the filter
  * never blocks, takes no lock and does no network I/O on a request.
  *

@@ -136,7 +136,7 @@ class SeveralRoomsTest {
     assertThat(cookieNames(first)).containsExactly("wr_drop");
     HttpResponse<String> second = b.get("/drop/x");
     assertThat(onWaitingPage(second)).isTrue();
-    assertThat(cookieNames(second)).containsExactly("wr_drop");
+    assertThat(cookieNames(second)).as("a place in line, in the drop room's place cookie").containsExactly("wr_drop_q");
     HttpResponse<String> shopVisit = b.get("/shop/y");
     assertThat(inApp(shopVisit)).isTrue();
     assertThat(cookieNames(shopVisit)).containsExactly("wr_shop");

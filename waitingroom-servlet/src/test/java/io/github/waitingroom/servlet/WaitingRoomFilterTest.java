@@ -30,6 +30,7 @@ import org.jspecify.annotations.Nullable;
 class WaitingRoomFilterTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final String COOKIE = "wr_shop";
+  private static final String PLACE = "wr_shop_q";
 
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
   private @Nullable WaitingRoom room;
@@ -132,7 +133,8 @@ class WaitingRoomFilterTest {
     assertThat(third.statusCode()).isEqualTo(200);
     assertThat(third.headers().firstValue("Cache-Control")).hasValue("private, no-store");
     assertThat(server().appHits.get()).isEqualTo(2);
-    assertThat(c.ticket(COOKIE)).isNotNull();
+    assertThat(c.ticket(PLACE)).as("a place in line, in the place cookie").isNotNull();
+    assertThat(c.ticket(COOKIE)).as("no session").isNull();
     // The admitted keep passing.
     assertThat(inApp(a.get("/tickets/42"))).isTrue();
   }
@@ -249,6 +251,10 @@ class WaitingRoomFilterTest {
     assertThat(onWaitingPage(c.get("/"))).isTrue(); // c's page polls
     advance(10);
     room().sync(); // 10:01:00
+    // c's page keeps polling at the interval it is told (2 s at the front): one who misses two
+    // polls in a row leaves the line, and the bad tickets' holders below hold real places now (a
+    // fresh place each, in the place cookie), so c must be in line to be first.
+    assertThat(onWaitingPage(c.get("/"))).isTrue();
 
     String active = Objects.requireNonNull(a.ticket(COOKIE));
     char flipped = active.charAt(20) == 'A' ? 'B' : 'A';
@@ -266,11 +272,13 @@ class WaitingRoomFilterTest {
       Map<String, Object> s = status(v.getJson("/"));
       assertThat(s).containsEntry("inWaitingRoom", true).containsEntry("status", "queued");
       assertThat((Long) s.get("usersAhead")).isGreaterThanOrEqualTo(1L);
-      assertThat(v.ticket(COOKIE)).as("a fresh waiting ticket replaces the bad one").isNotEqualTo(active);
+      assertThat(v.ticket(PLACE)).as("a fresh waiting ticket, in the place cookie").isNotNull().isNotEqualTo(active);
     }
     assertThat(server().appHits.get()).isEqualTo(3);
 
-    advance(10);
+    advance(5);
+    assertThat(onWaitingPage(c.get("/"))).isTrue(); // 10:01:05
+    advance(5);
     room().sync(); // 10:01:10: one slot, for bucket 10:00 only
     assertThat(onWaitingPage(mallory.get("/"))).isTrue();
     assertThat(onWaitingPage(forger.get("/"))).isTrue();
@@ -291,6 +299,7 @@ class WaitingRoomFilterTest {
       assertThat(setCookies(r)).as(path).isEmpty();
     }
     assertThat(v.ticket(COOKIE)).isNull();
+    assertThat(v.ticket(PLACE)).isNull();
     assertThat(onWaitingPage(v.get("/healthy"))).as("segment-aware: /healthy is not /health").isTrue();
     assertThat(onWaitingPage(v.get("/staticfile"))).isTrue();
   }
@@ -328,7 +337,7 @@ class WaitingRoomFilterTest {
       Visitor v = new Visitor(server());
       HttpResponse<String> r = v.send("OPTIONS", "/api/cart", headers);
       assertThat(onWaitingPage(r)).as("OPTIONS with %s", headers).isTrue();
-      assertThat(v.ticket(COOKIE)).as("OPTIONS with %s", headers).isNotNull();
+      assertThat(v.ticket(PLACE)).as("OPTIONS with %s", headers).isNotNull();
     }
     assertThat(server().appHits.get()).as("none of them reached the application").isEqualTo(hits);
     assertThat(inApp(admitted.send("OPTIONS", "/api/cart", Map.of()))).as("the admitted still pass").isTrue();
@@ -357,6 +366,7 @@ class WaitingRoomFilterTest {
     assertThat(setCookies(head)).isEmpty();
     assertThat(server().appHits.get()).as("HEAD of an ignored path reaches the app").isEqualTo(hits + 1);
     assertThat(v.ticket(COOKIE)).isNull();
+    assertThat(v.ticket(PLACE)).isNull();
 
     // Paths that only look like static assets once decoded, or that an application could route
     // elsewhere, and writes to ignored paths: all decided by the room.

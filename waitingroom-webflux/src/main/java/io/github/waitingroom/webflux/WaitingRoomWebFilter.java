@@ -41,8 +41,10 @@ import reactor.core.publisher.Mono;
  * }</pre>
  *
  * <p>For each request the room decides (see {@link Gate#decides}: the guarded prefix, minus
- * ignored paths and CORS preflights) the filter reads the ticket cookie, lets the gate decide, adds
- * the new ticket as a {@code Set-Cookie} header when there is one, and either passes the exchange
+ * ignored paths and CORS preflights) the filter reads the two ticket cookies (session and place,
+ * see {@link Gate}), lets the gate decide, adds the new ticket as a {@code Set-Cookie} header when
+ * there is one (under the session cookie's name when the request is let through, the place
+ * cookie's otherwise), and either passes the exchange
  * down the chain or writes the waiting page or the JSON status itself. The decision is in memory
  * and takes no lock, so the filter runs it on the calling thread (the event loop) and never
  * blocks.
@@ -195,6 +197,7 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
       return chain.filter(exchange);
     }
     HttpCookie ticket = request.getCookies().getFirst(gate.cookieName());
+    HttpCookie place = request.getCookies().getFirst(gate.placeCookieName());
     GateResponse g =
         gate.handle(
             new GateRequest(
@@ -202,7 +205,8 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
                 "https".equalsIgnoreCase(request.getURI().getScheme()),
                 ticket == null ? null : ticket.getValue(),
                 request.getURI().getRawQuery(),
-                headers.getFirst(HttpHeaders.ACCEPT)));
+                headers.getFirst(HttpHeaders.ACCEPT),
+                place == null ? null : place.getValue()));
     ServerHttpResponse response = exchange.getResponse();
     String setCookie = g.setCookie();
     if (setCookie != null) {
@@ -304,7 +308,8 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     }
 
     /**
-     * The cookie's name. Default: {@code wr_<roomId>}.
+     * The session cookie's name; the place cookie is named after it, with {@code _q} appended.
+     * Default: {@code wr_<roomId>}.
      *
      * @param name 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}
      * @return this builder

@@ -180,7 +180,7 @@ public class RoomProperties {
 
   /** The {@code cookie.*} properties of a room. */
   public static class Cookie {
-    /** The ticket cookie's name. Default: wr_ followed by the room id. */
+    /** The session cookie's name; the place cookie gets _q appended. Default: wr_ followed by the room id. */
     private @Nullable String name;
 
     /** When the cookie is Secure: AUTO (when the request came over HTTPS), ALWAYS or NEVER. */

@@ -61,7 +61,7 @@ class SeveralRoomsServerTest {
     assertThat(cookieNames(aDrop)).containsExactly("wr_drop");
     HttpResponse<String> bDrop = b.get("/drop/x");
     assertThat(bDrop.body()).contains(QUEUED);
-    assertThat(cookieNames(bDrop)).containsExactly("wr_drop");
+    assertThat(cookieNames(bDrop)).as("a place in line, in the drop room's place cookie").containsExactly("wr_drop_q");
 
     // The full drop room queues nobody in the shop: its one slot is still free.
     HttpResponse<String> bShop = b.get("/shop/y");

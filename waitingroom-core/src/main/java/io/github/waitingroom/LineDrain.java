@@ -2,32 +2,43 @@ package io.github.waitingroom;
 
 import io.github.waitingroom.allocation.Plan;
 import java.util.ArrayDeque;
+import java.util.NavigableMap;
 
 /**
- * How fast holders give up: the share of the line's holders who leave it without getting in, per
- * second, measured over the last minute of the plans this node applied. Over a minute the line
- * changes by its arrivals less its admissions less those who left, so those who left = line a
- * minute ago + arrivals - admissions - line now (all counted once per holder, room-wide); divided
- * by the minute and by the line's mean length, it is the rate at which any one holder leaves.
+ * How fast holders give up: the share of waiting holders who leave the line without getting in,
+ * per second, measured on the plans this node applied over the last minute. It follows a cohort:
+ * the arrival seconds that no plan has called yet and whose holders had all arrived a minute ago.
+ * Nobody of the cohort got in since, so every holder it lost gave up (stopped polling); with C
+ * then and C' now, each holder leaves at the rate ln(C / C') / t. Counts of the same seconds on
+ * both sides, so a holder counted on several nodes (no session affinity) weighs the same in both.
  * Wait estimates use it: the people ahead of a holder thin out at that rate as well as by
  * admission. Used by the sync thread only; the rate itself is read by request threads.
  */
 final class LineDrain {
-  private static final long WINDOW_SECONDS = 60;
+  /** How far back the cohort is taken from. */
+  static final long WINDOW_SECONDS = 60;
+  /** Arrival seconds this recent may still be reaching the tallies of other nodes. */
+  static final long SETTLE_SECONDS = 10;
+  /** Fewer holders than this in the cohort tell too little: the last rate stays. */
+  static final long MIN_COHORT = 20;
 
-  private record Sample(long second, double line) {}
+  private record Sample(long second, NavigableMap<Long, Long> line) {}
 
   private final ArrayDeque<Sample> samples = new ArrayDeque<>();
+  /** The latest arrival second any plan since the line formed has called. */
+  private long calledUpTo = Long.MIN_VALUE;
   private volatile double departures;
 
   /** Notes the plan applied at {@code now} (epoch second). */
   void note(Plan plan, long now) {
-    double line = plan.waitingHolders();
-    if (line <= 0) {
+    NavigableMap<Long, Long> line = plan.room().line();
+    if (line.isEmpty()) {
       samples.clear();
+      calledUpTo = Long.MIN_VALUE;
       departures = 0;
       return;
     }
+    calledUpTo = Math.max(calledUpTo, Math.max(plan.cutoffSecond(), plan.partialSecond()));
     samples.addLast(new Sample(now, line));
     while (samples.size() > 1 && samples.peekFirst().second() < now - WINDOW_SECONDS) {
       samples.removeFirst();
@@ -37,20 +48,28 @@ final class LineDrain {
     if (span < WINDOW_SECONDS / 2) {
       return;
     }
-    double sum = 0;
-    for (Sample s : samples) {
-      sum += s.line();
+    long from = calledUpTo == Long.MIN_VALUE ? Long.MIN_VALUE : calledUpTo + 1;
+    long to = first.second() - SETTLE_SECONDS;
+    if (from > to) {
+      return;
     }
-    double mean = sum / samples.size();
-    // Arrivals and admissions are the room's counts of the last minute; over a shorter span,
-    // their share of it.
-    double scale = (double) span / WINDOW_SECONDS;
-    double left =
-        first.line() + scale * (plan.room().arrivals() - plan.room().recentAdmissions()) - line;
-    departures = Math.max(0, left / span / mean);
+    long before = sum(first.line().subMap(from, true, to, true));
+    long after = sum(line.subMap(from, true, to, true));
+    if (before < MIN_COHORT) {
+      return;
+    }
+    departures = after >= before ? 0 : Math.log((double) before / Math.max(1, after)) / span;
   }
 
-  /** The share of holders who leave the line per second, 0 until a line has lasted half a minute. */
+  private static long sum(NavigableMap<Long, Long> seconds) {
+    long n = 0;
+    for (long c : seconds.values()) {
+      n += c;
+    }
+    return n;
+  }
+
+  /** The share of holders who leave the line per second; 0 until a cohort has been followed. */
   double departures() {
     return departures;
   }

@@ -47,6 +47,8 @@ final class NodeState {
   private long lineAtTally;
   private long newAtTally;
   private long tallySecond = Long.MIN_VALUE;
+  /** This node's arrivals of the minute before its last tally: its share of the room's. */
+  private volatile long arrivedAtTally;
 
   /**
    * What this node last counted for one place.
@@ -320,6 +322,7 @@ final class NodeState {
     long activeUsers = sum(active, config.firstActiveSlice(now));
     long recent = sum(admissions, now - RATE_SECONDS + 1);
     long arrived = sum(arrivals, now - RATE_SECONDS + 1);
+    arrivedAtTally = arrived;
     long inFlight = begun.sum() - doneBefore;
     activeUsers += inFlight;
     recent += inFlight;
@@ -346,6 +349,20 @@ final class NodeState {
    */
   long pollWindowSeconds() {
     return 2 * config.refreshSeconds() + 2;
+  }
+
+  /**
+   * About how many users arrived in the whole room from {@code fromSecond} to {@code toSecond}
+   * (both included), from this node's own arrivals then, scaled by its share of the room's
+   * arrivals in the plan: arrivals since a plan's tally are not in its line yet.
+   */
+  long roomArrivalsBetween(long fromSecond, long toSecond, Plan plan) {
+    if (toSecond < fromSecond) {
+      return 0;
+    }
+    long mine = arrivals.sum(fromSecond, Math.min(toSecond, fromSecond + RATE_SECONDS));
+    long room = plan.room().arrivals();
+    return mine == 0 ? 0 : Math.max(mine, Math.round((double) mine * room / Math.max(1, arrivedAtTally)));
   }
 
   /** Active users this node counts at {@code now}. */

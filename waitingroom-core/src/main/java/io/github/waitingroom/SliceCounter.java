@@ -20,6 +20,16 @@ final class SliceCounter {
     adder.add(delta);
   }
 
+  /** The sum of the counts of slices {@code from} to {@code to}, both included (no allocation). */
+  long sum(long from, long to) {
+    long sum = 0;
+    for (long slice = from; slice <= to; slice++) {
+      LongAdder adder = counts.get(slice);
+      sum += adder == null ? 0 : adder.sum();
+    }
+    return sum;
+  }
+
   /** Non-zero counts of slices at or after {@code fromSlice}, sorted. */
   NavigableMap<Long, Long> snapshot(long fromSlice) {
     TreeMap<Long, Long> out = new TreeMap<>();

@@ -191,7 +191,12 @@ public final class WaitingRoom implements AutoCloseable {
     if (called && grant.hasSlots()) {
       e = new Plan.Estimate(0, 0, 0, 0);
     } else {
-      e = grant.plan.estimate(t.arrival(), sync.departures());
+      // Users who arrived since the plan's tally, before this holder, are not in its line yet:
+      // in a crowd that is thousands of people ahead.
+      long unseen =
+          grant.tallySecond == Long.MIN_VALUE ? 0
+              : state.roomArrivalsBetween(grant.tallySecond, t.arrival() - 1, grant.plan);
+      e = grant.plan.estimate(t.arrival(), unseen, sync.departures());
     }
     if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
       // Near the front: ask again sooner, so a slot that frees is used within seconds.

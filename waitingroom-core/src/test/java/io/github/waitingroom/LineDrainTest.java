@@ -5,60 +5,100 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
+import java.time.Duration;
 import java.util.List;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
  * Issue 8 (estimates): people ahead leave by admission and by giving up. The node measures how
- * fast holders give up from the line's own changes, and the estimate takes it into account.
+ * fast holders give up by following arrival seconds that nobody has been called from, and the
+ * estimate takes it into account.
  */
 class LineDrainTest {
   private final RoomConfig config =
       RoomConfig.builder("drain").totalActiveUsers(1000).newUsersPerMinute(600)
-          .sessionDuration(java.time.Duration.ofMinutes(5)).build();
+          .sessionDuration(Duration.ofMinutes(5)).build();
 
-  /** A plan of a full room whose line holds {@code waiting} users of one second each. */
-  private Plan plan(long waiting, long admissionsLastMinute, long arrivalsLastMinute) {
+  /**
+   * A plan of a full room (nobody is called) whose line holds {@code perSecond} users in each
+   * arrival second from 1000 to {@code last}, with one admission a second over the last minute.
+   */
+  private Plan plan(long perSecond, long last) {
     TreeMap<Long, Long> line = new TreeMap<>();
-    for (long second = 0; second < waiting; second++) {
-      line.put(1_000 + second, 1L);
+    for (long second = 1_000; second <= last; second++) {
+      if (perSecond > 0) {
+        line.put(second, perSecond);
+      }
     }
-    Tally t = new Tally(1000, 0, 0, 0, waiting, admissionsLastMinute, arrivalsLastMinute, line, new long[0]);
+    long waiting = perSecond * (last - 999);
+    Tally t = new Tally(1000, 0, 0, 0, waiting, 60, 60, line, new long[0]);
     return Plan.compute(config, 1, List.of(t), 0, List.of(t), 0);
   }
 
   @Test
-  void holdersWhoLeaveWithoutGettingInAreMeasured() {
+  void holdersWhoGiveUpAreMeasuredOnSecondsNobodyWasCalledFrom() {
     LineDrain drain = new LineDrain();
-    // Over a minute the line goes from 100 to 70 holders with 10 admissions and no arrivals:
-    // 20 gave up, out of a line of 85 on average.
+    // Each second of the line holds 10 holders at first and 5 a minute later; new seconds keep
+    // arriving behind them, which does not count.
     for (long t = 0; t <= 60; t++) {
-      drain.note(plan(100 - t / 2, t / 6, 0), t);
+      drain.note(plan(Math.round(10 * Math.pow(0.5, t / 60.0)), 1_100 + t), 1_100 + t);
     }
-    assertThat(drain.departures()).isCloseTo(20.0 / 60 / 85, within(0.0005));
+    assertThat(drain.departures()).isCloseTo(Math.log(2) / 60, within(0.001));
   }
 
   @Test
-  void aLineThatOnlyMovesByAdmissionsAndArrivalsHasNoDepartures() {
+  void aLineWhoseHoldersAllStayHasNoDepartures() {
     LineDrain drain = new LineDrain();
-    // One admitted and one arrived every second: the line stays at 80.
     for (long t = 0; t <= 60; t++) {
-      drain.note(plan(80, 60, 60), t);
+      drain.note(plan(10, 1_100 + t), 1_100 + t);
     }
     assertThat(drain.departures()).isZero();
-    drain.note(plan(0, 60, 60), 61);
+    drain.note(plan(0, 1_161), 1_161);
     assertThat(drain.departures()).as("an empty line starts afresh").isZero();
   }
 
   @Test
   void departuresShortenTheEstimateAndTheRangeIsNeverNarrowerThanAFifthOfIt() {
-    Plan p = plan(60, 60, 0); // one admission a second
-    assertThat(p.estimate(1_059, 0).seconds()).as("59 ahead at one a second").isEqualTo(59);
+    TreeMap<Long, Long> line = new TreeMap<>();
+    for (long second = 1_000; second < 1_060; second++) {
+      line.put(second, 1L);
+    }
+    Tally t = new Tally(1000, 0, 0, 0, 60, 60, 0, line, new long[0]);
+    Plan p = Plan.compute(config, 1, List.of(t), 0, List.of(t), 0); // one admission a second
+    assertThat(p.estimate(1_059, 0, 0).seconds()).as("59 ahead at one a second").isEqualTo(59);
     // The range: at least ± 20 % (the Poisson spread of 59 users would be only ± 5.2 s).
-    assertThat(p.estimate(1_059, 0).low()).isEqualTo(47);
-    assertThat(p.estimate(1_059, 0).high()).isEqualTo(71);
+    assertThat(p.estimate(1_059, 0, 0).low()).isEqualTo(47);
+    assertThat(p.estimate(1_059, 0, 0).high()).isEqualTo(71);
     // A holder ahead gives up every 100 s on average: (1 / a) ln(1 + a P / R).
-    assertThat(p.estimate(1_059, 0.01).seconds()).isEqualTo((long) Math.ceil(100 * Math.log1p(0.59)));
+    assertThat(p.estimate(1_059, 0, 0.01).seconds()).isEqualTo((long) Math.ceil(100 * Math.log1p(0.59)));
+    // 100 more who arrived after the plan's tallies, before the holder, are ahead too.
+    assertThat(p.estimate(1_059, 100, 0).usersAhead()).isEqualTo(159);
+    assertThat(p.estimate(1_059, 100, 0).seconds()).isEqualTo(159);
+  }
+
+  @Test
+  void aCrowdThatArrivedSinceThePlanIsAheadOfTheNextNewcomer() {
+    RoomConfig full = RoomConfig.builder("crowd").totalActiveUsers(2).newUsersPerMinute(2)
+        .sessionDuration(Duration.ofMinutes(5)).build();
+    Cluster c = new Cluster(full, TicketKeys.generate());
+    WaitingRoom room = c.add("eu", "a");
+    c.warmUp();
+    room.decide(null);
+    room.decide(null);
+    c.advance(Duration.ofSeconds(3)); // full, and a plan that knows it
+    // Three seconds of 20 newcomers each before the node syncs again: the plan's line has none.
+    Decision last = null;
+    for (int second = 0; second < 3; second++) {
+      for (int i = 0; i < 20; i++) {
+        last = room.decide(null);
+        assertThat(last.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+      }
+      c.storeClock.advance(Duration.ofSeconds(1));
+      c.clocks.get(0).advance(Duration.ofSeconds(1));
+    }
+    assertThat(java.util.Objects.requireNonNull(last).usersAhead())
+        .as("the 40 who arrived in the two seconds before")
+        .isEqualTo(40);
   }
 }

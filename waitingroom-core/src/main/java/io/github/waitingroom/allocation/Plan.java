@@ -272,7 +272,8 @@ public final class Plan {
   /**
    * The estimated wait of a holder who arrived at the given second and has not been called.
    *
-   * <p>The P holders ahead ({@link #usersAhead}, divided by {@link #countsPerHolder}) leave by
+   * <p>The P holders ahead ({@link #usersAhead}, divided by {@link #countsPerHolder}, plus those
+   * who arrived too late for the plan's tallies) leave by
    * admission, at the rate R of the last minute, and by giving up, each at the rate {@code
    * departures} at which holders of the whole line have lately left it without getting in. So
    * dP/dt = -R - a P, and the line ahead is gone after (1 / a) ln(1 + a P / R) seconds, which is
@@ -282,11 +283,13 @@ public final class Plan {
    * change and people give up in bursts (in the simulator the Poisson spread alone held 3 to 23 %
    * of the real waits, not half).
    *
+   * @param unseenAhead holders ahead who are not in this plan's line yet (they arrived after its
+   *     tallies were taken, before this holder), each counted once
    * @param departures the share of the line's holders who give up per second (0 for none), as
    *     a node measures it over the plans it applied (see {@code LineDrain})
    */
-  public Estimate estimate(long arrivalSecond, double departures) {
-    long ahead = Math.round(usersAhead(arrivalSecond) / countsPerHolder());
+  public Estimate estimate(long arrivalSecond, long unseenAhead, double departures) {
+    long ahead = Math.round(usersAhead(arrivalSecond) / countsPerHolder()) + Math.max(0, unseenAhead);
     double rate = room.recentAdmissions() / 60.0;
     if (rate <= 0) {
       return new Estimate(ahead, -1, -1, -1);
@@ -303,10 +306,7 @@ public final class Plan {
   /** The least half-width of the range shown around a wait estimate, as a share of it. */
   public static final double RANGE_SHARE = 0.2;
 
-  /** Holders of places in the whole room, each counted once ({@link #waitingUsers} divided by {@link #countsPerHolder}). */
-  public double waitingHolders() {
-    return waitingUsers() / countsPerHolder();
-  }
+
 
   /**
    * How many times the line counts each holder, at least 1. A holder whose polls go to several

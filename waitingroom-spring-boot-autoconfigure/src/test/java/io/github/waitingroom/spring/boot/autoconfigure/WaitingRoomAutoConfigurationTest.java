@@ -387,10 +387,7 @@ class WaitingRoomAutoConfigurationTest {
 
   @Test
   void theHealthIndicatorIsDownWhileTheStoreCannotBeReached() throws Exception {
-    int closedPort;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      closedPort = s.getLocalPort();
-    }
+    int closedPort = closedPort();
     runner
         .withPropertyValues(VALID)
         .withPropertyValues(
@@ -400,7 +397,7 @@ class WaitingRoomAutoConfigurationTest {
         .run(
             context -> {
               assertThat(context).hasNotFailed();
-              assertThat(context.getBean(WaitingRoomHealthIndicator.class).health().getStatus()).isEqualTo(Status.DOWN);
+              assertThat(health(context).getStatus()).isEqualTo(Status.DOWN);
             });
   }
 
@@ -428,7 +425,7 @@ class WaitingRoomAutoConfigurationTest {
               context -> {
                 assertThat(context).hasNotFailed();
                 org.springframework.boot.actuate.health.Health health =
-                    context.getBean(WaitingRoomHealthIndicator.class).health();
+                    health(context);
                 assertThat(health.getStatus()).isEqualTo(Status.UP);
                 assertThat(health.getDetails())
                     .containsEntry("room", "unit")
@@ -446,10 +443,7 @@ class WaitingRoomAutoConfigurationTest {
 
   @Test
   void theHealthIndicatorCoversFurtherRoomsWithoutAMainRoom() throws Exception {
-    int closedPort;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      closedPort = s.getLocalPort();
-    }
+    int closedPort = closedPort();
     runner
         .withPropertyValues(
             "management.health.waitingroom.enabled=true",
@@ -469,7 +463,7 @@ class WaitingRoomAutoConfigurationTest {
               assertThat(context).hasNotFailed();
               assertThat(context).doesNotHaveBean(WaitingRoom.class);
               org.springframework.boot.actuate.health.Health health =
-                  context.getBean(WaitingRoomHealthIndicator.class).health();
+                  health(context);
               assertThat(health.getStatus()).isEqualTo(Status.DOWN);
               assertThat(health.getDetails())
                   .doesNotContainKey("room")
@@ -484,10 +478,7 @@ class WaitingRoomAutoConfigurationTest {
   @Test
   void theHealthIndicatorIsDownWhenOneRoomOfSeveralLosesItsStore() throws Exception {
     requireRedis();
-    int closedPort;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      closedPort = s.getLocalPort();
-    }
+    int closedPort = closedPort();
     String prefix = "wr-test:health:" + java.util.UUID.randomUUID().toString().substring(0, 8) + ":";
     // The application's own further rooms, each on a store of its own: the shop's is the real Redis,
     // the drop's is a Redis that is not there.
@@ -515,7 +506,7 @@ class WaitingRoomAutoConfigurationTest {
               context -> {
                 assertThat(context).hasNotFailed();
                 org.springframework.boot.actuate.health.Health health =
-                    context.getBean(WaitingRoomHealthIndicator.class).health();
+                    health(context);
                 assertThat(health.getStatus()).isEqualTo(Status.DOWN);
                 assertThat(health.getDetails())
                     .containsEntry("room", "unit")
@@ -539,6 +530,18 @@ class WaitingRoomAutoConfigurationTest {
             TicketKeys.generate())
         .transport(transport)
         .build();
+  }
+
+  /** A local port nothing listens on: a store that is not there. */
+  private static int closedPort() throws java.io.IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static org.springframework.boot.actuate.health.Health health(
+      org.springframework.context.ApplicationContext context) {
+    return context.getBean(WaitingRoomHealthIndicator.class).health();
   }
 
   private static void deleteKeys(String prefix) {

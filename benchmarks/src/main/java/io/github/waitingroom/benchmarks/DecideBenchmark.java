@@ -109,6 +109,15 @@ public class DecideBenchmark {
     return room.decide(activeNow);
   }
 
+  /**
+   * The hot path as the HTTP adapters take it: the session and a leftover place cookie (two
+   * cookies); the session is opened first and lets the request through, the place is never opened.
+   */
+  @Benchmark
+  public Decision activeUnchangedWithPlace() {
+    return room.decide(activeNow, waiting);
+  }
+
   /** An admitted user's first request in a new slice: a new ticket is sealed. */
   @Benchmark
   public Decision activeCheckIn() {

@@ -20,7 +20,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
       "waitingroom.new-users-per-minute=2",
       "waitingroom.session-duration=5m",
       "waitingroom.keyset.generate-ephemeral=true",
-      "management.endpoints.web.exposure.include=health,waitingroom"
+      "management.endpoints.web.exposure.include=health,waitingroom,metrics"
     })
 class WaitingRoomServerTest {
   private static final String QUEUED = "You are in line";
@@ -72,5 +72,13 @@ class WaitingRoomServerTest {
     assertThat(status.statusCode()).isEqualTo(200);
     assertThat(status.body())
         .contains("\"roomId\":\"shop\"", "\"totalActiveUsers\":2", "\"newUsersPerMinute\":2", "\"storeFailing\":false");
+
+    // Metrics: the starter bound the room's gauges to the application's registry.
+    HttpResponse<String> active = new Visitor(port).get("/actuator/metrics/waitingroom.users.active?tag=room:shop&tag=scope:node");
+    assertThat(active.statusCode()).isEqualTo(200);
+    assertThat(active.body()).contains("\"name\":\"waitingroom.users.active\"", "\"baseUnit\":\"users\"", "\"value\":2.0");
+    HttpResponse<String> limit = new Visitor(port).get("/actuator/metrics/waitingroom.limit.active.users");
+    assertThat(limit.statusCode()).isEqualTo(200);
+    assertThat(limit.body()).contains("\"value\":2.0", "\"tag\":\"room\"", "\"shop\"");
   }
 }

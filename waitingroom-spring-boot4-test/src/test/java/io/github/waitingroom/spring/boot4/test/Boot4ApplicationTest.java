@@ -20,7 +20,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The starter in a Spring Boot 4 application on a real embedded server (random port), over real
  * HTTP: one slot, an asset fetch that does not take it, a queued visitor whose CSS still arrives,
- * and the Actuator endpoint.
+ * the Actuator endpoint and the room's metrics.
  */
 @SpringBootTest(
     classes = Boot4ApplicationTest.App.class,
@@ -31,7 +31,7 @@ import org.springframework.web.bind.annotation.RestController;
       "waitingroom.new-users-per-minute=1",
       "waitingroom.session-duration=5m",
       "waitingroom.keyset.generate-ephemeral=true",
-      "management.endpoints.web.exposure.include=waitingroom"
+      "management.endpoints.web.exposure.include=waitingroom,metrics"
     })
 class Boot4ApplicationTest {
   @Value("${local.server.port}")
@@ -54,6 +54,14 @@ class Boot4ApplicationTest {
     HttpResponse<String> status = get(client(), "/actuator/waitingroom");
     assertThat(status.statusCode()).isEqualTo(200);
     assertThat(status.body()).contains("\"roomId\":\"boot4\"", "\"totalActiveUsers\":1");
+
+    // Micrometer 1.16 under Boot 4: the room's gauges are bound to the application's registry.
+    HttpResponse<String> active = get(client(), "/actuator/metrics/waitingroom.users.active?tag=room:boot4&tag=scope:node");
+    assertThat(active.statusCode()).isEqualTo(200);
+    assertThat(active.body()).contains("\"value\":1.0");
+    HttpResponse<String> limit = get(client(), "/actuator/metrics/waitingroom.limit.active.users?tag=room:boot4");
+    assertThat(limit.statusCode()).isEqualTo(200);
+    assertThat(limit.body()).contains("\"value\":1.0");
   }
 
   private static HttpClient client() {

@@ -31,6 +31,7 @@ class ModuleNamesTest {
       Map.of(
           "waitingroom-core", "io.github.waitingroom.core",
           "waitingroom-http", "io.github.waitingroom.http",
+          "waitingroom-micrometer", "io.github.waitingroom.micrometer",
           "waitingroom-servlet", "io.github.waitingroom.servlet",
           "waitingroom-webflux", "io.github.waitingroom.webflux",
           "waitingroom-redis", "io.github.waitingroom.redis",

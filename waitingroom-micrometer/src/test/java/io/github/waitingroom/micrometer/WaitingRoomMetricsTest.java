@@ -1,0 +1,209 @@
+package io.github.waitingroom.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.Decision;
+import io.github.waitingroom.ManualClock;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.coordinator.InMemoryTransport;
+import io.github.waitingroom.coordinator.Transport;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.lang.ref.WeakReference;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gauges over a real room on a manual clock, in a real (simple) registry. The room's numbers
+ * are chosen to differ from each other where they can, so a gauge that read the wrong field fails.
+ */
+class WaitingRoomMetricsTest {
+  private static final KeysetHandle KEYS = TicketKeys.generate();
+
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final List<WaitingRoom> rooms = new ArrayList<>();
+
+  @AfterEach
+  void close() {
+    rooms.forEach(WaitingRoom::close);
+    registry.close();
+  }
+
+  private static RoomConfig config(String id, int total, int perMinute) {
+    return RoomConfig.builder(id)
+        .totalActiveUsers(total)
+        .newUsersPerMinute(perMinute)
+        .sessionDuration(Duration.ofMinutes(5))
+        .refreshInterval(Duration.ofSeconds(10))
+        .build();
+  }
+
+  private WaitingRoom room(String id, int total, int perMinute) {
+    WaitingRoom room = WaitingRoom.builder(config(id, total, perMinute), KEYS).backgroundSync(false).clock(clock).build();
+    rooms.add(room);
+    return room;
+  }
+
+  private double gauge(String name, String... tags) {
+    return registry.get(name).tags(tags).gauge().value();
+  }
+
+  @Test
+  void theGaugesFollowTheRoomThroughAdmissionsTheLineAndSyncs() {
+    WaitingRoom room = room("shop", 5, 4);
+    new WaitingRoomMetrics(room).bindTo(registry);
+    room.sync();
+
+    assertThat(gauge("waitingroom.limit.active.users", "room", "shop")).isEqualTo(5);
+    assertThat(gauge("waitingroom.limit.new.users.per.minute", "room", "shop")).isEqualTo(4);
+    assertThat(gauge("waitingroom.nodes", "room", "shop")).isEqualTo(1);
+    assertThat(gauge("waitingroom.store.failing", "room", "shop")).isZero();
+    assertThat(gauge("waitingroom.slots.free", "room", "shop")).isEqualTo(4);
+
+    // Four arrivals take the minute's four slots; three more are put in line.
+    List<Decision> line = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      Decision d = room.decide(null);
+      if (i < 4) {
+        assertThat(d.outcome()).isEqualTo(Decision.Outcome.ADMIT);
+      } else {
+        assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+        line.add(d);
+      }
+    }
+    // Before a sync the node knows its own four users; the room's view is still the last plan's.
+    assertThat(gauge("waitingroom.users.active", "room", "shop", "scope", "node")).isEqualTo(4);
+    assertThat(gauge("waitingroom.users.active", "room", "shop", "scope", "room")).isZero();
+    assertThat(gauge("waitingroom.slots.free", "room", "shop")).isEqualTo(4);
+
+    // The line polls and the node syncs: the plan now counts everyone.
+    clock.advance(Duration.ofSeconds(3));
+    for (Decision d : line) {
+      assertThat(room.decide(d.ticket()).letsThrough()).isFalse();
+    }
+    room.sync();
+    assertThat(gauge("waitingroom.users.active", "room", "shop", "scope", "room")).isEqualTo(4);
+    assertThat(gauge("waitingroom.users.active", "room", "shop", "scope", "node")).isEqualTo(4);
+    assertThat(gauge("waitingroom.users.waiting", "room", "shop")).isEqualTo(3);
+    assertThat(gauge("waitingroom.slots.free", "room", "shop")).isZero();
+    assertThat(gauge("waitingroom.admissions.rate", "room", "shop")).isEqualTo(4);
+
+    // More than a minute later, with nobody polling: the four are still active (5-minute
+    // sessions), the line has gone, nobody was admitted in the last minute, one slot is free.
+    clock.advance(Duration.ofSeconds(70));
+    room.sync();
+    assertThat(gauge("waitingroom.users.active", "room", "shop", "scope", "room")).isEqualTo(4);
+    assertThat(gauge("waitingroom.users.waiting", "room", "shop")).isZero();
+    assertThat(gauge("waitingroom.admissions.rate", "room", "shop")).isZero();
+    assertThat(gauge("waitingroom.slots.free", "room", "shop")).isEqualTo(1);
+    assertThat(gauge("waitingroom.store.failing", "room", "shop")).isZero();
+  }
+
+  @Test
+  void registersExactlyTheDocumentedMetersAllTaggedWithTheRoom() {
+    new WaitingRoomMetrics(room("shop", 5, 4)).bindTo(registry);
+    List<String> ids = new ArrayList<>();
+    for (Meter m : registry.getMeters()) {
+      assertThat(m.getId().getTag("room")).isEqualTo("shop");
+      assertThat(m.getId().getType()).isEqualTo(Meter.Type.GAUGE);
+      assertThat(m.getId().getDescription()).isNotBlank();
+      String scope = m.getId().getTag("scope");
+      ids.add(m.getId().getName() + (scope == null ? "" : "{scope=" + scope + "}"));
+    }
+    assertThat(ids)
+        .containsExactlyInAnyOrder(
+            "waitingroom.users.active{scope=room}",
+            "waitingroom.users.active{scope=node}",
+            "waitingroom.users.waiting",
+            "waitingroom.slots.free",
+            "waitingroom.admissions.rate",
+            "waitingroom.limit.active.users",
+            "waitingroom.limit.new.users.per.minute",
+            "waitingroom.store.failing",
+            "waitingroom.nodes");
+    assertThat(registry.get("waitingroom.users.active").tag("scope", "room").gauge().getId().getBaseUnit()).isEqualTo("users");
+  }
+
+  @Test
+  void twoRoomsInOneRegistryAreTwoSetsOfGaugesWithTheirOwnValues() {
+    new WaitingRoomMetrics(room("drop", 2, 1)).bindTo(registry);
+    new WaitingRoomMetrics(room("shop", 5, 4)).bindTo(registry);
+    assertThat(gauge("waitingroom.limit.active.users", "room", "drop")).isEqualTo(2);
+    assertThat(gauge("waitingroom.limit.active.users", "room", "shop")).isEqualTo(5);
+    assertThat(registry.find("waitingroom.users.waiting").gauges()).hasSize(2);
+  }
+
+  @Test
+  void extraTagsGoOnEveryMeterButTheRoomTagIsTheRoomsOwn() {
+    new WaitingRoomMetrics(room("shop", 5, 4), Tags.of("region", "eu")).bindTo(registry);
+    assertThat(registry.getMeters()).isNotEmpty().allSatisfy(m -> assertThat(m.getId().getTag("region")).isEqualTo("eu"));
+    assertThat(gauge("waitingroom.limit.active.users", "room", "shop", "region", "eu")).isEqualTo(5);
+
+    WaitingRoom other = room("other", 5, 4);
+    assertThatThrownBy(() -> new WaitingRoomMetrics(other, List.of(Tag.of("room", "x"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("room");
+  }
+
+  @Test
+  void aFailingStoreReadsOneUntilASyncReachesItAgain() throws IOException {
+    AtomicBoolean down = new AtomicBoolean();
+    InMemoryTransport store = new InMemoryTransport(clock);
+    Transport flaky =
+        (roomId, publications, retention) -> {
+          if (down.get()) {
+            throw new IOException("store down");
+          }
+          return store.exchange(roomId, publications, retention);
+        };
+    WaitingRoom room =
+        WaitingRoom.builder(config("shop", 5, 4), KEYS).backgroundSync(false).clock(clock).transport(flaky).build();
+    rooms.add(room);
+    new WaitingRoomMetrics(room).bindTo(registry);
+    room.sync();
+    assertThat(gauge("waitingroom.store.failing", "room", "shop")).isZero();
+    down.set(true);
+    clock.advance(Duration.ofSeconds(5));
+    room.sync();
+    assertThat(gauge("waitingroom.store.failing", "room", "shop")).isEqualTo(1);
+    down.set(false);
+    clock.advance(Duration.ofSeconds(5));
+    room.sync();
+    assertThat(gauge("waitingroom.store.failing", "room", "shop")).isZero();
+  }
+
+  @Test
+  void theGaugesKeepTheRoomAndKeepReadingAfterAGarbageCollection() throws InterruptedException {
+    // Only the registry holds this room: Micrometer's default weak reference would let it go and
+    // the gauges would read NaN.
+    WeakReference<WaitingRoom> ref = bindUnreferencedRoom();
+    for (int i = 0; i < 5; i++) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertThat(ref.get()).as("the room, held by its gauges").isNotNull();
+    assertThat(gauge("waitingroom.limit.active.users", "room", "gc")).isEqualTo(3);
+    assertThat(gauge("waitingroom.users.active", "room", "gc", "scope", "node")).isZero();
+    assertThat(gauge("waitingroom.nodes", "room", "gc")).isEqualTo(1);
+  }
+
+  private WeakReference<WaitingRoom> bindUnreferencedRoom() {
+    WaitingRoom room = WaitingRoom.builder(config("gc", 3, 2), KEYS).backgroundSync(false).clock(clock).build();
+    room.sync();
+    new WaitingRoomMetrics(room).bindTo(registry);
+    return new WeakReference<>(room);
+  }
+}

@@ -109,6 +109,8 @@ final class Synchronizer {
   private @Nullable Tally lastPublished;
   private long failingSince;
   private boolean stalled;
+  /** The last epoch planned before the current stall. */
+  private long stalledFrom;
   private boolean queueing;
   private long emptySince = Long.MIN_VALUE;
 
@@ -326,9 +328,14 @@ final class Synchronizer {
               + " an unreadable report holds the plans (logged before), the data centers see each"
               + " other's reports with too much lag: raise syncInterval to at least twice that lag",
           config.roomId(), epoch - 1 - lastPlan, epochMillis);
-    } else if (stalled && applied >= epoch - 1) {
+    } else if (stalled && applied >= epoch - 2) {
+      // The plan of the epoch before last: the latest a plan can take over (by the late read).
       stalled = false;
-      log.info("room '{}': plans settle in time again", config.roomId());
+      log.info("room '{}': plans settle in time again after {} epochs without one", config.roomId(),
+          epoch - 1 - stalledFrom);
+    }
+    if (!stalled) {
+      stalledFrom = lastPlan;
     }
   }
 

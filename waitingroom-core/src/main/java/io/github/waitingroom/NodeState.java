@@ -385,15 +385,14 @@ final class NodeState {
     if (me == 0) {
       return;
     }
-    for (var e : seen.entrySet()) {
-      long place = e.getKey();
-      Seen s = e.getValue();
-      if (s.admittedAt == 0 || !admittedBefore(nodes, me, place)) {
+    // The places this node listed as admitted in that epoch's tally: no need to scan every place
+    // it remembers.
+    for (long place : nodes.get(me).admittedPlaces()) {
+      if (!admittedBefore(nodes, me, place)) {
         continue;
       }
-      while (s != null && s.admittedAt != 0) {
-        Seen undone = new Seen(s.state, s.at, 0, s.firstSeen, s.due);
-        if (seen.replace(place, s, undone)) {
+      for (Seen s = seen.get(place); s != null && s.admittedAt != 0; s = seen.get(place)) {
+        if (seen.replace(place, s, new Seen(s.state, s.at, 0, s.firstSeen, s.due))) {
           if (s.state == State.ACTIVE && s.at >= config.firstActiveSlice(now)) {
             active.add(s.at, -1);
           }
@@ -402,7 +401,6 @@ final class NodeState {
           }
           break;
         }
-        s = seen.get(place);
       }
     }
   }

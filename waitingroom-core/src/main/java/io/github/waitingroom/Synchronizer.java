@@ -80,7 +80,10 @@ import org.slf4j.LoggerFactory;
 final class Synchronizer {
   private static final Logger log = LoggerFactory.getLogger(Synchronizer.class);
 
-  /** Syncs per epoch: publish the tally, settle the data center, publish its sum, read the room. */
+  /**
+   * Syncs per epoch: publish the tally, settle the data center (whose first node publishes its sum at
+   * once, in one more exchange), read the room, read it again.
+   */
   static final int SYNCS_PER_EPOCH = 4;
 
   /** Epochs without a settled plan, while the store answers, after which the node warns. */

@@ -35,11 +35,20 @@ final class Cluster {
 
   /** Adds a node whose clock is {@code skew} ahead of the store's (behind if negative). */
   WaitingRoom add(String dataCenter, String id, Duration skew, FailurePolicy policy) {
+    return add(dataCenter, id, skew, policy, store);
+  }
+
+  /** Adds a node that reaches the store through {@code transport} (which wraps {@link #store}). */
+  WaitingRoom add(String dataCenter, String id, Transport transport) {
+    return add(dataCenter, id, Duration.ZERO, FailurePolicy.FAIL_CLOSED, transport);
+  }
+
+  private WaitingRoom add(String dataCenter, String id, Duration skew, FailurePolicy policy, Transport transport) {
     ManualClock clock = new ManualClock(storeClock.instant().plus(skew));
     WaitingRoom room =
         WaitingRoom.builder(config, keys)
             .clock(clock)
-            .transport(store)
+            .transport(transport)
             .dataCenter(dataCenter)
             .nodeId(id)
             .failurePolicy(policy)
@@ -133,5 +142,36 @@ final class Cluster {
       }
       return delegate.exchange(roomId, publications, retention);
     }
+  }
+
+  /**
+   * A way to the store on which what a node writes to the global scope (its data center's sums)
+   * lands {@code lag} later, at the node's first exchange after that, as a propagation lag between
+   * data centers makes it look to the others. Its data center's scope has no lag.
+   */
+  Transport lagging(Duration lag) {
+    return new Transport() {
+      private final java.util.ArrayDeque<Map.Entry<Long, Publication>> held = new java.util.ArrayDeque<>();
+
+      @Override
+      public Map<String, Map<String, byte[]>> exchange(String roomId, List<Publication> publications, Duration retention)
+          throws IOException {
+        long now = storeClock.millis();
+        List<Publication> out = new ArrayList<>();
+        for (Publication p : publications) {
+          if (p.scope().equals(io.github.waitingroom.coordinator.Coordinator.GLOBAL_SCOPE) && !p.publisher().isEmpty()) {
+            held.addLast(Map.entry(now + lag.toMillis(), p));
+          } else {
+            out.add(p);
+          }
+        }
+        while (!held.isEmpty() && held.peekFirst().getKey() <= now) {
+          out.add(held.pollFirst().getValue());
+        }
+        // The global scope is read all the same (an empty value under a name no data center has).
+        out.add(new Publication(io.github.waitingroom.coordinator.Coordinator.GLOBAL_SCOPE, "", new byte[0]));
+        return store.exchange(roomId, out, retention);
+      }
+    };
   }
 }

@@ -329,7 +329,7 @@ final class Synchronizer {
       stalled = true;
       log.warn("room '{}': no plan has settled in time for {} epochs of {} ms although the store answers; unless"
               + " an unreadable report holds the plans (logged before), the data centers see each"
-              + " other's reports with too much lag: raise syncInterval to at least two and a half times that lag",
+              + " other's reports with too much lag: raise syncInterval to at least one and a half times that lag",
           config.roomId(), epoch - 1 - lastPlan, epochMillis);
     } else if (stalled && applied >= epoch - 2) {
       // The plan of the epoch before last: the latest a plan can take over (by the late read).

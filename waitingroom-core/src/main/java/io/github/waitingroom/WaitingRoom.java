@@ -306,7 +306,7 @@ public final class WaitingRoom implements AutoCloseable {
      * The length of an epoch (40 ms..1 min), the same on every node of a room: a node syncs four
      * times per epoch, and the room plans once per epoch. Longer epochs mean fewer store
      * operations and slower reactions. A plan must settle by the first sync of the epoch after next:
-     * keep the interval at least two and a half times the propagation lag between data centers, or plans stall
+     * keep the interval at least one and a half times the propagation lag between data centers, or plans stall
      * (the node warns).
      * Default: 1 second.
      */

@@ -39,7 +39,7 @@ public class WaitingRoomProperties extends RoomProperties {
 
   /**
    * The length of an epoch, the same on every node (40 ms to 1 minute): a node syncs four times
-   * per epoch. Keep it at least two and a half times the propagation lag between data centers. Default: 1
+   * per epoch. Keep it at least one and a half times the propagation lag between data centers. Default: 1
    * second.
    */
   private @Nullable Duration syncInterval;

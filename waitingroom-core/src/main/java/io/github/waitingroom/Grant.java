@@ -1,29 +1,45 @@
 package io.github.waitingroom;
 
 import io.github.waitingroom.allocation.Plan;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What one node may still admit under the plan it applied last: lock-free counters that request
- * threads take from and the sync thread replaces. A slot is taken by one compare-and-set, so the
- * node never admits more than it was granted, whatever the number of threads.
+ * Who one node may still admit under the plan it applied last. Request threads read it and take
+ * slots for new arrivals lock-free; the sync thread replaces it.
+ *
+ * <p>A waiting holder is let in from the line by <em>who</em> it is, not by a count of slots:
+ * every holder a plan's line counted and called by its arrival second ({@link Calls}) is let in
+ * on whichever node it polls, and so is each holder of a partial second that this node called
+ * itself. The plan made every such holder's slot free, so the room
+ * admits at most what its limits leave, however the holders move between nodes. Slots for new
+ * arrivals are a count, taken by one compare-and-set each, so the node never admits more new
+ * arrivals than it was granted, whatever the number of threads.
  */
 final class Grant {
-  static final Grant NONE = new Grant(Plan.none(Long.MIN_VALUE), Long.MIN_VALUE, Long.MIN_VALUE, 0, 0);
+  static final Grant NONE =
+      new Grant(Plan.none(Long.MIN_VALUE), Long.MIN_VALUE, Long.MIN_VALUE, Calls.NONE, new long[0], 0);
 
   final Plan plan;
   /** When the tally the plan was made from was taken (epoch second). */
   final long tallySecond;
-  /** Waiting tickets with a place at or below this one are called: they may take a line slot. */
+  /**
+   * Waiting tickets with a place at or below this one have been called: the line has reached them
+   * (at this node's partial calls, the places it called itself).
+   */
   final long cutPlace;
-  private final AtomicLong line;
+  /** The holders the plans applied so far called by their arrival (see {@link Calls}). */
+  final Calls calls;
+  /** The places of partial seconds this node called and still counts in its line, sorted. */
+  private volatile long[] partialCalled;
   private final AtomicLong fresh;
 
-  Grant(Plan plan, long tallySecond, long cutPlace, long lineSlots, long newSlots) {
+  Grant(Plan plan, long tallySecond, long cutPlace, Calls calls, long[] partialCalled, long newSlots) {
     this.plan = plan;
     this.tallySecond = tallySecond;
     this.cutPlace = cutPlace;
-    this.line = new AtomicLong(Math.max(0, lineSlots));
+    this.calls = calls;
+    this.partialCalled = partialCalled;
     this.fresh = new AtomicLong(Math.max(0, newSlots));
   }
 
@@ -32,59 +48,50 @@ final class Grant {
     return place <= cutPlace;
   }
 
-  /** Takes one slot for a waiting user who has been called. */
-  boolean takeLine() {
-    return take(line);
+  /**
+   * Whether a holder with this place, counted in a line without a break since {@code
+   * countedSince}, may be let in from the line here: a plan called it by its arrival, or it is one
+   * of the holders of a partial second this node called (and still counts).
+   */
+  boolean lineCalled(long place, long countedSince) {
+    return calls.called(Ticket.arrivalOf(place), countedSince) || Arrays.binarySearch(partialCalled, place) >= 0;
   }
 
-  /** Takes one slot for a user who arrived without a ticket. */
+  /** The places of partial seconds this node called and still counts in its line, sorted. */
+  long[] partialCalled() {
+    return partialCalled;
+  }
+
+  /**
+   * Keeps only these of the called places of partial seconds (sorted): the ones this node's tally
+   * found still in its line, and so counted as reserved. One who left is called again only after
+   * a plan counts it again.
+   */
+  void keepPartialCalled(long[] places) {
+    partialCalled = places;
+  }
+
+  /** Takes one slot for a user who arrived without a ticket (or came back after the line went on). */
   boolean takeNew() {
-    return take(fresh);
+    for (long left = fresh.get(); left > 0; left = fresh.get()) {
+      if (fresh.compareAndSet(left, left - 1)) {
+        return true;
+      }
+    }
+    return false;
   }
 
-  /** Whether any slot is left. */
-  boolean hasSlots() {
-    return line.get() > 0 || fresh.get() > 0;
-  }
-
-  long outstandingLine() {
-    return line.get();
+  /** Whether any slot for new arrivals is left. */
+  boolean hasNew() {
+    return fresh.get() > 0;
   }
 
   long outstandingNew() {
     return fresh.get();
   }
 
-  /**
-   * Gives back the line slots beyond {@code keep} (those held for called users who are no longer
-   * in line) and returns the line slots left. Atomic, so a slot is either taken or given back.
-   */
-  long trimLine(long keep) {
-    while (true) {
-      long left = line.get();
-      long kept = Math.min(left, Math.max(0, keep));
-      if (kept == left || line.compareAndSet(left, kept)) {
-        return kept;
-      }
-    }
-  }
-
-  /** Empties the line slots (a thread that still holds the grant can take none) and returns what was left. */
-  long drainLine() {
-    return line.getAndSet(0);
-  }
-
   /** Empties the slots for new arrivals and returns what was left. */
   long drainNew() {
     return fresh.getAndSet(0);
-  }
-
-  private static boolean take(AtomicLong counter) {
-    for (long left = counter.get(); left > 0; left = counter.get()) {
-      if (counter.compareAndSet(left, left - 1)) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -28,6 +28,13 @@ import java.util.concurrent.atomic.LongAdder;
  * and a user who moves between slices is never missed; in flight counts at most a few twice.
  * What a node admits after a tally is taken from the very grant the tally read, so its new grant
  * is its plan's less exactly what the old grant lost since the tally.
+ *
+ * <p><b>Called holders hold their slot wherever they poll.</b> A holder the line has called (see
+ * {@link Grant}) is let in without taking a slot. Every tally counts each called holder still in
+ * its line as reserved (outstanding), so no plan hands that slot to anyone else until the holder
+ * is in (then it counts as active) or gone from every line (then it is called again only by a
+ * plan that counts it again). Without session affinity a holder may be in the line of several
+ * nodes, and reserved on each: the room then holds slots back, never hands one out twice.
  */
 final class NodeState {
   /** Per-second counters keep this many seconds: the per-minute window and one second more. */
@@ -42,10 +49,11 @@ final class NodeState {
   private final LongAdder done = new LongAdder();
   private volatile Grant grant = Grant.NONE;
   private final AtomicReference<Scheduled> scheduled = new AtomicReference<>();
-  // Sync-thread state: the grant the last tally read, and what it had left then.
+  // Sync-thread state: the grant the last tally read, what it had left then, and the places of
+  // partial seconds it had called that the tally found still in line.
   private Grant tallyGrant = Grant.NONE;
-  private long lineAtTally;
   private long newAtTally;
+  private long[] partialAtTally = new long[0];
   private long tallySecond = Long.MIN_VALUE;
   /** This node's arrivals of the minute before its last tally: its share of the room's. */
   private volatile long arrivedAtTally;
@@ -56,13 +64,15 @@ final class NodeState {
    * @param state what the holder was when last counted
    * @param at for an active holder: the slice it is counted in; for a waiting one: its last poll
    * @param admittedAt when this node admitted the holder from the line, or 0
-   * @param firstSeen when this node first saw the place: a waiting ticket is admitted only by a
-   *     node that counted it in the tally its plan was made from (a copy turning up elsewhere is
-   *     not, and has a tally to wait for, by which time the admission of the original is known)
    * @param due for a waiting holder: the second by which it should poll again (its last poll
    *     plus the refresh it was told, and a grace); 0 otherwise. See {@link #inLine}.
+   * @param countedSince for a waiting holder: since when its ticket says some node has counted it
+   *     in a line without a break (see {@link Ticket#countedSince(long)})
+   * @param firstSeen when this node first saw the place: a waiting ticket is let in only by a node
+   *     that saw it before the tally its plan was made from (a copy turning up elsewhere is not,
+   *     and has a tally to wait for, by which time the admission of the original is known)
    */
-  record Seen(State state, long at, long admittedAt, long firstSeen, long due) {}
+  record Seen(State state, long at, long admittedAt, long due, long countedSince, long firstSeen) {}
 
   /** The state of a place on this node. */
   enum State { WAITING, ADMITTING, ACTIVE }
@@ -91,14 +101,14 @@ final class NodeState {
       if (old != next.tallyGrant) {
         return;
       }
-      long lineSince = next.lineAtTally - old.drainLine();
       long newSince = next.newAtTally - old.drainNew();
       grant =
           new Grant(
               next.plan,
               next.tallySecond,
               next.cutPlace,
-              next.plan.lineGrant() + next.plan.partialGrant() - lineSince,
+              next.calls,
+              next.partialCalled,
               next.plan.newArrivalGrant() - newSince);
     }
   }
@@ -108,19 +118,21 @@ final class NodeState {
       Plan plan,
       long tallySecond,
       long cutPlace,
+      Calls calls,
+      long[] partialCalled,
       Grant tallyGrant,
-      long lineAtTally,
       long newAtTally,
       long activateAtMillis) {}
 
   /**
    * Schedules a plan computed from this node's last tally to take over at {@code activateAtMillis}
    * (every node of the room switches to a plan at the same instant, so nobody is called on one
-   * node while the same plan has not reached another). The grant is then the plan's, less what
-   * was admitted since the tally. Users of the plan's partial second are called in place order,
-   * as many as the plan gives this node slots for.
+   * node while the same plan has not reached another). Every holder counted in the line up to the
+   * plan's cutoff second is called, on every node; of the plan's partial second, this node calls
+   * as many of the holders it counts as the plan gives it slots for, in place order. The slots
+   * for new arrivals are the plan's, less what was admitted since the tally.
    */
-  void schedule(Plan plan, long activateAtMillis) {
+  void schedule(Plan plan, long countedBy, long activateAtMillis) {
     long cut = grant.cutPlace;
     Scheduled pending = scheduled.get();
     if (pending != null) {
@@ -131,17 +143,28 @@ final class NodeState {
       // who missed a poll comes before any new arrival.
       cut = Math.max(cut, Ticket.place(tallySecond - 1, -1));
     }
-    if (plan.cutoffSecond() != Long.MIN_VALUE) {
-      cut = Math.max(cut, Ticket.place(plan.cutoffSecond(), -1));
+    Calls calls =
+        grant.calls.with(plan.cutoffSecond(), countedBy, countedBy - config.waitingTimeoutSeconds());
+    if (calls.maxCut() != Long.MIN_VALUE) {
+      cut = Math.max(cut, Ticket.place(calls.maxCut(), -1));
+    }
+    // Holders of partial seconds called before and still counted here at the tally stay called.
+    LongList partial = new LongList();
+    for (long place : partialAtTally) {
+      partial.add(place);
     }
     if (plan.partialGrant() > 0) {
       long[] places = placesWaitingIn(plan.partialSecond());
-      if (places.length > 0) {
-        cut = Math.max(cut, places[(int) Math.min(places.length, plan.partialGrant()) - 1]);
+      int n = (int) Math.min(places.length, plan.partialGrant());
+      for (int i = 0; i < n; i++) {
+        partial.add(places[i]);
+      }
+      if (n > 0) {
+        cut = Math.max(cut, places[n - 1]);
       }
     }
     scheduled.set(
-        new Scheduled(plan, tallySecond, cut, tallyGrant, lineAtTally, newAtTally, activateAtMillis));
+        new Scheduled(plan, tallySecond, cut, calls, partial.sorted(), tallyGrant, newAtTally, activateAtMillis));
   }
 
   /** The plan that takes over next, if one is scheduled. */
@@ -178,7 +201,7 @@ final class NodeState {
         }
         from = Math.max(from, prev.at);
       }
-      Seen next = new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt, prev == null ? now : prev.firstSeen, 0);
+      Seen next = new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt, 0, 0, prev == null ? now : prev.firstSeen);
       if (prev == null ? seen.putIfAbsent(t.place(), next) == null : seen.replace(t.place(), prev, next)) {
         if (from < slice) {
           begun.increment();
@@ -191,35 +214,39 @@ final class NodeState {
     }
   }
 
-  /** Counts a waiting ticket's poll at {@code now}: it is in this node's line once. */
-  void poll(long place, long now) {
+  /**
+   * Counts a waiting ticket's poll at {@code now}: it is in this node's line once, counted in a
+   * line without a break since {@code countedSince}.
+   */
+  void poll(long place, long now, long countedSince) {
     Seen prev = seen.get(place);
     if (prev == null) {
-      seen.putIfAbsent(place, waiting(now, now));
-    } else if (prev.state == State.WAITING && prev.at < now) {
+      seen.putIfAbsent(place, waiting(now, countedSince, now));
+    } else if (prev.state == State.WAITING && (prev.at < now || prev.countedSince != countedSince)) {
       // Only a waiting entry moves: one being admitted by a parallel request stays as it is.
-      seen.replace(place, prev, waiting(now, prev.firstSeen));
+      seen.replace(place, prev, waiting(now, countedSince, prev.firstSeen));
     }
   }
 
-  private Seen waiting(long now, long firstSeen) {
-    return new Seen(State.WAITING, now, 0, firstSeen, now + pollWindowSeconds());
+  private Seen waiting(long now, long countedSince, long firstSeen) {
+    return new Seen(State.WAITING, now, 0, now + pollWindowSeconds(), countedSince, firstSeen);
   }
 
   /**
    * Notes the refresh interval a waiting holder polling at {@code now} was told: it stays in the
    * line while it misses no more than one poll (it comes back within two intervals and two
-   * seconds).
+   * seconds). Returns that second, the holder's due.
    */
-  void expect(long place, long now, long refreshSeconds) {
+  long expect(long place, long now, long refreshSeconds) {
     long due = now + 2 * refreshSeconds + 2;
     for (Seen prev = seen.get(place);
         prev != null && prev.state == State.WAITING && prev.at == now && prev.due != due;
         prev = seen.get(place)) {
-      if (seen.replace(place, prev, new Seen(State.WAITING, now, 0, prev.firstSeen, due))) {
-        return;
+      if (seen.replace(place, prev, new Seen(State.WAITING, now, 0, due, prev.countedSince, prev.firstSeen))) {
+        break;
       }
     }
+    return due;
   }
 
   /**
@@ -237,26 +264,27 @@ final class NodeState {
   enum Admission { ADMITTED, NO_SLOT, BUSY }
 
   /**
-   * Admits a called waiting ticket if the grant has a slot for it: a line slot, or else a slot
-   * for new arrivals (a user who held a place but missed a poll or two is still older than any
-   * new arrival). Only one request per place gets that far: a parallel request of the same
+   * Admits a waiting ticket: one the line has called ({@code fromLine}: it needs no slot, see
+   * {@link Grant}), or one that was called but not counted in the plan's line (it missed polls
+   * and came back), which takes a slot for new arrivals if there is one (it is still older than
+   * any new arrival). Only one request per place gets that far: a parallel request of the same
    * ticket is {@link Admission#BUSY}.
    */
-  Admission admitWaiting(long place, long now, Grant g) {
+  Admission admitWaiting(long place, long now, Grant g, boolean fromLine) {
     Seen prev = seen.get(place);
     if (prev != null && prev.state != State.WAITING) {
       return Admission.BUSY;
     }
-    Seen claim = new Seen(State.ADMITTING, now, 0, prev == null ? now : prev.firstSeen, 0);
+    Seen claim = new Seen(State.ADMITTING, now, 0, 0, 0, prev == null ? now : prev.firstSeen);
     if (prev == null ? seen.putIfAbsent(place, claim) != null : !seen.replace(place, prev, claim)) {
       return Admission.BUSY;
     }
     begun.increment();
-    boolean admitted = g.takeLine() || g.takeNew();
+    boolean admitted = fromLine || g.takeNew();
     record(admitted, now);
     seen.put(place, admitted
-        ? new Seen(State.ACTIVE, config.sliceOf(now), now, claim.firstSeen, 0)
-        : waiting(now, claim.firstSeen));
+        ? new Seen(State.ACTIVE, config.sliceOf(now), now, 0, 0, claim.firstSeen)
+        : waiting(now, prev == null ? now : prev.countedSince, claim.firstSeen));
     return admitted ? Admission.ADMITTED : Admission.NO_SLOT;
   }
 
@@ -266,7 +294,7 @@ final class NodeState {
     begun.increment();
     boolean admitted = g.takeNew();
     record(admitted, now);
-    seen.put(place, admitted ? new Seen(State.ACTIVE, config.sliceOf(now), 0, now, 0) : waiting(now, now));
+    seen.put(place, admitted ? new Seen(State.ACTIVE, config.sliceOf(now), 0, 0, 0, now) : waiting(now, now, now));
     return admitted;
   }
 
@@ -296,28 +324,34 @@ final class NodeState {
     long admittedSince = now - config.waitingTimeoutSeconds();
     TreeMap<Long, Long> line = new TreeMap<>();
     long polling = 0;
-    LongList called = new LongList();
+    long reserved = 0;
+    LongList partial = new LongList();
     LongList admitted = new LongList();
     for (var e : seen.entrySet()) {
       Seen s = e.getValue();
       long place = e.getKey();
       if (inLine(s, now) && !g.plan.room().admitted(place)) {
-        line.merge(Ticket.arrivalOf(place), 1L, Long::sum);
         polling++;
-        if (g.called(place)) {
-          called.add(place);
+        if (g.lineCalled(place, s.countedSince)) {
+          // Called and still here: the slot the plan made for them stays theirs.
+          reserved++;
+          if (!g.calls.called(Ticket.arrivalOf(place), s.countedSince)) {
+            partial.add(place);
+          }
+        } else {
+          line.merge(Ticket.arrivalOf(place), 1L, Long::sum);
         }
       } else if (s.admittedAt >= admittedSince && s.admittedAt > 0) {
         admitted.add(place);
       }
     }
-    // Called users still in line keep the slots held for them, and leave the line; the slots held
-    // for called users who are gone go back to the room (one who comes back is called again).
-    long outstandingLine = g.trimLine(called.size());
+    // Called holders of partial seconds who are gone give their slots back to the room (one who
+    // comes back is counted, and called, again).
+    partialAtTally = partial.sorted();
+    g.keepPartialCalled(partialAtTally);
     long outstandingNew = g.outstandingNew();
     tallySecond = now;
     tallyGrant = g;
-    lineAtTally = outstandingLine;
     newAtTally = outstandingNew;
     long activeUsers = sum(active, config.firstActiveSlice(now));
     long recent = sum(admissions, now - RATE_SECONDS + 1);
@@ -326,15 +360,11 @@ final class NodeState {
     long inFlight = begun.sum() - doneBefore;
     activeUsers += inFlight;
     recent += inFlight;
-    long[] calledPlaces = called.sorted();
-    for (int i = 0; i < outstandingLine; i++) {
-      line.merge(Ticket.arrivalOf(calledPlaces[i]), -1L, (x, y) -> x + y == 0 ? null : x + y);
-    }
     return new Tally(
         activeUsers,
-        outstandingLine,
+        reserved,
         outstandingNew,
-        outstandingLine,
+        reserved,
         polling,
         Math.max(0, recent),
         Math.max(0, arrived),
@@ -392,7 +422,7 @@ final class NodeState {
         continue;
       }
       for (Seen s = seen.get(place); s != null && s.admittedAt != 0; s = seen.get(place)) {
-        if (seen.replace(place, s, new Seen(s.state, s.at, 0, s.firstSeen, s.due))) {
+        if (seen.replace(place, s, new Seen(s.state, s.at, 0, s.due, s.countedSince, s.firstSeen))) {
           if (s.state == State.ACTIVE && s.at >= config.firstActiveSlice(now)) {
             active.add(s.at, -1);
           }

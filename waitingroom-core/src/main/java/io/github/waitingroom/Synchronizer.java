@@ -348,7 +348,9 @@ final class Synchronizer {
   }
 
   private void apply(Plan plan, long activateAtMillis) {
-    state.schedule(plan, activateAtMillis);
+    // A holder the plan's tallies counted has been counted since before its epoch ended.
+    long countedBy = Math.floorDiv((plan.epoch() + 1) * epochMillis, 1000L) - 1;
+    state.schedule(plan, countedBy, activateAtMillis);
     state.activateIfDue(clock.millis() + offsetMillis);
     applied = plan.epoch();
   }
@@ -404,10 +406,11 @@ final class Synchronizer {
       perMinute = (int) Math.min(active, rateLimit);
     }
     RoomConfig local = config.toBuilder().totalActiveUsers(active).newUsersPerMinute(Math.min(perMinute, active)).build();
-    // The plan takes over at once and drains the old grant: what was outstanding is not carried.
+    // The plan takes over at once and drains the old grant: the slots it had for new arrivals are
+    // not carried; the holders it called who still wait are (they need no slot, see Grant).
     Tally alone =
-        new Tally(mine.active(), 0, 0, 0, mine.polling(), mine.recentAdmissions(), mine.arrivals(), mine.line(),
-            mine.admittedPlaces());
+        new Tally(mine.active(), mine.reserved(), 0, mine.reserved(), mine.polling(), mine.recentAdmissions(),
+            mine.arrivals(), mine.line(), mine.admittedPlaces());
     Plan plan = Plan.compute(local, epoch, List.of(alone), 0, List.of(alone), 0);
     return newArrivals ? plan : plan.withoutNewArrivals();
   }

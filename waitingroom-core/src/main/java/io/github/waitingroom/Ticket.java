@@ -20,19 +20,26 @@ package io.github.waitingroom;
  * @param aheadShown the number of people ahead the holder was last shown, or {@link #NOT_SHOWN}:
  *     the number shown never grows (people who arrived earlier may reach the room's tallies a
  *     moment after the holder was first told where they stand)
+ * @param countedSince for a waiting holder: since when, without a break, some node has counted it
+ *     in its line (every poll came before the due the poll before it was given); 0 if unknown
+ * @param due for a waiting holder: the second by which it must poll again to stay in the line of
+ *     the node it polled last (its poll plus twice the refresh it was told, and two seconds); 0
+ *     for none
  */
-public record Ticket(State state, long place, long acceptedAt, long lastCheckIn, long lastPoll, long aheadShown) {
+public record Ticket(
+    State state, long place, long acceptedAt, long lastCheckIn, long lastPoll, long aheadShown, long countedSince,
+    long due) {
 
   /** {@link #aheadShown} of a ticket whose holder was never shown a number. */
   public static final long NOT_SHOWN = 0xFFFF_FFFFL;
 
-  /** A ticket whose holder was never shown a number of people ahead. */
+  /** A ticket whose holder was never shown a number of people ahead and is counted in no line. */
   public Ticket(State state, long place, long acceptedAt, long lastCheckIn, long lastPoll) {
-    this(state, place, acceptedAt, lastCheckIn, lastPoll, NOT_SHOWN);
+    this(state, place, acceptedAt, lastCheckIn, lastPoll, NOT_SHOWN, 0, 0);
   }
 
   /** The format version written by this release; see {@link TicketCodec}. */
-  public static final int FORMAT_VERSION = 2;
+  public static final int FORMAT_VERSION = 3;
 
   /** Where the holder of a ticket stands. */
   public enum State {
@@ -65,7 +72,7 @@ public record Ticket(State state, long place, long acceptedAt, long lastCheckIn,
   /** This ticket admitted at {@code now}. */
   public Ticket admit(long now) {
     long at = Math.max(now, lastCheckIn);
-    return new Ticket(State.ACTIVE, place, at, at, lastPoll, aheadShown);
+    return new Ticket(State.ACTIVE, place, at, at, lastPoll, aheadShown, 0, 0);
   }
 
   /**
@@ -74,18 +81,38 @@ public record Ticket(State state, long place, long acceptedAt, long lastCheckIn,
    * inconsistent.
    */
   public Ticket checkIn(long now) {
-    return new Ticket(state, place, acceptedAt, Math.max(now, lastCheckIn), lastPoll, aheadShown);
+    return new Ticket(state, place, acceptedAt, Math.max(now, lastCheckIn), lastPoll, aheadShown, countedSince, due);
   }
 
   /** This waiting ticket polled at {@code now} (and so also checked in). */
   public Ticket poll(long now) {
     long at = Math.max(now, lastCheckIn);
-    return new Ticket(state, place, acceptedAt, at, at, aheadShown);
+    return new Ticket(state, place, acceptedAt, at, at, aheadShown, countedSince, due);
   }
 
   /** This ticket with the number of people ahead it was shown. */
   public Ticket shown(long ahead) {
-    return new Ticket(state, place, acceptedAt, lastCheckIn, lastPoll, Math.min(ahead, NOT_SHOWN));
+    return new Ticket(state, place, acceptedAt, lastCheckIn, lastPoll, Math.min(ahead, NOT_SHOWN), countedSince, due);
+  }
+
+  /**
+   * This waiting ticket counted in the line of the node it polls at {@code now} until {@code
+   * newDue}: the count goes on without a break if it polls by its last due, and starts anew
+   * otherwise.
+   */
+  public Ticket countedUntil(long now, long newDue) {
+    long since = countedSince > 0 && now <= due ? countedSince : now;
+    return new Ticket(state, place, acceptedAt, lastCheckIn, lastPoll, aheadShown, since, newDue);
+  }
+
+  /**
+   * Since when some node has counted this waiting holder in its line without a break, as of a poll
+   * at {@code now}; {@link Long#MAX_VALUE} if the count broke (it polls after its due) or is
+   * unknown. A holder counted since before a tally was in the line of that tally and of every one
+   * since.
+   */
+  public long countedSince(long now) {
+    return countedSince > 0 && now <= due ? countedSince : Long.MAX_VALUE;
   }
 
   /** Whether the holder has been admitted. */

@@ -30,9 +30,10 @@ import org.slf4j.LoggerFactory;
  *   <li>an <b>active</b> ticket whose session has not expired passes; at most once per slice its
  *       check-in moves forward and a new ticket is issued (counted once per ticket, however many
  *       requests carry it);
- *   <li>a <b>waiting</b> ticket whose place has not timed out is admitted when its arrival lies
- *       at or below the plan's cutoff and this node's grant has a slot; a copy of a ticket that
- *       was already admitted is not admitted again, but arrives anew;
+ *   <li>a <b>waiting</b> ticket whose place has not timed out is admitted once a plan that
+ *       counted it in the line has called it, on whichever node it polls, if that node saw it
+ *       before the plan's tally (see {@link Grant}); a copy of a ticket that was already
+ *       admitted is not admitted again, but arrives anew;
  *   <li><b>no ticket</b>, or one that does not open (forged, tampered, foreign, expired), is a new
  *       arrival: admitted only when the plan left slots for new arrivals (nobody waits), otherwise
  *       given a place at the back of the line.
@@ -151,14 +152,20 @@ public final class WaitingRoom implements AutoCloseable {
     if (grant.plan.room().admitted(t.place()) || next != null && next.room().admitted(t.place())) {
       return arrive(now); // a copy of a ticket that another node admitted
     }
-    state.poll(t.place(), now);
+    // Since when some node has counted it in its line without a break (now, if the count broke):
+    // a plan that counted it and reached its arrival made a slot free for it.
+    long counted = t.countedSince(now);
+    state.poll(t.place(), now, counted == Long.MAX_VALUE ? now : counted);
+    // Only a node that saw the place before the plan's tally lets it in: a copy turning up on
+    // another node has a tally to wait for, by which time the admission of the original is known.
     NodeState.Seen mine = state.seen(t.place());
-    boolean called =
-        grant.called(t.place()) && mine != null && mine.firstSeen() <= grant.tallySecond;
-    if (called && state.admitWaiting(t.place(), now, grant) == NodeState.Admission.ADMITTED) {
+    boolean seenBefore = mine != null && mine.firstSeen() <= grant.tallySecond;
+    boolean fromLine = seenBefore && counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted);
+    boolean called = fromLine || seenBefore && grant.called(t.place());
+    if (called && state.admitWaiting(t.place(), now, grant, fromLine) == NodeState.Admission.ADMITTED) {
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
-    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, called, now);
+    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew(), now);
   }
 
   private Decision waitingUnchanged(long now) {
@@ -184,11 +191,18 @@ public final class WaitingRoom implements AutoCloseable {
   /** The longest refresh interval near the front of the line (while the room is full). */
   static final long FRONT_REFRESH_SECONDS = 5;
 
-  private Decision waiting(Decision.Outcome outcome, Ticket t, Grant grant, boolean called, long now) {
+  /**
+   * A waiting answer.
+   *
+   * @param calledHere whether this node lets the holder in at its next poll
+   */
+  private Decision waiting(Decision.Outcome outcome, Ticket t, Grant grant, boolean calledHere, long now) {
     // Before its first plan (a node that just joined the room) the wait is unknown but short.
     long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
     Plan.Estimate e;
-    if (called && grant.hasSlots()) {
+    if (calledHere) {
+      // Called, but not let in at this poll (a parallel request of the same ticket is being
+      // admitted, or the slots for new arrivals ran out): the next poll lets it in.
       e = new Plan.Estimate(0, 0, 0, 0);
     } else {
       // Users who arrived since the plan's tally, before this holder, are not in its line yet:
@@ -207,13 +221,13 @@ public final class WaitingRoom implements AutoCloseable {
       // so that a called holder takes the slot before giving up, and one who has gone is known to
       // be gone soon (see NodeState.inLine). Faster still while this node holds slots that
       // called holders have not come for.
-      refresh = Math.min(refresh, grant.hasSlots() ? 2 : FRONT_REFRESH_SECONDS);
+      refresh = Math.min(refresh, grant.hasNew() ? 2 : FRONT_REFRESH_SECONDS);
     }
-    state.expect(t.place(), now, refresh);
+    long due = state.expect(t.place(), now, refresh);
     long ahead = Math.min(e.usersAhead(), t.aheadShown());
     return new Decision(
-        outcome, codec.seal(t.shown(ahead)), config.waitingTimeoutSeconds(), ahead, e.seconds(), e.low(),
-        e.high(), refresh, now);
+        outcome, codec.seal(t.shown(ahead).countedUntil(now, due)), config.waitingTimeoutSeconds(), ahead,
+        e.seconds(), e.low(), e.high(), refresh, now);
   }
 
   /**

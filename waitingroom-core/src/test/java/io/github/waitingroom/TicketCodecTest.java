@@ -26,7 +26,33 @@ class TicketCodecTest {
   @Test
   void isCompactBase64Url() {
     String sealed = codec.seal(active);
-    assertThat(sealed).hasSize(79).matches("[A-Za-z0-9_-]+");
+    assertThat(sealed).hasSize(90).matches("[A-Za-z0-9_-]+");
+  }
+
+  @Test
+  void keepsHowLongAWaitingHolderHasBeenCountedInALine() {
+    Ticket counted = waiting.countedUntil(NOW - 5, NOW + 20);
+    assertThat(codec.open(codec.seal(counted), NOW)).isEqualTo(counted);
+    // Polls by their due keep the count going; one after it starts it anew.
+    Ticket next = counted.countedUntil(NOW + 10, NOW + 40);
+    assertThat(next.countedSince(NOW + 30)).isEqualTo(NOW - 5);
+    assertThat(next.countedUntil(NOW + 41, NOW + 60).countedSince(NOW + 41)).isEqualTo(NOW + 41);
+    assertThat(next.countedSince(NOW + 41)).as("overdue").isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
+  void aTicketOfTheSecondFormatStillOpensCountedInNoLine() throws Exception {
+    // Version 2: 26 bytes, without the count fields. A waiting holder keeps its place through the
+    // upgrade; no node has counted it yet.
+    java.nio.ByteBuffer plain = java.nio.ByteBuffer.allocate(26);
+    plain.put((byte) 2).put((byte) 0).putLong(waiting.place());
+    plain.putInt(0).putInt((int) waiting.lastCheckIn()).putInt((int) waiting.lastPoll()).putInt(12);
+    String v2 = Base64.getUrlEncoder().withoutPadding().encodeToString(
+        TicketKeys.aead(KEYS).encrypt(plain.array(), "waitingroom/shop".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    Ticket opened = java.util.Objects.requireNonNull(codec.open(v2, NOW));
+    assertThat(opened.place()).isEqualTo(waiting.place());
+    assertThat(opened.aheadShown()).isEqualTo(12);
+    assertThat(opened.countedSince(NOW)).isEqualTo(Long.MAX_VALUE);
   }
 
   @Test

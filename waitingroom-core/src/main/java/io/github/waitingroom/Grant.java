@@ -81,6 +81,15 @@ final class Grant {
     return false;
   }
 
+  /**
+   * Whether this node has called holders under its plan who may not have come yet, or has slots
+   * for new arrivals left: holders near the front then poll faster, so that a called holder comes
+   * before giving up, and one who has gone is known to be gone soon.
+   */
+  boolean callsOpen() {
+    return plan.lineGrant() + plan.partialGrant() > 0 || hasNew();
+  }
+
   /** Whether any slot for new arrivals is left. */
   boolean hasNew() {
     return fresh.get() > 0;

@@ -219,9 +219,9 @@ public final class WaitingRoom implements AutoCloseable {
       // Within a few rooms' worth of the front a holder may be called any moment, and the
       // estimate cannot tell when (those called ahead may have gone): ask again within seconds,
       // so that a called holder takes the slot before giving up, and one who has gone is known to
-      // be gone soon (see NodeState.inLine). Faster still while this node holds slots that
-      // called holders have not come for.
-      refresh = Math.min(refresh, grant.hasNew() ? 2 : FRONT_REFRESH_SECONDS);
+      // be gone soon (see NodeState.inLine). Faster still while this node has called holders
+      // who may not have come yet, or slots for new arrivals (Grant.callsOpen).
+      refresh = Math.min(refresh, grant.callsOpen() ? 2 : FRONT_REFRESH_SECONDS);
     }
     long due = state.expect(t.place(), now, refresh);
     long ahead = Math.min(e.usersAhead(), t.aheadShown());

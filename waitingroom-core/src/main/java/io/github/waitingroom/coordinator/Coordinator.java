@@ -23,10 +23,11 @@ import org.slf4j.LoggerFactory;
  * One node's side of the two-tier coordination, and the judge of when an epoch is
  * <em>settled</em>. Not thread-safe: one sync thread of one node calls it.
  *
- * <p>Each {@link #exchange} publishes the node's tallies to its data center's scope and reads
- * both scopes back; the data center's first live node (by name) also publishes the data center's
- * settled sums to the global scope, and publishes a sum it settles at once, in one more exchange
- * (so the other data centers see it a sync sooner). An epoch is settled for a data
+ * <p>Each {@link #exchange} publishes the node's tallies to its data center's scope and the data
+ * center's settled sums to the global scope (once the node has settled the sum of every epoch it
+ * tallied, so that the sums in the store never go back), and reads both back; the data center's
+ * first live node (by name) publishes a sum it settles at once, in one more exchange, so the
+ * other data centers see it a sync sooner. An epoch is settled for a data
  * center once every publisher of its scope has published its tally of that epoch; publishers that
  * stopped publishing (silent for more than two epochs) count with their last tally made {@link
  * Tally#silent(long) silent}. An epoch is settled for the room once every known data center's sum
@@ -232,13 +233,13 @@ public final class Coordinator {
     out.add(publication(dcScope, publisher, own));
     republish(lostNodes, nodes, dcScope, out);
     republish(lostDataCenters, dataCenters, GLOBAL_SCOPE, out);
-    boolean first = firstOfDataCenter();
-    if (!mySums.isEmpty() && first) {
+    if (!mySums.isEmpty() && settledAll(mine)) {
       out.add(dataCenterSum());
     } else {
-      // Nothing to add to the global scope (yet, or another node of this data center publishes
-      // its sums), but it must be read all the same: the one-method transport answers only the
-      // scopes it was given, so publish an empty value under a name no data center can have.
+      // Nothing to add to the global scope (yet: this node has not settled its data center's sum
+      // of every epoch it tallied), but it must be read all the same: the one-method transport
+      // answers only the scopes it was given, so publish an empty value under a name no data
+      // center can have.
       out.add(new Transport.Publication(GLOBAL_SCOPE, READER, new byte[0]));
     }
     Map<String, Map<String, byte[]>> answer = transport.exchange(config.roomId(), out, retention);
@@ -280,7 +281,7 @@ public final class Coordinator {
     while (mySums.size() > Report.EPOCHS_KEPT) {
       mySums.pollFirstEntry();
     }
-    if (settledNow && first && otherDataCenters()) {
+    if (settledNow && firstOfDataCenter() && otherDataCenters()) {
       // Publish the new sum at once rather than at the next sync: the other data centers see it
       // a sync earlier, which lets plans settle in time with a lag between data centers of up to
       // about two thirds of an epoch. It costs one exchange per data center and epoch (none in a
@@ -445,11 +446,25 @@ public final class Coordinator {
   }
 
   /**
-   * Whether this node publishes its data center's sums: it comes first, by publisher name, among
-   * the nodes of its data center that publish tallies and are not silent. One publisher per data
-   * center keeps the sums in the store from going back: with every node writing them, a node that
-   * had not yet settled an epoch would overwrite the sum of one that had, and the other data
-   * centers would see the epoch late. If that node dies, the next one takes over once it is silent.
+   * Whether this node has settled its data center's sum of every epoch it has tallied: only then
+   * does it publish the sums, so the sums in the store never go back (a node that had not yet
+   * settled an epoch would overwrite the sum of one that had, and the other data centers would
+   * see the epoch late).
+   */
+  private boolean settledAll(NavigableMap<Long, Tally> mine) {
+    for (long s : mine.keySet()) {
+      if (!mySums.containsKey(s)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether this node publishes a sum of its data center at once when it settles it: it comes
+   * first, by publisher name, among the nodes of its data center that publish tallies and are not
+   * silent (one extra exchange per data center and epoch). If it cannot settle (a report it
+   * cannot read), the others publish at their next sync.
    */
   private boolean firstOfDataCenter() {
     for (Report r : new TreeMap<>(nodes).values()) {
@@ -497,7 +512,10 @@ public final class Coordinator {
    */
   public @Nullable Settled settled(long s) {
     RoomSums room = roomSums(s);
-    if (room == null) {
+    if (room == null || !unreadableNodes.isEmpty()) {
+      // A report of this data center that does not decode: this node does not know all of its
+      // data center's nodes, and would split the data center's slots among too few of them (its
+      // data center's sum may still come from a node that reads every report).
       return null;
     }
     List<Tally> live = new ArrayList<>();

@@ -8,8 +8,8 @@ import java.util.TreeMap;
 
 /**
  * What one publisher stores for one room: its {@link Tally tallies} at the end of its most recent
- * epochs. A node publishes its own tallies; the first live node of a data center (by name) also
- * publishes the data center's summed tallies, once they are settled, to the global scope. Reports are full state,
+ * epochs. A node publishes its own tallies, and the data center's summed tallies, once they are
+ * settled, to the global scope. Reports are full state,
  * not deltas: a lost or repeated report loses nothing, and a store that restarted empty is whole
  * again after one round. A tally of a past epoch never changes, so every reader of one epoch sees
  * the same numbers.

@@ -83,13 +83,9 @@ class SpikeSimulatorTest {
     assertLimits(r);
   }
 
-  // Known gap of issue 8. The plan calls the line in arrival order on every node at once, but a
-  // node that misses a plan (its epoch did not settle in time, with 500 ms of lag) calls its users
-  // one plan later, and called users get in in the order their pages poll next: the simulator
-  // counts both as inversions: 63 users on seed 11. (Letting a holder who got its place after the
-  // tally take a slot for new arrivals brought it to 42, but let a copy of such a fresh ticket in
-  // on every node at once, two admissions 84 ms apart in the simulator's clone run: reverted.)
-  @org.junit.jupiter.api.Disabled("known gap: 63 FIFO-inverted users on smoke seed 11 (see comment)")
+  // Issue 8: 63 FIFO-inverted users on seed 11 while a called user got in only on a node that
+  // held a slot for it; 0 since a called user is let in on whichever node it polls (and since
+  // plans stopped stalling with a lag of half an epoch).
   @Test
   void severalDataCentersWithLagServeTheLineInOrder() {
     SpikeSimulator.Result r = SpikeSimulator.run(Scenario.smoke(11));

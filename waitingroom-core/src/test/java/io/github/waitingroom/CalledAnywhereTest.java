@@ -1,0 +1,63 @@
+package io.github.waitingroom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.crypto.tink.KeysetHandle;
+import java.time.Duration;
+import java.util.Objects;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 8 (order across nodes without session affinity): a user the line has called gets in on
+ * whichever node it polls, not only on the node that counted it and holds a slot for it.
+ */
+class CalledAnywhereTest {
+  private static final KeysetHandle KEYS = TicketKeys.generate();
+  private final RoomConfig config =
+      RoomConfig.builder("anywhere").totalActiveUsers(2).newUsersPerMinute(2)
+          .sessionDuration(Duration.ofMinutes(1)).refreshInterval(Duration.ofSeconds(2))
+          .waitingTimeout(Duration.ofMinutes(3)).build();
+
+  @Test
+  void aCalledUserGetsInOnANodeThatHoldsNoSlotForIt() {
+    Cluster c = new Cluster(config, KEYS);
+    WaitingRoom a = c.add("eu", "a");
+    WaitingRoom b = c.add("eu", "b");
+    c.warmUp();
+    int inside = 0;
+    for (int i = 0; inside < 2; i++) {
+      assertThat(i).as("the room fills").isLessThan(60);
+      inside += (i % 2 == 0 ? a : b).decide(null).letsThrough() ? 1 : 0;
+      c.advance(Duration.ofMillis(500));
+    }
+    // The user queues on a, alone in its arrival second (so the plan calls that whole second, not
+    // part of it node by node), polls b once (so b has seen it, and remembers it for the waiting
+    // timeout), then only a: b stops counting it, and only a holds a slot for it when its turn
+    // comes.
+    c.advance(Duration.ofMillis(1500));
+    Decision d = a.decide(null);
+    assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    String ticket = Objects.requireNonNull(d.ticket());
+    c.advance(Duration.ofSeconds(2));
+    ticket = keep(b.decide(ticket), ticket);
+    boolean calledOnA = false;
+    for (int s = 0; s < 180 && !calledOnA; s += 2) {
+      c.advance(Duration.ofSeconds(2));
+      long place = c.placeOf(ticket);
+      // Check before polling a: a lets a called user in at once.
+      calledOnA = a.called(place) && b.called(place) && a.status().waitingUsers() > 0;
+      if (!calledOnA) {
+        Decision poll = a.decide(ticket);
+        assertThat(poll.letsThrough()).as("second %d: let in on a before the check saw it called", s).isFalse();
+        ticket = keep(poll, ticket);
+      }
+    }
+    assertThat(calledOnA).as("the sessions ran out and the plan called the user").isTrue();
+    // Its next request goes to b, which counted it no more and holds no slot for it.
+    assertThat(b.decide(ticket).letsThrough()).as("let in on b").isTrue();
+  }
+
+  private static String keep(Decision d, String ticket) {
+    return d.ticket() != null ? d.ticket() : ticket;
+  }
+}

@@ -74,6 +74,28 @@ final class Cluster {
     return this;
   }
 
+  /**
+   * Newcomers on the given nodes in turn, every half second, until the room is full; returns the
+   * ticket of the first one admitted. Newcomers queued on the way leave.
+   */
+  String fill(WaitingRoom... on) {
+    String first = null;
+    int admitted = 0;
+    for (int i = 0; admitted < config.totalActiveUsers(); i++) {
+      if (i >= 60) {
+        throw new AssertionError("the room did not fill in 30 s");
+      }
+      Decision d = on[i % on.length].decide(null);
+      if (d.outcome() == Decision.Outcome.ADMIT) {
+        admitted++;
+        first = first == null ? d.ticket() : first;
+      }
+      advance(Duration.ofMillis(500));
+    }
+    advance(Duration.ofSeconds(3));
+    return java.util.Objects.requireNonNull(first);
+  }
+
   /** Moves time on in quarter epochs, syncing every node at each. */
   void advance(Duration by) {
     advance(by, null, 0);

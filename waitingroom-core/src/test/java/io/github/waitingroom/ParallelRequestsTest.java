@@ -40,32 +40,12 @@ class ParallelRequestsTest {
     }
   }
 
-  /**
-   * Newcomers on both nodes until the room is full (3 active users); returns the ticket of the
-   * first one admitted. Newcomers queued on the way leave.
-   */
-  private static String fill(Cluster c, WaitingRoom... nodes) {
-    String first = null;
-    int admitted = 0;
-    for (int i = 0; admitted < 3; i++) {
-      assertThat(i).as("the room fills").isLessThan(60);
-      Decision d = nodes[i % nodes.length].decide(null);
-      if (d.outcome() == Decision.Outcome.ADMIT) {
-        admitted++;
-        first = first == null ? d.ticket() : first;
-      }
-      c.advance(Duration.ofMillis(500));
-    }
-    c.advance(Duration.ofSeconds(3));
-    return Objects.requireNonNull(first);
-  }
-
   @Test
   void aWaitingAnswerToAParallelRequestNeverTakesTheSessionAway() {
     Cluster c = new Cluster(config, KEYS);
     WaitingRoom a = c.add("eu", "a");
     c.warmUp();
-    fill(c, a);
+    c.fill(a);
     Browser u = new Browser();
     Decision queued = a.decide(null);
     assertThat(queued.outcome()).isEqualTo(Decision.Outcome.QUEUE);
@@ -116,7 +96,7 @@ class ParallelRequestsTest {
     WaitingRoom a = c.add("eu", "a");
     WaitingRoom b = c.add("eu", "b");
     c.warmUp();
-    String stays = fill(c, a, b);
+    String stays = c.fill(a, b);
     Browser u = new Browser();
     u.keep(b.decide(null));
     assertThat(u.place).as("queued").isNotNull();

@@ -131,8 +131,12 @@ final class NodeState {
    * plan's cutoff second is called, on every node; of the plan's partial second, this node calls
    * as many of the holders it counts as the plan gives it slots for, in place order. The slots
    * for new arrivals are the plan's, less what was admitted since the tally.
+   *
+   * @param roomWide whether the plan is the room's (made from every node's tallies); a plan a node
+   *     makes alone while the store fails calls only the holders of its own line, by place, since
+   *     it counted no one else's
    */
-  void schedule(Plan plan, long countedBy, long activateAtMillis) {
+  void schedule(Plan plan, long countedBy, long activateAtMillis, boolean roomWide) {
     long cut = grant.cutPlace;
     Scheduled pending = scheduled.get();
     if (pending != null) {
@@ -144,7 +148,8 @@ final class NodeState {
       cut = Math.max(cut, Ticket.place(tallySecond - 1, -1));
     }
     Calls calls =
-        grant.calls.with(plan.cutoffSecond(), countedBy, countedBy - config.waitingTimeoutSeconds());
+        grant.calls.with(roomWide ? plan.cutoffSecond() : Long.MIN_VALUE, countedBy,
+            countedBy - config.waitingTimeoutSeconds());
     if (calls.maxCut() != Long.MIN_VALUE) {
       cut = Math.max(cut, Ticket.place(calls.maxCut(), -1));
     }
@@ -152,6 +157,12 @@ final class NodeState {
     LongList partial = new LongList();
     for (long place : partialAtTally) {
       partial.add(place);
+    }
+    if (!roomWide && plan.cutoffSecond() != Long.MIN_VALUE) {
+      for (long place : placesWaitingUpTo(plan.cutoffSecond())) {
+        partial.add(place);
+      }
+      cut = Math.max(cut, Ticket.place(plan.cutoffSecond(), -1));
     }
     if (plan.partialGrant() > 0) {
       long[] places = placesWaitingIn(plan.partialSecond());
@@ -171,6 +182,13 @@ final class NodeState {
   @org.jspecify.annotations.Nullable Plan scheduledPlan() {
     Scheduled next = scheduled.get();
     return next == null ? null : next.plan;
+  }
+
+  private long[] placesWaitingUpTo(long second) {
+    return seen.entrySet().stream()
+        .filter(e -> inLine(e.getValue(), tallySecond) && Ticket.arrivalOf(e.getKey()) <= second)
+        .mapToLong(java.util.Map.Entry::getKey)
+        .toArray();
   }
 
   private long[] placesWaitingIn(long second) {

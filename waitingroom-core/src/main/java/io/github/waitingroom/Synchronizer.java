@@ -191,7 +191,7 @@ final class Synchronizer {
             Tally first = state.tally(clock.millis() + offsetMillis);
             tallies.put(joined, first);
             tallied = joined;
-            apply(Plan.compute(config, joined, List.of(first), 0, List.of(first), 0), 0);
+            apply(Plan.compute(config, joined, List.of(first), 0, List.of(first), 0), 0, true);
           }
         } catch (IOException | RuntimeException e) {
           if (!failing) {
@@ -200,7 +200,7 @@ final class Synchronizer {
             log.warn("room '{}': coordinator transport failed at start ({}): {}", config.roomId(), failurePolicy, e.toString());
           }
           if (failurePolicy == FailurePolicy.FAIL_OPEN && applied < epoch - 1) {
-            apply(alone(epoch - 1, state.tally(nowMs)), 0);
+            apply(alone(epoch - 1, state.tally(nowMs)), 0, false);
           }
         }
         return;
@@ -258,7 +258,7 @@ final class Synchronizer {
           // room switches at once.
           boolean alone = s.roomNodes() <= 1 && s.dataCenters().size() == 1;
           Plan p = plan(s, epoch - 1);
-          apply(p, alone ? 0 : (epoch + 1) * epochMillis);
+          apply(p, alone ? 0 : (epoch + 1) * epochMillis, true);
           noteQueueing(p, now);
         }
         watchForStall(epoch);
@@ -280,7 +280,7 @@ final class Synchronizer {
           log.debug("room '{}': coordinator transport still failing: {}", config.roomId(), e.toString());
         }
         if (applied < epoch - 1) {
-          apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs) : tallies.lastEntry().getValue()), 0);
+          apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs) : tallies.lastEntry().getValue()), 0, false);
         }
       }
       state.prune(now);
@@ -301,7 +301,7 @@ final class Synchronizer {
       Coordinator.Settled s = coordinator.settled(tallied);
       if (s != null) {
         Plan p = plan(s, tallied);
-        apply(p, 0);
+        apply(p, 0, true);
         noteQueueing(p, nowSecond());
       }
     } catch (IOException e) {
@@ -347,10 +347,15 @@ final class Synchronizer {
     return drain.departures();
   }
 
-  private void apply(Plan plan, long activateAtMillis) {
+  /**
+   * Applies a plan. The room's plans call holders counted in any node's line; a plan a node makes
+   * alone while the store fails ({@code roomWide} false) takes over at once and calls only holders
+   * of this node's own line (the others' lines are not in it).
+   */
+  private void apply(Plan plan, long activateAtMillis, boolean roomWide) {
     // A holder the plan's tallies counted has been counted since before its epoch ended.
     long countedBy = Math.floorDiv((plan.epoch() + 1) * epochMillis, 1000L) - 1;
-    state.schedule(plan, countedBy, activateAtMillis);
+    state.schedule(plan, countedBy, activateAtMillis, roomWide);
     state.activateIfDue(clock.millis() + offsetMillis);
     applied = plan.epoch();
   }

@@ -54,12 +54,12 @@ final class Grant {
    * of the holders of a partial second this node called (and still counts).
    */
   boolean lineCalled(long place, long countedSince) {
-    return calls.called(Ticket.arrivalOf(place), countedSince) || Arrays.binarySearch(partialCalled, place) >= 0;
+    return calls.called(Ticket.arrivalOf(place), countedSince) || partialCalled(place);
   }
 
-  /** The places of partial seconds this node called and still counts in its line, sorted. */
-  long[] partialCalled() {
-    return partialCalled;
+  /** Whether this node called the holder of this place in a partial second, and still counts it. */
+  boolean partialCalled(long place) {
+    return Arrays.binarySearch(partialCalled, place) >= 0;
   }
 
   /**

@@ -159,13 +159,13 @@ final class NodeState {
       partial.add(place);
     }
     if (!roomWide && plan.cutoffSecond() != Long.MIN_VALUE) {
-      for (long place : placesWaitingUpTo(plan.cutoffSecond())) {
+      for (long place : placesWaiting(a -> a <= plan.cutoffSecond())) {
         partial.add(place);
       }
       cut = Math.max(cut, Ticket.place(plan.cutoffSecond(), -1));
     }
     if (plan.partialGrant() > 0) {
-      long[] places = placesWaitingIn(plan.partialSecond());
+      long[] places = placesWaiting(a -> a == plan.partialSecond());
       int n = (int) Math.min(places.length, plan.partialGrant());
       for (int i = 0; i < n; i++) {
         partial.add(places[i]);
@@ -184,16 +184,10 @@ final class NodeState {
     return next == null ? null : next.plan;
   }
 
-  private long[] placesWaitingUpTo(long second) {
+  /** The places in this node's line at its last tally whose arrival second passes {@code arrival}, sorted. */
+  private long[] placesWaiting(java.util.function.LongPredicate arrival) {
     return seen.entrySet().stream()
-        .filter(e -> inLine(e.getValue(), tallySecond) && Ticket.arrivalOf(e.getKey()) <= second)
-        .mapToLong(java.util.Map.Entry::getKey)
-        .toArray();
-  }
-
-  private long[] placesWaitingIn(long second) {
-    return seen.entrySet().stream()
-        .filter(e -> inLine(e.getValue(), tallySecond) && Ticket.arrivalOf(e.getKey()) == second)
+        .filter(e -> inLine(e.getValue(), tallySecond) && arrival.test(Ticket.arrivalOf(e.getKey())))
         .mapToLong(java.util.Map.Entry::getKey)
         .sorted()
         .toArray();
@@ -350,10 +344,11 @@ final class NodeState {
       long place = e.getKey();
       if (inLine(s, now) && !g.plan.room().admitted(place)) {
         polling++;
-        if (g.lineCalled(place, s.countedSince)) {
+        boolean byArrival = g.calls.called(Ticket.arrivalOf(place), s.countedSince);
+        if (byArrival || g.partialCalled(place)) {
           // Called and still here: the slot the plan made for them stays theirs.
           reserved++;
-          if (!g.calls.called(Ticket.arrivalOf(place), s.countedSince)) {
+          if (!byArrival) {
             partial.add(place);
           }
         } else {

@@ -306,8 +306,6 @@ public final class Plan {
   /** The least half-width of the range shown around a wait estimate, as a share of it. */
   public static final double RANGE_SHARE = 0.2;
 
-
-
   /**
    * How many times the line counts each holder, at least 1. A holder whose polls go to several
    * nodes (no session affinity) is in the line of each node it polled lately, so the line, and

@@ -71,8 +71,18 @@ final class NodeState {
    * @param firstSeen when this node first saw the place: a waiting ticket is let in only by a node
    *     that saw it before the tally its plan was made from (a copy turning up elsewhere is not,
    *     and has a tally to wait for, by which time the admission of the original is known)
+   * @param movedFrom for an active holder this node moved into slice {@code at} by a check-in: the
+   *     slice it moved it from; {@link #NOT_MOVED} otherwise (admitted here, or the move was taken
+   *     back as a duplicate, see {@link #dropDuplicates})
    */
-  record Seen(State state, long at, long admittedAt, long due, long countedSince, long firstSeen) {}
+  record Seen(State state, long at, long admittedAt, long due, long countedSince, long firstSeen, long movedFrom) {
+    Seen(State state, long at, long admittedAt, long due, long countedSince, long firstSeen) {
+      this(state, at, admittedAt, due, countedSince, firstSeen, NOT_MOVED);
+    }
+  }
+
+  /** {@link Seen#movedFrom} of a holder this node did not move by a check-in. */
+  static final long NOT_MOVED = Long.MIN_VALUE;
 
   /** The state of a place on this node. */
   enum State { WAITING, ADMITTING, ACTIVE }
@@ -213,7 +223,9 @@ final class NodeState {
         }
         from = Math.max(from, prev.at);
       }
-      Seen next = new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt, 0, 0, prev == null ? now : prev.firstSeen);
+      Seen next =
+          new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt, 0, 0, prev == null ? now : prev.firstSeen,
+              from < slice ? from : NOT_MOVED);
       if (prev == null ? seen.putIfAbsent(t.place(), next) == null : seen.replace(t.place(), prev, next)) {
         if (from < slice) {
           begun.increment();
@@ -327,8 +339,12 @@ final class NodeState {
    * An admission racing with the tally is counted at least once: as active, as in flight, or as
    * outstanding (see the class comment). The line holds the users {@link #inLine in line}; called
    * users hold their reserved slots and are left out of it.
+   *
+   * @param listCheckIns whether to list the check-ins this node counted in the current and the
+   *     previous slice, for the other nodes of its data center to find the ones they counted too
+   *     (see {@link #dropDuplicates}); a node alone in its data center need not
    */
-  Tally tally(long nowMillis) {
+  Tally tally(long nowMillis, boolean listCheckIns) {
     long now = Math.floorDiv(nowMillis, 1000L);
     activateIfDue(nowMillis);
     long doneBefore = done.sum();
@@ -339,6 +355,8 @@ final class NodeState {
     long reserved = 0;
     LongList partial = new LongList();
     LongList admitted = new LongList();
+    LongList checkIns = new LongList();
+    long checkInsFrom = config.sliceOf(now) - config.sliceSeconds();
     for (var e : seen.entrySet()) {
       Seen s = e.getValue();
       long place = e.getKey();
@@ -356,6 +374,10 @@ final class NodeState {
         }
       } else if (s.admittedAt >= admittedSince && s.admittedAt > 0) {
         admitted.add(place);
+      }
+      if (listCheckIns && s.state == State.ACTIVE && s.movedFrom != NOT_MOVED && s.at >= checkInsFrom) {
+        checkIns.add(s.at);
+        checkIns.add(place);
       }
     }
     // Called holders of partial seconds who are gone give their slots back to the room (one who
@@ -382,7 +404,8 @@ final class NodeState {
         Math.max(0, recent),
         Math.max(0, arrived),
         line,
-        admitted.sorted());
+        admitted.sorted(),
+        checkIns.toArray());
   }
 
   /**
@@ -414,12 +437,15 @@ final class NodeState {
   }
 
   /**
-   * Takes back this node's count of users that an earlier node of its data center (in publisher
-   * order) also admitted from the line: the same ticket let in on two nodes at once, by parallel
-   * requests of one page or by copies. It is one user, and the node that published first keeps
-   * it: this one removes it from its active users and from its admissions of the last minute, and
-   * no longer lists the place as admitted. Called by the sync thread with the tallies of a
-   * settled epoch.
+   * Takes back this node's counts of users that an earlier node of its data center (in publisher
+   * order) also counted: the same ticket let in from the line on two nodes at once, or the same
+   * session checked in on two nodes in one slice, by parallel requests of one page or by copies.
+   * It is one user, and the node that published first keeps it. For an admission this node
+   * removes the user from its active users and from its admissions of the last minute, and no
+   * longer lists the place as admitted; for a check-in it undoes its move of the user from one
+   * slice to the next. Called by the sync thread with the tallies of a settled epoch. A node that
+   * checks the same user in again before the epoch of the first check-in settles (slices shorter
+   * than two epochs) keeps the extra count, for at most a session.
    *
    * @param nodes the tallies of the live nodes of this node's data center, in publisher order
    * @param me this node's index in {@code nodes}
@@ -428,15 +454,15 @@ final class NodeState {
     if (me == 0) {
       return;
     }
-    // The places this node listed as admitted in that epoch's tally: no need to scan every place
-    // it remembers.
+    long firstActive = config.firstActiveSlice(now);
+    // The places this node listed in that epoch's tally: no need to scan every place it remembers.
     for (long place : nodes.get(me).admittedPlaces()) {
-      if (!admittedBefore(nodes, me, place)) {
+      if (!before(nodes, me, t -> t.admitted(place))) {
         continue;
       }
       for (Seen s = seen.get(place); s != null && s.admittedAt != 0; s = seen.get(place)) {
-        if (seen.replace(place, s, new Seen(s.state, s.at, 0, s.due, s.countedSince, s.firstSeen))) {
-          if (s.state == State.ACTIVE && s.at >= config.firstActiveSlice(now)) {
+        if (seen.replace(place, s, new Seen(s.state, s.at, 0, s.due, s.countedSince, s.firstSeen, s.movedFrom))) {
+          if (s.state == State.ACTIVE && s.at >= firstActive) {
             active.add(s.at, -1);
           }
           if (s.admittedAt > now - RATE_SECONDS) {
@@ -446,11 +472,31 @@ final class NodeState {
         }
       }
     }
+    long[] checkIns = nodes.get(me).checkIns();
+    for (int i = 0; i < checkIns.length; i += 2) {
+      long slice = checkIns[i];
+      long place = checkIns[i + 1];
+      if (!before(nodes, me, t -> t.checkedIn(slice, place))) {
+        continue;
+      }
+      for (Seen s = seen.get(place);
+          s != null && s.state == State.ACTIVE && s.at == slice && s.movedFrom != NOT_MOVED;
+          s = seen.get(place)) {
+        if (seen.replace(place, s, new Seen(s.state, s.at, s.admittedAt, s.due, s.countedSince, s.firstSeen))) {
+          active.add(slice, -1);
+          if (s.movedFrom >= firstActive) {
+            active.add(s.movedFrom, 1);
+          }
+          break;
+        }
+      }
+    }
   }
 
-  private static boolean admittedBefore(java.util.List<Tally> nodes, int me, long place) {
+  /** Whether a node before {@code me} in publisher order counted what {@code counted} asks about. */
+  private static boolean before(java.util.List<Tally> nodes, int me, java.util.function.Predicate<Tally> counted) {
     for (int i = 0; i < me; i++) {
-      if (nodes.get(i).admitted(place)) {
+      if (counted.test(nodes.get(i))) {
         return true;
       }
     }

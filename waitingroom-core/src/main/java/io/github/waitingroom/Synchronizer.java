@@ -102,6 +102,11 @@ final class Synchronizer {
   private volatile boolean failing;
   private volatile boolean closed;
   private volatile int roomNodes = 1;
+  /**
+   * Whether this node's data center had other live nodes at the last plan (until then: assumed),
+   * so that its tallies list their check-ins (see {@link NodeState#dropDuplicates}).
+   */
+  private boolean sharedDataCenter = true;
   private final LineDrain drain = new LineDrain();
 
   // Sync-thread state, guarded by lock.
@@ -188,7 +193,7 @@ final class Synchronizer {
           tallied = joined - 1;
           if (join.alone()) {
             // The only node of the room: it admitted nobody, so it plans from an empty tally now.
-            Tally first = state.tally(clock.millis() + offsetMillis);
+            Tally first = state.tally(clock.millis() + offsetMillis, sharedDataCenter);
             tallies.put(joined, first);
             tallied = joined;
             apply(Plan.compute(config, joined, List.of(first), 0, List.of(first), 0), 0, true);
@@ -200,7 +205,7 @@ final class Synchronizer {
             log.warn("room '{}': coordinator transport failed at start ({}): {}", config.roomId(), failurePolicy, e.toString());
           }
           if (failurePolicy == FailurePolicy.FAIL_OPEN && applied < epoch - 1) {
-            apply(alone(epoch - 1, state.tally(nowMs)), 0, false);
+            apply(alone(epoch - 1, state.tally(nowMs, sharedDataCenter)), 0, false);
           }
         }
         return;
@@ -211,7 +216,7 @@ final class Synchronizer {
       long talliedBefore = tallied;
       TreeMap<Long, Tally> before = new TreeMap<>(tallies);
       if (tallied < epoch - 1) {
-        Tally t = state.tally(nowMs);
+        Tally t = state.tally(nowMs, sharedDataCenter);
         for (long e = Math.max(tallied + 1, epoch - Report.EPOCHS_KEPT); e < epoch; e++) {
           tallies.put(e, t);
         }
@@ -280,7 +285,7 @@ final class Synchronizer {
           log.debug("room '{}': coordinator transport still failing: {}", config.roomId(), e.toString());
         }
         if (applied < epoch - 1) {
-          apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs) : tallies.lastEntry().getValue()), 0, false);
+          apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs, sharedDataCenter) : tallies.lastEntry().getValue()), 0, false);
         }
       }
       state.prune(now);
@@ -312,6 +317,7 @@ final class Synchronizer {
   /** The plan of a settled epoch, for this node. */
   private Plan plan(Coordinator.Settled s, long epoch) {
     roomNodes = Math.max(1, s.roomNodes());
+    sharedDataCenter = s.nodes().size() > 1;
     state.dropDuplicates(s.nodes(), s.me(), nowSecond());
     return Plan.compute(config, epoch, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me());
   }

@@ -136,4 +136,30 @@ class ParallelRequestsTest {
     }
     assertThat(newcomer.outcome()).as("and a newcomer gets it").isEqualTo(Decision.Outcome.ADMIT);
   }
+
+  @Test
+  void aSessionCheckedInOnTwoNodesAtOnceCountsOnce() {
+    Cluster c = new Cluster(config, KEYS);
+    WaitingRoom a = c.add("eu", "a");
+    WaitingRoom b = c.add("eu", "b");
+    c.warmUp();
+    Decision first = a.decide(null);
+    assertThat(first.outcome()).as("admitted into an empty room").isEqualTo(Decision.Outcome.ADMIT);
+    String session = Objects.requireNonNull(first.ticket());
+    long slice = config.sliceSeconds();
+    long admittedIn = config.sliceOf(c.now());
+    // The next page view comes in the next slice and sends two requests at once with the same
+    // session cookie: one to a, one to b. Each node moves the session to the new slice.
+    c.advance(Duration.ofSeconds(admittedIn + slice + 1 - c.now()));
+    assertThat(a.decide(session).outcome()).isEqualTo(Decision.Outcome.PASS);
+    assertThat(b.decide(session).outcome()).isEqualTo(Decision.Outcome.PASS);
+    // Nothing more from the user: its session counts until the new slice leaves the window. The
+    // moves' take-away from the old slice leaves the window a slice earlier; from then on a
+    // session counted by both nodes would count twice.
+    long oldSliceGone = admittedIn + slice + config.sessionSeconds();
+    c.advance(Duration.ofSeconds(oldSliceGone + 1 - c.now()));
+    assertThat(config.sliceOf(c.now())).as("the new slice still counts").isLessThan(admittedIn + 2 * slice + config.sessionSeconds());
+    assertThat(a.status().activeUsers()).as("the room counts the user once").isEqualTo(1);
+    assertThat(b.status().activeUsers()).isEqualTo(1);
+  }
 }

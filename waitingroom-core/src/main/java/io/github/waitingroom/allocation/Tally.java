@@ -33,6 +33,12 @@ import java.util.TreeMap;
  *     #MAX_ADMITTED_PLACES} latest places are kept, so that a report of a busy data center stays
  *     well within {@code ReportCodec.MAX_BYTES}: copies of tickets admitted before those are no
  *     longer recognised as copies (each may get in once more)
+ * @param checkIns the check-ins the publisher (a node) counted lately, as pairs: the slice it moved
+ *     an active holder into, then the holder's place, sorted by slice and then place; empty for a
+ *     node alone in its data center and in sums. A node whose check-in an earlier node of its
+ *     data center also counted (parallel requests of one page on several nodes) takes its own
+ *     back, so a page counts once per data center. At most {@value #MAX_ADMITTED_PLACES} pairs,
+ *     the latest slices first kept
  */
 public record Tally(
     long active,
@@ -43,7 +49,8 @@ public record Tally(
     long recentAdmissions,
     long arrivals,
     NavigableMap<Long, Long> line,
-    long[] admittedPlaces) {
+    long[] admittedPlaces,
+    long[] checkIns) {
 
   /** The most admitted places a tally keeps: the latest ones (places order by arrival). */
   public static final int MAX_ADMITTED_PLACES = 10_000;
@@ -51,10 +58,29 @@ public record Tally(
   /** A tally with nothing in it. */
   public static final Tally EMPTY = new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]);
 
+  /** A tally without check-ins (a sum, or a node alone in its data center). */
+  public Tally(
+      long active,
+      long outstandingLine,
+      long outstandingNew,
+      long reserved,
+      long polling,
+      long recentAdmissions,
+      long arrivals,
+      NavigableMap<Long, Long> line,
+      long[] admittedPlaces) {
+    this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
+        new long[0]);
+  }
+
   /** Checks the counts and copies the collections. */
   public Tally {
     Objects.requireNonNull(line, "line");
     Objects.requireNonNull(admittedPlaces, "admittedPlaces");
+    Objects.requireNonNull(checkIns, "checkIns");
+    if (checkIns.length % 2 != 0) {
+      throw new IllegalArgumentException("checkIns must hold pairs of slice and place");
+    }
     if (outstandingLine < 0 || outstandingNew < 0 || reserved < 0 || polling < 0 || recentAdmissions < 0
         || arrivals < 0) {
       throw new IllegalArgumentException("counts must not be negative");
@@ -79,6 +105,54 @@ public record Tally(
       admittedPlaces =
           Arrays.copyOfRange(admittedPlaces, admittedPlaces.length - MAX_ADMITTED_PLACES, admittedPlaces.length);
     }
+    checkIns = sortedPairs(checkIns);
+    if (checkIns.length > 2 * MAX_ADMITTED_PLACES) {
+      checkIns = Arrays.copyOfRange(checkIns, checkIns.length - 2 * MAX_ADMITTED_PLACES, checkIns.length);
+    }
+  }
+
+  /** The pairs (slice, place) sorted by slice and then place, without repeats. */
+  private static long[] sortedPairs(long[] pairs) {
+    int n = pairs.length / 2;
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> {
+      int c = Long.compare(pairs[2 * a], pairs[2 * b]);
+      return c != 0 ? c : Long.compare(pairs[2 * a + 1], pairs[2 * b + 1]);
+    });
+    long[] out = new long[pairs.length];
+    int k = 0;
+    for (int i : order) {
+      if (k > 0 && out[k - 2] == pairs[2 * i] && out[k - 1] == pairs[2 * i + 1]) {
+        continue;
+      }
+      out[k++] = pairs[2 * i];
+      out[k++] = pairs[2 * i + 1];
+    }
+    return k == out.length ? out : Arrays.copyOf(out, k);
+  }
+
+  /** Whether the publisher counted a check-in of this place into this slice. */
+  public boolean checkedIn(long slice, long place) {
+    int lo = 0;
+    int hi = checkIns.length / 2 - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int c = Long.compare(checkIns[2 * mid], slice);
+      if (c == 0) {
+        c = Long.compare(checkIns[2 * mid + 1], place);
+      }
+      if (c == 0) {
+        return true;
+      } else if (c < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return false;
   }
 
   /** The sum of the given tallies. */
@@ -181,13 +255,14 @@ public record Tally(
         && recentAdmissions == t.recentAdmissions
         && arrivals == t.arrivals
         && line.equals(t.line)
-        && Arrays.equals(admittedPlaces, t.admittedPlaces);
+        && Arrays.equals(admittedPlaces, t.admittedPlaces)
+        && Arrays.equals(checkIns, t.checkIns);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line) * 31
-        + Arrays.hashCode(admittedPlaces);
+        + Arrays.hashCode(admittedPlaces) * 17 + Arrays.hashCode(checkIns);
   }
 
   @Override
@@ -195,6 +270,6 @@ public record Tally(
     return "Tally[active=" + active + ", outstanding=" + outstandingLine + "/" + outstandingNew
         + ", reserved=" + reserved + ", polling=" + polling + ", recent=" + recentAdmissions
         + ", arrivals=" + arrivals + ", waiting=" + waiting() + ", admittedPlaces="
-        + admittedPlaces.length + "]";
+        + admittedPlaces.length + ", checkIns=" + checkIns.length / 2 + "]";
   }
 }

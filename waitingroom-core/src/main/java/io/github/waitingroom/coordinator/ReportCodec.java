@@ -21,20 +21,22 @@ import org.jspecify.annotations.Nullable;
  * {"v":2,"publisher":"node-1","nodes":1,"joined":e,
  *  "tallies":[{"epoch":e,"active":n,"outstandingLine":n,"outstandingNew":n,"reserved":n,
  *              "polling":n,"recent":n,"arrivals":n,
- *              "line":[[second,count],...],"admitted":[place,...]},...]}
+ *              "line":[[second,count],...],"admitted":[place,...],
+ *              "checkIns":[[slice,place,...],...]},...]}
  * }</pre>
  *
  * <p>{@code v} comes first. A reader rejects a version it does not know (the coordinator then
  * treats the publisher as present but unreadable, which blocks plans rather than counting it as
  * zero) and skips fields it does not know. Decoding is bounded: at most {@value #MAX_BYTES}
- * bytes, {@value #MAX_ENTRIES} line entries or admitted places per tally, names of at most 64
+ * bytes, {@value #MAX_ENTRIES} line entries, admitted places or check-ins per tally, names of at most 64
  * characters, and counts between 0 and {@value #MAX_COUNT}; anything else is not a report.
+ * {@code checkIns} is left out when empty, and a reader that does not know it skips it.
  */
 public final class ReportCodec {
   /** The largest encoded report accepted. */
   public static final int MAX_BYTES = 1 << 20;
 
-  /** The most line entries, and the most admitted places, one tally may hold. */
+  /** The most line entries, the most admitted places and the most check-ins one tally may hold. */
   public static final int MAX_ENTRIES = 50_000;
 
   /** The largest count accepted. */
@@ -78,6 +80,23 @@ public final class ReportCodec {
           g.writeNumber(place);
         }
         g.writeEndArray();
+        long[] checkIns = t.checkIns();
+        if (checkIns.length > 0) {
+          // One array per slice: [slice, place, place, ...] (the pairs are sorted by slice).
+          g.writeArrayFieldStart("checkIns");
+          for (int i = 0; i < checkIns.length; i += 2) {
+            if (i == 0 || checkIns[i] != checkIns[i - 2]) {
+              if (i > 0) {
+                g.writeEndArray();
+              }
+              g.writeStartArray();
+              g.writeNumber(checkIns[i]);
+            }
+            g.writeNumber(checkIns[i + 1]);
+          }
+          g.writeEndArray();
+          g.writeEndArray();
+        }
         g.writeEndObject();
       }
       g.writeEndArray();
@@ -160,6 +179,7 @@ public final class ReportCodec {
     long arrivals = 0;
     TreeMap<Long, Long> line = new TreeMap<>();
     long[] admitted = new long[0];
+    LongList checkIns = new LongList();
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken value = p.nextToken();
@@ -191,12 +211,27 @@ public final class ReportCodec {
           }
           admitted = places.toArray();
         }
+        case "checkIns" -> {
+          require(value == JsonToken.START_ARRAY, "checkIns must be an array of slices");
+          while (p.nextToken() == JsonToken.START_ARRAY) {
+            long slice = integer(p, p.nextToken(), 0, 0xFFFF_FFFFL);
+            while (p.nextToken() == JsonToken.VALUE_NUMBER_INT) {
+              require(checkIns.size() < 2 * MAX_ENTRIES, "too many check-ins");
+              checkIns.add(slice);
+              checkIns.add(p.getLongValue());
+            }
+            require(p.currentToken() == JsonToken.END_ARRAY, "a slice of checkIns holds places");
+          }
+          require(p.currentToken() == JsonToken.END_ARRAY, "checkIns must be an array of slices");
+        }
         default -> p.skipChildren();
       }
     }
     require(epoch != Long.MIN_VALUE, "a tally lacks its epoch");
     require(reserved <= outstandingLine, "reserved exceeds outstandingLine");
-    into.put(epoch, new Tally(active, outstandingLine, outstandingNew, reserved, polling, recent, arrivals, line, admitted));
+    into.put(epoch,
+        new Tally(active, outstandingLine, outstandingNew, reserved, polling, recent, arrivals, line, admitted,
+            checkIns.toArray()));
   }
 
   private static long integer(JsonParser p, @Nullable JsonToken token, long min, long max) throws IOException {

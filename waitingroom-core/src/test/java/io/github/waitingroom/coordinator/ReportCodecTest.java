@@ -32,6 +32,24 @@ class ReportCodecTest {
     assertThat(ReportCodec.decode(ReportCodec.encode(r))).isEqualTo(r);
   }
 
+  @Property(tries = 200)
+  void checkInsRoundTripGroupedBySliceAndAreFoundByBoth(
+      @ForAll java.util.List<@IntRange(min = 0, max = 5) Integer> slices, @ForAll Random random) {
+    long[] pairs = new long[2 * slices.size()];
+    for (int i = 0; i < slices.size(); i++) {
+      pairs[2 * i] = 1_000 + 10L * slices.get(i);
+      pairs[2 * i + 1] = random.nextLong();
+    }
+    Tally t = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], pairs);
+    Report r = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, t)));
+    Tally back = java.util.Objects.requireNonNull(ReportCodec.decode(ReportCodec.encode(r)).tallies().get(1L));
+    assertThat(back).isEqualTo(t);
+    for (int i = 0; i < pairs.length; i += 2) {
+      assertThat(back.checkedIn(pairs[i], pairs[i + 1])).isTrue();
+      assertThat(back.checkedIn(pairs[i] + 10, pairs[i + 1])).as("the same place in another slice").isFalse();
+    }
+  }
+
   @Test
   void versionComesFirstAndUnknownFieldsAreSkipped() {
     Report r = new Report("n", 0, 5, new TreeMap<>());
@@ -52,6 +70,8 @@ class ReportCodecTest {
     assertThatThrownBy(() -> decode(head + "\"outstandingLine\":-1}]}")).hasMessageContaining("out of range");
     assertThatThrownBy(() -> decode(head + "\"outstandingLine\":1,\"reserved\":2}]}")).hasMessageContaining("reserved");
     assertThatThrownBy(() -> decode(head + "\"line\":[[1,-5]]}]}")).hasMessageContaining("out of range");
+    assertThatThrownBy(() -> decode(head + "\"checkIns\":[[10,[1]]]}]}")).hasMessageContaining("holds places");
+    assertThatThrownBy(() -> decode(head + "\"checkIns\":[5]}]}")).hasMessageContaining("array of slices");
     assertThatThrownBy(() -> decode("{\"v\":2,\"publisher\":\"" + "x".repeat(100) + "\"}")).hasMessageContaining("short");
     assertThatThrownBy(() -> ReportCodec.decode(new byte[ReportCodec.MAX_BYTES + 1])).hasMessageContaining("larger");
     assertThatThrownBy(() -> decode("{\"v\":2,\"publisher\":\"n\",\"nodes\":1}")).hasMessageContaining("lacks");

@@ -340,11 +340,12 @@ final class NodeState {
    * outstanding (see the class comment). The line holds the users {@link #inLine in line}; called
    * users hold their reserved slots and are left out of it.
    *
-   * @param listCheckIns whether to list the check-ins this node counted in the current and the
-   *     previous slice, for the other nodes of its data center to find the ones they counted too
-   *     (see {@link #dropDuplicates}); a node alone in its data center need not
+   * @param listCheckInsSeconds how far back to list the check-ins this node counted (from the
+   *     start of the slice that many seconds ago), for the other nodes of its data center to find
+   *     the ones they counted too (see {@link #dropDuplicates}): at least the two epochs a check-in
+   *     can fall between two tallies; 0 for none (a node alone in its data center)
    */
-  Tally tally(long nowMillis, boolean listCheckIns) {
+  Tally tally(long nowMillis, long listCheckInsSeconds) {
     long now = Math.floorDiv(nowMillis, 1000L);
     activateIfDue(nowMillis);
     long doneBefore = done.sum();
@@ -356,7 +357,8 @@ final class NodeState {
     LongList partial = new LongList();
     LongList admitted = new LongList();
     LongList checkIns = new LongList();
-    long checkInsFrom = config.sliceOf(now) - config.sliceSeconds();
+    boolean listCheckIns = listCheckInsSeconds > 0;
+    long checkInsFrom = config.sliceOf(now - listCheckInsSeconds);
     for (var e : seen.entrySet()) {
       Seen s = e.getValue();
       long place = e.getKey();

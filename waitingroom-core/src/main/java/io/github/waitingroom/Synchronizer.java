@@ -193,7 +193,7 @@ final class Synchronizer {
           tallied = joined - 1;
           if (join.alone()) {
             // The only node of the room: it admitted nobody, so it plans from an empty tally now.
-            Tally first = state.tally(clock.millis() + offsetMillis, sharedDataCenter);
+            Tally first = state.tally(clock.millis() + offsetMillis, checkInsToList());
             tallies.put(joined, first);
             tallied = joined;
             apply(Plan.compute(config, joined, List.of(first), 0, List.of(first), 0), 0, true);
@@ -205,7 +205,7 @@ final class Synchronizer {
             log.warn("room '{}': coordinator transport failed at start ({}): {}", config.roomId(), failurePolicy, e.toString());
           }
           if (failurePolicy == FailurePolicy.FAIL_OPEN && applied < epoch - 1) {
-            apply(alone(epoch - 1, state.tally(nowMs, sharedDataCenter)), 0, false);
+            apply(alone(epoch - 1, state.tally(nowMs, checkInsToList())), 0, false);
           }
         }
         return;
@@ -216,7 +216,7 @@ final class Synchronizer {
       long talliedBefore = tallied;
       TreeMap<Long, Tally> before = new TreeMap<>(tallies);
       if (tallied < epoch - 1) {
-        Tally t = state.tally(nowMs, sharedDataCenter);
+        Tally t = state.tally(nowMs, checkInsToList());
         for (long e = Math.max(tallied + 1, epoch - Report.EPOCHS_KEPT); e < epoch; e++) {
           tallies.put(e, t);
         }
@@ -285,7 +285,7 @@ final class Synchronizer {
           log.debug("room '{}': coordinator transport still failing: {}", config.roomId(), e.toString());
         }
         if (applied < epoch - 1) {
-          apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs, sharedDataCenter) : tallies.lastEntry().getValue()), 0, false);
+          apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs, checkInsToList()) : tallies.lastEntry().getValue()), 0, false);
         }
       }
       state.prune(now);
@@ -312,6 +312,15 @@ final class Synchronizer {
     } catch (IOException e) {
       log.debug("room '{}': late read failed: {}", config.roomId(), e.toString());
     }
+  }
+
+  /**
+   * How many seconds back this node's tallies list its check-ins: a slice, and at least two
+   * epochs, so that two nodes' check-ins of one instant are both in one settled epoch's tallies;
+   * none while the node is alone in its data center.
+   */
+  private long checkInsToList() {
+    return sharedDataCenter ? Math.max(config.sliceSeconds(), ceilDiv(2 * epochMillis, 1000)) : 0;
   }
 
   /** The plan of a settled epoch, for this node. */

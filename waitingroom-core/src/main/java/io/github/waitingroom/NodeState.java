@@ -169,13 +169,15 @@ final class NodeState {
       partial.add(place);
     }
     if (!roomWide && plan.cutoffSecond() != Long.MIN_VALUE) {
-      for (long place : placesWaiting(a -> a <= plan.cutoffSecond())) {
+      for (long place : placesWaiting(a -> a <= plan.cutoffSecond(), false)) {
         partial.add(place);
       }
       cut = Math.max(cut, Ticket.place(plan.cutoffSecond(), -1));
     }
     if (plan.partialGrant() > 0) {
-      long[] places = placesWaiting(a -> a == plan.partialSecond());
+      // The plan's slots are for holders of the partial second who hold none yet: the tally
+      // counted the ones called before as reserved, not in its line.
+      long[] places = placesWaiting(a -> a == plan.partialSecond(), true);
       int n = (int) Math.min(places.length, plan.partialGrant());
       for (int i = 0; i < n; i++) {
         partial.add(places[i]);
@@ -194,10 +196,16 @@ final class NodeState {
     return next == null ? null : next.plan;
   }
 
-  /** The places in this node's line at its last tally whose arrival second passes {@code arrival}, sorted. */
-  private long[] placesWaiting(java.util.function.LongPredicate arrival) {
+  /**
+   * The places in this node's line at its last tally whose arrival second passes {@code arrival},
+   * sorted; without the ones the tally counted as called, if {@code uncalled}.
+   */
+  private long[] placesWaiting(java.util.function.LongPredicate arrival, boolean uncalled) {
     return seen.entrySet().stream()
         .filter(e -> inLine(e.getValue(), tallySecond) && arrival.test(Ticket.arrivalOf(e.getKey())))
+        .filter(e -> !uncalled
+            || !tallyGrant.calls.called(Ticket.arrivalOf(e.getKey()), e.getValue().countedSince)
+                && java.util.Arrays.binarySearch(partialAtTally, e.getKey()) < 0)
         .mapToLong(java.util.Map.Entry::getKey)
         .sorted()
         .toArray();

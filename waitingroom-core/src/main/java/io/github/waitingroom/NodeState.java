@@ -348,13 +348,18 @@ final class NodeState {
    * outstanding (see the class comment). The line holds the users {@link #inLine in line}; called
    * users hold their reserved slots and are left out of it.
    *
+   * @param asOfSecond the second the tally's windows end at (sessions that have run out, the
+   *     admissions and arrivals of the last minute): the end of the epoch it is for, the same on
+   *     every node however late each takes its tally, so that a session one node moved from
+   *     another's slice is counted on both or on neither ({@link Long#MAX_VALUE}: now)
    * @param listCheckInsSeconds how far back to list the check-ins this node counted (from the
    *     start of the slice that many seconds ago), for the other nodes of its data center to find
    *     the ones they counted too (see {@link #dropDuplicates}): at least the two epochs a check-in
    *     can fall between two tallies; 0 for none (a node alone in its data center)
    */
-  Tally tally(long nowMillis, long listCheckInsSeconds) {
+  Tally tally(long nowMillis, long asOfSecond, long listCheckInsSeconds) {
     long now = Math.floorDiv(nowMillis, 1000L);
+    long asOf = Math.min(now, asOfSecond);
     activateIfDue(nowMillis);
     long doneBefore = done.sum();
     Grant g = grant;
@@ -398,9 +403,9 @@ final class NodeState {
     tallySecond = now;
     tallyGrant = g;
     newAtTally = outstandingNew;
-    long activeUsers = sum(active, config.firstActiveSlice(now));
-    long recent = sum(admissions, now - RATE_SECONDS + 1);
-    long arrived = sum(arrivals, now - RATE_SECONDS + 1);
+    long activeUsers = sum(active, config.firstActiveSlice(asOf));
+    long recent = sum(admissions, asOf - RATE_SECONDS + 1);
+    long arrived = sum(arrivals, asOf - RATE_SECONDS + 1);
     arrivedAtTally = arrived;
     long inFlight = begun.sum() - doneBefore;
     activeUsers += inFlight;

@@ -193,7 +193,7 @@ final class Synchronizer {
           tallied = joined - 1;
           if (join.alone()) {
             // The only node of the room: it admitted nobody, so it plans from an empty tally now.
-            Tally first = state.tally(clock.millis() + offsetMillis, checkInsToList());
+            Tally first = state.tally(clock.millis() + offsetMillis, Long.MAX_VALUE, checkInsToList());
             tallies.put(joined, first);
             tallied = joined;
             apply(Plan.compute(config, joined, List.of(first), 0, List.of(first), 0), 0, true);
@@ -205,7 +205,7 @@ final class Synchronizer {
             log.warn("room '{}': coordinator transport failed at start ({}): {}", config.roomId(), failurePolicy, e.toString());
           }
           if (failurePolicy == FailurePolicy.FAIL_OPEN && applied < epoch - 1) {
-            apply(alone(epoch - 1, state.tally(nowMs, checkInsToList())), 0, false);
+            apply(alone(epoch - 1, state.tally(nowMs, Long.MAX_VALUE, checkInsToList())), 0, false);
           }
         }
         return;
@@ -216,9 +216,11 @@ final class Synchronizer {
       long talliedBefore = tallied;
       TreeMap<Long, Tally> before = new TreeMap<>(tallies);
       if (tallied < epoch - 1) {
-        Tally t = state.tally(nowMs, checkInsToList());
+        // Each epoch's tally counts sessions and admissions in the windows as of that epoch's end,
+        // the same instant on every node, however late this node takes it: a session that moved
+        // from another node is then counted on both or on neither.
         for (long e = Math.max(tallied + 1, epoch - Report.EPOCHS_KEPT); e < epoch; e++) {
-          tallies.put(e, t);
+          tallies.put(e, state.tally(nowMs, Math.floorDiv((e + 1) * epochMillis, 1000L), checkInsToList()));
         }
         while (tallies.size() > Report.EPOCHS_KEPT) {
           tallies.pollFirstEntry();
@@ -285,7 +287,7 @@ final class Synchronizer {
           log.debug("room '{}': coordinator transport still failing: {}", config.roomId(), e.toString());
         }
         if (applied < epoch - 1) {
-          apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs, checkInsToList()) : tallies.lastEntry().getValue()), 0, false);
+          apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs, Long.MAX_VALUE, checkInsToList()) : tallies.lastEntry().getValue()), 0, false);
         }
       }
       state.prune(now);

@@ -73,6 +73,20 @@ class LimitsTest {
   }
 
   /**
+   * Visitors whose every request goes to a random node (no session affinity), so that sessions
+   * keep moving between nodes that see each other late: before the tallies of an epoch counted
+   * sessions as of that epoch's end on every node (see {@code TallyWindowTest}), 4 of 150 random
+   * seeds of this scenario went over the limit by 1 to 3. Random seeds, so each build tries new ones.
+   */
+  @Property(tries = 16)
+  void bouncingVisitorsNeverExceedTheLimits(
+      @ForAll @IntRange(min = 20, max = 40) int total, @ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
+    Crowd crowd = lateNodes(total, 1, seed);
+    assertThat(crowd.maxActive).as("peak active").isLessThanOrEqualTo(total);
+    assertThat(crowd.maxAdmissionsPerMinute).as("admissions in a minute").isLessThanOrEqualTo(total);
+  }
+
+  /**
    * Known gap: the plan calls the line in order on every node at once, yet with nodes that miss
    * syncs at random a visitor can still be let in from the line while one who arrived in an
    * earlier second, on another node, is not called there yet (2 visitors with total 9, parallel

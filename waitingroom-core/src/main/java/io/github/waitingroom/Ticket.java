@@ -54,6 +54,14 @@ public record Ticket(
     return (arrivalSecond << 32) | (tieBreak & 0xFFFF_FFFFL);
   }
 
+  /**
+   * The share of the holders of its arrival second that a place comes after (0 to 1): the line
+   * serves a second in place order, and the tie-break bits are drawn uniformly.
+   */
+  public static double shareOfSecondAhead(long place) {
+    return (place & 0xFFFF_FFFFL) / 4_294_967_296.0;
+  }
+
   /** The arrival second of a place. */
   public static long arrivalOf(long place) {
     return place >>> 32;

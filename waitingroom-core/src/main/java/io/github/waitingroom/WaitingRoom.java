@@ -210,7 +210,12 @@ public final class WaitingRoom implements AutoCloseable {
       long unseen =
           grant.tallySecond == Long.MIN_VALUE ? 0
               : state.roomArrivalsBetween(grant.tallySecond, t.arrival() - 1, grant.plan);
-      e = grant.plan.estimate(t.arrival(), unseen, sync.departures());
+      // Those of its own second with an earlier place come first too; while the second is not in
+      // the plan's line yet, count those who arrived in it so far.
+      long ownUnseen =
+          grant.tallySecond == Long.MIN_VALUE || grant.plan.room().lineAt(t.arrival()) > 0 ? 0
+              : state.roomArrivalsBetween(t.arrival(), t.arrival(), grant.plan);
+      e = grant.plan.estimate(t.arrival(), unseen, sync.departures(), Ticket.shareOfSecondAhead(t.place()), ownUnseen);
     }
     if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
       // Near the front: ask again sooner, so a slot that frees is used within seconds.

@@ -78,6 +78,23 @@ class LineDrainTest {
   }
 
   @Test
+  void theHoldersOfOnesOwnSecondWithAnEarlierPlaceAreAheadToo() {
+    // A crowd: 3,000 arrive in second 1,000, the room admits one a second.
+    TreeMap<Long, Long> line = new TreeMap<>(java.util.Map.of(1_000L, 3_000L));
+    Tally t = new Tally(1000, 0, 0, 0, 3_000, 60, 0, line, new long[0]);
+    Plan p = Plan.compute(config, 1, List.of(t), 0, List.of(t), 0);
+    assertThat(p.estimate(1_000, 0, 0).seconds()).as("without its own second: nobody ahead").isZero();
+    long early = Ticket.place(1_000, 0x1000_0000); // a sixteenth of the way through the draw
+    long late = Ticket.place(1_000, 0xF000_0000);
+    assertThat(p.estimate(1_000, 0, 0, Ticket.shareOfSecondAhead(early), 0).seconds()).isEqualTo(188);
+    assertThat(p.estimate(1_000, 0, 0, Ticket.shareOfSecondAhead(late), 0).seconds()).isEqualTo(2_813);
+    assertThat(p.estimate(1_000, 0, 0, Ticket.shareOfSecondAhead(late), 0).usersAhead())
+        .as("the number shown counts earlier seconds only: it must never grow").isZero();
+    // A second not in the plan's line yet: its share of those who arrived in it so far.
+    assertThat(p.estimate(1_001, 0, 0, Ticket.shareOfSecondAhead(late), 1_000).seconds()).isEqualTo(3_000 + 938);
+  }
+
+  @Test
   void aCrowdThatArrivedSinceThePlanIsAheadOfTheNextNewcomer() {
     RoomConfig full = RoomConfig.builder("crowd").totalActiveUsers(2).newUsersPerMinute(2)
         .sessionDuration(Duration.ofMinutes(5)).build();

@@ -289,13 +289,33 @@ public final class Plan {
    *     a node measures it over the plans it applied (see {@code LineDrain})
    */
   public Estimate estimate(long arrivalSecond, long unseenAhead, double departures) {
+    return estimate(arrivalSecond, unseenAhead, departures, 0, 0);
+  }
+
+  /**
+   * The estimated wait of a holder who arrived at the given second and has not been called, as
+   * {@link #estimate(long, long, double)}, waiting also for the holders of its own second who
+   * come before it: the line serves a second in place order, and the tie-break bits of places
+   * are drawn uniformly, so a holder whose bits lie at {@code shareOfOwnSecond} of their range
+   * has about that share of its second ahead. In a crowd that is most of the wait of the holders
+   * of its first seconds. They are not in {@link Estimate#usersAhead()} (the number shown, which
+   * must never grow: the draw is known only as the second's holders appear in the tallies).
+   *
+   * @param shareOfOwnSecond the share of the holders of its own arrival second ahead of it (0 to 1)
+   * @param ownSecondUnseen holders of its own second who are not in this plan's line yet
+   */
+  public Estimate estimate(
+      long arrivalSecond, long unseenAhead, double departures, double shareOfOwnSecond, long ownSecondUnseen) {
+    double share = Math.max(0, Math.min(1, shareOfOwnSecond));
     long ahead = Math.round(usersAhead(arrivalSecond) / countsPerHolder()) + Math.max(0, unseenAhead);
+    long waitFor =
+        ahead + Math.round(share * (room.lineAt(arrivalSecond) / countsPerHolder() + Math.max(0, ownSecondUnseen)));
     double rate = room.recentAdmissions() / 60.0;
     if (rate <= 0) {
       return new Estimate(ahead, -1, -1, -1);
     }
-    double mean = departures > 0 ? Math.log1p(departures * ahead / rate) / departures : ahead / rate;
-    double spread = Math.max(0.674 * Math.sqrt(ahead) / rate, RANGE_SHARE * mean);
+    double mean = departures > 0 ? Math.log1p(departures * waitFor / rate) / departures : waitFor / rate;
+    double spread = Math.max(0.674 * Math.sqrt(waitFor) / rate, RANGE_SHARE * mean);
     return new Estimate(
         ahead,
         (long) Math.ceil(mean),

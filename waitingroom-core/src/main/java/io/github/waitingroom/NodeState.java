@@ -34,7 +34,9 @@ import java.util.concurrent.atomic.LongAdder;
  * its line as reserved (outstanding), so no plan hands that slot to anyone else until the holder
  * is in (then it counts as active) or gone from every line (then it is called again only by a
  * plan that counts it again). Without session affinity a holder may be in the line of several
- * nodes, and reserved on each: the room then holds slots back, never hands one out twice.
+ * nodes, and reserved on each: tallies list the places they reserve, and the sum of a data
+ * center counts each once, and not at all once a node of the data center lists it as admitted
+ * (see {@link Tally#reservedPlaces()}).
  */
 final class NodeState {
   /** Per-second counters keep this many seconds: the per-minute window and one second more. */
@@ -370,6 +372,7 @@ final class NodeState {
     LongList partial = new LongList();
     LongList admitted = new LongList();
     LongList checkIns = new LongList();
+    LongList reservedPlaces = new LongList();
     boolean listCheckIns = listCheckInsSeconds > 0;
     long checkInsFrom = config.sliceOf(now - listCheckInsSeconds);
     for (var e : seen.entrySet()) {
@@ -381,6 +384,7 @@ final class NodeState {
         if (byArrival || g.partialCalled(place)) {
           // Called and still here: the slot the plan made for them stays theirs.
           reserved++;
+          reservedPlaces.add(place);
           if (!byArrival) {
             partial.add(place);
           }
@@ -420,7 +424,8 @@ final class NodeState {
         Math.max(0, arrived),
         line,
         admitted.sorted(),
-        checkIns.toArray());
+        checkIns.toArray(),
+        reservedPlaces.size() <= Tally.MAX_ADMITTED_PLACES ? reservedPlaces.toArray() : new long[0]);
   }
 
   /**

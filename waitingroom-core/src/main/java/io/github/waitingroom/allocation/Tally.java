@@ -39,6 +39,12 @@ import java.util.TreeMap;
  *     data center also counted (parallel requests of one page on several nodes) takes its own
  *     back, so a page counts once per data center. At most {@value #MAX_ADMITTED_PLACES} pairs,
  *     the latest slices first kept
+ * @param reservedPlaces the places of the called holders counted in {@code reserved}, sorted;
+ *     empty in sums. A holder whose requests go to several nodes of a data center is reserved on
+ *     each that counts it in its line, and one let in on another node stays reserved on the
+ *     others until they learn it: the {@link #sum} of a data center's nodes counts each such
+ *     holder once, and not at all once one of them lists it as admitted. At most {@value
+ *     #MAX_ADMITTED_PLACES}
  */
 public record Tally(
     long active,
@@ -50,7 +56,8 @@ public record Tally(
     long arrivals,
     NavigableMap<Long, Long> line,
     long[] admittedPlaces,
-    long[] checkIns) {
+    long[] checkIns,
+    long[] reservedPlaces) {
 
   /** The most admitted places a tally keeps: the latest ones (places order by arrival). */
   public static final int MAX_ADMITTED_PLACES = 10_000;
@@ -70,7 +77,7 @@ public record Tally(
       NavigableMap<Long, Long> line,
       long[] admittedPlaces) {
     this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
-        new long[0]);
+        new long[0], new long[0]);
   }
 
   /** Checks the counts and copies the collections. */
@@ -78,6 +85,12 @@ public record Tally(
     Objects.requireNonNull(line, "line");
     Objects.requireNonNull(admittedPlaces, "admittedPlaces");
     Objects.requireNonNull(checkIns, "checkIns");
+    Objects.requireNonNull(reservedPlaces, "reservedPlaces");
+    if (reservedPlaces.length > Math.min(reserved, MAX_ADMITTED_PLACES)) {
+      throw new IllegalArgumentException(
+          reservedPlaces.length + " reserved places listed, more than reserved (" + reserved + ") or "
+              + MAX_ADMITTED_PLACES);
+    }
     if (checkIns.length % 2 != 0) {
       throw new IllegalArgumentException("checkIns must hold pairs of slice and place");
     }
@@ -105,6 +118,7 @@ public record Tally(
       admittedPlaces =
           Arrays.copyOfRange(admittedPlaces, admittedPlaces.length - MAX_ADMITTED_PLACES, admittedPlaces.length);
     }
+    reservedPlaces = Arrays.stream(reservedPlaces).sorted().distinct().toArray();
     checkIns = sortedPairs(checkIns);
     if (checkIns.length > 2 * MAX_ADMITTED_PLACES) {
       checkIns = Arrays.copyOfRange(checkIns, checkIns.length - 2 * MAX_ADMITTED_PLACES, checkIns.length);
@@ -155,7 +169,11 @@ public record Tally(
     return false;
   }
 
-  /** The sum of the given tallies. */
+  /**
+   * The sum of the given tallies. A holder that several of them list as reserved counts once,
+   * and one that any of them lists as admitted counts as admitted only (see {@link
+   * #reservedPlaces}).
+   */
   public static Tally sum(Collection<Tally> tallies) {
     long active = 0;
     long outstandingLine = 0;
@@ -183,9 +201,29 @@ public record Tally(
       System.arraycopy(t.admittedPlaces, 0, all, i, t.admittedPlaces.length);
       i += t.admittedPlaces.length;
     }
+    long[] admittedAll = Arrays.stream(all).distinct().sorted().toArray();
+    long twice = twiceReserved(tallies, admittedAll);
     return new Tally(
-        active, outstandingLine, outstandingNew, reserved, polling, recent, arrivals, line,
-        Arrays.stream(all).distinct().toArray());
+        active, outstandingLine - twice, outstandingNew, reserved - twice, polling, recent, arrivals, line,
+        admittedAll);
+  }
+
+  /**
+   * How many of the reservations the tallies list are for a holder another of them reserves too,
+   * or lists as admitted: the same holder's slot counted more than once.
+   */
+  private static long twiceReserved(Collection<Tally> tallies, long[] admitted) {
+    long listed = 0;
+    java.util.HashSet<Long> once = new java.util.HashSet<>();
+    for (Tally t : tallies) {
+      listed += t.reservedPlaces.length;
+      for (long place : t.reservedPlaces) {
+        if (Arrays.binarySearch(admitted, place) < 0) {
+          once.add(place);
+        }
+      }
+    }
+    return listed - once.size();
   }
 
   /**
@@ -256,13 +294,14 @@ public record Tally(
         && arrivals == t.arrivals
         && line.equals(t.line)
         && Arrays.equals(admittedPlaces, t.admittedPlaces)
-        && Arrays.equals(checkIns, t.checkIns);
+        && Arrays.equals(checkIns, t.checkIns)
+        && Arrays.equals(reservedPlaces, t.reservedPlaces);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line) * 31
-        + Arrays.hashCode(admittedPlaces) * 17 + Arrays.hashCode(checkIns);
+        + Arrays.hashCode(admittedPlaces) * 17 + Arrays.hashCode(checkIns) * 13 + Arrays.hashCode(reservedPlaces);
   }
 
   @Override

@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  *  "tallies":[{"epoch":e,"active":n,"outstandingLine":n,"outstandingNew":n,"reserved":n,
  *              "polling":n,"recent":n,"arrivals":n,
  *              "line":[[second,count],...],"admitted":[place,...],
- *              "checkIns":[[slice,place,...],...]},...]}
+ *              "reservedPlaces":[place,...],"checkIns":[[slice,place,...],...]},...]}
  * }</pre>
  *
  * <p>{@code v} comes first. A reader rejects a version it does not know (the coordinator then
@@ -30,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  * zero) and skips fields it does not know. Decoding is bounded: at most {@value #MAX_BYTES}
  * bytes, {@value #MAX_ENTRIES} line entries, admitted places or check-ins per tally, names of at most 64
  * characters, and counts between 0 and {@value #MAX_COUNT}; anything else is not a report.
- * {@code checkIns} is left out when empty, and a reader that does not know it skips it.
+ * {@code reservedPlaces} and {@code checkIns} are left out when empty, and a reader that does not
+ * know them skips them.
  */
 public final class ReportCodec {
   /** The largest encoded report accepted. */
@@ -80,6 +81,13 @@ public final class ReportCodec {
           g.writeNumber(place);
         }
         g.writeEndArray();
+        if (t.reservedPlaces().length > 0) {
+          g.writeArrayFieldStart("reservedPlaces");
+          for (long place : t.reservedPlaces()) {
+            g.writeNumber(place);
+          }
+          g.writeEndArray();
+        }
         long[] checkIns = t.checkIns();
         if (checkIns.length > 0) {
           // One array per slice: [slice, place, place, ...] (the pairs are sorted by slice).
@@ -180,6 +188,7 @@ public final class ReportCodec {
     TreeMap<Long, Long> line = new TreeMap<>();
     long[] admitted = new long[0];
     LongList checkIns = new LongList();
+    long[] reservedPlaces = new long[0];
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken value = p.nextToken();
@@ -202,15 +211,8 @@ public final class ReportCodec {
             require(line.size() <= MAX_ENTRIES, "line too long");
           }
         }
-        case "admitted" -> {
-          require(value == JsonToken.START_ARRAY, "admitted must be an array");
-          LongList places = new LongList();
-          while (p.nextToken() == JsonToken.VALUE_NUMBER_INT) {
-            require(places.size() < MAX_ENTRIES, "too many admitted places");
-            places.add(p.getLongValue());
-          }
-          admitted = places.toArray();
-        }
+        case "admitted" -> admitted = places(p, value, "admitted");
+        case "reservedPlaces" -> reservedPlaces = places(p, value, "reservedPlaces");
         case "checkIns" -> {
           require(value == JsonToken.START_ARRAY, "checkIns must be an array of slices");
           while (p.nextToken() == JsonToken.START_ARRAY) {
@@ -229,9 +231,22 @@ public final class ReportCodec {
     }
     require(epoch != Long.MIN_VALUE, "a tally lacks its epoch");
     require(reserved <= outstandingLine, "reserved exceeds outstandingLine");
+    require(reservedPlaces.length <= Math.min(reserved, Tally.MAX_ADMITTED_PLACES), "more reservedPlaces than reserved");
     into.put(epoch,
         new Tally(active, outstandingLine, outstandingNew, reserved, polling, recent, arrivals, line, admitted,
-            checkIns.toArray()));
+            checkIns.toArray(), reservedPlaces));
+  }
+
+  /** An array of places, at most {@link #MAX_ENTRIES}. */
+  private static long[] places(JsonParser p, @Nullable JsonToken value, String field) throws IOException {
+    require(value == JsonToken.START_ARRAY, field + " must be an array");
+    LongList places = new LongList();
+    while (p.nextToken() == JsonToken.VALUE_NUMBER_INT) {
+      require(places.size() < MAX_ENTRIES, "too many " + field);
+      places.add(p.getLongValue());
+    }
+    require(p.currentToken() == JsonToken.END_ARRAY, field + " must hold places");
+    return places.toArray();
   }
 
   private static long integer(JsonParser p, @Nullable JsonToken token, long min, long max) throws IOException {

@@ -40,7 +40,7 @@ class ReportCodecTest {
       pairs[2 * i] = 1_000 + 10L * slices.get(i);
       pairs[2 * i + 1] = random.nextLong();
     }
-    Tally t = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], pairs);
+    Tally t = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], pairs, new long[0]);
     Report r = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, t)));
     Tally back = java.util.Objects.requireNonNull(ReportCodec.decode(ReportCodec.encode(r)).tallies().get(1L));
     assertThat(back).isEqualTo(t);
@@ -117,6 +117,25 @@ class ReportCodecTest {
     // Cut off but alive, it may replace its 7 users within one session: with 1-minute sessions,
     // 7 a minute at least.
     assertThat(a.silent(60).recentAdmissions()).isGreaterThanOrEqualTo(7);
+  }
+
+  @Test
+  void aHolderReservedOnSeveralNodesOfADataCenterHoldsOneSlotAndNoneOnceAdmitted() {
+    // A called holder polls nodes a and b (no session affinity): both hold a slot for it. Another
+    // called holder, 8, got in on c, which a has not learnt yet.
+    Tally a = new Tally(5, 3, 0, 3, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[] {7, 8, 9});
+    Tally b = new Tally(5, 2, 1, 2, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[] {7, 11});
+    Tally c = new Tally(6, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[] {8}, new long[0], new long[0]);
+    Tally sum = Tally.sum(List.of(a, b, c));
+    assertThat(sum.reserved()).as("7, 9 and 11: 8 is in").isEqualTo(3);
+    assertThat(sum.outstandingLine()).isEqualTo(3);
+    assertThat(sum.outstandingNew()).isEqualTo(1);
+    assertThat(sum.active()).isEqualTo(16);
+    Report r = new Report("n", 1, 1, new TreeMap<>(Map.of(1L, a)));
+    assertThat(ReportCodec.decode(ReportCodec.encode(r))).as("round trip").isEqualTo(r);
+    String head = "{\"v\":2,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,";
+    assertThatThrownBy(() -> decode(head + "\"outstandingLine\":1,\"reserved\":1,\"reservedPlaces\":[1,2]}]}"))
+        .hasMessageContaining("more reservedPlaces than reserved");
   }
 
   @Test

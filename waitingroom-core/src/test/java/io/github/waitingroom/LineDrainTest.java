@@ -86,12 +86,18 @@ class LineDrainTest {
     assertThat(p.estimate(1_000, 0, 0).seconds()).as("without its own second: nobody ahead").isZero();
     long early = Ticket.place(1_000, 0x1000_0000); // a sixteenth of the way through the draw
     long late = Ticket.place(1_000, 0xF000_0000);
-    assertThat(p.estimate(1_000, 0, 0, Ticket.shareOfSecondAhead(early), 0).seconds()).isEqualTo(188);
-    assertThat(p.estimate(1_000, 0, 0, Ticket.shareOfSecondAhead(late), 0).seconds()).isEqualTo(2_813);
+    // Of the 2,999 others of its second, a sixteenth and fifteen sixteenths were drawn before.
+    assertThat(p.estimate(1_000, 0, 0, Ticket.shareOfSecondAhead(early), 0).seconds()).isEqualTo(187);
+    assertThat(p.estimate(1_000, 0, 0, Ticket.shareOfSecondAhead(late), 0).seconds()).isEqualTo(2_812);
     assertThat(p.estimate(1_000, 0, 0, Ticket.shareOfSecondAhead(late), 0).usersAhead())
         .as("the number shown counts earlier seconds only: it must never grow").isZero();
     // A second not in the plan's line yet: its share of those who arrived in it so far.
-    assertThat(p.estimate(1_001, 0, 0, Ticket.shareOfSecondAhead(late), 1_000).seconds()).isEqualTo(3_000 + 938);
+    assertThat(p.estimate(1_001, 0, 0, Ticket.shareOfSecondAhead(late), 1_000).seconds()).isEqualTo(3_000 + 937);
+    // Alone in its second: nobody of it ahead, whatever its draw.
+    TreeMap<Long, Long> one = new TreeMap<>(java.util.Map.of(1_000L, 1L));
+    Tally alone = new Tally(1000, 0, 0, 0, 1, 60, 0, one, new long[0]);
+    assertThat(Plan.compute(config, 1, List.of(alone), 0, List.of(alone), 0)
+        .estimate(1_000, 0, 0, Ticket.shareOfSecondAhead(late), 0).seconds()).isZero();
   }
 
   @Test

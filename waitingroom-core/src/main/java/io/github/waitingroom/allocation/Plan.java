@@ -302,14 +302,16 @@ public final class Plan {
    * must never grow: the draw is known only as the second's holders appear in the tallies).
    *
    * @param shareOfOwnSecond the share of the holders of its own arrival second ahead of it (0 to 1)
-   * @param ownSecondUnseen holders of its own second who are not in this plan's line yet
+   * @param ownSecondUnseen holders of its own second who are not in this plan's line yet (the
+   *     holder itself is one of them, or one of the line's)
    */
   public Estimate estimate(
       long arrivalSecond, long unseenAhead, double departures, double shareOfOwnSecond, long ownSecondUnseen) {
     double share = Math.max(0, Math.min(1, shareOfOwnSecond));
     long ahead = Math.round(usersAhead(arrivalSecond) / countsPerHolder()) + Math.max(0, unseenAhead);
-    long waitFor =
-        ahead + Math.round(share * (room.lineAt(arrivalSecond) / countsPerHolder() + Math.max(0, ownSecondUnseen)));
+    // Of the others of its second (itself left out), the share drawn before it.
+    double others = room.lineAt(arrivalSecond) / countsPerHolder() + Math.max(0, ownSecondUnseen) - 1;
+    long waitFor = ahead + Math.round(share * Math.max(0, others));
     double rate = room.recentAdmissions() / 60.0;
     if (rate <= 0) {
       return new Estimate(ahead, -1, -1, -1);

@@ -35,8 +35,7 @@ import java.util.concurrent.atomic.LongAdder;
  * is in (then it counts as active) or gone from every line (then it is called again only by a
  * plan that counts it again). Without session affinity a holder may be in the line of several
  * nodes, and reserved on each: tallies list the places they reserve, and the sum of a data
- * center counts each once, and not at all once a node of the data center lists it as admitted
- * (see {@link Tally#reservedPlaces()}).
+ * center counts each once (see {@link Tally#reservedPlaces()}).
  */
 final class NodeState {
   /** Per-second counters keep this many seconds: the per-minute window and one second more. */

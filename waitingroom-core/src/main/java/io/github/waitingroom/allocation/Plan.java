@@ -234,8 +234,10 @@ public final class Plan {
   }
 
   /**
-   * This node's slots for its line: its reserved slots plus one for every user of its line at or
-   * below the cutoff.
+   * How many holders of this node's line the plan has called: those it held reserved slots for,
+   * plus every holder of its line at or below the cutoff. Not slots the node spends: a called
+   * holder is let in on whichever node it polls (the plan made its slot free); a node with called
+   * holders asks those near the front to poll sooner.
    */
   public long lineGrant() {
     return lineGrant;

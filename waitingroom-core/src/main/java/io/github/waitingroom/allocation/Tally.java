@@ -41,9 +41,9 @@ import java.util.TreeMap;
  *     the latest slices first kept
  * @param reservedPlaces the places of the called holders counted in {@code reserved}, sorted;
  *     empty in sums. A holder whose requests go to several nodes of a data center is reserved on
- *     each that counts it in its line, and one let in on another node stays reserved on the
- *     others until they learn it: the {@link #sum} of a data center's nodes counts each such
- *     holder once, and not at all once one of them lists it as admitted. At most {@value
+ *     each that counts it in its line: the {@link #sum} of a data center's nodes counts it once.
+ *     (One that a node lists as admitted still counts where it is reserved, until those nodes
+ *     learn it: a copy of its ticket may still get in there.) At most {@value
  *     #MAX_ADMITTED_PLACES}
  */
 public record Tally(
@@ -170,9 +170,8 @@ public record Tally(
   }
 
   /**
-   * The sum of the given tallies. A holder that several of them list as reserved counts once,
-   * and one that any of them lists as admitted counts as admitted only (see {@link
-   * #reservedPlaces}).
+   * The sum of the given tallies. A holder that several of them list as reserved counts once (see
+   * {@link #reservedPlaces}).
    */
   public static Tally sum(Collection<Tally> tallies) {
     long active = 0;
@@ -202,25 +201,23 @@ public record Tally(
       i += t.admittedPlaces.length;
     }
     long[] admittedAll = Arrays.stream(all).distinct().sorted().toArray();
-    long twice = twiceReserved(tallies, admittedAll);
+    long twice = twiceReserved(tallies);
     return new Tally(
         active, outstandingLine - twice, outstandingNew, reserved - twice, polling, recent, arrivals, line,
         admittedAll);
   }
 
   /**
-   * How many of the reservations the tallies list are for a holder another of them reserves too,
-   * or lists as admitted: the same holder's slot counted more than once.
+   * How many of the reservations the tallies list are for a holder another of them reserves too:
+   * the same holder's slot counted more than once.
    */
-  private static long twiceReserved(Collection<Tally> tallies, long[] admitted) {
+  private static long twiceReserved(Collection<Tally> tallies) {
     long listed = 0;
     java.util.HashSet<Long> once = new java.util.HashSet<>();
     for (Tally t : tallies) {
       listed += t.reservedPlaces.length;
       for (long place : t.reservedPlaces) {
-        if (Arrays.binarySearch(admitted, place) < 0) {
-          once.add(place);
-        }
+        once.add(place);
       }
     }
     return listed - once.size();

@@ -204,9 +204,7 @@ final class NodeState {
   private long[] placesWaiting(java.util.function.LongPredicate arrival, boolean uncalled) {
     return seen.entrySet().stream()
         .filter(e -> inLine(e.getValue(), tallySecond) && arrival.test(Ticket.arrivalOf(e.getKey())))
-        .filter(e -> !uncalled
-            || !tallyGrant.calls.called(Ticket.arrivalOf(e.getKey()), e.getValue().countedSince)
-                && java.util.Arrays.binarySearch(partialAtTally, e.getKey()) < 0)
+        .filter(e -> !uncalled || !tallyGrant.lineCalled(e.getKey(), e.getValue().countedSince))
         .mapToLong(java.util.Map.Entry::getKey)
         .sorted()
         .toArray();

@@ -65,7 +65,7 @@ public record Tally(
   /** A tally with nothing in it. */
   public static final Tally EMPTY = new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]);
 
-  /** A tally without check-ins (a sum, or a node alone in its data center). */
+  /** A tally that lists no check-ins and no reserved places (a sum, or a node alone). */
   public Tally(
       long active,
       long outstandingLine,
@@ -200,11 +200,10 @@ public record Tally(
       System.arraycopy(t.admittedPlaces, 0, all, i, t.admittedPlaces.length);
       i += t.admittedPlaces.length;
     }
-    long[] admittedAll = Arrays.stream(all).distinct().sorted().toArray();
     long twice = twiceReserved(tallies);
     return new Tally(
         active, outstandingLine - twice, outstandingNew, reserved - twice, polling, recent, arrivals, line,
-        admittedAll);
+        Arrays.stream(all).distinct().toArray());
   }
 
   /**
@@ -306,6 +305,7 @@ public record Tally(
     return "Tally[active=" + active + ", outstanding=" + outstandingLine + "/" + outstandingNew
         + ", reserved=" + reserved + ", polling=" + polling + ", recent=" + recentAdmissions
         + ", arrivals=" + arrivals + ", waiting=" + waiting() + ", admittedPlaces="
-        + admittedPlaces.length + ", checkIns=" + checkIns.length / 2 + "]";
+        + admittedPlaces.length + ", checkIns=" + checkIns.length / 2 + ", reservedPlaces="
+        + reservedPlaces.length + "]";
   }
 }

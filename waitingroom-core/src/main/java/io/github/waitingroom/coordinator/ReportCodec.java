@@ -76,17 +76,9 @@ public final class ReportCodec {
           g.writeEndArray();
         }
         g.writeEndArray();
-        g.writeArrayFieldStart("admitted");
-        for (long place : t.admittedPlaces()) {
-          g.writeNumber(place);
-        }
-        g.writeEndArray();
+        writePlaces(g, "admitted", t.admittedPlaces());
         if (t.reservedPlaces().length > 0) {
-          g.writeArrayFieldStart("reservedPlaces");
-          for (long place : t.reservedPlaces()) {
-            g.writeNumber(place);
-          }
-          g.writeEndArray();
+          writePlaces(g, "reservedPlaces", t.reservedPlaces());
         }
         long[] checkIns = t.checkIns();
         if (checkIns.length > 0) {
@@ -113,6 +105,14 @@ public final class ReportCodec {
       throw new UncheckedIOException(e);
     }
     return out.toByteArray();
+  }
+
+  private static void writePlaces(JsonGenerator g, String field, long[] places) throws IOException {
+    g.writeArrayFieldStart(field);
+    for (long place : places) {
+      g.writeNumber(place);
+    }
+    g.writeEndArray();
   }
 
   /**

@@ -10,7 +10,8 @@ import java.util.NavigableMap;
  * the arrival seconds that no plan has called yet and whose holders had all arrived a minute ago.
  * Nobody of the cohort got in since, so every holder it lost gave up (stopped polling); with C
  * then and C' now, each holder leaves at the rate ln(C / C') / t. Counts of the same seconds on
- * both sides, so a holder counted on several nodes (no session affinity) weighs the same in both.
+ * both sides, so a holder the line counts more than once (see {@code Plan.countsPerHolder}) weighs
+ * the same in both.
  * Wait estimates use it: the people ahead of a holder thin out at that rate as well as by
  * admission. Used by the sync thread only; the rate itself is read by request threads.
  */

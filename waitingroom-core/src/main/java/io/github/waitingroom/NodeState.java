@@ -56,6 +56,8 @@ final class NodeState {
   private long newAtTally;
   private long[] partialAtTally = new long[0];
   private long tallySecond = Long.MIN_VALUE;
+  /** The second the last tally counted the line as of: polls due before it no longer count. */
+  private volatile long lineAsOf = Long.MIN_VALUE;
   /** This node's arrivals of the minute before its last tally: its share of the room's. */
   private volatile long arrivedAtTally;
 
@@ -76,9 +78,61 @@ final class NodeState {
    *     slice it moved it from; {@link #NOT_MOVED} otherwise (admitted here, or the move was taken
    *     back as a duplicate, see {@link #dropDuplicates})
    */
-  record Seen(State state, long at, long admittedAt, long due, long countedSince, long firstSeen, long movedFrom) {
+  record Seen(
+      State state, long at, long admittedAt, long due, long countedSince, long firstSeen, long movedFrom, Polls polls) {
+    Seen(State state, long at, long admittedAt, long due, long countedSince, long firstSeen, long movedFrom) {
+      this(state, at, admittedAt, due, countedSince, firstSeen, movedFrom, Polls.NONE);
+    }
+
     Seen(State state, long at, long admittedAt, long due, long countedSince, long firstSeen) {
       this(state, at, admittedAt, due, countedSince, firstSeen, NOT_MOVED);
+    }
+
+    /** Until when a poll of this waiting holder counts here in the line. */
+    long countsUntil() {
+      return Math.max(Math.max(due, polls.keepDue), polls.earlierDue);
+    }
+  }
+
+  /**
+   * How this node counts a waiting holder in the room's line, so that a holder whose polls go to
+   * several nodes (no session affinity) counts once in the sum of every node's line, not once per
+   * node it polled lately.
+   *
+   * <p>Each poll counts the holder on the node it reached until the poll's due. A poll whose
+   * ticket shows that the poll before reached another node (whose due the ticket carries) is
+   * {@link Tally#shared shared} until that due: the other node still counts the holder then.
+   * Summed over the nodes, the counts of a chain of polls telescope to one while the last poll is
+   * due; parallel requests, replays and copies of a ticket only add polls that count at least zero,
+   * so a holder who keeps polling never counts less than once. (If the node of the poll before
+   * went silent, its counts are gone: then the room shares nothing, see {@link
+   * Tally#sharedUnknown}.)
+   *
+   * <p>A node keeps two polls per holder: its current one (due at {@link Seen#due} or, when it
+   * extends a poll of its own that was due later, at {@code keepDue}; shared until {@code
+   * sharedUntil}) and an earlier one that another node's poll came after ({@code earlierDue},
+   * {@code earlierShared}). Should a third be due at once, the earlier two merge into one that
+   * counts for as long as either and is shared only while both are: never less than they did.
+   */
+  record Polls(long keepDue, long sharedUntil, long earlierDue, long earlierShared) {
+    static final Polls NONE = new Polls(0, 0, 0, 0);
+
+    /** The polls of a holder counted here after its poll at {@code now}, with a ticket from the poll before. */
+    Polls next(Seen prev, long ticketPoll, long ticketDue, long now, long deadBefore) {
+      long due = Math.max(prev.due, keepDue);
+      if (prev.at == ticketPoll) {
+        // The poll before was this node's own (or one of the same second elsewhere, which then
+        // simply counts twice for a while): this one extends it.
+        return new Polls(due, sharedUntil, earlierDue, earlierShared);
+      }
+      boolean current = due >= deadBefore;
+      boolean earlier = earlierDue >= deadBefore;
+      if (current && earlier) {
+        return new Polls(0, ticketDue, Math.max(due, earlierDue), Math.min(sharedUntil, earlierShared));
+      }
+      return current ? new Polls(0, ticketDue, due, sharedUntil)
+          : earlier ? new Polls(0, ticketDue, earlierDue, earlierShared)
+          : new Polls(0, ticketDue, 0, 0);
     }
   }
 
@@ -249,18 +303,19 @@ final class NodeState {
    * Counts a waiting ticket's poll at {@code now}: it is in this node's line once, counted in a
    * line without a break since {@code countedSince}.
    */
-  void poll(long place, long now, long countedSince) {
+  void poll(long place, long now, long countedSince, long ticketPoll, long ticketDue) {
     Seen prev = seen.get(place);
     if (prev == null) {
-      seen.putIfAbsent(place, waiting(now, countedSince, now));
+      seen.putIfAbsent(place, waiting(now, countedSince, now, new Polls(0, ticketDue, 0, 0)));
     } else if (prev.state == State.WAITING && (prev.at < now || prev.countedSince != countedSince)) {
       // Only a waiting entry moves: one being admitted by a parallel request stays as it is.
-      seen.replace(place, prev, waiting(now, countedSince, prev.firstSeen));
+      Polls polls = prev.at == now ? prev.polls : prev.polls.next(prev, ticketPoll, ticketDue, now, lineAsOf);
+      seen.replace(place, prev, waiting(now, countedSince, prev.firstSeen, polls));
     }
   }
 
-  private Seen waiting(long now, long countedSince, long firstSeen) {
-    return new Seen(State.WAITING, now, 0, now + pollWindowSeconds(), countedSince, firstSeen);
+  private Seen waiting(long now, long countedSince, long firstSeen, Polls polls) {
+    return new Seen(State.WAITING, now, 0, now + pollWindowSeconds(), countedSince, firstSeen, NOT_MOVED, polls);
   }
 
   /**
@@ -269,15 +324,17 @@ final class NodeState {
    * seconds). Returns that second, the holder's due.
    */
   long expect(long place, long now, long refreshSeconds) {
-    long due = now + 2 * refreshSeconds + 2;
-    for (Seen prev = seen.get(place);
-        prev != null && prev.state == State.WAITING && prev.at == now && prev.due != due;
-        prev = seen.get(place)) {
-      if (seen.replace(place, prev, new Seen(State.WAITING, now, 0, due, prev.countedSince, prev.firstSeen))) {
-        break;
+    long told = now + 2 * refreshSeconds + 2;
+    for (Seen prev = seen.get(place); prev != null && prev.state == State.WAITING && prev.at == now; prev = seen.get(place)) {
+      // Parallel requests of this poll may have been told other intervals: the poll counts here
+      // until the latest due any of their tickets carries (another node may share it until then).
+      long due = prev.due == now + pollWindowSeconds() ? told : Math.max(told, prev.due);
+      if (prev.due == due || seen.replace(place, prev,
+          new Seen(State.WAITING, now, 0, due, prev.countedSince, prev.firstSeen, NOT_MOVED, prev.polls))) {
+        return due;
       }
     }
-    return due;
+    return told;
   }
 
   /**
@@ -315,7 +372,9 @@ final class NodeState {
     record(admitted, now);
     seen.put(place, admitted
         ? new Seen(State.ACTIVE, config.sliceOf(now), now, 0, 0, claim.firstSeen)
-        : waiting(now, prev == null ? now : prev.countedSince, claim.firstSeen));
+        : prev == null ? waiting(now, now, claim.firstSeen, Polls.NONE)
+        // Back to waiting as it was, with any due a parallel request's ticket already carries.
+        : new Seen(State.WAITING, now, 0, prev.due, prev.countedSince, claim.firstSeen, NOT_MOVED, prev.polls));
     return admitted ? Admission.ADMITTED : Admission.NO_SLOT;
   }
 
@@ -325,7 +384,7 @@ final class NodeState {
     begun.increment();
     boolean admitted = g.takeNew();
     record(admitted, now);
-    seen.put(place, admitted ? new Seen(State.ACTIVE, config.sliceOf(now), 0, 0, 0, now) : waiting(now, now, now));
+    seen.put(place, admitted ? new Seen(State.ACTIVE, config.sliceOf(now), 0, 0, 0, now) : waiting(now, now, now, Polls.NONE));
     return admitted;
   }
 
@@ -364,6 +423,7 @@ final class NodeState {
     Grant g = grant;
     long admittedSince = now - config.waitingTimeoutSeconds();
     TreeMap<Long, Long> line = new TreeMap<>();
+    TreeMap<Long, Long> shared = new TreeMap<>();
     long polling = 0;
     long reserved = 0;
     LongList partial = new LongList();
@@ -375,18 +435,23 @@ final class NodeState {
     for (var e : seen.entrySet()) {
       Seen s = e.getValue();
       long place = e.getKey();
-      if (inLine(s, now) && !g.plan.room().admitted(place)) {
-        polling++;
+      if (s.state == State.WAITING && !g.plan.room().admitted(place)) {
         boolean byArrival = g.calls.called(Ticket.arrivalOf(place), s.countedSince);
-        if (byArrival || g.partialCalled(place)) {
-          // Called and still here: the slot the plan made for them stays theirs.
-          reserved++;
-          reservedPlaces.add(place);
-          if (!byArrival) {
-            partial.add(place);
+        boolean called = byArrival || g.partialCalled(place);
+        if (inLine(s, now)) {
+          polling++;
+          if (called) {
+            // Called and still here: the slot the plan made for them stays theirs.
+            reserved++;
+            reservedPlaces.add(place);
+            if (!byArrival) {
+              partial.add(place);
+            }
           }
-        } else {
-          line.merge(Ticket.arrivalOf(place), 1L, Long::sum);
+        }
+        if (!called) {
+          // As of the epoch's end, as on every node (see Polls).
+          countInLine(s, asOf, Ticket.arrivalOf(place), line, shared);
         }
       } else if (s.admittedAt >= admittedSince && s.admittedAt > 0) {
         admitted.add(place);
@@ -402,6 +467,7 @@ final class NodeState {
     g.keepPartialCalled(partialAtTally);
     long outstandingNew = g.outstandingNew();
     tallySecond = now;
+    lineAsOf = asOf;
     tallyGrant = g;
     newAtTally = outstandingNew;
     long activeUsers = sum(active, config.firstActiveSlice(asOf));
@@ -422,7 +488,24 @@ final class NodeState {
         line,
         admitted.sorted(),
         checkIns.toArray(),
-        reservedPlaces.size() <= Tally.MAX_ADMITTED_PLACES ? reservedPlaces.toArray() : new long[0]);
+        reservedPlaces.size() <= Tally.MAX_ADMITTED_PLACES ? reservedPlaces.toArray() : new long[0],
+        shared, false);
+  }
+
+  /**
+   * Counts a waiting holder in the line at second {@code t} if a poll of it here is due then, and
+   * as shared if every such poll is shared then (see {@link Polls}).
+   */
+  private static void countInLine(Seen s, long t, long arrival, TreeMap<Long, Long> line, TreeMap<Long, Long> shared) {
+    Polls p = s.polls;
+    boolean current = t <= Math.max(s.due, p.keepDue);
+    boolean earlier = t <= p.earlierDue;
+    if (current || earlier) {
+      line.merge(arrival, 1L, Long::sum);
+      if (!(current && t > p.sharedUntil || earlier && t > p.earlierShared)) {
+        shared.merge(arrival, 1L, Long::sum);
+      }
+    }
   }
 
   /**
@@ -527,9 +610,10 @@ final class NodeState {
     admissions.pruneBefore(now - RATE_SECONDS);
     arrivals.pruneBefore(now - RATE_SECONDS);
     long waitingSince = now - config.waitingTimeoutSeconds();
+    // A waiting holder's poll here is kept while it counts (another node may share it, see Polls).
     seen.values().removeIf(
         s -> s.admittedAt < waitingSince
-            && (s.state == State.ACTIVE ? s.at < firstActive : s.at < waitingSince));
+            && (s.state == State.ACTIVE ? s.at < firstActive : s.at < waitingSince && s.countsUntil() < lineAsOf));
   }
 
   private static long sum(SliceCounter counter, long from) {

@@ -52,6 +52,8 @@ public final class WaitingRoom implements AutoCloseable {
   private final NodeState state;
   private final TicketRate rate;
   private final Synchronizer sync;
+  /** When this node started: a poll before it was counted by another node, or by this one before a restart. */
+  private final long startSecond;
 
   private WaitingRoom(Builder b, Transport transport) {
     this.config = b.config;
@@ -61,6 +63,7 @@ public final class WaitingRoom implements AutoCloseable {
     this.sync = new Synchronizer(config, state, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
         b.dataCenter, b.nodeId,
         b.syncInterval, b.failurePolicy, b.backgroundSync);
+    this.startSecond = sync.nowSecond();
     log.info("room '{}' open on node '{}' of data center '{}': {} active users, {} new users a minute, sessions of {} s;"
             + " store {}, {}, epochs of {} ms",
         config.roomId(), b.nodeId, b.dataCenter, config.totalActiveUsers(), config.newUsersPerMinute(),
@@ -155,7 +158,10 @@ public final class WaitingRoom implements AutoCloseable {
     // Since when some node has counted it in its line without a break (now, if the count broke):
     // a plan that counted it and reached its arrival made a slot free for it.
     long counted = t.countedSince(now);
-    state.poll(t.place(), now, counted == Long.MAX_VALUE ? now : counted);
+    // The node its last poll reached counts it until that poll's due (see NodeState.Polls): unless
+    // that poll came before this node started (its counts may be gone with a restart of this node).
+    state.poll(t.place(), now, counted == Long.MAX_VALUE ? now : counted, t.lastPoll(),
+        t.lastPoll() >= startSecond ? t.due() : 0);
     // Only a node that saw the place before the plan's tally lets it in: a copy turning up on
     // another node has a tally to wait for, by which time the admission of the original is known.
     NodeState.Seen mine = state.seen(t.place());

@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  *       the last 60 s) - everything the nodes may still admit under their last grants (it may be
  *       spent after the tallies were taken), never negative.
  *   <li><b>One cutoff.</b> The line (users who polled recently and hold no reserved slot, by
- *       arrival second, across all data centers) is served oldest first: every second whose users
+ *       arrival second, across all data centers, each counted once however many nodes it polled:
+ *       see {@link Tally#shared}) is served oldest first: every second whose users
  *       all fit lies at or below the {@link #cutoffSecond() cutoff}; the first second that does
  *       not fit gets the rest of the slots as a {@link #partialSecond() partial} second, split
  *       among data centers and nodes by the users each holds in it. A node lets in the users of
@@ -108,7 +109,8 @@ public final class Plan {
           "data center " + myDataCenter + " of " + dataCenters.size() + ", node " + me + " of "
               + nodes.size() + " is not a valid position");
     }
-    Tally room = Tally.sum(dataCenters);
+    // The room's line counts each holder once, however many nodes it polled lately.
+    Tally room = Tally.sum(dataCenters).distinct();
     long free = freeSlots(config, room);
 
     long remaining = free;
@@ -133,7 +135,7 @@ public final class Plan {
     if (partial != Long.MIN_VALUE) {
       long[] dcHold = new long[dataCenters.size()];
       for (int d = 0; d < dcHold.length; d++) {
-        dcHold[d] = dataCenters.get(d).lineAt(partial);
+        dcHold[d] = dataCenters.get(d).lineAt(partial) - dataCenters.get(d).sharedAt(partial);
       }
       long dcPart = split(remaining, dcHold, dcHold, epoch)[myDataCenter];
       long[] nodeHold = new long[nodes.size()];
@@ -331,13 +333,14 @@ public final class Plan {
   public static final double RANGE_SHARE = 0.2;
 
   /**
-   * How many times the line counts each holder, at least 1. A holder whose polls go to several
-   * nodes (no session affinity) is in the line of each node it polled lately, so the line, and
-   * the people ahead of anyone, look that many times longer than they are; the admissions the
-   * estimate divides by are distinct users. The line's last minute of arrival seconds, as counted,
-   * against the room's arrivals of the last minute (distinct, counted once by the node that gave
-   * each its place) tells how many: it cannot see the holders of that minute who already gave up
-   * or got in, so it errs low, towards longer estimates, as before.
+   * How many times the line counts each holder, at least 1. The line counts a holder whose polls
+   * go to several nodes once (see {@link Tally#shared}), except in a sum with a silent publisher
+   * (which shares nothing) or with nodes of an older version that do not publish what they share:
+   * then the line, and the people ahead of anyone, look longer than they are, while the
+   * admissions the estimate divides by are distinct users. The line's last minute of arrival
+   * seconds, as counted, against the room's arrivals of the last minute (distinct, counted once
+   * by the node that gave each its place) tells how many: it cannot see the holders of that
+   * minute who already gave up or got in, so it errs low, towards longer estimates.
    */
   double countsPerHolder() {
     if (lineSeconds.length == 0 || room.arrivals() <= 0) {

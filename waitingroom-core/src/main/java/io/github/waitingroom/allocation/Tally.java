@@ -45,6 +45,15 @@ import java.util.TreeMap;
  *     (One that a node lists as admitted still counts where it is reserved, until those nodes
  *     learn it: a copy of its ticket may still get in there.) At most {@value
  *     #MAX_ADMITTED_PLACES}
+ * @param shared of the holders in {@code line}, by arrival second, those whom another node still
+ *     counts from a poll before (without session affinity a holder's polls go to several nodes,
+ *     each of which counts it for a while): the room's line, {@code line} less {@code shared}
+ *     summed over every publisher, counts each holder once (see {@link #distinct()}). Never more
+ *     than {@code line} at any second; empty when {@code sharedUnknown}
+ * @param sharedUnknown whether a publisher's counts are missing from this tally: it is, or sums,
+ *     a {@link #silent} tally. The other nodes left out holders that it counted before them, and
+ *     it no longer counts them, so every sum it is part of, up to the room's, shares nothing:
+ *     its line counts a holder on every node it polled lately, more than once but never less
  */
 public record Tally(
     long active,
@@ -57,7 +66,9 @@ public record Tally(
     NavigableMap<Long, Long> line,
     long[] admittedPlaces,
     long[] checkIns,
-    long[] reservedPlaces) {
+    long[] reservedPlaces,
+    NavigableMap<Long, Long> shared,
+    boolean sharedUnknown) {
 
   /** The most admitted places a tally keeps: the latest ones (places order by arrival). */
   public static final int MAX_ADMITTED_PLACES = 10_000;
@@ -80,12 +91,30 @@ public record Tally(
         new long[0], new long[0]);
   }
 
+  /** A tally in which no holder of the line is {@link #shared} with another node. */
+  public Tally(
+      long active,
+      long outstandingLine,
+      long outstandingNew,
+      long reserved,
+      long polling,
+      long recentAdmissions,
+      long arrivals,
+      NavigableMap<Long, Long> line,
+      long[] admittedPlaces,
+      long[] checkIns,
+      long[] reservedPlaces) {
+    this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
+        checkIns, reservedPlaces, new TreeMap<>(), false);
+  }
+
   /** Checks the counts and copies the collections. */
   public Tally {
     Objects.requireNonNull(line, "line");
     Objects.requireNonNull(admittedPlaces, "admittedPlaces");
     Objects.requireNonNull(checkIns, "checkIns");
     Objects.requireNonNull(reservedPlaces, "reservedPlaces");
+    Objects.requireNonNull(shared, "shared");
     if (reservedPlaces.length > Math.min(reserved, MAX_ADMITTED_PLACES)) {
       throw new IllegalArgumentException(
           reservedPlaces.length + " reserved places listed, more than reserved (" + reserved + ") or "
@@ -112,6 +141,21 @@ public record Tally(
       }
     });
     line = Collections.unmodifiableNavigableMap(copy);
+    if (sharedUnknown && !shared.isEmpty()) {
+      throw new IllegalArgumentException("a tally whose shared holders are unknown lists none");
+    }
+    TreeMap<Long, Long> sharedCopy = new TreeMap<>();
+    for (var e : shared.entrySet()) {
+      if (e.getValue() < 0 || e.getValue() > copy.getOrDefault(e.getKey(), 0L)) {
+        throw new IllegalArgumentException(
+            "shared holders of second " + e.getKey() + " (" + e.getValue() + ") must be between 0 and the line's ("
+                + copy.getOrDefault(e.getKey(), 0L) + ")");
+      }
+      if (e.getValue() > 0) {
+        sharedCopy.put(e.getKey(), e.getValue());
+      }
+    }
+    shared = Collections.unmodifiableNavigableMap(sharedCopy);
     admittedPlaces = admittedPlaces.clone();
     Arrays.sort(admittedPlaces);
     if (admittedPlaces.length > MAX_ADMITTED_PLACES) {
@@ -182,7 +226,9 @@ public record Tally(
     long recent = 0;
     long arrivals = 0;
     TreeMap<Long, Long> line = new TreeMap<>();
+    TreeMap<Long, Long> shared = new TreeMap<>();
     int places = 0;
+    boolean unknown = false;
     for (Tally t : tallies) {
       active += t.active;
       outstandingLine += t.outstandingLine;
@@ -192,6 +238,8 @@ public record Tally(
       recent += t.recentAdmissions;
       arrivals += t.arrivals;
       t.line.forEach((second, n) -> line.merge(second, n, Long::sum));
+      t.shared.forEach((second, n) -> shared.merge(second, n, Long::sum));
+      unknown |= t.sharedUnknown;
       places += t.admittedPlaces.length;
     }
     long[] all = new long[places];
@@ -203,7 +251,32 @@ public record Tally(
     long twice = twiceReserved(tallies);
     return new Tally(
         active, outstandingLine - twice, outstandingNew, reserved - twice, polling, recent, arrivals, line,
-        Arrays.stream(all).distinct().toArray());
+        Arrays.stream(all).distinct().toArray(), new long[0], new long[0], unknown ? new TreeMap<>() : shared, unknown);
+  }
+
+  /**
+   * This tally with its line counting each holder once: {@link #line} less {@link #shared}, and
+   * nothing shared.
+   */
+  public Tally distinct() {
+    if (shared.isEmpty()) {
+      return this;
+    }
+    TreeMap<Long, Long> once = new TreeMap<>(line);
+    shared.forEach((second, n) -> once.merge(second, -n, Long::sum));
+    return new Tally(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, once,
+        admittedPlaces, checkIns, reservedPlaces);
+  }
+
+  /** This tally with its {@link #shared} holders unknown (see {@link #sharedUnknown}). */
+  private Tally withoutShared() {
+    return new Tally(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line,
+        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), true);
+  }
+
+  /** The holders of the line at the given arrival second whom another node counts too. */
+  public long sharedAt(long second) {
+    return shared.getOrDefault(second, 0L);
   }
 
   /**
@@ -251,7 +324,7 @@ public record Tally(
     long churn = sessionSeconds > 0 ? -Math.floorDiv(-users * 60, sessionSeconds) : users;
     return new Tally(
         active + outstanding, 0, 0, 0, 0, Math.max(recentAdmissions + outstanding, churn), 0, new TreeMap<>(),
-        admittedPlaces);
+        admittedPlaces).withoutShared();
   }
 
   /** Everything the publisher may still admit. */
@@ -291,13 +364,16 @@ public record Tally(
         && line.equals(t.line)
         && Arrays.equals(admittedPlaces, t.admittedPlaces)
         && Arrays.equals(checkIns, t.checkIns)
-        && Arrays.equals(reservedPlaces, t.reservedPlaces);
+        && Arrays.equals(reservedPlaces, t.reservedPlaces)
+        && shared.equals(t.shared)
+        && sharedUnknown == t.sharedUnknown;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line) * 31
-        + Arrays.hashCode(admittedPlaces) * 17 + Arrays.hashCode(checkIns) * 13 + Arrays.hashCode(reservedPlaces);
+        + Arrays.hashCode(admittedPlaces) * 17 + Arrays.hashCode(checkIns) * 13 + Arrays.hashCode(reservedPlaces)
+        + shared.hashCode() * 7 + Boolean.hashCode(sharedUnknown);
   }
 
   @Override
@@ -306,6 +382,7 @@ public record Tally(
         + ", reserved=" + reserved + ", polling=" + polling + ", recent=" + recentAdmissions
         + ", arrivals=" + arrivals + ", waiting=" + waiting() + ", admittedPlaces="
         + admittedPlaces.length + ", checkIns=" + checkIns.length / 2 + ", reservedPlaces="
-        + reservedPlaces.length + "]";
+        + reservedPlaces.length + ", shared="
+        + (sharedUnknown ? "unknown" : shared.values().stream().mapToLong(Long::longValue).sum()) + "]";
   }
 }

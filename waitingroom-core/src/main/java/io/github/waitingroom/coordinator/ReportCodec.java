@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * {"v":2,"publisher":"node-1","nodes":1,"joined":e,
  *  "tallies":[{"epoch":e,"active":n,"outstandingLine":n,"outstandingNew":n,"reserved":n,
  *              "polling":n,"recent":n,"arrivals":n,
- *              "line":[[second,count],...],"admitted":[place,...],
+ *              "line":[[second,count],...],"shared":[[second,count],...],"sharedUnknown":true,
+ *              "admitted":[place,...],
  *              "reservedPlaces":[place,...],"checkIns":[[slice,place,...],...]},...]}
  * }</pre>
  *
@@ -30,8 +31,10 @@ import org.jspecify.annotations.Nullable;
  * zero) and skips fields it does not know. Decoding is bounded: at most {@value #MAX_BYTES}
  * bytes, {@value #MAX_ENTRIES} line entries, admitted places or check-ins per tally, names of at most 64
  * characters, and counts between 0 and {@value #MAX_COUNT}; anything else is not a report.
- * {@code reservedPlaces} and {@code checkIns} are left out when empty, and a reader that does not
- * know them skips them.
+ * {@code shared}, {@code sharedUnknown}, {@code reservedPlaces} and {@code checkIns} are left out
+ * when empty (or false), and a reader
+ * that does not know them skips them (a reader that skips {@code shared} counts holders whose polls
+ * go to several nodes more than once: never fewer).
  */
 public final class ReportCodec {
   /** The largest encoded report accepted. */
@@ -68,14 +71,13 @@ public final class ReportCodec {
         g.writeNumberField("polling", t.polling());
         g.writeNumberField("recent", t.recentAdmissions());
         g.writeNumberField("arrivals", t.arrivals());
-        g.writeArrayFieldStart("line");
-        for (Map.Entry<Long, Long> l : t.line().entrySet()) {
-          g.writeStartArray();
-          g.writeNumber(l.getKey());
-          g.writeNumber(l.getValue());
-          g.writeEndArray();
+        writeSeconds(g, "line", t.line());
+        if (!t.shared().isEmpty()) {
+          writeSeconds(g, "shared", t.shared());
         }
-        g.writeEndArray();
+        if (t.sharedUnknown()) {
+          g.writeBooleanField("sharedUnknown", true);
+        }
         writePlaces(g, "admitted", t.admittedPlaces());
         if (t.reservedPlaces().length > 0) {
           writePlaces(g, "reservedPlaces", t.reservedPlaces());
@@ -105,6 +107,17 @@ public final class ReportCodec {
       throw new UncheckedIOException(e);
     }
     return out.toByteArray();
+  }
+
+  private static void writeSeconds(JsonGenerator g, String field, Map<Long, Long> counts) throws IOException {
+    g.writeArrayFieldStart(field);
+    for (Map.Entry<Long, Long> l : counts.entrySet()) {
+      g.writeStartArray();
+      g.writeNumber(l.getKey());
+      g.writeNumber(l.getValue());
+      g.writeEndArray();
+    }
+    g.writeEndArray();
   }
 
   private static void writePlaces(JsonGenerator g, String field, long[] places) throws IOException {
@@ -186,6 +199,8 @@ public final class ReportCodec {
     long recent = 0;
     long arrivals = 0;
     TreeMap<Long, Long> line = new TreeMap<>();
+    TreeMap<Long, Long> shared = new TreeMap<>();
+    boolean sharedUnknown = false;
     long[] admitted = new long[0];
     LongList checkIns = new LongList();
     long[] reservedPlaces = new long[0];
@@ -201,15 +216,11 @@ public final class ReportCodec {
         case "polling" -> polling = integer(p, value, 0, MAX_COUNT);
         case "recent" -> recent = integer(p, value, 0, MAX_COUNT);
         case "arrivals" -> arrivals = integer(p, value, 0, MAX_COUNT);
-        case "line" -> {
-          require(value == JsonToken.START_ARRAY, "line must be an array of pairs");
-          while (p.nextToken() == JsonToken.START_ARRAY) {
-            long second = integer(p, p.nextToken(), 0, 0xFFFF_FFFFL);
-            long count = integer(p, p.nextToken(), 0, MAX_COUNT);
-            expect(p, JsonToken.END_ARRAY);
-            line.merge(second, count, Long::sum);
-            require(line.size() <= MAX_ENTRIES, "line too long");
-          }
+        case "line" -> seconds(p, value, "line", line);
+        case "shared" -> seconds(p, value, "shared", shared);
+        case "sharedUnknown" -> {
+          require(value == JsonToken.VALUE_TRUE || value == JsonToken.VALUE_FALSE, "sharedUnknown must be a boolean");
+          sharedUnknown = value == JsonToken.VALUE_TRUE;
         }
         case "admitted" -> admitted = places(p, value, "admitted");
         case "reservedPlaces" -> reservedPlaces = places(p, value, "reservedPlaces");
@@ -232,9 +243,26 @@ public final class ReportCodec {
     require(epoch != Long.MIN_VALUE, "a tally lacks its epoch");
     require(reserved <= outstandingLine, "reserved exceeds outstandingLine");
     require(reservedPlaces.length <= Math.min(reserved, Tally.MAX_ADMITTED_PLACES), "more reservedPlaces than reserved");
+    for (Map.Entry<Long, Long> e : shared.entrySet()) {
+      require(e.getValue() <= line.getOrDefault(e.getKey(), 0L), "more shared than in line at " + e.getKey());
+    }
+    require(!sharedUnknown || shared.isEmpty(), "shared holders listed but unknown");
     into.put(epoch,
         new Tally(active, outstandingLine, outstandingNew, reserved, polling, recent, arrivals, line, admitted,
-            checkIns.toArray(), reservedPlaces));
+            checkIns.toArray(), reservedPlaces, shared, sharedUnknown));
+  }
+
+  /** Pairs of an arrival second and a count, at most {@link #MAX_ENTRIES}, added into {@code into}. */
+  private static void seconds(JsonParser p, @Nullable JsonToken value, String field, TreeMap<Long, Long> into)
+      throws IOException {
+    require(value == JsonToken.START_ARRAY, field + " must be an array of pairs");
+    while (p.nextToken() == JsonToken.START_ARRAY) {
+      long second = integer(p, p.nextToken(), 0, 0xFFFF_FFFFL);
+      long count = integer(p, p.nextToken(), 0, MAX_COUNT);
+      expect(p, JsonToken.END_ARRAY);
+      into.merge(second, count, Long::sum);
+      require(into.size() <= MAX_ENTRIES, field + " too long");
+    }
   }
 
   /** An array of places, at most {@link #MAX_ENTRIES}. */

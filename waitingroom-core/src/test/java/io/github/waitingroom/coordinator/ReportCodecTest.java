@@ -140,6 +140,32 @@ class ReportCodecTest {
   }
 
   @Test
+  void holdersSharedWithAnotherNodeCountOnceInTheSumAndRoundTrip() {
+    // Holder 3 (second 100) polled a, then b: b counts it as shared until a's count runs out.
+    Tally a = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(Map.of(100L, 2L)), new long[0]);
+    Tally b = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(Map.of(100L, 1L, 101L, 1L)), new long[0], new long[0],
+        new long[0], new TreeMap<>(Map.of(100L, 1L)), false);
+    Tally sum = Tally.sum(List.of(a, b));
+    assertThat(sum.lineAt(100)).as("counted on each node").isEqualTo(3);
+    assertThat(sum.distinct().lineAt(100)).as("each holder once").isEqualTo(2);
+    assertThat(sum.distinct().lineAt(101)).isEqualTo(1);
+    Tally withSilent = Tally.sum(List.of(a, b, Tally.EMPTY.silent(60)));
+    assertThat(withSilent.sharedUnknown()).isTrue();
+    assertThat(withSilent.distinct().lineAt(100)).as("a sum with a silent node shares nothing").isEqualTo(3);
+    assertThat(Tally.sum(List.of(withSilent, b)).sharedUnknown()).as("nor does any sum of it").isTrue();
+    Report r = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, b, 2L, withSilent)));
+    assertThat(ReportCodec.decode(ReportCodec.encode(r))).as("round trip").isEqualTo(r);
+    Report plain = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, a)));
+    assertThat(new String(ReportCodec.encode(plain), StandardCharsets.UTF_8)).as("left out when empty")
+        .doesNotContain("shared");
+    String head = "{\"v\":2,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,";
+    assertThatThrownBy(() -> decode(head + "\"line\":[[100,1]],\"shared\":[[100,2]]}]}"))
+        .hasMessageContaining("more shared than in line at 100");
+    assertThatThrownBy(() -> new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0],
+        new TreeMap<>(Map.of(5L, 1L)), false)).hasMessageContaining("shared holders of second 5");
+  }
+
+  @Test
   void aBusyDataCentersReportStaysReadable() {
     // Defect: 20,000 admissions from the line within the waiting timeout made a data center's
     // report (three tallies, each listing every admitted place) larger than MAX_BYTES, so no node

@@ -148,6 +148,25 @@ class TicketCodecTest {
   }
 
   @Test
+  void keysetsOfOtherAeadsOpenThroughTinkAndMixedKeysetsOpenEveryEnabledKeysTickets() throws Exception {
+    // AES-GCM keysets open with the JDK's cipher directly; any other keyset through Tink.
+    KeysetHandle chacha = KeysetHandle.generateNew(
+        com.google.crypto.tink.aead.PredefinedAeadParameters.XCHACHA20_POLY1305);
+    TicketCodec c = new TicketCodec("shop", chacha);
+    assertThat(c.open(c.seal(active), NOW)).isEqualTo(active);
+    assertThat(codec.open(c.seal(active), NOW)).as("not a key of the AES-GCM keyset").isNull();
+    KeysetHandle mixed = KeysetHandle.newBuilder(KEYS)
+        .addEntry(KeysetHandle.generateEntryFromParameters(
+            com.google.crypto.tink.aead.PredefinedAeadParameters.XCHACHA20_POLY1305).withRandomId())
+        .build();
+    TicketCodec both = new TicketCodec("shop", mixed);
+    assertThat(both.open(codec.seal(active), NOW)).as("the AES-GCM key's ticket").isEqualTo(active);
+    String sealedWithChacha = new TicketCodec("shop", TicketKeys.promote(mixed, TicketKeys.newestKeyId(mixed))).seal(active);
+    assertThat(both.open(sealedWithChacha, NOW)).as("the XChaCha20-Poly1305 key's ticket").isEqualTo(active);
+    assertThat(codec.open(sealedWithChacha, NOW)).isNull();
+  }
+
+  @Test
   void keysetsSurviveJson() {
     KeysetHandle copy = TicketKeys.fromJson(TicketKeys.toJson(KEYS));
     assertThat(new TicketCodec("shop", copy).open(codec.seal(active), NOW)).isEqualTo(active);

@@ -76,7 +76,7 @@ public record Tally(
   /** A tally with nothing in it. */
   public static final Tally EMPTY = new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]);
 
-  /** A tally that lists no check-ins and no reserved places (a sum, or a node alone). */
+  /** A tally that lists no check-ins, no reserved places and nothing shared (a sum, or a node alone). */
   public Tally(
       long active,
       long outstandingLine,
@@ -88,24 +88,7 @@ public record Tally(
       NavigableMap<Long, Long> line,
       long[] admittedPlaces) {
     this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
-        new long[0], new long[0]);
-  }
-
-  /** A tally in which no holder of the line is {@link #shared} with another node. */
-  public Tally(
-      long active,
-      long outstandingLine,
-      long outstandingNew,
-      long reserved,
-      long polling,
-      long recentAdmissions,
-      long arrivals,
-      NavigableMap<Long, Long> line,
-      long[] admittedPlaces,
-      long[] checkIns,
-      long[] reservedPlaces) {
-    this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
-        checkIns, reservedPlaces, new TreeMap<>(), false);
+        new long[0], new long[0], new TreeMap<>(), false);
   }
 
   /** Checks the counts and copies the collections. */
@@ -265,7 +248,7 @@ public record Tally(
     TreeMap<Long, Long> once = new TreeMap<>(line);
     shared.forEach((second, n) -> once.merge(second, -n, Long::sum));
     return new Tally(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, once,
-        admittedPlaces, checkIns, reservedPlaces);
+        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), false);
   }
 
   /** This tally with its {@link #shared} holders unknown (see {@link #sharedUnknown}). */

@@ -40,7 +40,7 @@ class ReportCodecTest {
       pairs[2 * i] = 1_000 + 10L * slices.get(i);
       pairs[2 * i + 1] = random.nextLong();
     }
-    Tally t = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], pairs, new long[0]);
+    Tally t = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], pairs, new long[0], new TreeMap<>(), false);
     Report r = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, t)));
     Tally back = java.util.Objects.requireNonNull(ReportCodec.decode(ReportCodec.encode(r)).tallies().get(1L));
     assertThat(back).isEqualTo(t);
@@ -124,9 +124,9 @@ class ReportCodecTest {
     // A called holder, 7, polls nodes a and b (no session affinity): both hold a slot for it.
     // Another, 8, got in on c, which a has not learnt yet: a copy of its ticket could still get in
     // on a, so a's slot for it stays.
-    Tally a = new Tally(5, 3, 0, 3, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[] {7, 8, 9});
-    Tally b = new Tally(5, 2, 1, 2, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[] {7, 11});
-    Tally c = new Tally(6, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[] {8}, new long[0], new long[0]);
+    Tally a = new Tally(5, 3, 0, 3, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[] {7, 8, 9}, new TreeMap<>(), false);
+    Tally b = new Tally(5, 2, 1, 2, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[] {7, 11}, new TreeMap<>(), false);
+    Tally c = new Tally(6, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[] {8}, new long[0], new long[0], new TreeMap<>(), false);
     Tally sum = Tally.sum(List.of(a, b, c));
     assertThat(sum.reserved()).as("7, 8, 9 and 11, once each").isEqualTo(4);
     assertThat(sum.outstandingLine()).isEqualTo(4);

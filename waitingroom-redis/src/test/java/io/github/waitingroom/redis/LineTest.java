@@ -2,9 +2,14 @@ package io.github.waitingroom.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.waitingroom.Decision;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.WaitingRoom;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
 import java.util.UUID;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -58,6 +63,66 @@ class LineTest {
       // the 0 it caught, not derived from anything; the regression is a line that stops.)
       assertThat(secondHalf).as("admitted in minutes 10-20").isGreaterThanOrEqualTo(firstHalf / 2);
       assertThat(idleWhileWaiting).as("seconds the room stood empty while people waited").isZero();
+    }
+  }
+
+  // Before: without session affinity each node counted a waiting user for two refresh intervals
+  // after a poll, so the room's line counted the users who poll nodes at random 2 to 3 times (and
+  // told everyone of that many more people ahead). Now a poll whose ticket shows that the poll
+  // before reached another node is shared until that poll's due: each user counts once, over a
+  // real Redis as in one JVM.
+  @Test
+  void usersWhosePollsGoToEveryNodeCountOnceInTheRoomsLine() throws Exception {
+    String uri = RedisSupport.requireRedis();
+    RoomConfig config =
+        RoomConfig.builder("once-" + UUID.randomUUID().toString().substring(0, 8))
+            .totalActiveUsers(6)
+            .newUsersPerMinute(6)
+            .sessionDuration(Duration.ofMinutes(30))
+            .refreshInterval(Duration.ofSeconds(10))
+            .build();
+    try (RedisNodes nodes =
+        new RedisNodes(config, uri, RedisSupport.uniquePrefix("once"), Duration.ofSeconds(1), RedisNodes.Time.VIRTUAL)) {
+      List<WaitingRoom> rooms = List.of(
+          nodes.add("dc-a", "n1").room, nodes.add("dc-a", "n2").room, nodes.add("dc-a", "n3").room);
+      nodes.advance(Duration.ofSeconds(6));
+      // 16 users arrive on random nodes and poll random nodes until 6 are in (sessions of 30
+      // minutes: the room stays full) and 10 wait.
+      Random random = new Random(12);
+      List<String> tickets = new ArrayList<>();
+      List<Long> next = new ArrayList<>();
+      int admitted = 0;
+      for (int u = 0; u < 16; u++) {
+        Decision d = rooms.get(random.nextInt(3)).decide(null);
+        if (d.letsThrough()) {
+          admitted++;
+        } else {
+          tickets.add(Objects.requireNonNull(d.ticket()));
+          next.add(nodes.nowSecond() + d.refreshSeconds());
+        }
+      }
+      List<Long> counted = new ArrayList<>();
+      for (int s = 0; s < 300; s++) {
+        for (int u = 0; u < tickets.size(); u++) {
+          if (nodes.nowSecond() >= next.get(u)) {
+            Decision d = rooms.get(random.nextInt(3)).decide(tickets.get(u));
+            if (d.letsThrough()) {
+              admitted++;
+              tickets.remove(u);
+              next.remove(u--);
+            } else {
+              tickets.set(u, Objects.requireNonNull(d.ticket()));
+              next.set(u, nodes.nowSecond() + d.refreshSeconds());
+            }
+          }
+        }
+        nodes.advance(Duration.ofSeconds(1));
+        if (s >= 180) {
+          counted.add(rooms.get(random.nextInt(3)).status().waitingUsers());
+        }
+      }
+      assertThat(admitted).as("the room filled").isEqualTo(6);
+      assertThat(counted).as("the room's waiting users, second by second").containsOnly(10L);
     }
   }
 }

@@ -88,6 +88,9 @@ final class SimReport {
     m.put("etaStillWaitingIncluded", r.censoredIncluded);
     m.put("etaStillWaitingLeftOut", r.censoredExcluded);
     m.put("etaUnknown", r.unknownEstimates);
+    m.put("etaAdmittedMedianAbsError", r.admittedEstimateErrors.absQuantile(0.5));
+    m.put("etaAdmittedSignedMedianError", r.admittedEstimateErrors.quantile(0.5));
+    m.put("etaAdmittedSample", r.admittedEstimateErrors.size());
     m.put("etaRangeHitRate", r.rangeHitRate());
     m.put("waitP50Seconds", r.waits.quantile(0.5) / 1000);
     m.put("waitP90Seconds", r.waits.quantile(0.9) / 1000);

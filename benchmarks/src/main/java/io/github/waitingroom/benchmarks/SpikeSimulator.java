@@ -655,6 +655,7 @@ public final class SpikeSimulator {
     }
     double a = Math.max(actual, 1);
     result.estimateErrors.add((shownWait[u] - a) / a);
+    result.admittedEstimateErrors.add((shownWait[u] - a) / a);
     if (shownLow[u] >= 0) {
       result.rangeSample++;
       if (a >= shownLow[u] && a <= shownHigh[u] + 1) {
@@ -859,6 +860,8 @@ public final class SpikeSimulator {
     final DoubleList waits = new DoubleList();
     final List<DoubleList> waitsByDc = new ArrayList<>();
     final DoubleList estimateErrors = new DoubleList();
+    /** The errors of {@link #estimateErrors} of users admitted from the line (no one still waiting). */
+    final DoubleList admittedEstimateErrors = new DoubleList();
     final int[] arrivalsByDc;
     final int[] queuedByDc;
     final int[] admittedByDc;

@@ -88,9 +88,14 @@ final class NodeState {
       this(state, at, admittedAt, due, countedSince, firstSeen, NOT_MOVED);
     }
 
+    /** Until when this node's current poll of a waiting holder counts in the line (see {@link Polls}). */
+    long currentDue() {
+      return Math.max(due, polls.keepDue);
+    }
+
     /** Until when a poll of this waiting holder counts here in the line. */
     long countsUntil() {
-      return Math.max(Math.max(due, polls.keepDue), polls.earlierDue);
+      return Math.max(currentDue(), polls.earlierDue);
     }
   }
 
@@ -119,7 +124,7 @@ final class NodeState {
 
     /** The polls of a holder counted here after its poll at {@code now}, with a ticket from the poll before. */
     Polls next(Seen prev, long ticketPoll, long ticketDue, long now, long deadBefore) {
-      long due = Math.max(prev.due, keepDue);
+      long due = prev.currentDue();
       if (prev.at == ticketPoll) {
         // The poll before was this node's own (or one of the same second elsewhere, which then
         // simply counts twice for a while): this one extends it.
@@ -498,7 +503,7 @@ final class NodeState {
    */
   private static void countInLine(Seen s, long t, long arrival, TreeMap<Long, Long> line, TreeMap<Long, Long> shared) {
     Polls p = s.polls;
-    boolean current = t <= Math.max(s.due, p.keepDue);
+    boolean current = t <= s.currentDue();
     boolean earlier = t <= p.earlierDue;
     if (current || earlier) {
       line.merge(arrival, 1L, Long::sum);

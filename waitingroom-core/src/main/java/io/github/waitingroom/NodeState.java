@@ -531,7 +531,40 @@ final class NodeState {
     if (toSecond < fromSecond) {
       return 0;
     }
-    long mine = arrivals.sum(fromSecond, Math.min(toSecond, fromSecond + RATE_SECONDS));
+    return toRoom(arrivals.sum(fromSecond, Math.min(toSecond, fromSecond + RATE_SECONDS)), plan);
+  }
+
+  /**
+   * About how many users arrive in the whole room in the given second, as {@link
+   * #roomArrivalsBetween}: while the second runs, those so far and the rest of the second at the
+   * rate of those who came before the holder asking (the last of those so far). In a crowd, the
+   * first holders of a second would otherwise be told of a sliver of the second that will share it
+   * with them: a tenth of a crowd second in, a tenth of it. The holders before the last are
+   * Poisson with mean rate x elapsed, so the rate is (so far - 1) / elapsed, taken over at least
+   * {@value #MIN_ELAPSED_MILLIS} ms.
+   *
+   * @param nowMillis the room clock, in milliseconds
+   */
+  long roomArrivalsIn(long second, long nowMillis, Plan plan) {
+    long mine = arrivals.sum(second, second);
+    long elapsed = nowMillis - second * 1000;
+    if (mine > 1 && elapsed >= 0 && elapsed < 1000) {
+      mine += Math.round((double) (1000 - elapsed) * (mine - 1) / Math.max(elapsed, MIN_ELAPSED_MILLIS));
+    }
+    return toRoom(mine, plan);
+  }
+
+  /** The shortest part of a second whose arrivals tell its rate. */
+  static final long MIN_ELAPSED_MILLIS = 100;
+
+  /**
+   * This node's arrivals scaled by the room's arrivals of the last minute in the plan over this
+   * node's at its last tally. That tally may be newer than the plan's (plans take over an epoch
+   * or two after their tallies): when a crowd reaches this node first, the scale falls towards 1,
+   * as if the crowd came only here, where the plan's own tally would scale it to the whole room
+   * as if it came everywhere (in the simulator's crowd into one data center, 2.5x too long).
+   */
+  private long toRoom(long mine, Plan plan) {
     long room = plan.room().arrivals();
     return mine == 0 ? 0 : Math.max(mine, Math.round((double) mine * room / Math.max(1, arrivedAtTally)));
   }

@@ -2,6 +2,7 @@ package io.github.waitingroom;
 
 import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.allocation.Plan;
+import io.github.waitingroom.allocation.Tally;
 import io.github.waitingroom.coordinator.InMemoryTransport;
 import io.github.waitingroom.coordinator.ReportSeal;
 import io.github.waitingroom.coordinator.Transport;
@@ -212,15 +213,18 @@ public final class WaitingRoom implements AutoCloseable {
       e = new Plan.Estimate(0, 0, 0, 0);
     } else {
       // Users who arrived since the plan's tally, before this holder, are not in its line yet:
-      // in a crowd that is thousands of people ahead.
-      long unseen =
-          grant.tallySecond == Long.MIN_VALUE ? 0
-              : state.roomArrivalsBetween(grant.tallySecond, t.arrival() - 1, grant.plan);
-      // Those of its own second with an earlier place come first too; while the second is not in
-      // the plan's line yet, count those who arrived in it so far.
-      long ownUnseen =
-          grant.tallySecond == Long.MIN_VALUE || grant.plan.room().lineAt(t.arrival()) > 0 ? 0
-              : state.roomArrivalsBetween(t.arrival(), t.arrival(), grant.plan);
+      // in a crowd that is thousands of people ahead. The tally counted the second it was taken
+      // in up to that moment: those are in the line.
+      long unseen = 0;
+      long ownUnseen = 0;
+      if (grant.tallySecond != Long.MIN_VALUE && t.arrival() >= grant.tallySecond) {
+        Tally room = grant.plan.room();
+        unseen = Math.max(0, state.roomArrivalsBetween(grant.tallySecond, t.arrival() - 1, grant.plan)
+            - (t.arrival() > grant.tallySecond ? room.lineAt(grant.tallySecond) : 0));
+        // Those of its own second with an earlier place come first too: count all who arrive in
+        // it (while it runs: at its rate so far), not only those the tally saw.
+        ownUnseen = Math.max(0, state.roomArrivalsIn(t.arrival(), sync.nowMillis(), grant.plan) - room.lineAt(t.arrival()));
+      }
       e = grant.plan.estimate(t.arrival(), unseen, sync.departures(), Ticket.shareOfSecondAhead(t.place()), ownUnseen);
     }
     if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {

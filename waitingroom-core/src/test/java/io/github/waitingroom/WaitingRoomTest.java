@@ -96,6 +96,37 @@ class WaitingRoomTest {
   }
 
   @Test
+  void holdersOfASecondStillRunningAreToldOfTheWholeSecond() {
+    for (int i = 0; i < 3; i++) {
+      assertThat(room.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
+    }
+    cluster.advance(Duration.ofSeconds(5));
+    while (cluster.storeClock.millis() % 1000 != 125) {
+      cluster.advance(Cluster.STEP);
+    }
+    // A crowd: 40 arrive in the first 125 ms of a second, which will hold about 320. The places
+    // of a second are drawn at random: of the last 20 to come, the one drawn last has most of the
+    // second ahead of it.
+    TicketCodec codec = new TicketCodec(config.roomId(), KEYS);
+    long now = room.status().now();
+    Decision last = null;
+    double lastShare = -1;
+    for (int i = 0; i < 40; i++) {
+      Decision d = room.decide(null);
+      assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+      double share = Ticket.shareOfSecondAhead(Objects.requireNonNull(codec.open(d.ticket(), now)).place());
+      if (i >= 20 && share > lastShare) {
+        last = d;
+        lastShare = share;
+      }
+    }
+    // Three admitted in the last minute: 20 s per holder ahead. Told of its share of those so far
+    // (at most 39 others), it would wait share x 39 x 20 s; of the whole second (8 x 20 - 7 = 153
+    // at least, arriving 20th or later), 4x longer.
+    assertThat(Objects.requireNonNull(last).waitSeconds()).isGreaterThan(Math.round(lastShare * 150 * 20));
+  }
+
+  @Test
   void waitIsUnknownWithoutRecentAdmissions() {
     RoomConfig longSessions =
         config.toBuilder().totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(30)).build();

@@ -55,9 +55,12 @@ public final class WaitingRoom implements AutoCloseable {
   private final Synchronizer sync;
   /** When this node started: a poll before it was counted by another node, or by this one before a restart. */
   private final long startSecond;
+  /** Where the tie-break bits of new places come from: {@code null} for ThreadLocalRandom (tests fix them). */
+  private final java.util.function.@Nullable IntSupplier tieBreaks;
 
   private WaitingRoom(Builder b, Transport transport) {
     this.config = b.config;
+    this.tieBreaks = b.tieBreaks;
     this.codec = new TicketCodec(config.roomId(), b.keys);
     this.state = new NodeState(config);
     this.rate = new TicketRate(b.maxRequestsPerTicket);
@@ -180,7 +183,8 @@ public final class WaitingRoom implements AutoCloseable {
   }
 
   private Decision arrive(long now) {
-    long place = Ticket.place(now, ThreadLocalRandom.current().nextInt());
+    java.util.function.IntSupplier bits = tieBreaks;
+    long place = Ticket.place(now, bits == null ? ThreadLocalRandom.current().nextInt() : bits.getAsInt());
     Grant grant = state.grant();
     if (state.admitNew(place, now, grant)) {
       return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, place, now, now, now));
@@ -298,6 +302,7 @@ public final class WaitingRoom implements AutoCloseable {
     private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
     private boolean backgroundSync = true;
     private int maxRequestsPerTicket = 50;
+    private java.util.function.@Nullable IntSupplier tieBreaks;
 
     private Builder(RoomConfig config, KeysetHandle keys) {
       this.config = Objects.requireNonNull(config, "config");
@@ -316,6 +321,15 @@ public final class WaitingRoom implements AutoCloseable {
      */
     public Builder transport(Transport transport) {
       this.transport = Objects.requireNonNull(transport, "transport");
+      return this;
+    }
+
+    /**
+     * Where the tie-break bits of new places come from, for tests and simulations that must replay
+     * a run exactly (the supplier is called on request threads). Default: ThreadLocalRandom.
+     */
+    Builder tieBreaks(java.util.function.IntSupplier bits) {
+      this.tieBreaks = Objects.requireNonNull(bits, "tieBreaks");
       return this;
     }
 

@@ -27,6 +27,8 @@ final class Cluster {
   private final KeysetHandle keys;
   /** For nodes added from now on: see {@link WaitingRoom.Builder#maxRequestsPerTicket}. */
   int maxRequestsPerTicket = 50;
+  /** For nodes added from now on: where places draw their tie-break bits ({@code null}: at random). */
+  java.util.function.@org.jspecify.annotations.Nullable IntSupplier tieBreaks;
 
   Cluster(RoomConfig config, KeysetHandle keys) {
     this.config = config;
@@ -45,7 +47,7 @@ final class Cluster {
 
   private WaitingRoom add(String dataCenter, String id, Duration skew, FailurePolicy policy, Transport transport) {
     ManualClock clock = new ManualClock(storeClock.instant().plus(skew));
-    WaitingRoom room =
+    WaitingRoom.Builder builder =
         WaitingRoom.builder(config, keys)
             .clock(clock)
             .transport(transport)
@@ -53,8 +55,11 @@ final class Cluster {
             .nodeId(id)
             .failurePolicy(policy)
             .maxRequestsPerTicket(maxRequestsPerTicket)
-            .backgroundSync(false)
-            .build();
+            .backgroundSync(false);
+    if (tieBreaks != null) {
+      builder.tieBreaks(tieBreaks);
+    }
+    WaitingRoom room = builder.build();
     clocks.add(clock);
     nodes.add(room);
     return room;

@@ -33,7 +33,14 @@ class LimitsTest {
   }
 
   private static Cluster cluster(RoomConfig config, String... nodes) {
+    return cluster(config, null, nodes);
+  }
+
+  /** Nodes whose places draw their tie-break bits from {@code tieBreaks} ({@code null}: at random). */
+  private static Cluster cluster(
+      RoomConfig config, java.util.function.@org.jspecify.annotations.Nullable IntSupplier tieBreaks, String... nodes) {
     Cluster c = new Cluster(config, KEYS);
+    c.tieBreaks = tieBreaks;
     for (String n : nodes) {
       String[] dcAndId = n.split("/");
       c.add(dcAndId[0], dcAndId[1]);
@@ -107,9 +114,32 @@ class LimitsTest {
     assertThat(crowd.fifoInversions).as("FIFO inversions").isZero();
   }
 
+  /**
+   * Finding 9 in benchmarks/README.md: with parallel requests, total 15 and seed 729770 the peak
+   * was 16 in about 5 runs of 6 (places drew their tie-break bits at random; these are the bits of
+   * one such run). Node b of data center eu missed its syncs for two seconds, so that eu's sums of
+   * two epochs reached the store only after us and ap had settled the next epoch counting eu
+   * silent (free slots: 2, where the room had 1); eu's own plan of the epoch before, made from the
+   * sums ap never saw, had handed the other slot out already. A data center whose sums reach
+   * the store late now skips the plans the others may have counted it silent for ({@code
+   * LateDataCenterTest}).
+   */
+  @Test
+  void parallelRequestsOnNodesThatSeeEachOtherLateStayWithinTheLimit() {
+    Crowd crowd = lateNodes(15, 2, 729770, new Random(1)::nextInt);
+    assertThat(crowd.maxActive).as("peak active").isLessThanOrEqualTo(15);
+    assertThat(crowd.maxAdmissionsPerMinute).as("admissions in a minute").isLessThanOrEqualTo(15);
+    assertThat(crowd.admissions).as("the line moves").hasSizeGreaterThan(15);
+  }
+
   private static Crowd lateNodes(int total, int variant, long seed) {
+    return lateNodes(total, variant, seed, null);
+  }
+
+  private static Crowd lateNodes(
+      int total, int variant, long seed, java.util.function.@org.jspecify.annotations.Nullable IntSupplier tieBreaks) {
     RoomConfig config = config(total, total, Duration.ofSeconds(60));
-    Cluster c = cluster(config, "eu/a", "eu/b", "eu/c", "us/d", "ap/e");
+    Cluster c = cluster(config, tieBreaks, "eu/a", "eu/b", "eu/c", "us/d", "ap/e");
     Crowd crowd = new Crowd(c, seed);
     crowd.bouncing = variant == 1;
     crowd.parallel = variant == 2 ? 3 : 1;

@@ -32,7 +32,11 @@ import org.slf4j.LoggerFactory;
  * stopped publishing (silent for more than two epochs) count with their last tally made {@link
  * Tally#silent(long) silent}. An epoch is settled for the room once every known data center's sum
  * for it is there. A silent data center's nodes may have applied the plan of its last epoch after
- * its last sum, so the free slots of that plan count as its users too. After a gap in its own
+ * its last sum, so the free slots of that plan count as its users too. A data center that is only
+ * late (its nodes missed syncs) must then act as a silent one: its nodes plan an epoch only if
+ * its sums reached the store in time for no other data center to count it silent for an epoch
+ * whose plan meets that one (see {@code inTime}); otherwise they would plan from sums the others
+ * never saw, and hand out slots the others' plans count nowhere. After a gap in its own
  * exchanges (a store outage), a node waits a few epochs for the publishers that published until
  * the gap began instead of counting them silent: they
  * were most likely cut off too, and nodes that come back together would otherwise each plan as
@@ -108,6 +112,13 @@ public final class Coordinator {
   // exchange (see the class comment).
   private final Set<String> lostNodes = new HashSet<>();
   private final Set<String> lostDataCenters = new HashSet<>();
+  /**
+   * When this node saw its data center's sums in the store: per store epoch of an answer, the
+   * latest epoch of the sum the answer held (see {@code inTime}). The last few epochs only.
+   */
+  private final TreeMap<Long, Long> visibleSums = new TreeMap<>();
+  /** The latest epoch of this data center's sum in the global scope of the answer being read. */
+  private long sumInAnswer = Long.MIN_VALUE;
 
   /**
    * A coordinator for one node.
@@ -252,6 +263,7 @@ public final class Coordinator {
     nodes.put(publisher, own);
     read(answer.get(dcScope), dcScope, nodes, unreadableNodes, "node", epoch);
     read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
+    noteVisible(store >= 0 ? Math.floorDiv(store, epochMillis) : epoch);
     if (lastExchangeEpoch < epoch - SILENT_AFTER_EPOCHS) {
       // Back in touch after a gap (a store outage): remember every publisher for a few more
       // epochs, so that none is forgotten before it has had the chance to publish again; and
@@ -288,6 +300,8 @@ public final class Coordinator {
       // room of one data center).
       Map<String, Map<String, byte[]>> again = transport.exchange(config.roomId(), List.of(dataCenterSum()), retention);
       read(again.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
+      long storeAgain = storeClock(again);
+      noteVisible(storeAgain >= 0 ? Math.floorDiv(storeAgain, epochMillis) : epoch);
     }
     for (long s : mySums.keySet()) {
       if (!freeSlots.containsKey(s)) {
@@ -342,6 +356,9 @@ public final class Coordinator {
       @Nullable Map<String, byte[]> values, String scope, Map<String, Report> into, Set<String> unreadable,
       String what, long epoch) {
     unreadable.clear();
+    if (into == dataCenters) {
+      sumInAnswer = Long.MIN_VALUE;
+    }
     if (values == null) {
       return;
     }
@@ -375,6 +392,9 @@ public final class Coordinator {
             Report r = ReportCodec.decode(bytes);
             if (!r.publisher().equals(who)) {
               throw new IllegalArgumentException("it names another publisher");
+            }
+            if (into == dataCenters && who.equals(dataCenter) && !r.tallies().isEmpty()) {
+              sumInAnswer = r.latestEpoch(); // as the others read it, even if this node holds a later one
             }
             Report held = into.get(who);
             boolean silent = r.latestEpoch() < epoch - SILENT_AFTER_EPOCHS;
@@ -506,12 +526,58 @@ public final class Coordinator {
     return true;
   }
 
+  /** Notes the latest sum of this data center that the answer just read (at store epoch {@code at}) held. */
+  private void noteVisible(long at) {
+    if (sumInAnswer != Long.MIN_VALUE) {
+      visibleSums.merge(at, sumInAnswer, Math::max);
+    }
+    while (visibleSums.size() > 2 * Report.EPOCHS_KEPT) {
+      visibleSums.pollFirstEntry();
+    }
+  }
+
+  /** The latest sum of this data center that this node saw in the store before store epoch {@code e} began. */
+  private long visibleBefore(long e) {
+    long latest = Long.MIN_VALUE;
+    for (long l : visibleSums.headMap(e, false).values()) {
+      latest = Math.max(latest, l);
+    }
+    return latest;
+  }
+
+  /**
+   * Whether this data center's sums reached the store in time for the plan of epoch {@code s}:
+   * no other data center can have counted it silent for an epoch whose plan could meet this one.
+   * Another data center settles epoch {@code e} from the start of epoch {@code e + 1} on, and
+   * counts this one silent for it (with its last sum, and the free slots of that sum's plan only)
+   * unless it reads a sum of epoch {@code e - 2} or later. Had it done so for epoch {@code s}, its
+   * plan and this one would be made from different snapshots of one epoch; for epoch {@code s + 1}
+   * or {@code s + 2}, its plan would count none of the slots this one hands out. So this data
+   * center's sum of {@code s - 2} (or later) must have been in the store before epoch {@code s + 1}
+   * began, its sum of {@code s - 1} before epoch {@code s + 2}, and its sum of {@code s} before
+   * {@code s + 3} (in practice: now). A data center whose sums reached the store late (its nodes
+   * missed syncs) skips those plans, as a silent one would: its nodes keep their last grants.
+   * Epochs within two of the data center's first sum need nothing: the others wait for it.
+   */
+  private boolean inTime(long s) {
+    long first = mySums.isEmpty() ? s : dcJoined();
+    for (long e = s; e <= s + 2; e++) {
+      if (e >= first + SILENT_AFTER_EPOCHS + 1 && visibleBefore(e + 1) < e - SILENT_AFTER_EPOCHS) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /**
    * The settled tallies of epoch {@code s}, as the last exchange left them, or {@code null} if
    * the epoch is not settled for the whole room.
    */
   public @Nullable Settled settled(long s) {
     RoomSums room = roomSums(s);
+    if (room != null && otherDataCenters() && !inTime(s)) {
+      return null;
+    }
     if (room == null || !unreadableNodes.isEmpty()) {
       // A report of this data center that does not decode: this node does not know all of its
       // data center's nodes, and would split the data center's slots among too few of them (its

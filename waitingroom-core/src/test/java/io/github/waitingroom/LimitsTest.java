@@ -122,7 +122,7 @@ class LimitsTest {
    * silent (free slots: 2, where the room had 1); eu's own plan of the epoch before, made from the
    * sums ap never saw, had handed the other slot out already. A data center whose sums reach
    * the store late now skips the plans the others may have counted it silent for ({@code
-   * LateDataCenterTest}).
+   * SilentDataCenterTest.aDataCenterWhoseSumsReachedTheStoreLateDoesNotPlanTheEpochsTheOthersCountedItSilentFor}).
    */
   @Test
   void parallelRequestsOnNodesThatSeeEachOtherLateStayWithinTheLimit() {

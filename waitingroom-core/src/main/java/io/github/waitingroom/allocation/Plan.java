@@ -38,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * reserved slots (at most its outstanding line slots) plus its share of the free slots. So the
  * whole room admits at most everything outstanding plus the free slots, which is what the
  * limits leave. Remainders of every split go round in turn, starting from a different publisher
- * each epoch.
+ * each epoch, except that a remainder of the slots for new arrivals stays with a node that still
+ * holds it (see {@link #reshare}).
  */
 public final class Plan {
   private final long epoch;
@@ -377,7 +378,12 @@ public final class Plan {
    * until it switches, the holders together never have more than {@code max(pool, sum of held)}.
    */
   static long[] reshare(long pool, long[] weights, long[] held, long rotation) {
-    long[] fair = split(pool, weights, null, rotation);
+    // The remainders of the split (fewer slots than shares) go first to holders that still hold
+    // that many: taking one from its holder to give it to another in turn would leave it idle for
+    // a plan (the holder gives it back at this plan, the other can take it only at the next, when
+    // it is another's turn), so with two nodes a spare slot would sit with one of them in every
+    // other plan and never reach the other.
+    long[] fair = split(pool, weights, null, rotation, held);
     long heldSum = 0;
     long wanted = 0;
     for (int i = 0; i < fair.length; i++) {
@@ -403,6 +409,16 @@ public final class Plan {
    * @param caps the most each share may take, or {@code null} for no caps
    */
   public static long[] split(long amount, long[] weights, long @Nullable [] caps, long rotation) {
+    return split(amount, weights, caps, rotation, null);
+  }
+
+  /**
+   * {@link #split(long, long[], long[], long)}, handing the remainders first (in rotation) to the
+   * shares that have been given less than they {@code prefer}, then to the others in rotation.
+   *
+   * @param prefer how many each share would rather keep, or {@code null} for plain rotation
+   */
+  static long[] split(long amount, long[] weights, long @Nullable [] caps, long rotation, long @Nullable [] prefer) {
     int k = weights.length;
     long[] parts = new long[k];
     long remaining = amount;
@@ -432,12 +448,18 @@ public final class Plan {
         given += take;
       }
       if (given == 0) {
-        // Fewer slots than open shares: hand them out one each, in rotation.
-        for (int j = 0; j < k && given < remaining; j++) {
-          int i = (int) Math.floorMod(rotation + j, (long) k);
-          if (open[i] && (caps == null || parts[i] < caps[i])) {
-            parts[i]++;
-            given++;
+        // Fewer slots than open shares: hand them out one each, in rotation (first to the shares
+        // that would rather keep more, if any).
+        boolean[] got = new boolean[k];
+        for (int pass = prefer == null ? 1 : 0; pass < 2; pass++) {
+          for (int j = 0; j < k && given < remaining; j++) {
+            int i = (int) Math.floorMod(rotation + j, (long) k);
+            if (open[i] && !got[i] && (caps == null || parts[i] < caps[i])
+                && (pass == 1 || parts[i] < Objects.requireNonNull(prefer)[i])) {
+              parts[i]++;
+              got[i] = true;
+              given++;
+            }
           }
         }
       }

@@ -103,6 +103,40 @@ class PlanProperties {
     assertThat(got).containsExactly(2, 2, 2);
   }
 
+  /**
+   * A spare slot for new arrivals that nobody takes stays granted, plan after plan, to the node or
+   * data center that holds it. It used to go round in turn: the next in turn could not take it
+   * while another still held it, and the holder gave it back, so every other plan granted it to
+   * nobody; with two it came back to the same holder at the next plan and never reached the other
+   * (finding 10: a node whose holders poll only in the other epochs never finds it).
+   */
+  @Test
+  void aSpareSlotForNewArrivalsThatNobodyTakesStaysGranted() {
+    RoomConfig config = config(10, 10);
+    for (boolean twoDataCenters : new boolean[] {false, true}) {
+      long[] held = {0, 0};
+      for (long epoch = 600; epoch < 610; epoch++) {
+        // Nine active users, nobody waiting or arriving; each holds what the plan before gave it.
+        List<Tally> nodes = List.of(
+            new Tally(5, 0, held[0], 0, 0, 0, 0, new TreeMap<>(), new long[0]),
+            new Tally(4, 0, held[1], 0, 0, 0, 0, new TreeMap<>(), new long[0]));
+        long[] granted = new long[2];
+        for (int n = 0; n < 2; n++) {
+          Plan p = twoDataCenters
+              ? Plan.compute(config, epoch, nodes, n, List.of(nodes.get(n)), 0)
+              : Plan.compute(config, epoch, List.of(Tally.sum(nodes)), 0, nodes, n);
+          granted[n] = p.newArrivalGrant();
+        }
+        assertThat(granted[0] + granted[1]).as("granted by plan %d (two data centers: %s)", epoch, twoDataCenters)
+            .isEqualTo(1);
+        if (held[0] + held[1] > 0) {
+          assertThat(granted).as("plan %d keeps it where it is", epoch).containsExactly(held);
+        }
+        held = granted;
+      }
+    }
+  }
+
   @Test
   void reservedSlotsStayWithTheNodeThatHoldsThem() {
     RoomConfig config = config(5, 5);

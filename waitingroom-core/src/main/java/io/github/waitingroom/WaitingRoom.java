@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +57,7 @@ public final class WaitingRoom implements AutoCloseable {
   /** When this node started: a poll before it was counted by another node, or by this one before a restart. */
   private final long startSecond;
   /** Where the tie-break bits of new places come from: {@code null} for ThreadLocalRandom (tests fix them). */
-  private final java.util.function.@Nullable IntSupplier tieBreaks;
+  private final @Nullable IntSupplier tieBreaks;
 
   private WaitingRoom(Builder b, Transport transport) {
     this.config = b.config;
@@ -183,7 +184,7 @@ public final class WaitingRoom implements AutoCloseable {
   }
 
   private Decision arrive(long now) {
-    java.util.function.IntSupplier bits = tieBreaks;
+    IntSupplier bits = tieBreaks;
     long place = Ticket.place(now, bits == null ? ThreadLocalRandom.current().nextInt() : bits.getAsInt());
     Grant grant = state.grant();
     if (state.admitNew(place, now, grant)) {
@@ -302,7 +303,7 @@ public final class WaitingRoom implements AutoCloseable {
     private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
     private boolean backgroundSync = true;
     private int maxRequestsPerTicket = 50;
-    private java.util.function.@Nullable IntSupplier tieBreaks;
+    private @Nullable IntSupplier tieBreaks;
 
     private Builder(RoomConfig config, KeysetHandle keys) {
       this.config = Objects.requireNonNull(config, "config");
@@ -328,7 +329,7 @@ public final class WaitingRoom implements AutoCloseable {
      * Where the tie-break bits of new places come from, for tests and simulations that must replay
      * a run exactly (the supplier is called on request threads). Default: ThreadLocalRandom.
      */
-    Builder tieBreaks(java.util.function.IntSupplier bits) {
+    Builder tieBreaks(IntSupplier bits) {
       this.tieBreaks = Objects.requireNonNull(bits, "tieBreaks");
       return this;
     }

@@ -56,8 +56,8 @@ public final class WaitingRoom implements AutoCloseable {
   private final Synchronizer sync;
   /** When this node started: a poll before it was counted by another node, or by this one before a restart. */
   private final long startSecond;
-  /** Where the tie-break bits of new places come from: {@code null} for ThreadLocalRandom (tests fix them). */
-  private final @Nullable IntSupplier tieBreaks;
+  /** Where the tie-break bits of new places come from: ThreadLocalRandom, unless a test fixes them. */
+  private final IntSupplier tieBreaks;
 
   private WaitingRoom(Builder b, Transport transport) {
     this.config = b.config;
@@ -184,8 +184,7 @@ public final class WaitingRoom implements AutoCloseable {
   }
 
   private Decision arrive(long now) {
-    IntSupplier bits = tieBreaks;
-    long place = Ticket.place(now, bits == null ? ThreadLocalRandom.current().nextInt() : bits.getAsInt());
+    long place = Ticket.place(now, tieBreaks.getAsInt());
     Grant grant = state.grant();
     if (state.admitNew(place, now, grant)) {
       return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, place, now, now, now));
@@ -303,7 +302,7 @@ public final class WaitingRoom implements AutoCloseable {
     private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
     private boolean backgroundSync = true;
     private int maxRequestsPerTicket = 50;
-    private @Nullable IntSupplier tieBreaks;
+    private IntSupplier tieBreaks = () -> ThreadLocalRandom.current().nextInt();
 
     private Builder(RoomConfig config, KeysetHandle keys) {
       this.config = Objects.requireNonNull(config, "config");

@@ -263,7 +263,7 @@ public final class Coordinator {
     nodes.put(publisher, own);
     read(answer.get(dcScope), dcScope, nodes, unreadableNodes, "node", epoch);
     read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
-    noteVisible(store >= 0 ? Math.floorDiv(store, epochMillis) : epoch);
+    noteVisible(store, epoch);
     if (lastExchangeEpoch < epoch - SILENT_AFTER_EPOCHS) {
       // Back in touch after a gap (a store outage): remember every publisher for a few more
       // epochs, so that none is forgotten before it has had the chance to publish again; and
@@ -300,8 +300,7 @@ public final class Coordinator {
       // room of one data center).
       Map<String, Map<String, byte[]>> again = transport.exchange(config.roomId(), List.of(dataCenterSum()), retention);
       read(again.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
-      long storeAgain = storeClock(again);
-      noteVisible(storeAgain >= 0 ? Math.floorDiv(storeAgain, epochMillis) : epoch);
+      noteVisible(storeClock(again), epoch);
     }
     for (long s : mySums.keySet()) {
       if (!freeSlots.containsKey(s)) {
@@ -526,9 +525,13 @@ public final class Coordinator {
     return true;
   }
 
-  /** Notes the latest sum of this data center that the answer just read (at store epoch {@code at}) held. */
-  private void noteVisible(long at) {
+  /**
+   * Notes the latest sum of this data center that the answer just read held, at the store's epoch
+   * of the answer ({@code epoch} if the answer carries no store clock).
+   */
+  private void noteVisible(long storeMillis, long epoch) {
     if (sumInAnswer != Long.MIN_VALUE) {
+      long at = storeMillis >= 0 ? Math.floorDiv(storeMillis, epochMillis) : epoch;
       visibleSums.merge(at, sumInAnswer, Math::max);
     }
     while (visibleSums.size() > 2 * Report.EPOCHS_KEPT) {

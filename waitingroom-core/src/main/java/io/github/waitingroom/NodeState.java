@@ -554,6 +554,25 @@ final class NodeState {
     return toRoom(mine, plan);
   }
 
+  /**
+   * Whether this node's arrivals from {@code fromSecond} (a plan's tally) to {@code now} are more
+   * than {@value #SURGE_FACTOR} times what its rate at its last tally makes of that time, and
+   * {@value #SURGE_SLACK} more: a surge that no plan has counted yet. Between two plans a node
+   * cannot tell whether it is the room's (thousands more are arriving on other nodes and in
+   * other data centers) or its own, so it cannot tell a newcomer how many of them come first.
+   */
+  boolean surgingSince(long fromSecond, long now) {
+    long since = arrivals.sum(fromSecond, now);
+    double expected = (double) arrivedAtTally * (now - fromSecond + 1) / RATE_SECONDS;
+    return since > SURGE_FACTOR * expected + SURGE_SLACK;
+  }
+
+  /** How many times its usual rate of arrivals makes a surge on a node (see {@link #surgingSince}). */
+  static final int SURGE_FACTOR = 2;
+
+  /** How many arrivals more than {@link #SURGE_FACTOR} times its usual rate make a surge. */
+  static final int SURGE_SLACK = 3;
+
   /** The shortest part of a second whose arrivals tell its rate. */
   static final long MIN_ELAPSED_MILLIS = 100;
 

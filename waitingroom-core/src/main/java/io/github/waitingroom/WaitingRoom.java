@@ -202,6 +202,9 @@ public final class WaitingRoom implements AutoCloseable {
   /** The longest refresh interval near the front of the line (while the room is full). */
   static final long FRONT_REFRESH_SECONDS = 5;
 
+  /** The refresh interval while a surge no plan has counted leaves a holder's wait unknown. */
+  static final long SURGE_REFRESH_SECONDS = 2;
+
   /**
    * A waiting answer.
    *
@@ -230,6 +233,17 @@ public final class WaitingRoom implements AutoCloseable {
         ownUnseen = Math.max(0, state.roomArrivalsIn(t.arrival(), sync.nowMillis(), grant.plan) - room.lineAt(t.arrival()));
       }
       e = grant.plan.estimate(t.arrival(), unseen, sync.departures(), Ticket.shareOfSecondAhead(t.place()), ownUnseen);
+      if (grant.tallySecond != Long.MIN_VALUE && t.arrival() >= grant.tallySecond
+          && state.surgingSince(grant.tallySecond, now)) {
+        // A surge since the plan's tally: the holder waits for those of its own second with an
+        // earlier place and for everyone before it, and in a crowd that is thousands spread over
+        // nodes and data centers nobody has heard from since. This node cannot tell how many
+        // (only its own share of the room's arrivals before the surge), so the wait is not
+        // known yet: it asks again in two seconds, when a plan that counted the holder's second
+        // has usually taken over.
+        e = new Plan.Estimate(e.usersAhead(), -1, -1, -1);
+        refresh = SURGE_REFRESH_SECONDS;
+      }
     }
     if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
       // Near the front: ask again sooner, so a slot that frees is used within seconds.

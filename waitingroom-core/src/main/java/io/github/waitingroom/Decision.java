@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  *     0 when {@code ticket} is null
  * @param usersAhead for a waiting user, the estimated number of users ahead of them; 0 otherwise
  * @param waitSeconds for a waiting user, the estimated wait in seconds, or {@code -1} when it is
- *     unknown (nobody has been admitted recently); 0 otherwise
+ *     unknown (nobody has been admitted recently, or the user arrived in a surge that no plan has
+ *     counted yet: known a few seconds later); 0 otherwise
  * @param waitLowSeconds the low end (25th percentile) of the estimate's range, -1 when unknown
  * @param waitHighSeconds the high end (75th percentile) of the estimate's range, -1 when unknown
  * @param refreshSeconds after how many seconds a waiting page should ask again: the room's

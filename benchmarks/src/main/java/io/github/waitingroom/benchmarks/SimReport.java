@@ -92,6 +92,8 @@ final class SimReport {
     m.put("etaAdmittedSignedMedianError", r.admittedEstimateErrors.quantile(0.5));
     m.put("etaAdmittedSample", r.admittedEstimateErrors.size());
     m.put("etaRangeHitRate", r.rangeHitRate());
+    m.put("etaFirstShownP50Seconds", r.firstEstimateDelays.quantile(0.5) / 1000);
+    m.put("etaFirstShownP90Seconds", r.firstEstimateDelays.quantile(0.9) / 1000);
     m.put("waitP50Seconds", r.waits.quantile(0.5) / 1000);
     m.put("waitP90Seconds", r.waits.quantile(0.9) / 1000);
     m.put("bounced", r.bounced);

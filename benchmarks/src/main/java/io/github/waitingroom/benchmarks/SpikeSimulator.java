@@ -97,6 +97,8 @@ public final class SpikeSimulator {
   private final @Nullable String[] placeTicket;
   private final long[] placeExpiresMillis;
   private final long[] placeSecond;
+  /** When each waiting user was first told a wait estimate (-1 while it is unknown). */
+  private final long[] shownAtMillis;
   private final long[] queuedMillis;
   private final long[] shownWait;
   private final long[] shownLow;
@@ -188,6 +190,7 @@ public final class SpikeSimulator {
     this.placeTicket = new String[total];
     this.placeExpiresMillis = new long[total];
     this.placeSecond = new long[total];
+    this.shownAtMillis = new long[total];
     this.queuedMillis = new long[total];
     this.shownWait = new long[total];
     this.shownLow = new long[total];
@@ -535,6 +538,14 @@ public final class SpikeSimulator {
             kind[u] = kind[u] == CLONE || u == cloneVictim ? CLONE : kind[u];
           } else if (kind[u] == HONEST) {
             checkOrder(u, d);
+            if (shownWait[u] < 0 && d.waitKnown()) {
+              // The first estimate the user is told (a newcomer's is unknown until a plan
+              // counted its arrival second): it is measured from now.
+              shownAtMillis[u] = at;
+              shownWait[u] = d.waitSeconds();
+              shownLow[u] = d.waitLowSeconds();
+              shownHigh[u] = d.waitHighSeconds();
+            }
           }
           nextPoll(u, at, d);
         }
@@ -566,6 +577,7 @@ public final class SpikeSimulator {
     waitingNow++;
     waitingBySecond.merge(placeSecond[u], 1, Integer::sum);
     queuedMillis[u] = at;
+    shownAtMillis[u] = d.waitKnown() ? at : -1;
     shownWait[u] = d.waitSeconds();
     shownLow[u] = d.waitLowSeconds();
     shownHigh[u] = d.waitHighSeconds();
@@ -632,7 +644,10 @@ public final class SpikeSimulator {
       long waitedMillis = at - queuedMillis[u];
       result.waits.add(waitedMillis);
       result.waitsByDc.get(dataCenter[u]).add(waitedMillis);
-      estimate(u, waitedMillis / 1000.0);
+      estimate(u, (at - (shownAtMillis[u] >= 0 ? shownAtMillis[u] : queuedMillis[u])) / 1000.0);
+      if (shownAtMillis[u] >= 0) {
+        result.firstEstimateDelays.add(shownAtMillis[u] - queuedMillis[u]);
+      }
     }
     browseEndMillis[u] = at + Math.max(10_000, exponential(s.browseMean().toMillis()));
     admissionMillis.add(at - warm);
@@ -862,6 +877,8 @@ public final class SpikeSimulator {
     final DoubleList estimateErrors = new DoubleList();
     /** The errors of {@link #estimateErrors} of users admitted from the line (no one still waiting). */
     final DoubleList admittedEstimateErrors = new DoubleList();
+    /** For users admitted from the line: milliseconds from their queueing to their first estimate. */
+    final DoubleList firstEstimateDelays = new DoubleList();
     final int[] arrivalsByDc;
     final int[] queuedByDc;
     final int[] admittedByDc;
@@ -937,7 +954,7 @@ public final class SpikeSimulator {
       long end = sim.endMillis;
       for (int u = 0; u < sim.users; u++) {
         if (sim.state[u] == WAITING && sim.kind[u] == HONEST && u != sim.cloneVictim) {
-          double waited = (end - sim.queuedMillis[u]) / 1000.0;
+          double waited = (end - (sim.shownAtMillis[u] >= 0 ? sim.shownAtMillis[u] : sim.queuedMillis[u])) / 1000.0;
           if (sim.shownWait[u] >= 0 && waited > sim.shownWait[u]) {
             estimateErrors.add((sim.shownWait[u] - waited) / waited);
             censoredIncluded++;
@@ -1009,7 +1026,7 @@ public final class SpikeSimulator {
               + " peak admitted in 60 s %d / %d (%.3fx), utilization while queued %.1f%% over %d s (%d s below 97%%),"
               + " FIFO inversions %d (users %d, cross-DC %d; strict %d), ahead grew %d times (users %d, max +%d),"
               + " wait estimate |error| p50 %.1f%% p90 %.1f%% (signed p50 %+.1f%%, unknown %d, sample %d incl. %d"
-              + " still waiting, %d left out), 25-75 range hit %.1f%%, bounced %d, lost place %d, revived %d,"
+              + " still waiting, %d left out; first estimate after p50 %.1f s p90 %.1f s), 25-75 range hit %.1f%%, bounced %d, lost place %d, revived %d,"
               + " cookie expired early %d, duplicate admits %d, replays %d (admitted %d), clones admitted %d"
               + " (cloned place %d within %d ms); %d decisions, %d syncs, store %d exchanges (%d failed) in %.1f s",
           scenario.name(), users, queued, admitted, abandoned, peakActive, scenario.totalActiveUsers(),
@@ -1017,7 +1034,8 @@ public final class SpikeSimulator {
           peakPerMinuteRatio(), utilization * 100, queueSeconds, secondsBelowTarget, inversions, invertedUsers,
           crossDcInversions, strictInversions, aheadIncreases, aheadGrewUsers, maxAheadIncrease,
           medianAbsError() * 100, estimateErrors.absQuantile(0.9) * 100, estimateErrors.quantile(0.5) * 100,
-          unknownEstimates, estimateErrors.size(), censoredIncluded, censoredExcluded, rangeHitRate() * 100,
+          unknownEstimates, estimateErrors.size(), censoredIncluded, censoredExcluded,
+          firstEstimateDelays.quantile(0.5) / 1000, firstEstimateDelays.quantile(0.9) / 1000, rangeHitRate() * 100,
           bounced, lostPlace, revived, cookieExpiredEarly, duplicateAdmits, replays, replayAdmissions,
           cloneAdmitted, clonePlaceAdmitted, clonePlaceSpanMillis, decisions, syncs, storeExchanges,
           storeFailures, wallMillis / 1000.0);

@@ -556,8 +556,9 @@ final class NodeState {
 
   /**
    * Whether this node's arrivals from {@code fromSecond} (a plan's tally) to {@code now} are more
-   * than {@value #SURGE_FACTOR} times what its rate at its last tally makes of that time, and
-   * {@value #SURGE_SLACK} more: a surge that no plan has counted yet. Between two plans a node
+   * than {@value #SURGE_FACTOR} times as many as its rate in the minute before its last tally
+   * gives for that time, and {@value #SURGE_SLACK} more: a surge that no plan has counted yet
+   * (a rate seen at a tally is in the next plans). Between two plans a node
    * cannot tell whether it is the room's (thousands more are arriving on other nodes and in
    * other data centers) or its own, so it cannot tell a newcomer how many of them come first.
    */

@@ -224,7 +224,9 @@ public final class WaitingRoom implements AutoCloseable {
       // in up to that moment: those are in the line.
       long unseen = 0;
       long ownUnseen = 0;
+      boolean surge = false;
       if (grant.tallySecond != Long.MIN_VALUE && t.arrival() >= grant.tallySecond) {
+        surge = state.surgingSince(grant.tallySecond, now);
         Tally room = grant.plan.room();
         unseen = Math.max(0, state.roomArrivalsBetween(grant.tallySecond, t.arrival() - 1, grant.plan)
             - (t.arrival() > grant.tallySecond ? room.lineAt(grant.tallySecond) : 0));
@@ -233,8 +235,7 @@ public final class WaitingRoom implements AutoCloseable {
         ownUnseen = Math.max(0, state.roomArrivalsIn(t.arrival(), sync.nowMillis(), grant.plan) - room.lineAt(t.arrival()));
       }
       e = grant.plan.estimate(t.arrival(), unseen, sync.departures(), Ticket.shareOfSecondAhead(t.place()), ownUnseen);
-      if (grant.tallySecond != Long.MIN_VALUE && t.arrival() >= grant.tallySecond
-          && state.surgingSince(grant.tallySecond, now)) {
+      if (surge) {
         // A surge since the plan's tally: the holder waits for those of its own second with an
         // earlier place and for everyone before it, and in a crowd that is thousands spread over
         // nodes and data centers nobody has heard from since. This node cannot tell how many

@@ -240,8 +240,8 @@ public final class WaitingRoom implements AutoCloseable {
         // earlier place and for everyone before it, and in a crowd that is thousands spread over
         // nodes and data centers nobody has heard from since. This node cannot tell how many
         // (only its own share of the room's arrivals before the surge), so the wait is not
-        // known yet: it asks again in two seconds, when a plan that counted the holder's second
-        // has usually taken over.
+        // known yet: it asks again every two seconds until a plan that counted the holder's
+        // second takes over (an epoch or two, plus the store's lag).
         e = new Plan.Estimate(e.usersAhead(), -1, -1, -1);
         refresh = SURGE_REFRESH_SECONDS;
       }

@@ -231,8 +231,11 @@ public final class WaitingRoom implements AutoCloseable {
         unseen = Math.max(0, state.roomArrivalsBetween(grant.tallySecond, t.arrival() - 1, grant.plan)
             - (t.arrival() > grant.tallySecond ? room.lineAt(grant.tallySecond) : 0));
         // Those of its own second with an earlier place come first too: count all who arrive in
-        // it (while it runs: at its rate so far), not only those the tally saw.
-        ownUnseen = Math.max(0, state.roomArrivalsIn(t.arrival(), sync.nowMillis(), grant.plan) - room.lineAt(t.arrival()));
+        // it (while it runs: at its rate so far), not only those the tally saw. In a surge the
+        // wait is not told (below), and the people ahead shown leave them out.
+        if (!surge) {
+          ownUnseen = Math.max(0, state.roomArrivalsIn(t.arrival(), sync.nowMillis(), grant.plan) - room.lineAt(t.arrival()));
+        }
       }
       e = grant.plan.estimate(t.arrival(), unseen, sync.departures(), Ticket.shareOfSecondAhead(t.place()), ownUnseen);
       if (surge) {

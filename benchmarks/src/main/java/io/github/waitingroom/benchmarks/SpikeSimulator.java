@@ -644,7 +644,7 @@ public final class SpikeSimulator {
       long waitedMillis = at - queuedMillis[u];
       result.waits.add(waitedMillis);
       result.waitsByDc.get(dataCenter[u]).add(waitedMillis);
-      estimate(u, (at - (shownAtMillis[u] >= 0 ? shownAtMillis[u] : queuedMillis[u])) / 1000.0);
+      estimate(u, (at - estimateFrom(u)) / 1000.0);
       if (shownAtMillis[u] >= 0) {
         result.firstEstimateDelays.add(shownAtMillis[u] - queuedMillis[u]);
       }
@@ -661,6 +661,11 @@ public final class SpikeSimulator {
       schedule(at + 1000 / adv.replaysPerSecond(), replayId(r));
     }
     schedule(at + uniform(s.thinkMin().toMillis(), s.thinkMax().toMillis()), u);
+  }
+
+  /** Since when a waiting user's wait counts against its estimate: when it was first told one. */
+  private long estimateFrom(int u) {
+    return shownAtMillis[u] >= 0 ? shownAtMillis[u] : queuedMillis[u];
   }
 
   private void estimate(int u, double actual) {
@@ -954,7 +959,7 @@ public final class SpikeSimulator {
       long end = sim.endMillis;
       for (int u = 0; u < sim.users; u++) {
         if (sim.state[u] == WAITING && sim.kind[u] == HONEST && u != sim.cloneVictim) {
-          double waited = (end - (sim.shownAtMillis[u] >= 0 ? sim.shownAtMillis[u] : sim.queuedMillis[u])) / 1000.0;
+          double waited = (end - sim.estimateFrom(u)) / 1000.0;
           if (sim.shownWait[u] >= 0 && waited > sim.shownWait[u]) {
             estimateErrors.add((sim.shownWait[u] - waited) / waited);
             censoredIncluded++;

@@ -1,6 +1,9 @@
 package io.github.waitingroom;
 
+import io.github.waitingroom.allocation.Tally;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The room as one node sees it, from the last plan it applied: for status pages, logs and
@@ -8,6 +11,9 @@ import java.util.List;
  *
  * @param now the room clock's current epoch second
  * @param planEpoch the epoch the plan was computed from, or {@link Long#MIN_VALUE} before the first
+ * @param viewAgeMillis how old the counts of the plan are: the time since its epoch ended, on the
+ *     room's clock (a settled plan takes over one to two epochs after that), or -1 before the
+ *     first plan
  * @param activeUsers active users of the whole room at the end of that epoch
  * @param waitingUsers users waiting in the whole room (those who polled recently)
  * @param freeSlots slots the plan handed out
@@ -18,10 +24,16 @@ import java.util.List;
  * @param dataCenters the data centers this node knows of, sorted
  * @param roomNodes the live nodes of the room in the plan
  * @param transportFailing whether the last sync failed to reach the store
+ * @param dataCenterShares the active and waiting users of each data center, by name, at the last
+ *     settled plan (empty before the first, or while this node plans alone)
+ * @param nodeShares the active and waiting users each live node of this node's data center
+ *     counts itself, by publisher (node id, {@code #} and a suffix per process), at the last
+ *     settled plan
  */
 public record RoomStatus(
     long now,
     long planEpoch,
+    long viewAgeMillis,
     long activeUsers,
     long waitingUsers,
     long freeSlots,
@@ -30,10 +42,36 @@ public record RoomStatus(
     long localActiveUsers,
     List<String> dataCenters,
     int roomNodes,
-    boolean transportFailing) {
+    boolean transportFailing,
+    List<Share> dataCenterShares,
+    List<Share> nodeShares) {
 
-  /** Copies the list. */
+  /** Copies the lists. */
   public RoomStatus {
     dataCenters = List.copyOf(dataCenters);
+    dataCenterShares = List.copyOf(dataCenterShares);
+    nodeShares = List.copyOf(nodeShares);
+  }
+
+  /**
+   * The users of one data center or node in a settled epoch.
+   *
+   * @param name the data center's name, or the node's publisher
+   * @param activeUsers the active users it counted (sessions and grants it may still use)
+   * @param waitingUsers the users in its line
+   */
+  public record Share(String name, long activeUsers, long waitingUsers) {
+    /** Checks the name. */
+    public Share {
+      Objects.requireNonNull(name, "name");
+    }
+
+    static List<Share> of(List<String> names, List<Tally> tallies) {
+      List<Share> out = new ArrayList<>(tallies.size());
+      for (int i = 0; i < tallies.size(); i++) {
+        out.add(new Share(names.get(i), tallies.get(i).active(), tallies.get(i).waiting()));
+      }
+      return List.copyOf(out);
+    }
   }
 }

@@ -108,6 +108,11 @@ final class Synchronizer {
    */
   private boolean sharedDataCenter = true;
   private final LineDrain drain = new LineDrain();
+  private final RoomMetrics metrics;
+  /** The users of each data center and of each node of this one, at the last plan computed. */
+  private volatile Shares shares = new Shares(List.of(), List.of());
+
+  private record Shares(List<RoomStatus.Share> dataCenters, List<RoomStatus.Share> nodes) {}
 
   // Sync-thread state, guarded by lock.
   private final TreeMap<Long, Tally> tallies = new TreeMap<>();
@@ -132,8 +137,10 @@ final class Synchronizer {
       String nodeId,
       Duration epoch,
       FailurePolicy failurePolicy,
-      boolean background) {
+      boolean background,
+      RoomMetrics metrics) {
     this.config = config;
+    this.metrics = metrics;
     this.state = state;
     this.clock = clock;
     this.epochMillis = epoch.toMillis();
@@ -176,6 +183,15 @@ final class Synchronizer {
    * own, as the failure policy says).
    */
   void sync() {
+    long start = System.nanoTime();
+    try {
+      syncOnce();
+    } finally {
+      metrics.recordSync(System.nanoTime() - start, !failing);
+    }
+  }
+
+  private void syncOnce() {
     synchronized (lock) {
       long startMillis = clock.millis();
       long nowMs = startMillis + offsetMillis;
@@ -202,6 +218,7 @@ final class Synchronizer {
           if (!failing) {
             failing = true;
             failingSince = now;
+            metrics.recordStoreOutage();
             log.warn("room '{}': coordinator transport failed at start ({}): {}", config.roomId(), failurePolicy, e.toString());
           }
           if (failurePolicy == FailurePolicy.FAIL_OPEN && applied < epoch - 1) {
@@ -281,6 +298,7 @@ final class Synchronizer {
         if (!failing) {
           failing = true;
           failingSince = now;
+          metrics.recordStoreOutage();
           log.warn("room '{}': coordinator transport failed, planning alone ({}): {}",
               config.roomId(), failurePolicy, e.toString());
         } else {
@@ -330,6 +348,7 @@ final class Synchronizer {
     roomNodes = Math.max(1, s.roomNodes());
     sharedDataCenter = s.nodes().size() > 1;
     state.dropDuplicates(s.nodes(), s.me(), nowSecond());
+    shares = new Shares(RoomStatus.Share.of(s.dataCenterNames(), s.dataCenters()), RoomStatus.Share.of(s.nodeNames(), s.nodes()));
     return Plan.compute(config, epoch, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me());
   }
 
@@ -460,10 +479,13 @@ final class Synchronizer {
 
   RoomStatus status(NodeState node) {
     Plan plan = node.grant().plan;
-    long now = nowSecond();
+    long nowMillis = nowMillis();
+    long now = Math.floorDiv(nowMillis, 1000L);
+    Shares sh = shares;
     return new RoomStatus(
         now,
         plan.epoch(),
+        plan.epoch() == Long.MIN_VALUE ? -1 : Math.max(0, nowMillis - (plan.epoch() + 1) * epochMillis),
         plan.activeUsers(),
         plan.waitingUsers(),
         plan.freeSlots(),
@@ -472,7 +494,9 @@ final class Synchronizer {
         node.activeUsers(now),
         coordinator.dataCenterNames(),
         roomNodes,
-        failing);
+        failing,
+        sh.dataCenters(),
+        sh.nodes());
   }
 
   private void scheduleNext() {

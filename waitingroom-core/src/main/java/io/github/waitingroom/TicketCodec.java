@@ -4,6 +4,7 @@ import com.google.crypto.tink.Aead;
 import com.google.crypto.tink.InsecureSecretKeyAccess;
 import com.google.crypto.tink.KeyStatus;
 import com.google.crypto.tink.KeysetHandle;
+import com.google.crypto.tink.aead.AeadKey;
 import com.google.crypto.tink.aead.AesGcmKey;
 import com.google.crypto.tink.aead.AesGcmParameters;
 import java.nio.charset.StandardCharsets;
@@ -81,8 +82,12 @@ public final class TicketCodec {
    */
   private final GcmKey @Nullable [] gcmKeys;
   private final byte[] associatedData;
+  /** The output prefixes of the enabled keys, or {@code null} if one key is not an AEAD key. */
+  private final byte @Nullable [][] prefixes;
   private final String roomId;
   private final long warnEvery;
+  /** Where rejections are counted, or {@code null} for a codec of its own. */
+  private final @Nullable RoomMetrics metrics;
   private final java.util.concurrent.atomic.AtomicLong seals = new java.util.concurrent.atomic.AtomicLong();
 
   /**
@@ -93,15 +98,18 @@ public final class TicketCodec {
    * @throws IllegalArgumentException if the keyset holds no AEAD primary key
    */
   public TicketCodec(String roomId, KeysetHandle keys) {
-    this(roomId, keys, SEAL_WARNING_INTERVAL);
+    this(roomId, keys, SEAL_WARNING_INTERVAL, null);
   }
 
-  TicketCodec(String roomId, KeysetHandle keys, long warnEvery) {
+  /** A room's codec: it counts the tickets it rejects, and why, in {@code metrics}. */
+  TicketCodec(String roomId, KeysetHandle keys, long warnEvery, @Nullable RoomMetrics metrics) {
     Objects.requireNonNull(roomId, "roomId");
     this.roomId = roomId;
     this.warnEvery = warnEvery;
+    this.metrics = metrics;
     this.aead = TicketKeys.aead(keys);
     this.gcmKeys = gcmKeys(keys);
+    this.prefixes = prefixes(keys);
     this.associatedData = ("waitingroom/" + roomId).getBytes(StandardCharsets.UTF_8);
   }
 
@@ -137,6 +145,43 @@ public final class TicketCodec {
           new SecretKeySpec(k.getKeyBytes().toByteArray(InsecureSecretKeyAccess.get()), "AES")));
     }
     return out.toArray(GcmKey[]::new);
+  }
+
+  private static byte @Nullable [][] prefixes(KeysetHandle keys) {
+    java.util.List<byte[]> out = new java.util.ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      KeysetHandle.Entry e = keys.getAt(i);
+      if (e.getStatus() == KeyStatus.ENABLED) {
+        if (!(e.getKey() instanceof AeadKey k)) {
+          return null;
+        }
+        out.add(k.getOutputPrefix().toByteArray());
+      }
+    }
+    return out.toArray(byte[][]::new);
+  }
+
+  /**
+   * Counts a rejected value: foreign if it is long enough for a ticket and carries a Tink key
+   * prefix that no enabled key has, forged otherwise.
+   */
+  private void reject(byte @Nullable [] sealed) {
+    RoomMetrics m = metrics;
+    if (m == null) {
+      return;
+    }
+    boolean foreign = false;
+    if (sealed != null && prefixes != null && sealed.length >= 5 + GCM_IV + GCM_TAG + VERSION_2_LENGTH
+        && (sealed[0] == 0 || sealed[0] == 1)) {
+      foreign = true;
+      for (byte[] p : prefixes) {
+        if (sealed.length >= p.length && Arrays.equals(sealed, 0, p.length, p, 0, p.length)) {
+          foreign = false;
+          break;
+        }
+      }
+    }
+    m.recordRejection(foreign ? RoomMetrics.Rejection.FOREIGN : RoomMetrics.Rejection.FORGED);
   }
 
   /** Decrypts a sealed value: with the JDK's cipher for an AES-GCM keyset, with Tink otherwise. */
@@ -203,18 +248,26 @@ public final class TicketCodec {
    * @return the ticket, or {@code null} if the value is missing or not a valid ticket of this room
    */
   public @Nullable Ticket open(@Nullable String value, long now) {
-    if (value == null || value.isEmpty() || value.length() > MAX_SEALED_LENGTH) {
+    if (value == null || value.isEmpty()) {
       return null;
     }
+    if (value.length() > MAX_SEALED_LENGTH) {
+      reject(null);
+      return null;
+    }
+    byte[] sealed = null;
     byte[] plain;
     try {
-      plain = decrypt(DECODER.decode(value));
+      sealed = DECODER.decode(value);
+      plain = decrypt(sealed);
     } catch (GeneralSecurityException | RuntimeException e) {
+      reject(sealed);
       return null;
     }
     boolean current = plain.length == PLAINTEXT_LENGTH && plain[0] == Ticket.FORMAT_VERSION;
     boolean second = plain.length == VERSION_2_LENGTH && plain[0] == 2;
     if (!(current || second) || plain[1] < 0 || plain[1] > 1) {
+      reject(null);
       return null;
     }
     Ticket.State state = plain[1] == 0 ? Ticket.State.WAITING : Ticket.State.ACTIVE;
@@ -233,9 +286,11 @@ public final class TicketCodec {
             && (state == Ticket.State.WAITING
                 ? acceptedAt == 0 && countedSince <= lastCheckIn
                 : acceptedAt >= lastPoll && acceptedAt <= lastCheckIn && countedSince == 0 && due == 0);
-    return consistent
-        ? new Ticket(state, place, acceptedAt, lastCheckIn, lastPoll, aheadShown, countedSince, due)
-        : null;
+    if (!consistent) {
+      reject(null);
+      return null;
+    }
+    return new Ticket(state, place, acceptedAt, lastCheckIn, lastPoll, aheadShown, countedSince, due);
   }
 
   private static void putU32(byte[] out, int at, long value) {

@@ -50,24 +50,29 @@ public final class WaitingRoom implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WaitingRoom.class);
 
   private final RoomConfig config;
+  private final RoomMetrics metrics = new RoomMetrics();
   private final TicketCodec codec;
   private final NodeState state;
   private final TicketRate rate;
   private final Synchronizer sync;
   /** When this node started: a poll before it was counted by another node, or by this one before a restart. */
   private final long startSecond;
+  private final String dataCenter;
+  private final String nodeId;
   /** Where the tie-break bits of new places come from: ThreadLocalRandom, unless a test fixes them. */
   private final IntSupplier tieBreaks;
 
   private WaitingRoom(Builder b, Transport transport) {
     this.config = b.config;
     this.tieBreaks = b.tieBreaks;
-    this.codec = new TicketCodec(config.roomId(), b.keys);
+    this.codec = new TicketCodec(config.roomId(), b.keys, TicketCodec.SEAL_WARNING_INTERVAL, metrics);
+    this.dataCenter = b.dataCenter;
+    this.nodeId = b.nodeId;
     this.state = new NodeState(config);
     this.rate = new TicketRate(b.maxRequestsPerTicket);
     this.sync = new Synchronizer(config, state, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
         b.dataCenter, b.nodeId,
-        b.syncInterval, b.failurePolicy, b.backgroundSync);
+        b.syncInterval, b.failurePolicy, b.backgroundSync, metrics);
     this.startSecond = sync.nowSecond();
     log.info("room '{}' open on node '{}' of data center '{}': {} active users, {} new users a minute, sessions of {} s;"
             + " store {}, {}, epochs of {} ms",
@@ -93,7 +98,7 @@ public final class WaitingRoom implements AutoCloseable {
    */
   public Decision decide(@Nullable String ticket) {
     long now = sync.nowSecond();
-    return decide(codec.open(ticket, now), now);
+    return counted(decide(codec.open(ticket, now), now));
   }
 
   /**
@@ -113,10 +118,15 @@ public final class WaitingRoom implements AutoCloseable {
     long now = sync.nowSecond();
     Ticket s = codec.open(session, now);
     if (s != null && activeAt(s, now)) {
-      return decide(s, now);
+      return counted(decide(s, now));
     }
     Ticket p = codec.open(place, now);
-    return decide(p != null ? p : s, now);
+    return counted(decide(p != null ? p : s, now));
+  }
+
+  private Decision counted(Decision d) {
+    metrics.recordDecision(d);
+    return d;
   }
 
   private Decision decide(@Nullable Ticket t, long now) {
@@ -124,11 +134,16 @@ public final class WaitingRoom implements AutoCloseable {
       if (activeAt(t, now)) {
         // A ticket used far faster than one browser would (a cookie shared by many clients) is
         // refused for the rest of the window: its requests arrive anew.
-        return rate.overLimit(t.place(), now) ? arrive(now) : pass(t, now);
+        if (!rate.overLimit(t.place(), now)) {
+          return pass(t, now);
+        }
+        metrics.recordRejection(RoomMetrics.Rejection.TOO_FAST);
+        return arrive(now);
       }
       if (!t.isActive() && t.lastPoll() > now - config.waitingTimeoutSeconds()) {
         return keepWaiting(t, now);
       }
+      metrics.recordRejection(RoomMetrics.Rejection.EXPIRED);
     }
     return arrive(now);
   }
@@ -174,6 +189,7 @@ public final class WaitingRoom implements AutoCloseable {
     boolean fromLine = seenBefore && counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted);
     boolean called = fromLine || seenBefore && grant.called(t.place());
     if (called && state.admitWaiting(t.place(), now, grant, fromLine) == NodeState.Admission.ADMITTED) {
+      metrics.recordAdmissionFromLine(now - t.arrival());
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
     return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew(), now);
@@ -187,9 +203,12 @@ public final class WaitingRoom implements AutoCloseable {
     long place = Ticket.place(now, tieBreaks.getAsInt());
     Grant grant = state.grant();
     if (state.admitNew(place, now, grant)) {
+      metrics.recordAdmissionOnArrival();
       return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, place, now, now, now));
     }
-    return waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, now);
+    Decision d = waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, now);
+    metrics.recordQueued(d);
+    return d;
   }
 
   private Decision admitted(Decision.Outcome outcome, Ticket t) {
@@ -285,6 +304,24 @@ public final class WaitingRoom implements AutoCloseable {
   /** The room's configuration. */
   public RoomConfig config() {
     return config;
+  }
+
+  /**
+   * What this node has done since it started (decisions, admissions, rejected tickets, time in
+   * line, syncs): counters for metrics libraries, kept lock-free on the request path.
+   */
+  public RoomMetrics metrics() {
+    return metrics;
+  }
+
+  /** The data center this node belongs to (see {@link Builder#dataCenter}). */
+  public String dataCenter() {
+    return dataCenter;
+  }
+
+  /** This node's id (see {@link Builder#nodeId}). */
+  public String nodeId() {
+    return nodeId;
   }
 
   /** The room as this node sees it, from the last plan it applied. */

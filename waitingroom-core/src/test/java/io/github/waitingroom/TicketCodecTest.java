@@ -235,7 +235,7 @@ class TicketCodecTest {
 
   @Test
   void warnsEveryIntervalOfSealsSoTheKeysetIsRotatedWellBeforeTheAesGcmBound() {
-    TicketCodec small = new TicketCodec("shop", KEYS, 1000);
+    TicketCodec small = new TicketCodec("shop", KEYS, 1000, null);
     String log =
         Logs.during(
             () -> {

@@ -588,6 +588,7 @@ public final class Coordinator {
       return null;
     }
     List<Tally> live = new ArrayList<>();
+    List<String> liveNames = new ArrayList<>();
     int me = -1;
     for (Map.Entry<String, Report> e : new TreeMap<>(nodes).entrySet()) {
       Tally t = e.getValue().tallies().get(s);
@@ -596,13 +597,15 @@ public final class Coordinator {
           me = live.size();
         }
         live.add(t);
+        liveNames.add(e.getKey());
       }
     }
     if (me < 0) {
       return null;
     }
     List<String> names = new ArrayList<>(room.dataCenters().keySet());
-    return new Settled(new ArrayList<>(room.dataCenters().values()), names.indexOf(dataCenter), live, me, room.nodes());
+    return new Settled(names, new ArrayList<>(room.dataCenters().values()), names.indexOf(dataCenter), liveNames, live, me,
+        room.nodes());
   }
 
   /** Every data center's sum of one epoch, by name, and the live nodes of the room. */
@@ -663,13 +666,23 @@ public final class Coordinator {
   /**
    * An epoch's settled tallies, ready for {@link io.github.waitingroom.allocation.Plan#compute}.
    *
+   * @param dataCenterNames the names of the data centers, sorted
    * @param dataCenters every data center's summed tally, in name order
    * @param myDataCenter the index of this node's data center
+   * @param nodeNames the publishers of the live nodes of this node's data center (node id, {@code
+   *     #} and a suffix per process), sorted
    * @param nodes the tallies of the live nodes of this node's data center, in publisher order
    * @param me the index of this node among them
    * @param roomNodes the live nodes of the whole room
    */
-  public record Settled(List<Tally> dataCenters, int myDataCenter, List<Tally> nodes, int me, int roomNodes) {}
+  public record Settled(
+      List<String> dataCenterNames,
+      List<Tally> dataCenters,
+      int myDataCenter,
+      List<String> nodeNames,
+      List<Tally> nodes,
+      int me,
+      int roomNodes) {}
 
   /** A name from a report made safe for a log line: printable ASCII only, at most 64 characters. */
   static String printable(@Nullable String s) {

@@ -1,25 +1,35 @@
 package io.github.waitingroom.micrometer;
 
+import io.github.waitingroom.Decision;
+import io.github.waitingroom.RoomMetrics;
 import io.github.waitingroom.RoomStatus;
 import io.github.waitingroom.WaitingRoom;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Gauges for one {@link WaitingRoom}, for any Micrometer {@link MeterRegistry}:
+ * Meters for one {@link WaitingRoom}, for any Micrometer {@link MeterRegistry}:
  *
  * <pre>{@code
  * new WaitingRoomMetrics(room).bindTo(registry);
  * }</pre>
  *
- * <p>Every meter carries the tag {@code room} (the room's {@linkplain
- * io.github.waitingroom.RoomConfig#roomId() id}) and any extra tags given to the constructor:
+ * <p>Every meter carries the tags {@value #ROOM_TAG} (the room's {@linkplain
+ * io.github.waitingroom.RoomConfig#roomId() id}), {@value #DC_TAG} and {@value #NODE_TAG} (this
+ * node's {@linkplain WaitingRoom#dataCenter() data center} and {@linkplain WaitingRoom#nodeId()
+ * id}), and any extra tags given to the constructor. Gauges of the room as this node saw it at its
+ * last sync:
  *
  * <ul>
  *   <li>{@value #USERS_ACTIVE} (users), tag {@code scope}: {@code room} for the active users of the
@@ -31,13 +41,33 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@value #LIMIT_ACTIVE_USERS} (users) and {@value #LIMIT_NEW_USERS_PER_MINUTE}: the room's
  *       configured limits;
  *   <li>{@value #STORE_FAILING}: 1 while the last sync failed to reach the store, else 0;
- *   <li>{@value #NODES} (nodes): the live nodes of the room in the last plan.
+ *   <li>{@value #NODES} (nodes): the live nodes of the room in the last plan;
+ *   <li>{@value #VIEW_AGE} (seconds): how old the counts of the last plan are.
  * </ul>
  *
- * <p>All are gauges read from {@link WaitingRoom#status()} when the registry is scraped; nothing is
- * recorded on the request path. The values are the room as this node saw it at its last sync, so
- * they move once per sync, not per request. The gauges hold the room strongly: they keep reading it
- * for as long as the registry holds them, whether or not the application keeps a reference.
+ * <p>Counters and timers of what this node did since it started ({@link WaitingRoom#metrics()}):
+ *
+ * <ul>
+ *   <li>{@value #DECISIONS}, tag {@value #OUTCOME_TAG} ({@code pass}, {@code admit}, {@code queue},
+ *       {@code wait}): requests decided;
+ *   <li>{@value #ARRIVALS}: new arrivals (let in at once or put in line);
+ *   <li>{@value #ADMISSIONS}, tag {@value #FROM_TAG} ({@code arrival} or {@code line}): users let in;
+ *   <li>{@value #TICKETS_REJECTED}, tag {@value #REASON_TAG} ({@code expired}, {@code foreign},
+ *       {@code forged}, {@code too_fast}): tickets not taken, whose requests arrived anew;
+ *   <li>{@value #LINE_TIME} (a function timer): the real time in line of the users let in from it,
+ *       from arrival to admission;
+ *   <li>{@value #WAIT_ESTIMATED} (a function timer): the wait told to newcomers put in line, and
+ *       {@value #WAIT_UNKNOWN}: those told it is unknown;
+ *   <li>{@value #SYNC} (a function timer): syncs and the time they took, and {@value
+ *       #SYNC_FAILURES}: those that failed to reach the store; {@value #STORE_OUTAGES}: how often
+ *       the store stopped answering.
+ * </ul>
+ *
+ * <p>Everything is read when the registry is scraped: gauges from {@link WaitingRoom#status()},
+ * counters and timers from {@link WaitingRoom#metrics()}, which the room keeps itself with one
+ * lock-free increment per event. Nothing of Micrometer runs on the request path. The meters hold
+ * the room strongly: they keep reading it for as long as the registry holds them, whether or not
+ * the application keeps a reference.
  */
 public final class WaitingRoomMetrics implements MeterBinder {
   /** Active users; tag {@value #SCOPE_TAG} is {@value #SCOPE_ROOM} or {@value #SCOPE_NODE}. */
@@ -64,8 +94,56 @@ public final class WaitingRoomMetrics implements MeterBinder {
   /** Live nodes of the room in the last plan. */
   public static final String NODES = "waitingroom.nodes";
 
+  /** How old the counts of the last plan are, in seconds. */
+  public static final String VIEW_AGE = "waitingroom.view.age";
+
+  /** Requests decided, by {@value #OUTCOME_TAG}. */
+  public static final String DECISIONS = "waitingroom.decisions";
+
+  /** New arrivals: let in at once or put in line. */
+  public static final String ARRIVALS = "waitingroom.arrivals";
+
+  /** Users let in, by {@value #FROM_TAG}. */
+  public static final String ADMISSIONS = "waitingroom.admissions";
+
+  /** Tickets not taken, by {@value #REASON_TAG}. */
+  public static final String TICKETS_REJECTED = "waitingroom.tickets.rejected";
+
+  /** The real time in line of the users let in from it. */
+  public static final String LINE_TIME = "waitingroom.line.time";
+
+  /** The wait told to newcomers put in line. */
+  public static final String WAIT_ESTIMATED = "waitingroom.wait.estimated";
+
+  /** Newcomers put in line and told their wait is unknown. */
+  public static final String WAIT_UNKNOWN = "waitingroom.wait.unknown";
+
+  /** Syncs and the time they took. */
+  public static final String SYNC = "waitingroom.sync";
+
+  /** Syncs that failed to reach the store. */
+  public static final String SYNC_FAILURES = "waitingroom.sync.failures";
+
+  /** How often the store stopped answering. */
+  public static final String STORE_OUTAGES = "waitingroom.store.outages";
+
   /** The tag that carries the room's id, on every meter. */
   public static final String ROOM_TAG = "room";
+
+  /** The tag that carries this node's data center, on every meter. */
+  public static final String DC_TAG = "dc";
+
+  /** The tag that carries this node's id, on every meter. */
+  public static final String NODE_TAG = "node";
+
+  /** The tag of {@value #DECISIONS}: {@code pass}, {@code admit}, {@code queue} or {@code wait}. */
+  public static final String OUTCOME_TAG = "outcome";
+
+  /** The tag of {@value #ADMISSIONS}: {@code arrival} or {@code line}. */
+  public static final String FROM_TAG = "from";
+
+  /** The tag of {@value #TICKETS_REJECTED}: the {@link RoomMetrics.Rejection} in lower case. */
+  public static final String REASON_TAG = "reason";
 
   /** The tag of {@value #USERS_ACTIVE} that says whose users are counted. */
   public static final String SCOPE_TAG = "scope";
@@ -92,17 +170,18 @@ public final class WaitingRoomMetrics implements MeterBinder {
    * Gauges for a room, tagged with its id and further tags (an application or region, say).
    *
    * @param room the room to read
-   * @param tags added to every meter; must not contain {@value #ROOM_TAG}, which is the room's id
+   * @param tags added to every meter; must not contain {@value #ROOM_TAG}, {@value #DC_TAG} or
+   *     {@value #NODE_TAG}, which the room sets
    */
   public WaitingRoomMetrics(WaitingRoom room, @Nullable Iterable<Tag> tags) {
     this.room = Objects.requireNonNull(room, "room");
     Tags extra = Tags.of(tags == null ? Tags.empty() : tags);
     for (Tag t : extra) {
-      if (t.getKey().equals(ROOM_TAG)) {
-        throw new IllegalArgumentException("the tag '" + ROOM_TAG + "' is the room's id and cannot be set");
+      if (t.getKey().equals(ROOM_TAG) || t.getKey().equals(DC_TAG) || t.getKey().equals(NODE_TAG)) {
+        throw new IllegalArgumentException("the tag '" + t.getKey() + "' is the room's own and cannot be set");
       }
     }
-    this.tags = extra.and(ROOM_TAG, room.config().roomId());
+    this.tags = extra.and(ROOM_TAG, room.config().roomId()).and(DC_TAG, room.dataCenter()).and(NODE_TAG, room.nodeId());
   }
 
   @Override
@@ -132,6 +211,61 @@ public final class WaitingRoomMetrics implements MeterBinder {
         .tags(tags)
         .description("The room's configured limit of new users per minute")
         .strongReference(true)
+        .register(registry);
+    gauge(registry, VIEW_AGE, Tags.empty(), "seconds",
+        "How old the counts of the last plan are (-1 before the first)",
+        s -> s.viewAgeMillis() < 0 ? -1 : s.viewAgeMillis() / 1000.0);
+
+    for (Decision.Outcome o : Decision.Outcome.values()) {
+      counter(registry, DECISIONS, Tags.of(OUTCOME_TAG, lower(o)), "requests", "Requests decided, by outcome",
+          m -> m.decisions(o));
+    }
+    counter(registry, ARRIVALS, Tags.empty(), "users", "New arrivals, let in at once or put in line",
+        RoomMetrics::arrivals);
+    counter(registry, ADMISSIONS, Tags.of(FROM_TAG, "arrival"), "users", "Users let in", RoomMetrics::admittedOnArrival);
+    counter(registry, ADMISSIONS, Tags.of(FROM_TAG, "line"), "users", "Users let in", RoomMetrics::admittedFromLine);
+    for (RoomMetrics.Rejection r : RoomMetrics.Rejection.values()) {
+      counter(registry, TICKETS_REJECTED, Tags.of(REASON_TAG, lower(r)), "tickets",
+          "Tickets not taken (their requests arrived anew), by reason", m -> m.rejected(r));
+    }
+    counter(registry, WAIT_UNKNOWN, Tags.empty(), "users", "Newcomers put in line and told their wait is unknown",
+        RoomMetrics::waitUnknown);
+    counter(registry, SYNC_FAILURES, Tags.empty(), "syncs", "Syncs that failed to reach the store",
+        RoomMetrics::syncFailures);
+    counter(registry, STORE_OUTAGES, Tags.empty(), "outages", "How often the store stopped answering",
+        RoomMetrics::storeOutages);
+    timer(registry, LINE_TIME, "Real time in line of the users let in from it, from arrival to admission",
+        m -> m.timeInLine().count(), m -> m.timeInLine().sumSeconds(), TimeUnit.SECONDS);
+    timer(registry, WAIT_ESTIMATED, "The wait told to newcomers put in line",
+        m -> m.waitShown().count(), m -> m.waitShown().sumSeconds(), TimeUnit.SECONDS);
+    timer(registry, SYNC, "Syncs with the store and the time they took",
+        RoomMetrics::syncs, RoomMetrics::syncNanos, TimeUnit.NANOSECONDS);
+  }
+
+  private static String lower(Enum<?> e) {
+    return e.name().toLowerCase(Locale.ROOT);
+  }
+
+  private void counter(
+      MeterRegistry registry, String name, Tags more, String baseUnit, String description, ToLongFunction<RoomMetrics> value) {
+    FunctionCounter.builder(name, room, r -> value.applyAsLong(r.metrics()))
+        .tags(tags.and(more))
+        .baseUnit(baseUnit)
+        .description(description)
+        // Held weakly (function meters cannot hold strongly); the gauges hold the room.
+        .register(registry);
+  }
+
+  private void timer(
+      MeterRegistry registry,
+      String name,
+      String description,
+      ToLongFunction<RoomMetrics> count,
+      ToLongFunction<RoomMetrics> total,
+      TimeUnit unit) {
+    FunctionTimer.builder(name, room, r -> count.applyAsLong(r.metrics()), r -> total.applyAsLong(r.metrics()), unit)
+        .tags(tags)
+        .description(description)
         .register(registry);
   }
 

@@ -113,28 +113,86 @@ class WaitingRoomMetricsTest {
   }
 
   @Test
-  void registersExactlyTheDocumentedMetersAllTaggedWithTheRoom() {
+  void registersExactlyTheDocumentedMetersAllTaggedWithTheRoomItsDataCenterAndNode() {
     new WaitingRoomMetrics(room("shop", 5, 4)).bindTo(registry);
     List<String> ids = new ArrayList<>();
     for (Meter m : registry.getMeters()) {
       assertThat(m.getId().getTag("room")).isEqualTo("shop");
-      assertThat(m.getId().getType()).isEqualTo(Meter.Type.GAUGE);
+      assertThat(m.getId().getTag("dc")).isEqualTo("local");
+      assertThat(m.getId().getTag("node")).isEqualTo("node");
       assertThat(m.getId().getDescription()).isNotBlank();
-      String scope = m.getId().getTag("scope");
-      ids.add(m.getId().getName() + (scope == null ? "" : "{scope=" + scope + "}"));
+      StringBuilder id = new StringBuilder(m.getId().getType() + " " + m.getId().getName());
+      for (String key : List.of("scope", "outcome", "from", "reason")) {
+        String value = m.getId().getTag(key);
+        if (value != null) {
+          id.append('{').append(key).append('=').append(value).append('}');
+        }
+      }
+      ids.add(id.toString());
     }
     assertThat(ids)
         .containsExactlyInAnyOrder(
-            "waitingroom.users.active{scope=room}",
-            "waitingroom.users.active{scope=node}",
-            "waitingroom.users.waiting",
-            "waitingroom.slots.free",
-            "waitingroom.admissions.rate",
-            "waitingroom.limit.active.users",
-            "waitingroom.limit.new.users.per.minute",
-            "waitingroom.store.failing",
-            "waitingroom.nodes");
+            "GAUGE waitingroom.users.active{scope=room}",
+            "GAUGE waitingroom.users.active{scope=node}",
+            "GAUGE waitingroom.users.waiting",
+            "GAUGE waitingroom.slots.free",
+            "GAUGE waitingroom.admissions.rate",
+            "GAUGE waitingroom.limit.active.users",
+            "GAUGE waitingroom.limit.new.users.per.minute",
+            "GAUGE waitingroom.store.failing",
+            "GAUGE waitingroom.nodes",
+            "GAUGE waitingroom.view.age",
+            "COUNTER waitingroom.decisions{outcome=pass}",
+            "COUNTER waitingroom.decisions{outcome=admit}",
+            "COUNTER waitingroom.decisions{outcome=queue}",
+            "COUNTER waitingroom.decisions{outcome=wait}",
+            "COUNTER waitingroom.arrivals",
+            "COUNTER waitingroom.admissions{from=arrival}",
+            "COUNTER waitingroom.admissions{from=line}",
+            "COUNTER waitingroom.tickets.rejected{reason=expired}",
+            "COUNTER waitingroom.tickets.rejected{reason=foreign}",
+            "COUNTER waitingroom.tickets.rejected{reason=forged}",
+            "COUNTER waitingroom.tickets.rejected{reason=too_fast}",
+            "COUNTER waitingroom.wait.unknown",
+            "COUNTER waitingroom.sync.failures",
+            "COUNTER waitingroom.store.outages",
+            "TIMER waitingroom.line.time",
+            "TIMER waitingroom.wait.estimated",
+            "TIMER waitingroom.sync");
     assertThat(registry.get("waitingroom.users.active").tag("scope", "room").gauge().getId().getBaseUnit()).isEqualTo("users");
+  }
+
+  @Test
+  void theCountersAndTimersFollowWhatTheNodeDid() {
+    WaitingRoom room = room("shop", 1, 1);
+    new WaitingRoomMetrics(room).bindTo(registry);
+    room.sync();
+    Decision in = room.decide(null);
+    room.decide(in.ticket());
+    Decision waiting = room.decide(null);
+    room.decide("forged");
+    assertThat(counter("waitingroom.decisions", "outcome", "admit")).isEqualTo(1);
+    assertThat(counter("waitingroom.decisions", "outcome", "pass")).as("a pass that changes no ticket counts too").isEqualTo(1);
+    assertThat(counter("waitingroom.arrivals")).isEqualTo(3);
+    assertThat(counter("waitingroom.admissions", "from", "arrival")).isEqualTo(1);
+    assertThat(counter("waitingroom.tickets.rejected", "reason", "forged")).isEqualTo(1);
+    // The session of the first ends (5 minutes, as the last request's slice ends); the line polls.
+    for (int s = 0; s < 400 && !waiting.letsThrough(); s += 10) {
+      clock.advance(Duration.ofSeconds(10));
+      room.sync();
+      waiting = room.decide(waiting.ticket());
+    }
+    assertThat(waiting.letsThrough()).isTrue();
+    assertThat(counter("waitingroom.admissions", "from", "line")).isEqualTo(1);
+    io.micrometer.core.instrument.FunctionTimer line = registry.get("waitingroom.line.time").functionTimer();
+    assertThat(line.count()).isEqualTo(1);
+    assertThat(line.totalTime(java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(room.metrics().timeInLine().sumSeconds()).isGreaterThan(290);
+    assertThat(registry.get("waitingroom.sync").functionTimer().count()).isEqualTo(room.metrics().syncs()).isGreaterThan(30);
+    assertThat(gauge("waitingroom.view.age", "room", "shop")).isBetween(0.0, 10.0);
+  }
+
+  private double counter(String name, String... tags) {
+    return registry.get(name).tags(tags).functionCounter().count();
   }
 
   @Test
@@ -153,9 +211,11 @@ class WaitingRoomMetricsTest {
     assertThat(gauge("waitingroom.limit.active.users", "room", "shop", "region", "eu")).isEqualTo(5);
 
     WaitingRoom other = room("other", 5, 4);
-    assertThatThrownBy(() -> new WaitingRoomMetrics(other, List.of(Tag.of("room", "x"))))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("room");
+    for (String own : List.of("room", "dc", "node")) {
+      assertThatThrownBy(() -> new WaitingRoomMetrics(other, List.of(Tag.of(own, "x"))))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("'" + own + "'");
+    }
   }
 
   @Test
@@ -198,6 +258,7 @@ class WaitingRoomMetricsTest {
     assertThat(gauge("waitingroom.limit.active.users", "room", "gc")).isEqualTo(3);
     assertThat(gauge("waitingroom.users.active", "room", "gc", "scope", "node")).isZero();
     assertThat(gauge("waitingroom.nodes", "room", "gc")).isEqualTo(1);
+    assertThat(registry.get("waitingroom.sync").tag("room", "gc").functionTimer().count()).as("held by the gauges: the sync at build and the test's").isEqualTo(2);
   }
 
   private WeakReference<WaitingRoom> bindUnreferencedRoom() {

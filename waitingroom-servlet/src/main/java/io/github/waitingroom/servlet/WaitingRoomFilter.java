@@ -256,6 +256,24 @@ public final class WaitingRoomFilter implements Filter {
     return true;
   }
 
+  /**
+   * Whether this filter's room decides a request (it lies under the prefix and is not ignored),
+   * for {@link WaitingRoomDashboard}, which warns when operators would queue for their own
+   * dashboard. Which room a request belongs to is {@link Rooms#owner}'s.
+   */
+  boolean decides(HttpServletRequest req) {
+    Settings s = settings;
+    String path = pathWithinApplication(req);
+    return s != null
+        && s.gate.covers(path)
+        && s.gate.decides(
+            req.getMethod(),
+            rawPathWithinApplication(req),
+            path,
+            req.getHeader("Origin"),
+            req.getHeader("Access-Control-Request-Method"));
+  }
+
   /** Leaves the application's rooms, and closes the room if this filter built it from init-params. */
   @Override
   public void destroy() {

@@ -1,0 +1,378 @@
+package io.github.waitingroom.servlet;
+
+import io.github.waitingroom.WaitingRoom;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A live operator dashboard for one or more {@link WaitingRoom}s: a servlet that serves a
+ * self-contained HTML page (inline SVG charts drawn by a small inline script; nothing loads from
+ * anywhere else, so it works offline) and the JSON data the page polls every two seconds.
+ *
+ * <p>It is off unless an application registers it, and it cannot be built unprotected: {@link
+ * Builder#build()} requires either a {@linkplain Builder#bearerToken bearer token} or an explicit
+ * opt-in to the application's own security with a {@linkplain Builder#requireRole required role}.
+ *
+ * <pre>{@code
+ * WaitingRoomDashboard dashboard = WaitingRoomDashboard.builder(room)
+ *     .bearerToken(System.getenv("WAITINGROOM_DASHBOARD_TOKEN"))  // 16 characters or more
+ *     .build();
+ * servletContext.addServlet("waitingRoomDashboard", dashboard).addMapping("/waitingroom/dashboard/*");
+ * }</pre>
+ *
+ * <p>Map it to a path pattern ending in {@code /*}. It answers:
+ *
+ * <ul>
+ *   <li>{@code GET <mapping>/}: the page (a request without the trailing slash is redirected to
+ *       it). It holds no data: with a bearer token it asks for the token, keeps it in the tab's
+ *       {@code sessionStorage}, and sends it as {@code Authorization: Bearer ...} with each poll.
+ *   <li>{@code GET <mapping>/data}: the JSON data, per room its limits, {@link
+ *       WaitingRoom#status()} and {@link WaitingRoom#metrics()} (histograms as cumulative bucket
+ *       counts). Without the right token: 401 with {@code WWW-Authenticate: Bearer}.
+ * </ul>
+ *
+ * <p>Every response carries {@code Cache-Control: no-store}, {@code X-Content-Type-Options:
+ * nosniff}, {@code Referrer-Policy: no-referrer} and a Content-Security-Policy that allows only the
+ * page's own inline script and style (by their SHA-256 hashes) and requests to its own origin, and
+ * no framing.
+ *
+ * <p>The dashboard's path must lie outside every waiting room's guarded prefix, or in its {@code
+ * ignorePaths}: otherwise operators would queue for their own dashboard. The dashboard logs a
+ * warning, once, when a request for it was decided by a {@link WaitingRoomFilter}.
+ */
+public final class WaitingRoomDashboard extends HttpServlet {
+  private static final long serialVersionUID = 1L;
+  private static final Logger log = LoggerFactory.getLogger(WaitingRoomDashboard.class);
+
+  /** The shortest bearer token {@link Builder#bearerToken} accepts. */
+  public static final int MIN_TOKEN_LENGTH = 16;
+
+  private static final String NO_STORE = "no-store";
+  private static final String DATA_POLICY = "default-src 'none'; frame-ancestors 'none'";
+  private static final Shell SHELL = Shell.load();
+
+  private final transient List<WaitingRoom> rooms;
+  private final transient @Nullable String tokenDigest;
+  private final transient @Nullable String role;
+  private final transient InstantSource clock;
+  private final transient byte[] page;
+  private final transient AtomicBoolean warned = new AtomicBoolean();
+
+  private WaitingRoomDashboard(Builder b, @Nullable String tokenDigest, @Nullable String role) {
+    this.rooms = List.copyOf(b.rooms);
+    this.tokenDigest = tokenDigest;
+    this.role = role;
+    this.clock = b.clock;
+    this.page = SHELL.page(tokenDigest != null ? "bearer" : "role");
+  }
+
+  /**
+   * Starts building a dashboard of the given rooms, shown in this order.
+   *
+   * @param rooms one or more rooms with distinct ids; the caller owns (and closes) them
+   */
+  public static Builder builder(WaitingRoom... rooms) {
+    return new Builder(List.of(rooms));
+  }
+
+  /**
+   * Starts building a dashboard of the given rooms, shown in this order.
+   *
+   * @param rooms one or more rooms with distinct ids; the caller owns (and closes) them
+   */
+  public static Builder builder(List<WaitingRoom> rooms) {
+    return new Builder(List.copyOf(rooms));
+  }
+
+  /** The rooms this dashboard shows, in order. */
+  public List<WaitingRoom> rooms() {
+    return rooms;
+  }
+
+  /** Serves the page, its data, or 404. */
+  @Override
+  protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
+    warnIfDecided(req);
+    String path = req.getPathInfo();
+    res.setHeader("Cache-Control", NO_STORE);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "no-referrer");
+    if (path == null || path.isEmpty()) {
+      String uri = req.getRequestURI();
+      if (uri != null && !uri.endsWith("/")) {
+        res.setHeader("Content-Security-Policy", DATA_POLICY);
+        res.setStatus(HttpServletResponse.SC_FOUND);
+        res.setHeader("Location", uri + "/");
+        return;
+      }
+      path = "/";
+    }
+    if (path.equals("/")) {
+      if (role != null && !allowed(req)) {
+        refuse(res);
+        return;
+      }
+      write(res, HttpServletResponse.SC_OK, "text/html;charset=UTF-8", SHELL.policy, page);
+    } else if (path.equals("/data")) {
+      if (!allowed(req)) {
+        refuse(res);
+        return;
+      }
+      byte[] body = DashboardJson.write(rooms, clock.millis());
+      write(res, HttpServletResponse.SC_OK, "application/json", DATA_POLICY, body);
+    } else {
+      write(res, HttpServletResponse.SC_NOT_FOUND, "text/plain;charset=UTF-8", DATA_POLICY,
+          "not found\n".getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  private boolean allowed(HttpServletRequest req) {
+    String expected = tokenDigest;
+    if (expected != null) {
+      String header = req.getHeader("Authorization");
+      if (header == null || header.length() < 7 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        return false;
+      }
+      // Digests of equal length, compared in constant time: neither the token's length nor its
+      // characters show in how long a refusal takes.
+      return MessageDigest.isEqual(
+          digest(header.substring(7).trim()).getBytes(StandardCharsets.US_ASCII),
+          expected.getBytes(StandardCharsets.US_ASCII));
+    }
+    String r = Objects.requireNonNull(role);
+    return req.getUserPrincipal() != null && req.isUserInRole(r);
+  }
+
+  private void refuse(HttpServletResponse res) throws IOException {
+    byte[] body;
+    int status;
+    if (tokenDigest != null) {
+      status = HttpServletResponse.SC_UNAUTHORIZED;
+      res.setHeader("WWW-Authenticate", "Bearer realm=\"waitingroom-dashboard\"");
+      body = "{\"error\":\"a valid bearer token is required\"}".getBytes(StandardCharsets.UTF_8);
+    } else {
+      // The application's own security authenticates; the dashboard only checks the role.
+      status = HttpServletResponse.SC_FORBIDDEN;
+      body = "{\"error\":\"the dashboard's role is required\"}".getBytes(StandardCharsets.UTF_8);
+    }
+    write(res, status, "application/json", DATA_POLICY, body);
+  }
+
+  private static void write(HttpServletResponse res, int status, String type, String policy, byte[] body)
+      throws IOException {
+    res.setStatus(status);
+    res.setHeader("Content-Security-Policy", policy);
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setContentType(type);
+    res.setContentLength(body.length);
+    res.getOutputStream().write(body);
+  }
+
+  /**
+   * Logs once when a waiting room filter decided this request: then the dashboard's path lies in
+   * a guarded prefix and is not ignored, and operators would wait in line for their own dashboard.
+   */
+  private void warnIfDecided(HttpServletRequest req) {
+    Object roomId = req.getAttribute(WaitingRoomFilter.ROOM_ATTRIBUTE);
+    if (roomId == null || warned.get()) {
+      return;
+    }
+    // The filter marks the requests it ignores too: only a request its room decides counts.
+    String path = (req.getServletPath() == null ? "" : req.getServletPath())
+        + (req.getPathInfo() == null ? "" : req.getPathInfo());
+    WaitingRoomFilter owner = Rooms.of(req.getServletContext()).owner(path.isEmpty() ? "/" : path);
+    if ((owner == null || owner.decides(req)) && warned.compareAndSet(false, true)) {
+      log.warn(
+          "the waiting room dashboard at {} is guarded by waiting room '{}': operators would wait in line for"
+              + " it. Map the dashboard outside the room's pathPrefix, or add its path to the room's ignorePaths",
+          req.getRequestURI(),
+          roomId);
+    }
+  }
+
+  /** Whether the warning that a waiting room decides the dashboard's own path was logged (for tests). */
+  boolean warned() {
+    return warned.get();
+  }
+
+  private static String digest(String token) {
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+      return Base64.getEncoder().encodeToString(d);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+
+  /** The page: its text with the auth mode left open, and the CSP that allows its inline parts. */
+  private static final class Shell {
+    private final String html;
+    final String policy;
+
+    private Shell(String html, String policy) {
+      this.html = html;
+      this.policy = policy;
+    }
+
+    static Shell load() {
+      String html;
+      try (InputStream in = WaitingRoomDashboard.class.getResourceAsStream("dashboard.html")) {
+        if (in == null) {
+          throw new IllegalStateException("dashboard.html is missing from the waitingroom-servlet jar");
+        }
+        html = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      String policy =
+          "default-src 'none'; script-src " + hash(html, "<script>", "</script>")
+              + "; style-src " + hash(html, "<style>", "</style>")
+              + "; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+      return new Shell(html, policy);
+    }
+
+    /** The CSP source of the one inline element between {@code open} and {@code close}. */
+    private static String hash(String html, String open, String close) {
+      int start = html.indexOf(open);
+      int end = html.indexOf(close, start);
+      if (start < 0 || end < 0 || html.indexOf(open, start + 1) >= 0) {
+        throw new IllegalStateException("dashboard.html must hold exactly one " + open);
+      }
+      try {
+        byte[] d = MessageDigest.getInstance("SHA-256")
+            .digest(html.substring(start + open.length(), end).getBytes(StandardCharsets.UTF_8));
+        return "'sha256-" + Base64.getEncoder().encodeToString(d) + "'";
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+      }
+    }
+
+    /** The page for one auth mode ({@code bearer} or {@code role}); outside the hashed parts. */
+    byte[] page(String auth) {
+      return html.replace("data-auth=\"{{auth}}\"", "data-auth=\"" + auth + "\"").getBytes(StandardCharsets.UTF_8);
+    }
+  }
+
+  /**
+   * Builds a {@link WaitingRoomDashboard}. Exactly one protection is required: {@link
+   * #bearerToken} or {@link #requireRole}.
+   */
+  public static final class Builder {
+    private final List<WaitingRoom> rooms;
+    private @Nullable String token;
+    private @Nullable String role;
+    private InstantSource clock = InstantSource.system();
+
+    private Builder(List<WaitingRoom> rooms) {
+      for (WaitingRoom r : rooms) {
+        Objects.requireNonNull(r, "room");
+      }
+      this.rooms = new ArrayList<>(rooms);
+    }
+
+    /**
+     * Protects the data with a bearer token: the page asks for it, and each poll must send
+     * {@code Authorization: Bearer <token>}. Keep it with the application's other secrets; a long
+     * random one, for example {@code openssl rand -base64 24}.
+     *
+     * @param token at least {@value #MIN_TOKEN_LENGTH} characters, printable ASCII without spaces
+     * @throws IllegalArgumentException when it is shorter or holds other characters (the message
+     *     never repeats the token)
+     */
+    public Builder bearerToken(String token) {
+      Objects.requireNonNull(token, "token");
+      if (token.length() < MIN_TOKEN_LENGTH) {
+        throw new IllegalArgumentException(
+            "the dashboard's bearer token must be at least " + MIN_TOKEN_LENGTH + " characters long, but has "
+                + token.length() + "; use a long random one, e.g. from 'openssl rand -base64 24'");
+      }
+      for (int i = 0; i < token.length(); i++) {
+        char ch = token.charAt(i);
+        if (ch <= ' ' || ch > '~') {
+          throw new IllegalArgumentException(
+              "the dashboard's bearer token may hold only printable ASCII characters without spaces"
+                  + " (character " + (i + 1) + " is not one)");
+        }
+      }
+      this.token = token;
+      return this;
+    }
+
+    /**
+     * Leaves authentication to the application's (or container's) own security, and lets in only
+     * users in this role ({@code HttpServletRequest.isUserInRole}); others get 403. Use it when the
+     * dashboard's path is behind your login (a security constraint, Spring Security): the page then
+     * asks for no token.
+     *
+     * @param role the role the dashboard requires, not blank
+     * @throws IllegalArgumentException when it is blank
+     */
+    public Builder requireRole(String role) {
+      Objects.requireNonNull(role, "role");
+      if (role.isBlank()) {
+        throw new IllegalArgumentException("the dashboard's required role must not be blank");
+      }
+      this.role = role;
+      return this;
+    }
+
+    /**
+     * The clock that time-stamps each reading, over which the page computes rates. Default: the
+     * system clock. Simulations and tests pass the rooms' own clock.
+     */
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Checks the settings and builds the dashboard.
+     *
+     * @throws IllegalArgumentException when there is no room, or two rooms share an id
+     * @throws IllegalStateException when neither or both of a bearer token and a required role
+     *     were given
+     */
+    public WaitingRoomDashboard build() {
+      if (rooms.isEmpty()) {
+        throw new IllegalArgumentException("the dashboard needs at least one room to show");
+      }
+      Set<String> ids = new HashSet<>();
+      for (WaitingRoom r : rooms) {
+        if (!ids.add(r.config().roomId())) {
+          throw new IllegalArgumentException(
+              "the dashboard shows each room once, but got two rooms with the id '" + r.config().roomId() + "'");
+        }
+      }
+      String t = token;
+      String r = role;
+      if (t == null && r == null) {
+        throw new IllegalStateException(
+            "the dashboard must be protected: give it a bearerToken(..) of at least " + MIN_TOKEN_LENGTH
+                + " characters, or requireRole(..) to rely on the application's own security");
+      }
+      if (t != null && r != null) {
+        throw new IllegalStateException(
+            "give the dashboard either a bearerToken(..) or requireRole(..), not both");
+      }
+      return new WaitingRoomDashboard(this, t == null ? null : digest(t), r);
+    }
+  }
+}

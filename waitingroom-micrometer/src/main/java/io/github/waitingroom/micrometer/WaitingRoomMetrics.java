@@ -217,22 +217,22 @@ public final class WaitingRoomMetrics implements MeterBinder {
         s -> s.viewAgeMillis() < 0 ? -1 : s.viewAgeMillis() / 1000.0);
 
     for (Decision.Outcome o : Decision.Outcome.values()) {
-      counter(registry, DECISIONS, Tags.of(OUTCOME_TAG, lower(o)), "requests", "Requests decided, by outcome",
+      counter(registry, DECISIONS, Tags.of(OUTCOME_TAG, lower(o)), "Requests decided, by outcome",
           m -> m.decisions(o));
     }
-    counter(registry, ARRIVALS, Tags.empty(), "users", "New arrivals, let in at once or put in line",
+    counter(registry, ARRIVALS, Tags.empty(), "New arrivals, let in at once or put in line",
         RoomMetrics::arrivals);
-    counter(registry, ADMISSIONS, Tags.of(FROM_TAG, "arrival"), "users", "Users let in", RoomMetrics::admittedOnArrival);
-    counter(registry, ADMISSIONS, Tags.of(FROM_TAG, "line"), "users", "Users let in", RoomMetrics::admittedFromLine);
+    counter(registry, ADMISSIONS, Tags.of(FROM_TAG, "arrival"), "Users let in", RoomMetrics::admittedOnArrival);
+    counter(registry, ADMISSIONS, Tags.of(FROM_TAG, "line"), "Users let in", RoomMetrics::admittedFromLine);
     for (RoomMetrics.Rejection r : RoomMetrics.Rejection.values()) {
-      counter(registry, TICKETS_REJECTED, Tags.of(REASON_TAG, lower(r)), "tickets",
+      counter(registry, TICKETS_REJECTED, Tags.of(REASON_TAG, lower(r)),
           "Tickets not taken (their requests arrived anew), by reason", m -> m.rejected(r));
     }
-    counter(registry, WAIT_UNKNOWN, Tags.empty(), "users", "Newcomers put in line and told their wait is unknown",
+    counter(registry, WAIT_UNKNOWN, Tags.empty(), "Newcomers put in line and told their wait is unknown",
         RoomMetrics::waitUnknown);
-    counter(registry, SYNC_FAILURES, Tags.empty(), "syncs", "Syncs that failed to reach the store",
+    counter(registry, SYNC_FAILURES, Tags.empty(), "Syncs that failed to reach the store",
         RoomMetrics::syncFailures);
-    counter(registry, STORE_OUTAGES, Tags.empty(), "outages", "How often the store stopped answering",
+    counter(registry, STORE_OUTAGES, Tags.empty(), "How often the store stopped answering",
         RoomMetrics::storeOutages);
     timer(registry, LINE_TIME, "Real time in line of the users let in from it, from arrival to admission",
         m -> m.timeInLine().count(), m -> m.timeInLine().sumSeconds(), TimeUnit.SECONDS);
@@ -247,10 +247,9 @@ public final class WaitingRoomMetrics implements MeterBinder {
   }
 
   private void counter(
-      MeterRegistry registry, String name, Tags more, String baseUnit, String description, ToLongFunction<RoomMetrics> value) {
+      MeterRegistry registry, String name, Tags more, String description, ToLongFunction<RoomMetrics> value) {
     FunctionCounter.builder(name, room, r -> value.applyAsLong(r.metrics()))
         .tags(tags.and(more))
-        .baseUnit(baseUnit)
         .description(description)
         // Held weakly (function meters cannot hold strongly); the gauges hold the room.
         .register(registry);

@@ -1,0 +1,584 @@
+package io.github.waitingroom.examples.planner;
+
+import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.Decision;
+import io.github.waitingroom.ManualClock;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.coordinator.InMemoryTransport;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.function.IntSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One run of the real core through a crowd, in virtual time: one node ({@link WaitingRoom} built
+ * with {@code backgroundSync(false)} on a {@link ManualClock}, over an {@link InMemoryTransport}
+ * on the same clock), whose {@link WaitingRoom#sync()} the run calls itself, as the spike
+ * simulator of the benchmarks module does. The room's own schedule syncs four times per epoch
+ * (1 s), at the middle of each quarter with a random jitter; a node alone in its room tallies,
+ * exchanges and applies its plan at the first of the four, and the other three only publish the
+ * same tally again. So the run syncs once per epoch, at the middle of its first quarter (125 ms
+ * in), without jitter: the same plans at the same instants for a quarter of the cost ({@code
+ * SimulationTest} checks that four syncs per epoch give the same figures).
+ *
+ * <p>Every simulated user behaves like a browser with the HTTP adapters in front of the room: it
+ * keeps the session and the place ticket apart ({@link WaitingRoom#decide(String, String)}),
+ * drops a cookie whose max-age has passed, and while waiting asks again after the {@code
+ * refreshSeconds} each answer gives (plus up to half a second, as a page's timer and the network
+ * would). A waiting user whose patience runs out leaves. An admitted user clicks every think time
+ * until their browse time is over, then leaves; they count as active until a session after their
+ * last request.
+ *
+ * <p>Deterministic: the arrivals, the users' times and the order of events come from the seed,
+ * and so do the tie-break bits of the places in line, which the room lets a simulation fix
+ * through a package-private builder method (reached here by reflection; where it cannot be, runs
+ * of one seed may differ slightly and {@link PlanResult#exact()} says so).
+ */
+public final class Simulation {
+  /** Virtual start: a round hour, so the room's minutes and slices line up with the run's seconds. */
+  private static final long START_MILLIS = Instant.parse("2026-11-30T10:00:00Z").toEpochMilli();
+  /** The room runs this long before the first arrival, so its first plans are settled. */
+  private static final long WARM_MILLIS = 3000;
+  private static final long EPOCH_MILLIS = 1000;
+  private static final long QUARTER = EPOCH_MILLIS / 4;
+  private static final int ID_BITS = 24;
+  private static final long ID_MASK = (1L << ID_BITS) - 1;
+  private static final int SYNC_ID = (int) ID_MASK;
+  private static final long POLL_JITTER_MILLIS = 500;
+
+  private static final byte NEW = 0;
+  private static final byte WAITING = 1;
+  private static final byte ACTIVE = 2;
+  private static final byte GONE = 3;
+
+  private static final @Nullable Method TIE_BREAKS = tieBreaksHook();
+  private static final KeysetHandle KEYS = TicketKeys.generate();
+
+  private final PlanSettings settings;
+  private final Limits limits;
+  private final RoomConfig config;
+  private final ManualClock clock;
+  private final WaitingRoom room;
+  private final boolean exact;
+  private final long seed;
+  private final long sessionMillis;
+  private final long syncEvery;
+
+  private final int users;
+  private final long[] arrivalMillis;
+  private final long[] patienceMillis;
+  private final byte[] state;
+  private final @Nullable String[] session;
+  private final long[] sessionExpires;
+  private final @Nullable String[] place;
+  private final long[] placeExpires;
+  private final long[] queuedMillis;
+  private final long[] browseEnd;
+  private final int[] steps;
+  private final long[] expiry;
+  private final boolean[] counted;
+
+  private final LongHeap events = new LongHeap();
+  private final LongHeap expiries = new LongHeap();
+  private int activeNow;
+  private int waitingNow;
+
+  private final int arrivalSeconds;
+  private final int maxSeconds;
+  private int[] lineAt;
+  private int[] activeAt;
+  private int[] admittedIn;
+  private int admittedAtOnce;
+  private int queued;
+  private int gaveUp;
+  private int lostSessions;
+  private int peakLine;
+  private int peakLineSecond;
+  private final DoubleList waits = new DoubleList();
+  private final LongList admissionMillis = new LongList();
+
+  private Simulation(PlanSettings settings, Limits limits, int syncsPerEpoch) {
+    this.settings = settings;
+    this.syncEvery = EPOCH_MILLIS / syncsPerEpoch;
+    this.limits = limits;
+    this.seed = settings.seed();
+    this.config =
+        RoomConfig.builder("capacity-plan")
+            .totalActiveUsers(limits.totalActiveUsers())
+            .newUsersPerMinute(limits.newUsersPerMinute())
+            .sessionDuration(settings.session())
+            .refreshInterval(settings.refresh())
+            .build();
+    this.sessionMillis = config.sessionSeconds() * 1000;
+    this.clock = new ManualClock(Instant.ofEpochMilli(START_MILLIS - WARM_MILLIS));
+    WaitingRoom.Builder b =
+        WaitingRoom.builder(config, KEYS)
+            .clock(clock)
+            .transport(new InMemoryTransport(clock))
+            .nodeId("planner")
+            .backgroundSync(false);
+    this.exact = fixTieBreaks(b, new SplittableRandom(seed ^ 0x7A3E_55C1_0B2D_9F41L));
+    this.room = b.build();
+
+    this.arrivalMillis = settings.arrivals().times(seed);
+    this.users = arrivalMillis.length;
+    this.arrivalSeconds = settings.arrivals().seconds();
+    this.maxSeconds = Math.toIntExact(arrivalSeconds + settings.drain().getSeconds());
+    this.patienceMillis = new long[users];
+    Visitors v = settings.visitors();
+    for (int u = 0; u < users; u++) {
+      Duration p = v.patience();
+      patienceMillis[u] = p == null ? Long.MAX_VALUE : draw(p.toMillis(), u, 1, v.fixedTimes());
+    }
+    this.state = new byte[users];
+    this.session = new String[users];
+    this.sessionExpires = new long[users];
+    this.place = new String[users];
+    this.placeExpires = new long[users];
+    this.queuedMillis = new long[users];
+    this.browseEnd = new long[users];
+    this.steps = new int[users];
+    this.expiry = new long[users];
+    this.counted = new boolean[users];
+    int initial = Math.min(maxSeconds + 1, arrivalSeconds + 600);
+    this.lineAt = new int[initial];
+    this.activeAt = new int[initial];
+    this.admittedIn = new int[initial];
+  }
+
+  /**
+   * Runs the crowd of {@code settings} through a room with these limits.
+   *
+   * @throws IllegalArgumentException when the room refuses the settings (the message says why)
+   */
+  public static PlanResult run(PlanSettings settings, Limits limits) {
+    return run(settings, limits, 1);
+  }
+
+  /**
+   * Runs with {@code syncsPerEpoch} syncs per epoch (1, 2 or 4), at the points of the epoch the
+   * room's own schedule aims at, starting with the first: a test checks that 1 gives what 4 give.
+   */
+  static PlanResult run(PlanSettings settings, Limits limits, int syncsPerEpoch) {
+    if (syncsPerEpoch != 1 && syncsPerEpoch != 2 && syncsPerEpoch != 4) {
+      throw new IllegalArgumentException("syncsPerEpoch must be 1, 2 or 4 but was " + syncsPerEpoch);
+    }
+    long started = System.nanoTime();
+    Simulation sim = new Simulation(settings, limits, syncsPerEpoch);
+    try {
+      int end = sim.simulate();
+      return sim.result(end, (System.nanoTime() - started) / 1_000_000);
+    } finally {
+      sim.room.close();
+    }
+  }
+
+  /** Whether runs are exactly repeatable on this classpath (see the class comment). */
+  public static boolean exact() {
+    return TIE_BREAKS != null;
+  }
+
+  private static @Nullable Method tieBreaksHook() {
+    try {
+      Method m = WaitingRoom.Builder.class.getDeclaredMethod("tieBreaks", IntSupplier.class);
+      m.setAccessible(true);
+      return m;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static boolean fixTieBreaks(WaitingRoom.Builder b, SplittableRandom random) {
+    Method m = TIE_BREAKS;
+    if (m == null) {
+      return false;
+    }
+    try {
+      m.invoke(b, (IntSupplier) random::nextInt);
+      return true;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  // ---- per-user random times, the same in every run of one seed whatever the limits ------------
+
+  private long draw(long meanMillis, int user, int salt, boolean fixed) {
+    if (fixed) {
+      return meanMillis;
+    }
+    return (long) (-meanMillis * Math.log(1 - unit(user, salt, 0)));
+  }
+
+  private long think(int user, int step) {
+    long mean = settings.visitors().think().toMillis();
+    if (settings.visitors().fixedTimes()) {
+      return mean;
+    }
+    return Math.max(1, (long) (mean * (0.5 + unit(user, 3, step))));
+  }
+
+  private long jitter(int user, int step) {
+    return (long) (POLL_JITTER_MILLIS * unit(user, 4, step));
+  }
+
+  /** A uniform number in [0, 1) for (user, salt, step), from the seed. */
+  private double unit(int user, int salt, int step) {
+    long h = mix(seed ^ mix(((long) user << 32) ^ ((long) salt << 24) ^ step));
+    return (h >>> 11) * 0x1.0p-53;
+  }
+
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
+    return z ^ (z >>> 31);
+  }
+
+  // ---- the event loop ---------------------------------------------------------------------------
+
+  private void schedule(long atMillis, int id) {
+    events.add((atMillis + WARM_MILLIS) << ID_BITS | id);
+  }
+
+  /** Runs until the arrivals are over and the line is empty, or the drain has run out; the run's length in seconds. */
+  private int simulate() {
+    for (int u = 0; u < users; u++) {
+      schedule(arrivalMillis[u], u);
+    }
+    schedule(-WARM_MILLIS + QUARTER / 2, SYNC_ID);
+    int second = 0;
+    while (!events.isEmpty()) {
+      long event = events.poll();
+      long at = (event >>> ID_BITS) - WARM_MILLIS;
+      int id = (int) (event & ID_MASK);
+      while (second * 1000L <= at) {
+        if (second >= maxSeconds) {
+          return second;
+        }
+        if (second >= arrivalSeconds && waitingNow == 0) {
+          sample(second); // the line is empty: the last second of the run shows it
+          return second + 1;
+        }
+        sample(second++);
+      }
+      clock.set(Instant.ofEpochMilli(START_MILLIS + at));
+      if (id == SYNC_ID) {
+        room.sync();
+        schedule(at + syncEvery, SYNC_ID);
+      } else {
+        request(id, at);
+      }
+    }
+    return second;
+  }
+
+  private void sample(int second) {
+    if (second == lineAt.length) {
+      int n = Math.min(maxSeconds + 1, lineAt.length * 2);
+      lineAt = Arrays.copyOf(lineAt, n);
+      activeAt = Arrays.copyOf(activeAt, n);
+      admittedIn = Arrays.copyOf(admittedIn, n);
+    }
+    expireUpTo(second * 1000L);
+    lineAt[second] = waitingNow;
+    activeAt[second] = activeNow;
+  }
+
+  private Decision decide(int u, long at) {
+    if (session[u] != null && at >= sessionExpires[u]) {
+      session[u] = null;
+    }
+    if (place[u] != null && at >= placeExpires[u]) {
+      place[u] = null;
+    }
+    Decision d = room.decide(session[u], place[u]);
+    String t = d.ticket();
+    if (t != null) {
+      if (d.letsThrough()) {
+        session[u] = t;
+        sessionExpires[u] = at + d.ticketMaxAgeSeconds() * 1000;
+      } else {
+        place[u] = t;
+        placeExpires[u] = at + d.ticketMaxAgeSeconds() * 1000;
+      }
+    }
+    return d;
+  }
+
+  private void request(int u, long at) {
+    switch (state[u]) {
+      case NEW -> {
+        Decision d = decide(u, at);
+        if (d.letsThrough()) {
+          admittedAtOnce++;
+          admit(u, at);
+        } else {
+          queued++;
+          enterLine(u, at);
+          poll(u, at, d);
+        }
+      }
+      case WAITING -> {
+        if (at - arrivalMillis[u] >= patienceMillis[u]) {
+          gaveUp++;
+          leaveLine(u);
+          state[u] = GONE;
+          return;
+        }
+        Decision d = decide(u, at);
+        if (d.letsThrough()) {
+          leaveLine(u);
+          waits.add((at - queuedMillis[u]) / 1000.0);
+          admissionMillis.add(at);
+          admit(u, at);
+        } else {
+          poll(u, at, d);
+        }
+      }
+      case ACTIVE -> {
+        Decision d = decide(u, at);
+        if (d.letsThrough()) {
+          touch(u, at);
+          click(u, at);
+        } else {
+          // The session ran out between two clicks: the user is a newcomer again, in line.
+          lostSessions++;
+          arrivalMillis[u] = at;
+          enterLine(u, at);
+          poll(u, at, d);
+        }
+      }
+      default -> {}
+    }
+  }
+
+  private void enterLine(int u, long at) {
+    state[u] = WAITING;
+    queuedMillis[u] = at;
+    waitingNow++;
+    if (waitingNow > peakLine) {
+      peakLine = waitingNow;
+      peakLineSecond = (int) (at / 1000);
+    }
+  }
+
+  private void leaveLine(int u) {
+    waitingNow--;
+  }
+
+  private void poll(int u, long at, Decision d) {
+    long refresh = d.refreshSeconds() > 0 ? d.refreshSeconds() : config.refreshSeconds();
+    long next = at + refresh * 1000 + jitter(u, steps[u]++);
+    long giveUp = patienceMillis[u] == Long.MAX_VALUE ? Long.MAX_VALUE : arrivalMillis[u] + patienceMillis[u];
+    schedule(Math.min(next, giveUp), u);
+  }
+
+  private void admit(int u, long at) {
+    if (browseEnd[u] == 0) {
+      Visitors v = settings.visitors();
+      browseEnd[u] = at + draw(v.browse().toMillis(), u, 2, v.fixedTimes());
+    }
+    int second = (int) (at / 1000);
+    if (second < admittedIn.length) {
+      admittedIn[second]++;
+    }
+    state[u] = ACTIVE;
+    touch(u, at);
+    click(u, at);
+  }
+
+  /** Schedules the user's next click, or lets them go when it would come after their browse time. */
+  private void click(int u, long at) {
+    long next = at + think(u, steps[u]++);
+    if (next >= browseEnd[u]) {
+      state[u] = GONE;
+    } else {
+      schedule(next, u);
+    }
+  }
+
+  /** A request of user {@code u} was let through: they count as active for a session from now. */
+  private void touch(int u, long at) {
+    expireUpTo(at);
+    if (!counted[u]) {
+      counted[u] = true;
+      activeNow++;
+    }
+    expiry[u] = at + sessionMillis;
+    expiries.add((expiry[u] + WARM_MILLIS) << ID_BITS | u);
+  }
+
+  private void expireUpTo(long at) {
+    while (!expiries.isEmpty() && (expiries.peek() >>> ID_BITS) - WARM_MILLIS <= at) {
+      long e = expiries.poll();
+      int u = (int) (e & ID_MASK);
+      if (counted[u] && expiry[u] == (e >>> ID_BITS) - WARM_MILLIS) {
+        counted[u] = false;
+        activeNow--;
+      }
+    }
+  }
+
+  // ---- figures ----------------------------------------------------------------------------------
+
+  private PlanResult result(int end, long wallMillis) {
+    int[] line = Arrays.copyOf(lineAt, end);
+    int[] active = Arrays.copyOf(activeAt, end);
+    int[] admitted = Arrays.copyOf(admittedIn, end);
+    // Admissions (at once and from the line) in the 60 s up to each second.
+    int[] lastMinute = new int[end];
+    int sum = 0;
+    int peakPerMinute = 0;
+    int peakActive = 0;
+    for (int s = 0; s < end; s++) {
+      sum += admitted[s];
+      if (s >= 60) {
+        sum -= admitted[s - 60];
+      }
+      lastMinute[s] = sum;
+      peakPerMinute = Math.max(peakPerMinute, sum);
+      peakActive = Math.max(peakActive, active[s]);
+    }
+    double activeSum = 0;
+    double admissionSum = 0;
+    int withLine = 0;
+    for (int s = 0; s < end; s++) {
+      if (line[s] > 0) {
+        withLine++;
+        activeSum += Math.min(1.0, active[s] / (double) limits.totalActiveUsers());
+        admissionSum += Math.min(1.0, lastMinute[s] / (double) limits.newUsersPerMinute());
+      }
+    }
+    DoubleList still = new DoubleList();
+    long endMillis = end * 1000L;
+    for (int u = 0; u < users; u++) {
+      if (state[u] == WAITING && endMillis - arrivalMillis[u] < patienceMillis[u]) {
+        still.add((endMillis - queuedMillis[u]) / 1000.0);
+      }
+    }
+    double[] sortedWaits = waits.toArray();
+    Arrays.sort(sortedWaits);
+    double[] stillWaits = still.toArray();
+    Arrays.sort(stillWaits);
+    return new PlanResult(
+        limits,
+        users,
+        admittedAtOnce,
+        queued,
+        waits.size(),
+        gaveUp,
+        stillWaits.length,
+        lostSessions,
+        sortedWaits,
+        stillWaits,
+        peakLine,
+        peakLineSecond,
+        peakActive,
+        peakPerMinute,
+        withLine == 0 ? Double.NaN : activeSum / withLine,
+        withLine == 0 ? Double.NaN : admissionSum / withLine,
+        withLine,
+        line,
+        active,
+        admissionMillis.toArray(),
+        waits.toArray(),
+        arrivalSeconds,
+        exact,
+        wallMillis);
+  }
+
+  /** A binary min-heap of longs, without boxing. */
+  private static final class LongHeap {
+    private long[] a = new long[1024];
+    private int size;
+
+    boolean isEmpty() {
+      return size == 0;
+    }
+
+    long peek() {
+      return a[0];
+    }
+
+    void add(long v) {
+      if (size == a.length) {
+        a = Arrays.copyOf(a, size * 2);
+      }
+      int i = size++;
+      while (i > 0) {
+        int parent = (i - 1) >>> 1;
+        if (a[parent] <= v) {
+          break;
+        }
+        a[i] = a[parent];
+        i = parent;
+      }
+      a[i] = v;
+    }
+
+    long poll() {
+      long top = a[0];
+      long last = a[--size];
+      int i = 0;
+      int half = size >>> 1;
+      while (i < half) {
+        int child = 2 * i + 1;
+        if (child + 1 < size && a[child + 1] < a[child]) {
+          child++;
+        }
+        if (last <= a[child]) {
+          break;
+        }
+        a[i] = a[child];
+        i = child;
+      }
+      if (size > 0) {
+        a[i] = last;
+      }
+      return top;
+    }
+  }
+
+  /** A growable list of doubles. */
+  private static final class DoubleList {
+    private double[] values = new double[64];
+    private int size;
+
+    void add(double v) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, size * 2);
+      }
+      values[size++] = v;
+    }
+
+    int size() {
+      return size;
+    }
+
+    double[] toArray() {
+      return Arrays.copyOf(values, size);
+    }
+  }
+
+  /** A growable list of longs. */
+  private static final class LongList {
+    private long[] values = new long[64];
+    private int size;
+
+    void add(long v) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, size * 2);
+      }
+      values[size++] = v;
+    }
+
+    long[] toArray() {
+      return Arrays.copyOf(values, size);
+    }
+  }
+}

@@ -29,6 +29,12 @@ import org.jspecify.annotations.Nullable;
  * click every {@code --think} seconds, then leaves, and a new visitor takes its place. Every
  * {@code --report} seconds it prints how many are in line and in the shop.
  *
+ * <p>With {@code --rate N} the crowd is open instead: N visitors arrive per minute (at the
+ * instants the capacity planner's step arrivals of the same {@code --seed} have), each visits once
+ * and, with {@code --patience}, gives up after waiting that long; at the end it prints the waits
+ * of those let in from the line (p50, p90, p99), the longest line and how many gave up, the
+ * figures the capacity planner predicts ({@link io.github.waitingroom.examples.planner.CapacityPlanner}).
+ *
  * <pre>
  * mvn -q -pl waitingroom-examples exec:java -Dexec.mainClass=io.github.waitingroom.examples.LoadGenerator \
  *     -Dexec.args="--url http://localhost:8080/ --users 20"
@@ -44,7 +50,13 @@ public final class LoadGenerator {
           new Flag("--stay", "20", "seconds an admitted visitor keeps browsing before leaving"),
           new Flag("--think", "5", "seconds between two clicks of an admitted visitor"),
           new Flag("--duration", "0", "seconds to run; 0 runs until Ctrl-C"),
-          new Flag("--report", "5", "seconds between two report lines"));
+          new Flag("--report", "5", "seconds between two report lines"),
+          new Flag("--rate", "0", "arrivals per minute instead of a fixed population: each visitor comes once"
+              + " (waits, browses, leaves); 0 keeps --users visitors at the site"),
+          new Flag("--arrive-for", "0", "with --rate: seconds during which visitors arrive; 0: all of --duration"),
+          new Flag("--patience", "0", "with --rate: seconds a visitor waits in line before giving up; 0: never"),
+          new Flag("--seed", "1", "with --rate: the seed of the arrival instants (the capacity planner's"
+              + " --shape step --peak RATE --duration ARRIVE-FOR --seed SEED gives the same instants)"));
 
   private static final JsonFactory JSON = new JsonFactory();
 
@@ -60,6 +72,12 @@ public final class LoadGenerator {
   private final LongAdder errors = new LongAdder();
   private final LongAdder lostSessions = new LongAdder();
   private final LongAdder waitedMillis = new LongAdder();
+  private final LongAdder arrived = new LongAdder();
+  private final LongAdder gaveUp = new LongAdder();
+  private final AtomicInteger peakLine = new AtomicInteger();
+  /** The waits (ms) of visitors let in from the line: in line after their first request. */
+  private final List<Long> lineWaits = java.util.Collections.synchronizedList(new ArrayList<>());
+  private long patienceMillis;
   private final AtomicLong maxAhead = new AtomicLong();
   private final AtomicLong lastWaitMinutes = new AtomicLong(-1);
   private volatile boolean running = true;
@@ -92,7 +110,90 @@ public final class LoadGenerator {
     }
     LoadGenerator g =
         new LoadGenerator(URI.create(flags.get("--url")), flags.intValue("--stay"), flags.intValue("--think"));
+    int rate = flags.intValue("--rate");
+    if (rate < 0 || flags.intValue("--arrive-for") < 0 || flags.intValue("--patience") < 0) {
+      System.err.println("error: --rate, --arrive-for and --patience must not be negative");
+      System.exit(2);
+    }
+    if (rate > 0) {
+      long seed;
+      try {
+        seed = Long.parseLong(flags.get("--seed").trim());
+      } catch (NumberFormatException e) {
+        System.err.println("error: --seed must be a whole number but was '" + flags.get("--seed") + "'");
+        System.exit(2);
+        return;
+      }
+      g.patienceMillis = flags.intValue("--patience") * 1000L;
+      g.runArrivals(rate, flags.intValue("--arrive-for"), flags.intValue("--duration"),
+          Math.max(1, flags.intValue("--report")), seed);
+      return;
+    }
     g.run(users, flags.intValue("--duration"), Math.max(1, flags.intValue("--report")));
+  }
+
+  /**
+   * The open crowd of {@code --rate}: visitors arrive at the planner's step instants for {@code
+   * arriveFor} seconds (or the whole run), each on its own thread, for one visit.
+   */
+  private void runArrivals(int perMinute, int arriveFor, int durationSeconds, int reportSeconds, long seed)
+      throws InterruptedException {
+    int window = arriveFor > 0 ? arriveFor : durationSeconds > 0 ? durationSeconds : 24 * 3600;
+    long[] at =
+        io.github.waitingroom.examples.planner.Arrivals.shaped(
+                io.github.waitingroom.examples.planner.Arrivals.Shape.STEP, perMinute, 0, Duration.ofSeconds(window))
+            .times(seed);
+    System.out.printf(Locale.ROOT, "%d visitors a minute for %d s (%d in all) at %s (stay %d s, a click every %d s,"
+        + " patience %s)%n", perMinute, window, at.length, url, stay, think,
+        patienceMillis == 0 ? "unlimited" : patienceMillis / 1000 + " s");
+    Runtime.getRuntime().addShutdownHook(new Thread(this::summary, "summary"));
+    long start = System.nanoTime();
+    Thread arrivals = new Thread(() -> {
+      for (long t : at) {
+        long delay = t - (System.nanoTime() - start) / 1_000_000;
+        if (delay > 0) {
+          sleepMillis(delay);
+        }
+        if (!running || Thread.currentThread().isInterrupted()) {
+          return;
+        }
+        Thread v = new Thread(this::oneVisit, "visitor");
+        v.setDaemon(true);
+        v.start();
+      }
+    }, "arrivals");
+    arrivals.setDaemon(true);
+    arrivals.start();
+    long next = start;
+    while (durationSeconds <= 0 || System.nanoTime() - start < durationSeconds * 1_000_000_000L) {
+      next += reportSeconds * 1_000_000_000L;
+      long sleep = (next - System.nanoTime()) / 1_000_000;
+      if (durationSeconds > 0) {
+        sleep = Math.min(sleep, (start + durationSeconds * 1_000_000_000L - System.nanoTime()) / 1_000_000);
+      }
+      if (sleep > 0) {
+        Thread.sleep(sleep);
+      }
+      long seconds = Math.round((System.nanoTime() - start) / 1e9);
+      System.out.printf(
+          Locale.ROOT,
+          "t=%4ds  arrived: %5d  in line: %4d  in the shop: %4d  admitted so far: %6d  gave up: %4d  errors: %d%n",
+          seconds, arrived.sum(), inLine.get(), inShop.get(), admitted.sum(), gaveUp.sum(), errors.sum());
+    }
+    running = false;
+    arrivals.interrupt();
+    summary();
+  }
+
+  private void oneVisit() {
+    arrived.increment();
+    try {
+      visit();
+    } catch (IOException e) {
+      errors.increment();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void run(int users, int durationSeconds, int reportSeconds) throws InterruptedException {
@@ -133,6 +234,25 @@ public final class LoadGenerator {
         Locale.ROOT,
         "admitted %d visitors; mean time in line %.1f s; errors %d%n",
         n, n == 0 ? 0.0 : waitedMillis.sum() / 1000.0 / n, errors.sum());
+    long[] w;
+    synchronized (lineWaits) {
+      w = lineWaits.stream().mapToLong(Long::longValue).sorted().toArray();
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "let in from the line %d: wait p50 %.1f s, p90 %.1f s, p99 %.1f s, max %.1f s; peak line %d; gave up %d;"
+            + " still in line %d%n",
+        w.length, quantile(w, 0.5), quantile(w, 0.9), quantile(w, 0.99), quantile(w, 1), peakLine.get(),
+        gaveUp.sum(), inLine.get());
+  }
+
+  /** The {@code q} quantile (nearest rank) of sorted milliseconds, in seconds; 0 for none. */
+  private static double quantile(long[] sortedMillis, double q) {
+    if (sortedMillis.length == 0) {
+      return 0;
+    }
+    int i = (int) Math.min(sortedMillis.length - 1, Math.max(0, Math.ceil(q * sortedMillis.length) - 1));
+    return sortedMillis[i] / 1000.0;
   }
 
   private void visitorsOneAfterAnother() {
@@ -159,12 +279,25 @@ public final class LoadGenerator {
       Status s;
       while ((s = ask(cookies)) != null) {
         if (!counted) {
-          inLine.incrementAndGet();
+          peakLine.accumulateAndGet(inLine.incrementAndGet(), Math::max);
           counted = true;
         }
         maxAhead.accumulateAndGet(s.usersAhead, Math::max);
         lastWaitMinutes.set(s.waitMinutes);
-        Thread.sleep(Math.max(1, s.refreshSeconds) * 1000L);
+        long pause = Math.max(1, s.refreshSeconds) * 1000L;
+        if (patienceMillis > 0) {
+          long left = patienceMillis - (System.nanoTime() - arrived) / 1_000_000;
+          if (left <= 0) {
+            gaveUp.increment();
+            return;
+          }
+          if (left < pause) {
+            Thread.sleep(left);
+            gaveUp.increment();
+            return;
+          }
+        }
+        Thread.sleep(pause);
       }
     } finally {
       if (counted) {
@@ -172,7 +305,11 @@ public final class LoadGenerator {
       }
     }
     admitted.increment();
-    waitedMillis.add((System.nanoTime() - arrived) / 1_000_000);
+    long waited = (System.nanoTime() - arrived) / 1_000_000;
+    waitedMillis.add(waited);
+    if (counted) {
+      lineWaits.add(waited);
+    }
     inShop.incrementAndGet();
     try {
       long leave = System.nanoTime() + stay * 1_000_000_000L;

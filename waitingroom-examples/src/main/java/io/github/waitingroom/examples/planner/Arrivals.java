@@ -166,6 +166,15 @@ public final class Arrivals {
     return Arrays.stream(perSecond).sum();
   }
 
+  /** How many arrivals {@link #times(long)} gives: the expected number, rounded down. */
+  public int count() {
+    double acc = 0;
+    for (double r : perSecond) {
+      acc += r;
+    }
+    return (int) Math.floor(acc + 1e-9);
+  }
+
   /** The highest arrival rate of any minute-long window starting on a whole minute, per minute. */
   public double peakPerMinute() {
     double peak = 0;

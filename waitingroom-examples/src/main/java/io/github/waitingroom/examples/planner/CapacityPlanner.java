@@ -116,8 +116,7 @@ public final class CapacityPlanner {
     }
     PlanSettings s = o.settings();
     Arrivals a = s.arrivals();
-    out.printf(Locale.ROOT, "Crowd: %s, %,d arrivals expected (seed %d)%n", a.description(),
-        Math.round(a.expectedTotal()), s.seed());
+    out.printf(Locale.ROOT, "Crowd: %s, %,d arrivals (seed %d)%n", a.description(), a.count(), s.seed());
     out.printf(Locale.ROOT, "Visitors: %s%n", s.visitors().describe());
     out.printf(Locale.ROOT, "Room: session %s, refresh %s; one node, the real core in virtual time%n",
         Durations.format(s.session()), Durations.format(s.refresh()));

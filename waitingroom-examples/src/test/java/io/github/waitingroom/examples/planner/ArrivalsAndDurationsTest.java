@@ -31,6 +31,9 @@ class ArrivalsAndDurationsTest {
   @Test
   void shapesGiveTheirTotalsSortedWithinTheirPeriod() {
     long[] step = Arrivals.shaped(Arrivals.Shape.STEP, 100, 0, Duration.ofMinutes(10)).times(1);
+    Arrivals odd = Arrivals.shaped(Arrivals.Shape.STEP, 15, 0, Duration.ofSeconds(150));
+    assertThat(odd.expectedTotal()).isCloseTo(37.5, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(odd.times(3)).hasSize(odd.count()).hasSize(37);
     assertThat(step).hasSize(1000).isSorted();
     assertThat(step[step.length - 1]).isLessThan(600_000);
     assertThat(Arrivals.shaped(Arrivals.Shape.RAMP, 100, 0, Duration.ofMinutes(10)).times(1)).hasSize(500);

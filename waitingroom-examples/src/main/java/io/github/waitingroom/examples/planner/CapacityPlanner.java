@@ -251,8 +251,8 @@ public final class CapacityPlanner {
       }
       arrivals = Arrivals.shaped(shape, peak, base, length);
     }
-    if (arrivals.expectedTotal() > 5_000_000) {
-      throw new UsageError("more than 5 million arrivals: too many for one run (--peak, --duration or --csv)");
+    if (arrivals.expectedTotal() > 2_000_000) {
+      throw new UsageError("more than 2 million arrivals: too many for one run (--peak, --duration or --csv)");
     }
     Duration browse = duration(f, "--browse");
     Duration think = positive(f, "--think");

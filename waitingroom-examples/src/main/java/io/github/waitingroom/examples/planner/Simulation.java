@@ -327,7 +327,7 @@ public final class Simulation {
         if (at - arrivalMillis[u] >= patienceMillis[u]) {
           gaveUp++;
           leaveLine(u);
-          state[u] = GONE;
+          leave(u);
           return;
         }
         Decision d = decide(u, at);
@@ -396,10 +396,17 @@ public final class Simulation {
   private void click(int u, long at) {
     long next = at + think(u, steps[u]++);
     if (next >= browseEnd[u]) {
-      state[u] = GONE;
+      leave(u);
     } else {
       schedule(next, u);
     }
+  }
+
+  /** The user leaves for good (their session may still count): their cookies are dropped. */
+  private void leave(int u) {
+    state[u] = GONE;
+    session[u] = null;
+    place[u] = null;
   }
 
   /** A request of user {@code u} was let through: they count as active for a session from now. */

@@ -66,6 +66,17 @@ class CapacityPlannerTest {
   }
 
   @Test
+  void runsTheArrivalsOfACsvFile(@TempDir Path dir) throws Exception {
+    Path csv = dir.resolve("sale.csv");
+    Files.writeString(csv, "second,arrivals\n0,30\n1,0\n2,12\n");
+    Run r = run("--csv", csv.toString(), "--csv-step", "1s", "--total", "20", "--per-minute", "20", "--session", "1m",
+        "--patience", "none", "--chart", "none");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("42 arrivals from sale.csv (3 rows of 1s)", "arrivals            42 (20 let in at once,"
+        + " 22 put in line)", "gave up             0");
+  }
+
+  @Test
   void helpListsEveryFlagWithItsDefault() {
     Run r = run("--help");
     assertThat(r.code()).isZero();

@@ -6,6 +6,7 @@ import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.Transport;
 import io.github.waitingroom.examples.Flags.Flag;
+import io.github.waitingroom.servlet.WaitingRoomDashboard;
 import io.github.waitingroom.servlet.WaitingRoomFilter;
 import jakarta.servlet.DispatcherType;
 import java.io.IOException;
@@ -53,7 +54,12 @@ public final class DemoServer implements AutoCloseable {
           new Flag("--node", "node-1", "this node's id, unique within its data center"),
           new Flag("--dc", "local", "this node's data center"),
           new Flag("--redis", null, "Redis URI shared by the room's nodes (redis://host:6379, redis-sentinel://..., redis-cluster://h1:p1,h2:p2)"),
-          new Flag("--keyset", null, "Tink JSON keyset file shared by the room's nodes; created if missing"));
+          new Flag("--keyset", null, "Tink JSON keyset file shared by the room's nodes; created if missing"),
+          new Flag("--dashboard-token", null, "serve the operator dashboard at /waitingroom/dashboard/, protected by this bearer token (16+"
+              + " characters); off if not given"));
+
+  /** Where the demo serves the operator dashboard (with {@code --dashboard-token}); the room does not guard it. */
+  static final String DASHBOARD_PATH = "/waitingroom/dashboard";
 
   private final Server jetty;
   private final WaitingRoom room;
@@ -118,6 +124,7 @@ public final class DemoServer implements AutoCloseable {
           WaitingRoomFilter.builder(room)
               .ignorePaths("/health", "/favicon.ico")
               .waitingStatus(flags.intValue("--waiting-status"))
+              .ignorePaths(dashboardPaths(flags))
               .build();
 
       Server jetty = new Server();
@@ -128,15 +135,50 @@ public final class DemoServer implements AutoCloseable {
       ServletContextHandler context = new ServletContextHandler("/");
       context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
       context.addServlet(new ServletHolder(new ShopServlet(room, flags.get("--node"), flags.get("--dc"))), "/");
+      mountDashboard(context, flags, room);
       jetty.setHandler(context);
       jetty.setStopAtShutdown(false);
       jetty.start();
       DemoServer demo = new DemoServer(jetty, room, connector.getLocalPort());
       demo.banner(out);
+      demo.dashboardBanner(flags, out);
       return demo;
     } catch (Exception e) {
       room.close();
       throw e;
+    }
+  }
+
+  /** The paths the room leaves alone for the dashboard: none without {@code --dashboard-token}. */
+  private static String[] dashboardPaths(Flags flags) {
+    return flags.optional("--dashboard-token") == null ? new String[0] : new String[] {DASHBOARD_PATH};
+  }
+
+  /**
+   * Mounts the operator dashboard ({@link WaitingRoomDashboard}) at {@link #DASHBOARD_PATH} when
+   * {@code --dashboard-token} is given; the room ignores that path, so operators never wait in
+   * line for it.
+   *
+   * @throws IllegalArgumentException when the token is too short
+   */
+  private static void mountDashboard(ServletContextHandler context, Flags flags, WaitingRoom room) {
+    String token = flags.optional("--dashboard-token");
+    if (token != null) {
+      WaitingRoomDashboard dashboard;
+      try {
+        dashboard = WaitingRoomDashboard.builder(room).bearerToken(token).build();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--dashboard-token: " + e.getMessage(), e);
+      }
+      context.addServlet(new ServletHolder(dashboard), DASHBOARD_PATH + "/*");
+    }
+  }
+
+  private void dashboardBanner(Flags flags, PrintStream out) {
+    if (flags.optional("--dashboard-token") != null) {
+      out.println("  Operator dashboard: http://localhost:" + port + DASHBOARD_PATH + "/ (enter the --dashboard-token there)");
+      out.println();
+      out.flush();
     }
   }
 

@@ -1,6 +1,7 @@
 package io.github.waitingroom.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -53,6 +54,44 @@ class DemoServerTest {
       assertThat(second.toString(StandardCharsets.UTF_8)).doesNotContain("Wrote a new ticket keyset").doesNotContain("EPHEMERAL");
       assertThat(get(first, demo.port(), "/").body()).contains("<h1>Ticket shop</h1>");
     }
+  }
+
+  @Test
+  void withADashboardTokenItServesTheDashboardOutsideTheRoomAndPrintsItsUrl() throws Exception {
+    ByteArrayOutputStream banner = new ByteArrayOutputStream();
+    String token = "demo-dashboard-token-0123";
+    String[] args = {"--port", "0", "--total", "1", "--per-minute", "1", "--dashboard-token", token};
+    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
+      assertThat(banner.toString(StandardCharsets.UTF_8)).contains("http://localhost:" + demo.port() + "/waitingroom/dashboard/");
+      assertThat(get(browser(), demo.port(), "/").body()).contains("<h1>Ticket shop</h1>"); // the room is full now
+      // The next visitor waits in line for the shop, but not for the dashboard.
+      HttpClient operator = browser();
+      HttpResponse<String> page = get(operator, demo.port(), "/waitingroom/dashboard/");
+      assertThat(page.statusCode()).isEqualTo(200);
+      assertThat(page.body()).contains("<title>Waiting room dashboard</title>");
+      assertThat(get(operator, demo.port(), "/waitingroom/dashboard/data").statusCode()).isEqualTo(401);
+      HttpResponse<String> data = operator.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + demo.port() + "/waitingroom/dashboard/data"))
+              .header("Authorization", "Bearer " + token).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(data.statusCode()).isEqualTo(200);
+      assertThat(data.body()).contains("\"roomId\":\"ticket-shop\"").contains("\"arrivals\":1,");
+    }
+
+    // Without the flag there is no dashboard: the path is the shop's like any other.
+    ByteArrayOutputStream plain = new ByteArrayOutputStream();
+    try (DemoServer demo = DemoServer.start(Flags.parse(new String[] {"--port", "0"}, DemoServer.FLAGS), new PrintStream(plain, true, StandardCharsets.UTF_8))) {
+      assertThat(plain.toString(StandardCharsets.UTF_8)).doesNotContain("dashboard");
+      assertThat(get(browser(), demo.port(), "/waitingroom/dashboard/").body())
+          .contains("<title>Ticket shop</title>")
+          .doesNotContain("Waiting room dashboard");
+    }
+    String[] weak = {"--port", "0", "--dashboard-token", "too-short"};
+    assertThatThrownBy(() -> DemoServer.start(Flags.parse(weak, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--dashboard-token")
+        .hasMessageContaining("at least 16 characters")
+        .hasMessageNotContaining("too-short");
   }
 
   @Test

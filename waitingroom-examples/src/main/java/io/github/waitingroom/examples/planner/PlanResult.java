@@ -12,7 +12,7 @@ import java.util.Locale;
  * @param limits the limits of the run
  * @param arrivals how many people arrived
  * @param admittedAtOnce how many were let in on their first request, without waiting
- * @param queued how many were put in line
+ * @param queued how many were put in line (counting again those of {@code lostSessions})
  * @param admittedFromLine how many of those were let in from the line
  * @param gaveUp how many left the line before their turn (their patience ran out)
  * @param stillWaiting how many were still in line when the run ended (at the end of its drain)

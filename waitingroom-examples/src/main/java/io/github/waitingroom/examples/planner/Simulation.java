@@ -348,6 +348,7 @@ public final class Simulation {
         } else {
           // The session ran out between two clicks: the user is a newcomer again, in line.
           lostSessions++;
+          queued++;
           arrivalMillis[u] = at;
           enterLine(u, at);
           poll(u, at, d);

@@ -87,6 +87,22 @@ class SimulationTest {
   }
 
   @Test
+  void aThinkTimeLongerThanTheSessionLosesSessionsInAFullRoom() {
+    // A click every 90 s with sessions of 60 s: in a full room a user's next click finds the
+    // session gone and puts them back in line.
+    Visitors slow = new Visitors(Duration.ofMinutes(5), Duration.ofSeconds(90), Duration.ofMinutes(10), true);
+    PlanSettings s = new PlanSettings(Arrivals.shaped(Arrivals.Shape.STEP, 30, 0, Duration.ofMinutes(4)), slow,
+        Duration.ofMinutes(1), Duration.ofSeconds(20), Duration.ofMinutes(30), 9);
+    PlanResult r = Simulation.run(s, new Limits(20, 20));
+    assertThat(r.lostSessions()).isGreaterThan(0);
+    assertConserved(r);
+    PlanResult quick = Simulation.run(new PlanSettings(s.arrivals(),
+        new Visitors(Duration.ofMinutes(5), Duration.ofSeconds(30), Duration.ofMinutes(10), true), s.session(),
+        s.refresh(), s.drain(), 9), new Limits(20, 20));
+    assertThat(quick.lostSessions()).isZero();
+  }
+
+  @Test
   void fixedTimesAreKeptExactly() {
     // Everybody browses 60 s with a click every 10 s (last click at 50 s) and stays counted 30 s
     // after it: 80 s each. 6 a minute, spread out, fill at most 8 + 1 places.

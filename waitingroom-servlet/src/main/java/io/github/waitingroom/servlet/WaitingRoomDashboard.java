@@ -293,7 +293,7 @@ public final class WaitingRoomDashboard extends HttpServlet {
      * {@code Authorization: Bearer <token>}. Keep it with the application's other secrets; a long
      * random one, for example {@code openssl rand -base64 24}.
      *
-     * @param token at least {@value #MIN_TOKEN_LENGTH} characters, printable ASCII without spaces
+     * @param token at least {@value WaitingRoomDashboard#MIN_TOKEN_LENGTH} characters, printable ASCII without spaces
      * @throws IllegalArgumentException when it is shorter or holds other characters (the message
      *     never repeats the token)
      */

@@ -120,7 +120,8 @@ public final class WaitingRoomDashboard extends HttpServlet {
       if (uri != null && !uri.endsWith("/")) {
         res.setHeader("Content-Security-Policy", DATA_POLICY);
         res.setStatus(HttpServletResponse.SC_FOUND);
-        res.setHeader("Location", uri + "/");
+        // Relative to the request's own URL (its last segment plus a slash): never another origin.
+        res.setHeader("Location", uri.substring(uri.lastIndexOf('/') + 1) + "/");
         return;
       }
       path = "/";

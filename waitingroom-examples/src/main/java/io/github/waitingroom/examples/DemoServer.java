@@ -6,9 +6,15 @@ import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.Transport;
 import io.github.waitingroom.examples.Flags.Flag;
+import io.github.waitingroom.micrometer.WaitingRoomMetrics;
 import io.github.waitingroom.servlet.WaitingRoomDashboard;
 import io.github.waitingroom.servlet.WaitingRoomFilter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +61,7 @@ public final class DemoServer implements AutoCloseable {
           new Flag("--dc", "local", "this node's data center"),
           new Flag("--redis", null, "Redis URI shared by the room's nodes (redis://host:6379, redis-sentinel://..., redis-cluster://h1:p1,h2:p2)"),
           new Flag("--keyset", null, "Tink JSON keyset file shared by the room's nodes; created if missing"),
+          new Flag("--metrics", null, "a path (e.g. /metrics) that serves the room's metrics for Prometheus; off if not given"),
           new Flag("--dashboard-token", null, "serve the operator dashboard at /waitingroom/dashboard/, protected by this bearer token (16+"
               + " characters); off if not given"));
 
@@ -120,9 +127,13 @@ public final class DemoServer implements AutoCloseable {
     }
     WaitingRoom room = rb.build();
     try {
+      String metrics = flags.optional("--metrics");
+      if (metrics != null && !metrics.matches("/[A-Za-z0-9._/-]*")) {
+        throw new IllegalArgumentException("--metrics is a path such as /metrics, but was '" + metrics + "'");
+      }
       WaitingRoomFilter filter =
           WaitingRoomFilter.builder(room)
-              .ignorePaths("/health", "/favicon.ico")
+              .ignorePaths(metrics == null ? new String[] {"/health", "/favicon.ico"} : new String[] {"/health", "/favicon.ico", metrics})
               .waitingStatus(flags.intValue("--waiting-status"))
               .ignorePaths(dashboardPaths(flags))
               .build();
@@ -136,17 +147,45 @@ public final class DemoServer implements AutoCloseable {
       context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
       context.addServlet(new ServletHolder(new ShopServlet(room, flags.get("--node"), flags.get("--dc"))), "/");
       mountDashboard(context, flags, room);
+      if (metrics != null) {
+        context.addServlet(new ServletHolder(prometheus(room)), metrics);
+      }
       jetty.setHandler(context);
       jetty.setStopAtShutdown(false);
       jetty.start();
       DemoServer demo = new DemoServer(jetty, room, connector.getLocalPort());
       demo.banner(out);
       demo.dashboardBanner(flags, out);
+      if (metrics != null) {
+        out.println("  Metrics for Prometheus: http://localhost:" + demo.port + metrics);
+        out.println();
+        out.flush();
+      }
       return demo;
     } catch (Exception e) {
       room.close();
       throw e;
     }
+  }
+
+  /**
+   * A servlet that answers Prometheus' scrape with the room's meters ({@link WaitingRoomMetrics}).
+   * The waiting room does not guard its path (it is among the ignored paths); in production, keep
+   * such an endpoint off the public network or behind the application's own security.
+   */
+  static HttpServlet prometheus(WaitingRoom room) {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new WaitingRoomMetrics(room).bindTo(registry);
+    return new HttpServlet() {
+      private static final long serialVersionUID = 1L;
+
+      @Override
+      protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        resp.setContentType("text/plain; version=0.0.4; charset=utf-8");
+        resp.setHeader("Cache-Control", "no-store");
+        resp.getWriter().write(registry.scrape());
+      }
+    };
   }
 
   /** The paths the room leaves alone for the dashboard: none without {@code --dashboard-token}. */

@@ -57,6 +57,37 @@ class DemoServerTest {
   }
 
   @Test
+  void withMetricsOnPrometheusScrapesTheRoomsMetersOverHttp() throws Exception {
+    ByteArrayOutputStream banner = new ByteArrayOutputStream();
+    String[] args = {"--port", "0", "--total", "1", "--per-minute", "1", "--node", "web-1", "--dc", "eu", "--metrics", "/metrics"};
+    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
+      assertThat(banner.toString(StandardCharsets.UTF_8)).contains("http://localhost:" + demo.port() + "/metrics");
+      HttpClient first = browser();
+      assertThat(get(first, demo.port(), "/").body()).contains("<h1>Ticket shop</h1>");
+      get(first, demo.port(), "/concert/1");
+      assertThat(get(browser(), demo.port(), "/").body()).contains("<h1>You are in line</h1>");
+      HttpRequest forged = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + demo.port() + "/"))
+          .header("Cookie", "wr_ticket-shop=AQAAAAB" + "x".repeat(80)).GET().build();
+      browser().send(forged, HttpResponse.BodyHandlers.discarding());
+
+      HttpResponse<String> scrape = get(browser(), demo.port(), "/metrics");
+      assertThat(scrape.statusCode()).isEqualTo(200);
+      assertThat(scrape.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+      String tags = "dc=\"eu\",node=\"web-1\"";
+      assertThat(scrape.body())
+          .as("the scrape itself is not decided by the room")
+          .contains("waitingroom_decisions_total{" + tags + ",outcome=\"admit\",room=\"ticket-shop\"} 1.0")
+          .contains("waitingroom_decisions_total{" + tags + ",outcome=\"pass\",room=\"ticket-shop\"} 1.0")
+          .contains("waitingroom_decisions_total{" + tags + ",outcome=\"queue\",room=\"ticket-shop\"} 2.0")
+          .contains("waitingroom_arrivals_total{" + tags + ",room=\"ticket-shop\"} 3.0")
+          .contains("waitingroom_tickets_rejected_total{" + tags + ",reason=\"foreign\",room=\"ticket-shop\"} 1.0")
+          .contains("waitingroom_limit_active_users{" + tags + ",room=\"ticket-shop\"} 1.0")
+          .contains("waitingroom_line_time_seconds_count{" + tags + ",room=\"ticket-shop\"} 0")
+          .containsPattern("waitingroom_sync_seconds_count\\{" + tags.replace("\"", "\"") + ",room=\"ticket-shop\"} [1-9]");
+    }
+  }
+
+  @Test
   void withADashboardTokenItServesTheDashboardOutsideTheRoomAndPrintsItsUrl() throws Exception {
     ByteArrayOutputStream banner = new ByteArrayOutputStream();
     String token = "demo-dashboard-token-0123";

@@ -380,10 +380,13 @@ public final class WaitingRoom implements AutoCloseable {
     }
 
     /**
-     * Where the tie-break bits of new places come from, for tests and simulations that must replay
-     * a run exactly (the supplier is called on request threads). Default: ThreadLocalRandom.
+     * Where the tie-break bits of new places come from: they order the arrivals of one second in
+     * line. For simulations and tests that must replay a run exactly, such as the capacity planner
+     * of {@code waitingroom-examples}; keep the default (ThreadLocalRandom) in production, where
+     * the order within a second should owe nothing to anything a client can see. The supplier is
+     * called on request threads, so it must be thread-safe if they are several.
      */
-    Builder tieBreaks(IntSupplier bits) {
+    public Builder tieBreaks(IntSupplier bits) {
       this.tieBreaks = Objects.requireNonNull(bits, "tieBreaks");
       return this;
     }

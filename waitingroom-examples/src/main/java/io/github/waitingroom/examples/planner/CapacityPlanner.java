@@ -120,9 +120,6 @@ public final class CapacityPlanner {
     out.printf(Locale.ROOT, "Visitors: %s%n", s.visitors().describe());
     out.printf(Locale.ROOT, "Room: session %s, refresh %s; one node, the real core in virtual time%n",
         Durations.format(s.session()), Durations.format(s.refresh()));
-    if (!Simulation.exact()) {
-      out.println("Note: the room's tie-break bits could not be fixed: runs of one seed may differ slightly.");
-    }
     PlanResult shown;
     String title = a.description();
     Duration target = o.target();

@@ -34,7 +34,6 @@ import java.util.Locale;
  * @param admissionMillis when each user admitted from the line got in (ms from the start), in order
  * @param admissionWaits the wait of each of those, in seconds, in the same order
  * @param arrivalSeconds the length of the arrival period in seconds
- * @param exact whether the run is exactly repeatable (the room's tie-break bits came from the seed)
  * @param wallMillis how long the run took in real time
  */
 public record PlanResult(
@@ -60,7 +59,6 @@ public record PlanResult(
     long[] admissionMillis,
     double[] admissionWaits,
     int arrivalSeconds,
-    boolean exact,
     long wallMillis) {
 
   /** The {@code q} quantile (0..1, nearest rank) of the waits of those admitted from the line; 0 when nobody was. */

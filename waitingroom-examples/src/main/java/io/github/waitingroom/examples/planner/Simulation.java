@@ -7,12 +7,10 @@ import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.InMemoryTransport;
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import java.util.function.IntSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,9 +33,7 @@ import org.jspecify.annotations.Nullable;
  * last request.
  *
  * <p>Deterministic: the arrivals, the users' times and the order of events come from the seed,
- * and so do the tie-break bits of the places in line, which the room lets a simulation fix
- * through a package-private builder method (reached here by reflection; where it cannot be, runs
- * of one seed may differ slightly and {@link PlanResult#exact()} says so).
+ * and so do the tie-break bits of the places in line ({@link WaitingRoom.Builder#tieBreaks}).
  */
 public final class Simulation {
   /** Virtual start: a round hour, so the room's minutes and slices line up with the run's seconds. */
@@ -56,7 +52,6 @@ public final class Simulation {
   private static final byte ACTIVE = 2;
   private static final byte GONE = 3;
 
-  private static final @Nullable Method TIE_BREAKS = tieBreaksHook();
   private static final KeysetHandle KEYS = TicketKeys.generate();
 
   private final PlanSettings settings;
@@ -64,7 +59,6 @@ public final class Simulation {
   private final RoomConfig config;
   private final ManualClock clock;
   private final WaitingRoom room;
-  private final boolean exact;
   private final long seed;
   private final long sessionMillis;
   private final long syncEvery;
@@ -116,14 +110,15 @@ public final class Simulation {
             .build();
     this.sessionMillis = config.sessionSeconds() * 1000;
     this.clock = new ManualClock(Instant.ofEpochMilli(START_MILLIS - WARM_MILLIS));
-    WaitingRoom.Builder b =
+    SplittableRandom tieBreaks = new SplittableRandom(seed ^ 0x7A3E_55C1_0B2D_9F41L);
+    this.room =
         WaitingRoom.builder(config, KEYS)
             .clock(clock)
             .transport(new InMemoryTransport(clock))
             .nodeId("planner")
-            .backgroundSync(false);
-    this.exact = fixTieBreaks(b, new SplittableRandom(seed ^ 0x7A3E_55C1_0B2D_9F41L));
-    this.room = b.build();
+            .backgroundSync(false)
+            .tieBreaks(tieBreaks::nextInt)
+            .build();
 
     this.arrivalMillis = settings.arrivals().times(seed);
     this.users = arrivalMillis.length;
@@ -175,34 +170,6 @@ public final class Simulation {
       return sim.result(end, (System.nanoTime() - started) / 1_000_000);
     } finally {
       sim.room.close();
-    }
-  }
-
-  /** Whether runs are exactly repeatable on this classpath (see the class comment). */
-  public static boolean exact() {
-    return TIE_BREAKS != null;
-  }
-
-  private static @Nullable Method tieBreaksHook() {
-    try {
-      Method m = WaitingRoom.Builder.class.getDeclaredMethod("tieBreaks", IntSupplier.class);
-      m.setAccessible(true);
-      return m;
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return null;
-    }
-  }
-
-  private static boolean fixTieBreaks(WaitingRoom.Builder b, SplittableRandom random) {
-    Method m = TIE_BREAKS;
-    if (m == null) {
-      return false;
-    }
-    try {
-      m.invoke(b, (IntSupplier) random::nextInt);
-      return true;
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return false;
     }
   }
 
@@ -496,7 +463,6 @@ public final class Simulation {
         admissionMillis.toArray(),
         waits.toArray(),
         arrivalSeconds,
-        exact,
         wallMillis);
   }
 

@@ -13,6 +13,10 @@
  *
  * <p>The waiting page is a self-contained HTML template with named variables ({@code
  * {{usersAhead}}} and the like) that users can replace with their own.
+ *
+ * <p>{@link io.github.waitingroom.servlet.WaitingRoomDashboard} is the operators' live page of one
+ * or more rooms (their status and this node's metrics, as charts): a servlet the application maps
+ * itself, outside the guarded paths, behind a bearer token or a role.
  */
 @NullMarked
 package io.github.waitingroom.servlet;

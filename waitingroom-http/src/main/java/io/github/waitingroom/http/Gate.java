@@ -2,16 +2,21 @@ package io.github.waitingroom.http;
 
 import io.github.waitingroom.Decision;
 import io.github.waitingroom.WaitingRoom;
+import java.net.URI;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -77,6 +82,14 @@ public final class Gate {
   private final int waitingStatus;
   private final String statusParam;
   private final PageTemplate template;
+  private final Messages messages;
+  private final String defaultLanguage;
+  private final @Nullable String language;
+  private final String brandName;
+  private final String logoUrl;
+  private final String brandColor;
+  private final String brandTextColor;
+  private final String imageSources;
 
   private Gate(Builder b) {
     this.room = b.room;
@@ -105,7 +118,71 @@ public final class Gate {
     this.secure = b.sameSite == SameSite.NONE || securePrefix ? CookieSecure.ALWAYS : b.secure;
     this.sameSite = b.sameSite;
     this.waitingStatus = b.waitingStatus;
-    this.template = b.template;
+    List<String> configured = new ArrayList<>();
+    configured.add(b.defaultLanguage);
+    if (b.language != null) {
+      configured.add(b.language);
+    }
+    this.messages = Messages.load(b.messagesDirectory, configured);
+    this.defaultLanguage = language("defaultLanguage", b.defaultLanguage);
+    this.language = b.language == null ? null : language("language", b.language);
+    this.brandName = b.brandName;
+    this.brandColor = b.brandColor;
+    this.brandTextColor = textColorOn(b.brandColor);
+    this.logoUrl = b.logoUrl;
+    this.imageSources = imageSources(b.logoUrl);
+    Set<String> textKeys = textKeys(messages);
+    this.template =
+        b.templateHtml != null
+            ? PageTemplate.parse(b.templateHtml, b.templateSource, textKeys)
+            : PageTemplate.builtIn(b.pageStyle, textKeys);
+  }
+
+  private String language(String setting, String tag) {
+    String found = messages.find(tag);
+    if (found == null) {
+      throw new IllegalArgumentException(
+          setting + " '" + tag + "' has no texts; the waiting page has " + messages.tags()
+              + " (add messages_" + tag + ".properties to the messagesDirectory or to waitingroom/ on the class path)");
+    }
+    return found;
+  }
+
+  /** The names a template may use after {@code text.}. */
+  static Set<String> textKeys(Messages messages) {
+    Set<String> keys = new TreeSet<>(messages.plainKeys());
+    keys.removeAll(PageTemplate.PARTS);
+    keys.addAll(COUNTED_TEXTS);
+    return keys;
+  }
+
+  private static final List<String> COUNTED_TEXTS = List.of("usersAheadSentence", "refreshNote");
+
+  /** {@code 'self'}, and the origin of an absolute logo URL: the page's {@code img-src}. */
+  private static String imageSources(String logoUrl) {
+    if (logoUrl.startsWith("https://")) {
+      URI u = URI.create(logoUrl);
+      return "'self' https://" + u.getRawAuthority();
+    }
+    return "'self'";
+  }
+
+  /** White or near-black, whichever reads better on the brand colour (WCAG contrast). */
+  static String textColorOn(String hex) {
+    String h = hex.substring(1);
+    if (h.length() == 3) {
+      h = "" + h.charAt(0) + h.charAt(0) + h.charAt(1) + h.charAt(1) + h.charAt(2) + h.charAt(2);
+    }
+    double l = 0;
+    double[] weights = {0.2126, 0.7152, 0.0722};
+    for (int i = 0; i < 3; i++) {
+      double c = Integer.parseInt(h.substring(2 * i, 2 * i + 2), 16) / 255.0;
+      c = c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+      l += weights[i] * c;
+    }
+    double onWhite = 1.05 / (l + 0.05);
+    double onDark = (l + 0.05) / (0.0069 + 0.05); // #111111
+    return onWhite >= onDark ? "#ffffff" : "#111111";
   }
 
   private static String checkToken(String setting, String value) {
@@ -258,16 +335,37 @@ public final class Gate {
                 ticket,
                 d.ticketMaxAgeSeconds());
     if (hasFlag(request.query(), statusParam)) {
-      return json(d, setCookie, d.letsThrough() ? 200 : waitingStatus);
+      return json(d, setCookie, d.letsThrough() ? 200 : waitingStatus, request);
     }
     if (d.letsThrough()) {
       return GateResponse.pass(setCookie);
     }
     String accept = request.accept();
     if (accept != null && accept.contains("application/json")) {
-      return json(d, setCookie, waitingStatus);
+      return json(d, setCookie, waitingStatus, request);
     }
-    return page(d, setCookie);
+    return page(d, setCookie, request);
+  }
+
+  /**
+   * The language a request gets: the {@code language} setting if set, else the best of its {@code
+   * Accept-Language} that the room has texts for, else {@code defaultLanguage}.
+   *
+   * @param acceptLanguage the header, or {@code null}
+   * @return a language tag the room has texts for ({@code en}, {@code pt}, {@code zh})
+   */
+  public String languageFor(@Nullable String acceptLanguage) {
+    return Languages.choose(acceptLanguage, messages.tags(), defaultLanguage, language);
+  }
+
+  /**
+   * The languages the waiting page has texts for: the shipped ones and those added by the
+   * messages directory or the class path.
+   *
+   * @return the language tags
+   */
+  public Set<String> languages() {
+    return messages.tags();
   }
 
   private String setCookie(String name, String context, boolean secureRequest, String ticket, long maxAgeSeconds) {
@@ -285,33 +383,135 @@ public final class Gate {
     return c.toString();
   }
 
-  private GateResponse json(Decision d, @Nullable String setCookie, int status) {
-    long viewTime = d.viewTime() > 0 ? d.viewTime() : room.status().now();
-    String body = StatusJson.write(room.config().roomId(), d, viewTime);
-    return answer(setCookie, status, "application/json", JSON_POLICY, body, d);
+  private GateResponse json(Decision d, @Nullable String setCookie, int status, GateRequest request) {
+    long viewTime = viewTime(d);
+    Messages.Texts t = messages.texts(languageFor(request.acceptLanguage()));
+    Map<String, String> texts = null;
+    if (!d.letsThrough()) {
+      Map<String, Object> v = values(d, t, "", viewTime);
+      texts = new LinkedHashMap<>();
+      for (String name : StatusJson.TEXTS) {
+        if (name.startsWith("text.")) {
+          @SuppressWarnings("unchecked")
+          Map<String, String> text = (Map<String, String>) Objects.requireNonNull(v.get("text"));
+          texts.put(name, text.get(name.substring(5)));
+        } else {
+          texts.put(name, String.valueOf(v.get(name)));
+        }
+      }
+    }
+    String body = StatusJson.write(room.config().roomId(), d, viewTime, t.tag, texts);
+    return answer(setCookie, status, "application/json", JSON_POLICY, body, d, null);
   }
 
-  private GateResponse page(Decision d, @Nullable String setCookie) {
-    String[] values = new String[PageTemplate.Var.values().length];
-    values[PageTemplate.Var.ROOM_ID.ordinal()] = room.config().roomId();
-    values[PageTemplate.Var.USERS_AHEAD.ordinal()] = Long.toString(d.usersAhead());
-    values[PageTemplate.Var.WAIT_KNOWN.ordinal()] = Boolean.toString(d.waitKnown());
-    values[PageTemplate.Var.WAIT_MINUTES.ordinal()] = d.waitKnown() ? Long.toString(d.waitMinutes()) : "unknown";
-    values[PageTemplate.Var.WAIT_TIME_FORMATTED.ordinal()] = PageTemplate.formatWait(d.waitSeconds());
-    values[PageTemplate.Var.REFRESH_SECONDS.ordinal()] = Long.toString(d.refreshSeconds());
-    values[PageTemplate.Var.LAST_UPDATED.ordinal()] = Instant.ofEpochSecond(d.viewTime()).toString();
-    values[PageTemplate.Var.STATUS_PARAM.ordinal()] = statusParam;
+  private long viewTime(Decision d) {
+    return d.viewTime() > 0 ? d.viewTime() : room.status().now();
+  }
+
+  private GateResponse page(Decision d, @Nullable String setCookie, GateRequest request) {
+    Messages.Texts t = messages.texts(languageFor(request.acceptLanguage()));
     String nonce = nonce();
-    values[PageTemplate.Var.CSP_NONCE.ordinal()] = nonce;
-    return answer(setCookie, waitingStatus, "text/html", pagePolicy(nonce), template.render(values), d);
+    String html = template.render(values(d, t, nonce, viewTime(d)));
+    return answer(setCookie, waitingStatus, "text/html", pagePolicy(nonce, imageSources), html, d, t.tag);
+  }
+
+  /** The values of every template variable ({@link PageTemplate#VARIABLES}) for one waiting decision. */
+  private Map<String, Object> values(Decision d, Messages.Texts t, String nonce, long viewTime) {
+    boolean known = d.waitKnown();
+    long ahead = d.usersAhead();
+    long refresh = Math.max(1, d.refreshSeconds());
+    Instant updated = Instant.ofEpochSecond(viewTime);
+    String unknown = t.text("waitUnknown");
+    Map<String, Object> v = new HashMap<>(64);
+    v.put("roomId", room.config().roomId());
+    v.put("locale", t.tag);
+    v.put("dir", t.rightToLeft ? "rtl" : "ltr");
+    v.put("usersAhead", ahead);
+    v.put("usersAheadFormatted", t.number(ahead));
+    v.put("waitTimeKnown", known);
+    v.put("waitTime", known ? (Object) d.waitMinutes() : "");
+    v.put("waitTimeSeconds", known ? (Object) d.waitSeconds() : "");
+    v.put("waitTimeFormatted", t.waitText(known ? d.waitSeconds() : -1));
+    v.put("waitTimeLow", known ? (Object) (d.waitLowSeconds() / 60) : "");
+    v.put("waitTimeHigh", known ? (Object) ((d.waitHighSeconds() + 59) / 60) : "");
+    v.put("waitTimeLowFormatted", known ? t.duration(d.waitLowSeconds()) : unknown);
+    v.put("waitTimeHighFormatted", known ? t.duration(d.waitHighSeconds()) : unknown);
+    v.put("waitTimeRangeFormatted", known ? t.range(d.waitLowSeconds(), d.waitHighSeconds()) : unknown);
+    v.put("refreshIntervalSeconds", refresh);
+    v.put("lastUpdated", updated.toString());
+    String time = t.time(updated);
+    v.put("lastUpdatedFormatted", time);
+    v.put("statusParam", statusParam);
+    v.put("cspNonce", nonce);
+    v.put("refreshMeta", "<noscript><meta http-equiv=\"refresh\" content=\"" + refresh + "\"></noscript>");
+    v.put("refreshScript", refreshScript(nonce, refresh));
+    v.put("brandName", brandName);
+    v.put("logoUrl", logoUrl);
+    v.put("brandColor", brandColor);
+    v.put("brandTextColor", brandTextColor);
+    Map<String, String> text = new HashMap<>(64);
+    for (String key : messages.plainKeys()) {
+      if (!PageTemplate.PARTS.contains(key)) {
+        text.put(key, t.text(key, "time", time));
+      }
+    }
+    text.put("usersAheadSentence", t.counted("usersAheadSentence", ahead));
+    text.put("refreshNote", t.counted("refreshNote", refresh));
+    v.put("text", text);
+    v.put("waitKnown", known);
+    v.put("waitMinutes", known ? Long.toString(d.waitMinutes()) : "unknown");
+    v.put("refreshSeconds", refresh);
+    return v;
+  }
+
+  /**
+   * The page's poll: asks for the JSON status every refresh interval, puts the new texts into the
+   * elements marked {@code data-wr="<name>"}, and reloads the page once the visitor may go in.
+   */
+  private String refreshScript(String nonce, long refresh) {
+    return "<script nonce=\"" + nonce + "\">\n"
+        + "(function () {\n"
+        + "  var refresh = " + refresh + ";\n"
+        + "  var status = new URL(location.href);\n"
+        + "  status.searchParams.set(\"" + statusParam + "\", \"1\");\n"
+        + "  function show(texts) {\n"
+        + "    var all = document.querySelectorAll(\"[data-wr]\");\n"
+        + "    for (var i = 0; i < all.length; i++) {\n"
+        + "      var v = texts[all[i].getAttribute(\"data-wr\")];\n"
+        + "      if (typeof v === \"string\" && all[i].textContent !== v) { all[i].textContent = v; }\n"
+        + "    }\n"
+        + "  }\n"
+        + "  function poll() {\n"
+        + "    fetch(status, { headers: { \"Accept\": \"application/json\" }, credentials: \"same-origin\", cache: \"no-store\" })\n"
+        + "      .then(function (r) { return r.json(); })\n"
+        + "      .then(function (body) {\n"
+        + "        var s = body.waitingRoom;\n"
+        + "        if (!s.inWaitingRoom) { location.replace(location.href); return; }\n"
+        + "        if (s.texts) { show(s.texts); }\n"
+        + "        setTimeout(poll, Math.max(1, s.refreshIntervalSeconds) * 1000);\n"
+        + "      })\n"
+        + "      .catch(function () { setTimeout(function () { location.reload(); }, refresh * 1000); });\n"
+        + "  }\n"
+        + "  setTimeout(poll, refresh * 1000);\n"
+        + "})();\n"
+        + "</script>";
   }
 
   private static GateResponse answer(
-      @Nullable String setCookie, int status, String type, String policy, String body, Decision d) {
+      @Nullable String setCookie,
+      int status,
+      String type,
+      String policy,
+      String body,
+      Decision d,
+      @Nullable String contentLanguage) {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Cache-Control", NO_STORE);
     headers.put("X-Content-Type-Options", "nosniff");
     headers.put("Content-Security-Policy", policy);
+    if (contentLanguage != null) {
+      headers.put("Content-Language", contentLanguage);
+    }
     if (status == 429 && d.refreshSeconds() > 0) {
       headers.put("Retry-After", Long.toString(d.refreshSeconds()));
     }
@@ -331,8 +531,12 @@ public final class Gate {
    * {@code <base>}.
    */
   static String pagePolicy(String nonce) {
+    return pagePolicy(nonce, "'self'");
+  }
+
+  static String pagePolicy(String nonce, String imageSources) {
     return "default-src 'none'; script-src 'nonce-" + nonce + "'; style-src 'nonce-" + nonce
-        + "'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'";
+        + "'; connect-src 'self'; img-src " + imageSources + "; base-uri 'none'; form-action 'self'";
   }
 
   /** Whether the raw query string holds the flag {@code name} (with or without a value). */
@@ -385,11 +589,18 @@ public final class Gate {
     private SameSite sameSite = SameSite.LAX;
     private int waitingStatus = 200;
     private String statusParam = DEFAULT_STATUS_PARAM;
-    private PageTemplate template;
+    private @Nullable String templateHtml;
+    private String templateSource = "custom template";
+    private PageStyle pageStyle = PageStyle.PLAIN;
+    private String defaultLanguage = "en";
+    private @Nullable String language;
+    private @Nullable Path messagesDirectory;
+    private String brandName = "";
+    private String logoUrl = "";
+    private String brandColor = "#2f6fdf";
 
     private Builder(WaitingRoom room) {
       this.room = Objects.requireNonNull(room, "room");
-      this.template = PageTemplate.defaultPage();
     }
 
     /**
@@ -499,19 +710,149 @@ public final class Gate {
     }
 
     /**
-     * Replaces the waiting page with your own HTML. Variables are written {@code {{name}}} and
-     * filled in HTML-escaped: {@code roomId}, {@code usersAhead}, {@code waitKnown}, {@code
-     * waitMinutes} (a number, or {@code unknown}), {@code waitTimeFormatted}, {@code
-     * refreshSeconds}, {@code lastUpdated} (ISO-8601), {@code statusParam} and {@code cspNonce}.
-     * The page must reload itself (for example {@code <meta http-equiv="refresh"
-     * content="{{refreshSeconds}}">}).
+     * Replaces the waiting page with your own HTML: a logic-less Mustache template (JMustache),
+     * HTML-escaped by default ({@code {{name}}}; {@code {{{name}}}} writes a value as it is). The
+     * variables are listed in the README ("Your own waiting page"): among them {@code usersAhead},
+     * {@code waitTimeKnown}, {@code waitTime}, {@code waitTimeFormatted}, {@code
+     * waitTimeRangeFormatted}, {@code refreshIntervalSeconds}, {@code lastUpdated}, {@code locale},
+     * {@code dir}, {@code cspNonce}, {@code text.<key>} for the page's texts in the visitor's
+     * language, and the names of the first syntax ({@code waitKnown}, {@code waitMinutes}, {@code
+     * refreshSeconds}). A template without {@code {{{refreshScript}}}} gets the page's poll script
+     * added before {@code </body>}, and one without {@code {{{refreshMeta}}}} (or a meta refresh of
+     * its own) a {@code <noscript>} meta refresh before {@code </head>}, so that it always lets the
+     * visitor in.
      *
      * @param html the template
      * @return this builder
-     * @throws IllegalArgumentException naming the first unknown variable
+     * @throws PageTemplateException when the template does not parse or names an unknown
+     *     variable, with the line and column
      */
     public Builder template(String html) {
-      this.template = PageTemplate.parse(Objects.requireNonNull(html, "template"), "custom template");
+      PageTemplate.check(Objects.requireNonNull(html, "template"), templateSource, null);
+      this.templateHtml = html;
+      return this;
+    }
+
+    /**
+     * Which built-in page to show when there is no {@link #template}. Default: {@link PageStyle#PLAIN}.
+     *
+     * @param style the page
+     * @return this builder
+     */
+    public Builder pageStyle(PageStyle style) {
+      this.pageStyle = Objects.requireNonNull(style, "pageStyle");
+      return this;
+    }
+
+    /**
+     * The language of visitors whose {@code Accept-Language} names none the room has texts for
+     * (and of those who send none). Default: {@code en}. Checked by {@link #build()}: the room needs
+     * texts for it.
+     *
+     * @param tag a language tag ({@code de}, {@code pt}, {@code zh})
+     * @return this builder
+     */
+    public Builder defaultLanguage(String tag) {
+      this.defaultLanguage = checkTag("defaultLanguage", tag);
+      return this;
+    }
+
+    /**
+     * One language for every visitor, whatever their {@code Accept-Language} says. Default: none
+     * (follow the header). Checked by {@link #build()}: the room needs texts for it.
+     *
+     * @param tag a language tag, or {@code null} to follow the header
+     * @return this builder
+     */
+    public Builder language(@Nullable String tag) {
+      this.language = tag == null || tag.isBlank() ? null : checkTag("language", tag);
+      return this;
+    }
+
+    private static String checkTag(String setting, String tag) {
+      Objects.requireNonNull(tag, setting);
+      if (!tag.matches("[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*")) {
+        throw new IllegalArgumentException(
+            setting + " must be a language tag such as 'de' or 'pt-BR' but was '" + tag + "'");
+      }
+      return tag.replace('_', '-');
+    }
+
+    /**
+     * A directory of {@code messages_<tag>.properties} files (UTF-8) whose texts replace the
+     * shipped ones key by key, or add languages. A key missing from a new language is taken from
+     * its parent tag, then from English (logged at start-up). Default: none. Texts can also come from
+     * {@code waitingroom/messages_<tag>.properties} on the class path.
+     *
+     * @param directory the directory
+     * @return this builder
+     */
+    public Builder messagesDirectory(@Nullable Path directory) {
+      this.messagesDirectory = directory;
+      return this;
+    }
+
+    /**
+     * The name of the site, shown by the {@link PageStyle#BRANDED} page (and the logo's {@code
+     * alt} text); {@code {{brandName}}} in a template. Default: none.
+     *
+     * @param name up to 100 characters
+     * @return this builder
+     */
+    public Builder brandName(String name) {
+      Objects.requireNonNull(name, "brandName");
+      if (name.length() > 100) {
+        throw new IllegalArgumentException("brandName must be at most 100 characters but was " + name.length());
+      }
+      this.brandName = name.strip();
+      return this;
+    }
+
+    /**
+     * The logo of the {@link PageStyle#BRANDED} page; {@code {{logoUrl}}} in a template. A path on
+     * this site ({@code /static/logo.svg}: ignore it, see {@link #ignorePaths}) or an {@code
+     * https://} URL, whose origin the page's Content-Security-Policy then allows for images.
+     * Default: none.
+     *
+     * @param url the URL
+     * @return this builder
+     */
+    public Builder logoUrl(String url) {
+      Objects.requireNonNull(url, "logoUrl");
+      String u = url.strip();
+      boolean path = u.startsWith("/") && !u.startsWith("//");
+      boolean https = false;
+      if (u.startsWith("https://")) {
+        try {
+          URI parsed = new URI(u);
+          https = parsed.getRawAuthority() != null && parsed.getHost() != null;
+        } catch (java.net.URISyntaxException e) {
+          https = false;
+        }
+      }
+      if (!u.isEmpty() && (!(path || https) || !u.matches("[^\\s\"'<>\\\\]+"))) {
+        throw new IllegalArgumentException(
+            "logoUrl must be a path on this site (/static/logo.svg) or an https:// URL but was '" + url + "'");
+      }
+      this.logoUrl = u;
+      return this;
+    }
+
+    /**
+     * The brand colour of the {@link PageStyle#BRANDED} page (its band and progress bar); the
+     * text on it is white or black, whichever has more contrast. {@code {{brandColor}}} in a
+     * template. Default: {@code #2f6fdf}.
+     *
+     * @param color {@code #rgb} or {@code #rrggbb}
+     * @return this builder
+     */
+    public Builder brandColor(String color) {
+      Objects.requireNonNull(color, "brandColor");
+      String c = color.strip();
+      if (!c.matches("#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})")) {
+        throw new IllegalArgumentException("brandColor must be a colour written #rgb or #rrggbb but was '" + color + "'");
+      }
+      this.brandColor = c.toLowerCase(Locale.ROOT);
       return this;
     }
 

@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @param place the value of the room's place cookie ({@link Gate#placeCookieName()}), or {@code
  *     null} when the request has none; then a waiting ticket in the session cookie (from a version
  *     with one cookie) keeps its place
+ * @param acceptLanguage the {@code Accept-Language} header, or {@code null}: chooses the language
+ *     of the waiting page and of the JSON status's texts (see {@link Gate.Builder#defaultLanguage})
  */
 public record GateRequest(
     String contextPath,
@@ -26,11 +28,32 @@ public record GateRequest(
     @Nullable String ticket,
     @Nullable String query,
     @Nullable String accept,
-    @Nullable String place) {
+    @Nullable String place,
+    @Nullable String acceptLanguage) {
 
   /** Checks that the context path is given. */
   public GateRequest {
     Objects.requireNonNull(contextPath, "contextPath");
+  }
+
+  /**
+   * A request without an {@code Accept-Language} header: the page takes the room's default language.
+   *
+   * @param contextPath the application's context path ({@code ""} for the root)
+   * @param secure whether the server says the request came over HTTPS
+   * @param ticket the value of the room's session cookie, or {@code null}
+   * @param query the raw query string, or {@code null}
+   * @param accept the {@code Accept} header, or {@code null}
+   * @param place the value of the room's place cookie, or {@code null}
+   */
+  public GateRequest(
+      String contextPath,
+      boolean secure,
+      @Nullable String ticket,
+      @Nullable String query,
+      @Nullable String accept,
+      @Nullable String place) {
+    this(contextPath, secure, ticket, query, accept, place, null);
   }
 
   /**
@@ -44,6 +67,6 @@ public record GateRequest(
    */
   public GateRequest(
       String contextPath, boolean secure, @Nullable String ticket, @Nullable String query, @Nullable String accept) {
-    this(contextPath, secure, ticket, query, accept, null);
+    this(contextPath, secure, ticket, query, accept, null, null);
   }
 }

@@ -7,6 +7,9 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The JSON status object, written with jackson-core's streaming generator. The fields are
@@ -14,6 +17,16 @@ import java.time.Instant;
  */
 final class StatusJson {
   private static final JsonFactory FACTORY = new JsonFactory();
+
+  /**
+   * The localized texts of a waiting answer, under {@code texts}: the template variables of these
+   * names, which the page's poll script puts into its elements marked {@code data-wr="<name>"}.
+   */
+  static final List<String> TEXTS =
+      List.of(
+          "usersAheadFormatted", "waitTimeFormatted", "waitTimeRangeFormatted", "waitTimeLowFormatted",
+          "waitTimeHighFormatted", "lastUpdatedFormatted", "text.lastUpdated", "text.usersAheadSentence",
+          "text.refreshNote");
 
   private StatusJson() {}
 
@@ -23,6 +36,19 @@ final class StatusJson {
    * @param viewTime the epoch second the figures stand at
    */
   static String write(String roomId, Decision d, long viewTime) {
+    return write(roomId, d, viewTime, null, null);
+  }
+
+  /**
+   * Writes the status for one decision, with the additive fields {@code locale} and (while
+   * waiting) {@code texts}.
+   *
+   * @param viewTime the epoch second the figures stand at
+   * @param locale the language of the texts, or {@code null} for none
+   * @param texts the localized texts ({@link #TEXTS}), or {@code null} for none
+   */
+  static String write(
+      String roomId, Decision d, long viewTime, @Nullable String locale, @Nullable Map<String, String> texts) {
     StringWriter out = new StringWriter(320);
     boolean waiting = !d.letsThrough();
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
@@ -49,6 +75,16 @@ final class StatusJson {
       g.writeStringField("waitTimeFormatted", waiting ? PageTemplate.formatWait(d.waitSeconds()) : "none");
       g.writeNumberField("refreshIntervalSeconds", waiting ? d.refreshSeconds() : 0);
       g.writeStringField("lastUpdated", Instant.ofEpochSecond(viewTime).toString());
+      if (locale != null) {
+        g.writeStringField("locale", locale);
+      }
+      if (texts != null) {
+        g.writeObjectFieldStart("texts");
+        for (Map.Entry<String, String> e : texts.entrySet()) {
+          g.writeStringField(e.getKey(), e.getValue());
+        }
+        g.writeEndObject();
+      }
       g.writeEndObject();
       g.writeEndObject();
     } catch (IOException e) {

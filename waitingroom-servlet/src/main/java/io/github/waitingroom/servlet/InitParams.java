@@ -61,7 +61,14 @@ final class InitParams {
                   "cookieSameSite",
                   "waitingStatus",
                   "statusParam",
-                  "templateFile")));
+                  "templateFile",
+                  "pageStyle",
+                  "defaultLanguage",
+                  "language",
+                  "messagesDirectory",
+                  "brandName",
+                  "logoUrl",
+                  "brandColor")));
 
   private static final java.util.regex.Pattern ENV_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
   private static final java.util.regex.Pattern BASE64_RUN = java.util.regex.Pattern.compile("[A-Za-z0-9+/]{32,}");
@@ -293,6 +300,35 @@ final class InitParams {
         throw new IllegalArgumentException("init-param templateFile: cannot read '" + v + "': " + e, e);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("init-param templateFile: " + e.getMessage(), e);
+      }
+    }
+    v = get("pageStyle");
+    if (v != null) {
+      fb.pageStyle(enumValue("pageStyle", v, io.github.waitingroom.http.PageStyle.class));
+    }
+    v = get("messagesDirectory");
+    if (v != null) {
+      Path dir = Path.of(v);
+      if (!Files.isDirectory(dir)) {
+        throw new IllegalArgumentException("init-param messagesDirectory: '" + v + "' is not a readable directory");
+      }
+      fb.messagesDirectory(dir);
+    }
+    for (String name : List.of("defaultLanguage", "language", "brandName", "logoUrl", "brandColor")) {
+      String value = get(name);
+      if (value == null) {
+        continue;
+      }
+      try {
+        switch (name) {
+          case "defaultLanguage" -> fb.defaultLanguage(value);
+          case "language" -> fb.language(value);
+          case "brandName" -> fb.brandName(value);
+          case "logoUrl" -> fb.logoUrl(value);
+          default -> fb.brandColor(value);
+        }
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("init-param " + e.getMessage(), e);
       }
     }
   }

@@ -5,6 +5,7 @@ import io.github.waitingroom.http.CookieSecure;
 import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
+import io.github.waitingroom.http.PageStyle;
 import io.github.waitingroom.http.PathRules;
 import io.github.waitingroom.http.SameSite;
 import jakarta.servlet.DispatcherType;
@@ -19,6 +20,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -203,7 +205,8 @@ public final class WaitingRoomFilter implements Filter {
                 ticketOf(req, s.cookieName),
                 req.getQueryString(),
                 req.getHeader("Accept"),
-                ticketOf(req, s.placeCookieName)));
+                ticketOf(req, s.placeCookieName),
+                req.getHeader("Accept-Language")));
     String setCookie = g.setCookie();
     if (setCookie != null) {
       res.addHeader("Set-Cookie", setCookie);
@@ -526,16 +529,99 @@ public final class WaitingRoomFilter implements Filter {
     }
 
     /**
-     * Replaces the waiting page with your own HTML. Variables are written {@code {{name}}} and
-     * filled in HTML-escaped: {@code roomId}, {@code usersAhead}, {@code waitKnown}, {@code
-     * waitMinutes} (a number, or {@code unknown}), {@code waitTimeFormatted}, {@code
-     * refreshSeconds}, {@code lastUpdated} (ISO-8601) and {@code statusParam}. The page must
-     * reload itself (for example {@code <meta http-equiv="refresh" content="{{refreshSeconds}}">}).
+     * Replaces the waiting page with your own HTML: a Mustache template, HTML-escaped by default,
+     * with the variables listed in the README ("Your own waiting page").
      *
-     * @throws IllegalArgumentException naming the first unknown variable
+     * @throws io.github.waitingroom.http.PageTemplateException when it does not parse or names an
+     *     unknown variable, with the line and column
+     * @see Gate.Builder#template
      */
     public Builder template(String html) {
       gate.template(html);
+      return this;
+    }
+
+    /**
+     * Which built-in page to show without a {@link #template}. Default: {@link PageStyle#PLAIN}.
+     *
+     * @param style the page
+     * @return this builder
+     * @see Gate.Builder#pageStyle
+     */
+    public Builder pageStyle(PageStyle style) {
+      gate.pageStyle(style);
+      return this;
+    }
+
+    /**
+     * The language of visitors whose {@code Accept-Language} the room has no texts for. Default: {@code en}.
+     *
+     * @param tag a language tag
+     * @return this builder
+     * @see Gate.Builder#defaultLanguage
+     */
+    public Builder defaultLanguage(String tag) {
+      gate.defaultLanguage(tag);
+      return this;
+    }
+
+    /**
+     * One language for every visitor, whatever their {@code Accept-Language}. Default: none.
+     *
+     * @param tag a language tag, or {@code null} to follow the header
+     * @return this builder
+     * @see Gate.Builder#language
+     */
+    public Builder language(@Nullable String tag) {
+      gate.language(tag);
+      return this;
+    }
+
+    /**
+     * A directory of {@code messages_<tag>.properties} files that override or add texts.
+     *
+     * @param directory the directory, or {@code null}
+     * @return this builder
+     * @see Gate.Builder#messagesDirectory
+     */
+    public Builder messagesDirectory(@Nullable Path directory) {
+      gate.messagesDirectory(directory);
+      return this;
+    }
+
+    /**
+     * The site's name on the branded page.
+     *
+     * @param name up to 100 characters
+     * @return this builder
+     * @see Gate.Builder#brandName
+     */
+    public Builder brandName(String name) {
+      gate.brandName(name);
+      return this;
+    }
+
+    /**
+     * The logo of the branded page.
+     *
+     * @param url a path on this site or an {@code https://} URL
+     * @return this builder
+     * @see Gate.Builder#logoUrl
+     */
+    public Builder logoUrl(String url) {
+      gate.logoUrl(url);
+      return this;
+    }
+
+    /**
+     * The brand colour of the branded page.
+     *
+     * @param color {@code #rgb} or {@code #rrggbb}
+     * @return this builder
+     * @see Gate.Builder#brandColor
+     */
+    public Builder brandColor(String color) {
+      gate.brandColor(color);
       return this;
     }
 

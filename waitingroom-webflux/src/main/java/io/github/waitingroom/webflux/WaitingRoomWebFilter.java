@@ -6,12 +6,15 @@ import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.http.GateRouter;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
+import io.github.waitingroom.http.PageStyle;
 import io.github.waitingroom.http.SameSite;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 import org.springframework.core.Ordered;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
@@ -206,7 +209,8 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
                 ticket == null ? null : ticket.getValue(),
                 request.getURI().getRawQuery(),
                 headers.getFirst(HttpHeaders.ACCEPT),
-                place == null ? null : place.getValue()));
+                place == null ? null : place.getValue(),
+                headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE)));
     ServerHttpResponse response = exchange.getResponse();
     String setCookie = g.setCookie();
     if (setCookie != null) {
@@ -368,15 +372,101 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     }
 
     /**
-     * Replaces the waiting page with your own HTML, with {@code {{name}}} variables.
+     * Replaces the waiting page with your own HTML: a Mustache template, HTML-escaped by default,
+     * with the variables listed in the README ("Your own waiting page").
      *
      * @param html the template
      * @return this builder
-     * @throws IllegalArgumentException naming the first unknown variable
+     * @throws io.github.waitingroom.http.PageTemplateException when it does not parse or names an
+     *     unknown variable, with the line and column
      * @see Gate.Builder#template
      */
     public Builder template(String html) {
       gate.template(html);
+      return this;
+    }
+
+    /**
+     * Which built-in page to show without a {@link #template}. Default: {@link PageStyle#PLAIN}.
+     *
+     * @param style the page
+     * @return this builder
+     * @see Gate.Builder#pageStyle
+     */
+    public Builder pageStyle(PageStyle style) {
+      gate.pageStyle(style);
+      return this;
+    }
+
+    /**
+     * The language of visitors whose {@code Accept-Language} the room has no texts for. Default: {@code en}.
+     *
+     * @param tag a language tag
+     * @return this builder
+     * @see Gate.Builder#defaultLanguage
+     */
+    public Builder defaultLanguage(String tag) {
+      gate.defaultLanguage(tag);
+      return this;
+    }
+
+    /**
+     * One language for every visitor, whatever their {@code Accept-Language}. Default: none.
+     *
+     * @param tag a language tag, or {@code null} to follow the header
+     * @return this builder
+     * @see Gate.Builder#language
+     */
+    public Builder language(@Nullable String tag) {
+      gate.language(tag);
+      return this;
+    }
+
+    /**
+     * A directory of {@code messages_<tag>.properties} files that override or add texts.
+     *
+     * @param directory the directory, or {@code null}
+     * @return this builder
+     * @see Gate.Builder#messagesDirectory
+     */
+    public Builder messagesDirectory(@Nullable Path directory) {
+      gate.messagesDirectory(directory);
+      return this;
+    }
+
+    /**
+     * The site's name on the branded page.
+     *
+     * @param name up to 100 characters
+     * @return this builder
+     * @see Gate.Builder#brandName
+     */
+    public Builder brandName(String name) {
+      gate.brandName(name);
+      return this;
+    }
+
+    /**
+     * The logo of the branded page.
+     *
+     * @param url a path on this site or an {@code https://} URL
+     * @return this builder
+     * @see Gate.Builder#logoUrl
+     */
+    public Builder logoUrl(String url) {
+      gate.logoUrl(url);
+      return this;
+    }
+
+    /**
+     * The brand colour of the branded page.
+     *
+     * @param color {@code #rgb} or {@code #rrggbb}
+     * @return this builder
+     * @see Gate.Builder#brandColor
+     */
+    public Builder brandColor(String color) {
+      gate.brandColor(color);
       return this;
     }
 

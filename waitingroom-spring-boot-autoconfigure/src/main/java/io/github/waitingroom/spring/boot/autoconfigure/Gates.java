@@ -86,6 +86,21 @@ final class Gates {
       }
       WaitingRoomAutoConfiguration.Properties.set(prefix + "page-template", html, b::template);
     }
+    b.pageStyle(p.getPageStyle());
+    WaitingRoomAutoConfiguration.Properties.set(prefix + "default-language", p.getDefaultLanguage(), b::defaultLanguage);
+    WaitingRoomAutoConfiguration.Properties.setIfGiven(prefix + "language", p.getLanguage(), b::language);
+    String messages = p.getMessagesDirectory();
+    if (messages != null) {
+      java.nio.file.Path dir = java.nio.file.Path.of(messages);
+      if (!java.nio.file.Files.isDirectory(dir)) {
+        throw new InvalidConfigurationPropertyValueException(
+            prefix + "messages-directory", messages, "is not a readable directory");
+      }
+      b.messagesDirectory(dir);
+    }
+    WaitingRoomAutoConfiguration.Properties.set(prefix + "brand-name", p.getBrandName(), b::brandName);
+    WaitingRoomAutoConfiguration.Properties.set(prefix + "logo-url", p.getLogoUrl(), b::logoUrl);
+    WaitingRoomAutoConfiguration.Properties.set(prefix + "brand-color", p.getBrandColor(), b::brandColor);
     try {
       return b.build();
     } catch (IllegalArgumentException e) {
@@ -96,6 +111,20 @@ final class Gates {
       }
       if (message.startsWith("statusParam")) {
         throw new InvalidConfigurationPropertyValueException(prefix + "status-param", p.getStatusParam(), message);
+      }
+      if (message.startsWith("defaultLanguage")) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "default-language", p.getDefaultLanguage(), message);
+      }
+      if (message.startsWith("language")) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "language", p.getLanguage(), message);
+      }
+      if (message.startsWith("messagesDirectory") || message.startsWith("Waiting page texts")) {
+        throw new InvalidConfigurationPropertyValueException(prefix + "messages-directory", messages, message);
+      }
+      if (message.startsWith("waiting page template")) {
+        Resource t = p.getPageTemplate();
+        throw new InvalidConfigurationPropertyValueException(
+            prefix + "page-template", t == null ? null : t.getDescription(), message);
       }
       if (message.startsWith("cookieSameSite")) {
         throw new InvalidConfigurationPropertyValueException(

@@ -1,6 +1,7 @@
 package io.github.waitingroom.spring.boot.autoconfigure;
 
 import io.github.waitingroom.http.CookieSecure;
+import io.github.waitingroom.http.PageStyle;
 import io.github.waitingroom.http.SameSite;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,8 +62,32 @@ public class RoomProperties {
   /** The query flag that asks for the JSON status only (what the waiting page polls). */
   private String statusParam = "waitingRoomStatus";
 
-  /** A custom waiting page (HTML with {{variables}}; see WaitingRoomFilter.Builder#template). */
+  /**
+   * A custom waiting page: a Mustache template (HTML-escaped {{variables}}, {{text.key}} for the
+   * page's texts; see README "Your own waiting page"). Unset: the built-in page of page-style.
+   */
   private @Nullable Resource pageTemplate;
+
+  /** The built-in waiting page when there is no page-template: plain (default) or branded. */
+  private PageStyle pageStyle = PageStyle.PLAIN;
+
+  /** The page's language for visitors whose Accept-Language the room has no texts for (en, de, fr, ...). */
+  private String defaultLanguage = "en";
+
+  /** One language for every visitor, whatever their Accept-Language says; unset: follow the header. */
+  private @Nullable String language;
+
+  /** A directory of messages_<tag>.properties files (UTF-8) that override the page's texts or add languages. */
+  private @Nullable String messagesDirectory;
+
+  /** The site's name, on the branded page and as its logo's alt text. */
+  private String brandName = "";
+
+  /** The branded page's logo: a path on this site (/static/logo.svg) or an https:// URL. */
+  private String logoUrl = "";
+
+  /** The branded page's colour, #rgb or #rrggbb. */
+  private String brandColor = "#2f6fdf";
 
   /** The ticket cookie. */
   private final Cookie cookie = new Cookie();
@@ -172,6 +197,62 @@ public class RoomProperties {
 
   public void setPageTemplate(@Nullable Resource pageTemplate) {
     this.pageTemplate = pageTemplate;
+  }
+
+  public PageStyle getPageStyle() {
+    return pageStyle;
+  }
+
+  public void setPageStyle(PageStyle pageStyle) {
+    this.pageStyle = pageStyle;
+  }
+
+  public String getDefaultLanguage() {
+    return defaultLanguage;
+  }
+
+  public void setDefaultLanguage(String defaultLanguage) {
+    this.defaultLanguage = defaultLanguage;
+  }
+
+  public @Nullable String getLanguage() {
+    return language;
+  }
+
+  public void setLanguage(@Nullable String language) {
+    this.language = language;
+  }
+
+  public @Nullable String getMessagesDirectory() {
+    return messagesDirectory;
+  }
+
+  public void setMessagesDirectory(@Nullable String messagesDirectory) {
+    this.messagesDirectory = messagesDirectory;
+  }
+
+  public String getBrandName() {
+    return brandName;
+  }
+
+  public void setBrandName(String brandName) {
+    this.brandName = brandName;
+  }
+
+  public String getLogoUrl() {
+    return logoUrl;
+  }
+
+  public void setLogoUrl(String logoUrl) {
+    this.logoUrl = logoUrl;
+  }
+
+  public String getBrandColor() {
+    return brandColor;
+  }
+
+  public void setBrandColor(String brandColor) {
+    this.brandColor = brandColor;
   }
 
   public Cookie getCookie() {

@@ -14,6 +14,7 @@ import java.text.NumberFormat;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DecimalStyle;
 import java.time.format.FormatStyle;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -268,7 +269,12 @@ final class Messages {
       this.locale = Locale.forLanguageTag(tag);
       this.rightToLeft = Languages.rightToLeft(tag);
       this.texts = Map.copyOf(texts);
-      this.time = DateTimeFormatter.ofLocalizedTime(FormatStyle.MEDIUM).withLocale(locale).withZone(ZoneOffset.UTC);
+      // The digits of the language, as its numbers have them (Arabic-Indic in Arabic).
+      this.time =
+          DateTimeFormatter.ofLocalizedTime(FormatStyle.MEDIUM)
+              .withLocale(locale)
+              .withDecimalStyle(DecimalStyle.of(locale))
+              .withZone(ZoneOffset.UTC);
     }
 
     /** The raw text of a key (plural keys with their suffix), or {@code null}. */

@@ -156,6 +156,7 @@ class MessagesTest {
     // The JDK's CLDR puts a space before PM (a narrow one from CLDR 42, JDK 20).
     assertThat(M.texts("en").time(t)).matches("2:05:09[ \u202f]PM UTC");
     assertThat(M.texts("de").time(t)).isEqualTo("14:05:09 UTC");
+    assertThat(M.texts("ar").time(t)).startsWith("٢:٠٥:٠٩");
   }
 
   @Test

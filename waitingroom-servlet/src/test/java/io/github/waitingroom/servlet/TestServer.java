@@ -110,6 +110,15 @@ final class TestServer implements AutoCloseable {
                 for (String[] h : headers(req.getParameterValues("appAddHeader"))) {
                   res.addHeader(h[0], h[1]);
                 }
+                if (req.getRequestURI().equals("/static/logo.svg")) {
+                  // A logo for the branded waiting page (WaitingPageLanguagesBrowserTest).
+                  res.setContentType("image/svg+xml");
+                  res.getWriter().write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"180\" height=\"40\" viewBox=\"0 0 180 40\">"
+                      + "<rect x=\"2\" y=\"6\" width=\"28\" height=\"28\" rx=\"7\" fill=\"#ffffff\"/>"
+                      + "<path d=\"M9 20h14M16 13v14\" stroke=\"#0a7d4f\" stroke-width=\"4\" stroke-linecap=\"round\"/>"
+                      + "<text x=\"40\" y=\"27\" font-family=\"sans-serif\" font-size=\"19\" font-weight=\"700\" fill=\"#ffffff\">Ticket Shop</text></svg>");
+                  return;
+                }
                 if (req.getRequestURI().startsWith("/store")) {
                   res.setContentType("text/html;charset=UTF-8");
                   res.getWriter().write("<!DOCTYPE html><html lang=\"en\"><head><title>Shop</title></head>"

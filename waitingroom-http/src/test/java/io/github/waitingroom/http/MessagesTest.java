@@ -181,6 +181,25 @@ class MessagesTest {
   }
 
   @Test
+  void theClassPathOverridesKeysAndAddsLanguages(@TempDir Path root) throws Exception {
+    Path dir = Files.createDirectories(root.resolve("waitingroom"));
+    Files.writeString(dir.resolve("messages_de.properties"), "heading=Gleich geht es los\n", StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve("messages_eo.properties"), "heading=Vi estas en la vico\n", StandardCharsets.UTF_8);
+    Thread thread = Thread.currentThread();
+    ClassLoader before = thread.getContextClassLoader();
+    try (java.net.URLClassLoader cl = new java.net.URLClassLoader(new java.net.URL[] {root.toUri().toURL()}, before)) {
+      thread.setContextClassLoader(cl);
+      Messages m = Messages.load(null, List.of());
+      assertThat(m.texts("de").text("heading")).isEqualTo("Gleich geht es los");
+      assertThat(m.texts("de").text("title")).isEqualTo("Sie sind in der Warteschlange");
+      assertThat(m.texts("eo").text("heading")).isEqualTo("Vi estas en la vico");
+      assertThat(m.tags()).contains("eo").hasSize(13);
+    } finally {
+      thread.setContextClassLoader(before);
+    }
+  }
+
+  @Test
   void aMissingDirectoryIsNamed(@TempDir Path dir) {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> Messages.load(dir.resolve("nope"), List.of()))

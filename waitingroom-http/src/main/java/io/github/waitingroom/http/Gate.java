@@ -466,7 +466,9 @@ public final class Gate {
 
   /**
    * The page's poll: asks for the JSON status every refresh interval, puts the new texts into the
-   * elements marked {@code data-wr="<name>"}, and reloads the page once the visitor may go in.
+   * elements marked {@code data-wr="<name>"} (those inside an {@code aria-live} region at most once
+   * a minute, so that a screen reader is not made to announce every poll), and reloads the page
+   * once the visitor may go in.
    */
   private String refreshScript(String nonce, long refresh) {
     return "<script nonce=\"" + nonce + "\">\n"
@@ -474,11 +476,15 @@ public final class Gate {
         + "  var refresh = " + refresh + ";\n"
         + "  var status = new URL(location.href);\n"
         + "  status.searchParams.set(\"" + statusParam + "\", \"1\");\n"
+        + "  var announced = Date.now();\n"
         + "  function show(texts) {\n"
-        + "    var all = document.querySelectorAll(\"[data-wr]\");\n"
+        + "    var now = Date.now(), announce = now - announced >= 60000, all = document.querySelectorAll(\"[data-wr]\");\n"
         + "    for (var i = 0; i < all.length; i++) {\n"
-        + "      var v = texts[all[i].getAttribute(\"data-wr\")];\n"
-        + "      if (typeof v === \"string\" && all[i].textContent !== v) { all[i].textContent = v; }\n"
+        + "      var e = all[i], v = texts[e.getAttribute(\"data-wr\")];\n"
+        + "      if (typeof v !== \"string\" || e.textContent === v) { continue; }\n"
+        + "      // What a screen reader announces changes at most once a minute.\n"
+        + "      if (e.closest(\"[aria-live]\")) { if (!announce) { continue; } announced = now; }\n"
+        + "      e.textContent = v;\n"
         + "    }\n"
         + "  }\n"
         + "  function poll() {\n"

@@ -11,6 +11,12 @@
  * {@link io.github.waitingroom.http.GateRouter} gives each request to the room with the most
  * specific path prefix, for both adapters alike. Nothing here imports a servlet, Spring or Reactor
  * type.
+ *
+ * <p>The waiting page is a Mustache template (JMustache, HTML-escaped by default; {@link
+ * io.github.waitingroom.http.PageStyle} names the built-in ones), checked when the gate is built
+ * ({@link io.github.waitingroom.http.PageTemplateException} gives the line and column). Its texts
+ * come from UTF-8 properties files per language, chosen by {@code Accept-Language}, counted by
+ * {@link io.github.waitingroom.http.PluralRules} (CLDR), with the language's number and time formats.
  */
 @NullMarked
 package io.github.waitingroom.http;

@@ -11,8 +11,9 @@
  * <p>An application may guard several paths with several rooms, one filter each: a request
  * belongs to the room with the most specific path prefix that covers it, and to no other.
  *
- * <p>The waiting page is a self-contained HTML template with named variables ({@code
- * {{usersAhead}}} and the like) that users can replace with their own.
+ * <p>The waiting page is a self-contained Mustache template (plain or branded) in the visitor's
+ * language, chosen by {@code Accept-Language} among twelve shipped ones; users can replace its texts
+ * and the page itself with their own (see {@link io.github.waitingroom.http.Gate.Builder#template}).
  *
  * <p>{@link io.github.waitingroom.servlet.WaitingRoomDashboard} is the operators' live page of one
  * or more rooms (their status and this node's metrics, as charts): a servlet the application maps

@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
  * What {@link WaitingRoom#decide} answers for one request: whether it goes to the application,
  * the ticket to set, and what a waiting page shows.
  *
- * @param outcome pass, admit, queue or keep waiting
+ * @param outcome pass, admit, queue, keep waiting, or (only when the caller asked for it) challenge
  * @param ticket the sealed ticket to set (as a cookie), or {@code null} when the request's own
  *     ticket is still right and nothing needs to be written
  * @param ticketMaxAgeSeconds how long the ticket to set should be kept: for active users the
@@ -43,8 +43,18 @@ public record Decision(
     /** A new arrival put in line: answer with the waiting page. */
     QUEUE,
     /** A waiting user whose turn has not come: answer with the waiting page. */
-    WAIT
+    WAIT,
+    /**
+     * A newcomer who would be put in line but whom the caller did not let queue yet ({@link
+     * WaitingRoom#decide(String, String, boolean)} with {@code mayQueue} false): nothing was
+     * counted but the decision, no place given, no ticket to set. Answer with a challenge (a proof
+     * of work, a human check) and decide again once it is met.
+     */
+    CHALLENGE
   }
+
+  /** The answer to a newcomer not let into the line yet; shared, allocation-free. */
+  static final Decision CHALLENGE = new Decision(Outcome.CHALLENGE, null, 0, 0, 0, 0, 0, 0, 0);
 
   /** An active user's request whose ticket needs no change; shared, allocation-free. */
   static final Decision PASS_UNCHANGED = new Decision(Outcome.PASS, null, 0, 0, 0, 0, 0, 0, 0);

@@ -394,6 +394,24 @@ final class NodeState {
   }
 
   /**
+   * Lets in a newcomer only if a slot for new arrivals is left, as {@link #admitNew} does; without
+   * one, counts nothing (no arrival, no place): the caller challenges it first.
+   */
+  boolean admitNewIfFree(long place, long now, Grant g) {
+    if (!g.hasNew()) {
+      return false;
+    }
+    begun.increment();
+    boolean admitted = g.takeNew();
+    if (admitted) {
+      arrivals.add(now, 1);
+      seen.put(place, new Seen(State.ACTIVE, config.sliceOf(now), 0, 0, 0, now));
+    }
+    record(admitted, now);
+    return admitted;
+  }
+
+  /**
    * Counts an admission whose slot was just taken, and closes the bracket the caller opened
    * (with {@code begun}) before it tried to take the slot.
    */

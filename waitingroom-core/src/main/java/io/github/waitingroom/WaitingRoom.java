@@ -50,6 +50,7 @@ public final class WaitingRoom implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WaitingRoom.class);
 
   private final RoomConfig config;
+  private final KeysetHandle keys;
   private final RoomMetrics metrics = new RoomMetrics();
   private final TicketCodec codec;
   private final NodeState state;
@@ -64,6 +65,7 @@ public final class WaitingRoom implements AutoCloseable {
 
   private WaitingRoom(Builder b, Transport transport) {
     this.config = b.config;
+    this.keys = b.keys;
     this.tieBreaks = b.tieBreaks;
     this.codec = new TicketCodec(config.roomId(), b.keys, TicketCodec.SEAL_WARNING_INTERVAL, metrics);
     this.dataCenter = b.dataCenter;
@@ -121,7 +123,30 @@ public final class WaitingRoom implements AutoCloseable {
       return counted(decide(s, now));
     }
     Ticket p = codec.open(place, now);
-    return counted(decide(p != null ? p : s, now));
+    return counted(decide(p != null ? p : s, now, true));
+  }
+
+  /**
+   * Decides one request like {@link #decide(String, String)}, but lets a newcomer who would be
+   * put in line (no slot for new arrivals) in line only when {@code mayQueue} says so: otherwise
+   * the answer is {@link Decision.Outcome#CHALLENGE}, and nothing is counted but the decision (no
+   * arrival, no place, no ticket). A request whose tickets open as live is decided as by the
+   * two-argument form, at the same cost; so is a newcomer when the room has a slot for new arrivals
+   * (it is let in). This is how {@code waitingroom-http} asks a newcomer for a proof of work or a
+   * human check only while people wait, and only then gives it a place.
+   *
+   * @param session the ticket the client keeps for its session, or {@code null}
+   * @param place the ticket the client keeps for its place in line, or {@code null}
+   * @param mayQueue whether a newcomer may be given a place in line
+   */
+  public Decision decide(@Nullable String session, @Nullable String place, boolean mayQueue) {
+    long now = sync.nowSecond();
+    Ticket s = codec.open(session, now);
+    if (s != null && activeAt(s, now)) {
+      return counted(decide(s, now));
+    }
+    Ticket p = codec.open(place, now);
+    return counted(decide(p != null ? p : s, now, mayQueue));
   }
 
   private Decision counted(Decision d) {
@@ -130,6 +155,10 @@ public final class WaitingRoom implements AutoCloseable {
   }
 
   private Decision decide(@Nullable Ticket t, long now) {
+    return decide(t, now, true);
+  }
+
+  private Decision decide(@Nullable Ticket t, long now, boolean mayQueue) {
     if (t != null) {
       if (activeAt(t, now)) {
         // A ticket used far faster than one browser would (a cookie shared by many clients) is
@@ -138,14 +167,14 @@ public final class WaitingRoom implements AutoCloseable {
           return pass(t, now);
         }
         metrics.recordRejection(RoomMetrics.Rejection.TOO_FAST);
-        return arrive(now);
+        return arrive(now, mayQueue);
       }
       if (!t.isActive() && t.lastPoll() > now - config.waitingTimeoutSeconds()) {
-        return keepWaiting(t, now);
+        return keepWaiting(t, now, mayQueue);
       }
       metrics.recordRejection(RoomMetrics.Rejection.EXPIRED);
     }
-    return arrive(now);
+    return arrive(now, mayQueue);
   }
 
   private boolean activeAt(Ticket t, long now) {
@@ -160,7 +189,7 @@ public final class WaitingRoom implements AutoCloseable {
     return admitted(Decision.Outcome.PASS, t.checkIn(now));
   }
 
-  private Decision keepWaiting(Ticket t, long now) {
+  private Decision keepWaiting(Ticket t, long now, boolean mayQueue) {
     NodeState.Seen seen = state.seen(t.place());
     if (seen != null && seen.state() != NodeState.State.WAITING) {
       // Admitted here already (or being admitted by a parallel request of the same ticket). A
@@ -168,12 +197,12 @@ public final class WaitingRoom implements AutoCloseable {
       // waiting answer that writes no cookie, so the browser keeps the session cookie; a copy
       // that turns up later arrives anew. A copy never gets the session.
       long since = seen.admittedAt() > 0 ? seen.admittedAt() : seen.at();
-      return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now);
+      return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now, mayQueue);
     }
     Grant grant = state.grant();
     Plan next = state.scheduledPlan();
     if (grant.plan.room().admitted(t.place()) || next != null && next.room().admitted(t.place())) {
-      return arrive(now); // a copy of a ticket that another node admitted
+      return arrive(now, mayQueue); // a copy of a ticket that another node admitted
     }
     // Since when some node has counted it in its line without a break (now, if the count broke):
     // a plan that counted it and reached its arrival made a slot free for it.
@@ -199,7 +228,10 @@ public final class WaitingRoom implements AutoCloseable {
     return new Decision(Decision.Outcome.WAIT, null, 0, 0, 0, 0, 0, 2, now);
   }
 
-  private Decision arrive(long now) {
+  private Decision arrive(long now, boolean mayQueue) {
+    if (!mayQueue) {
+      return arriveIfFree(now);
+    }
     long place = Ticket.place(now, tieBreaks.getAsInt());
     Grant grant = state.grant();
     if (state.admitNew(place, now, grant)) {
@@ -209,6 +241,19 @@ public final class WaitingRoom implements AutoCloseable {
     Decision d = waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, now);
     metrics.recordQueued(d);
     return d;
+  }
+
+  /**
+   * A newcomer who may not be put in line: let in when a slot for new arrivals is left, else
+   * challenged with no side effect.
+   */
+  private Decision arriveIfFree(long now) {
+    long place = Ticket.place(now, tieBreaks.getAsInt());
+    if (state.admitNewIfFree(place, now, state.grant())) {
+      metrics.recordAdmissionOnArrival();
+      return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, place, now, now, now));
+    }
+    return Decision.CHALLENGE;
   }
 
   private Decision admitted(Decision.Outcome outcome, Ticket t) {
@@ -337,6 +382,26 @@ public final class WaitingRoom implements AutoCloseable {
   /** Whether the last sync failed to reach the coordinator transport. */
   public boolean transportFailing() {
     return sync.failing();
+  }
+
+  /**
+   * The room's clock, in epoch seconds: the time {@link #decide} works with (for adapters that
+   * stamp and check their own short-lived values, such as {@code waitingroom-http}'s challenges).
+   */
+  public long nowSecond() {
+    return sync.nowSecond();
+  }
+
+  /**
+   * A seal for short values other than tickets, made with the room's ticket keys and bound to
+   * this room and {@code purpose}: what one node seals, every node of the room opens, and nothing
+   * sealed for one purpose (or one room) opens for another. {@code waitingroom-http} seals its
+   * proof-of-work challenges and its infinite-queue marker with it.
+   *
+   * @param purpose a short name of what is sealed ({@code pow}, {@code flag})
+   */
+  public Seal seal(String purpose) {
+    return new Seal(keys, config.roomId(), purpose);
   }
 
   /** Stops the background sync. Decisions keep working from the last plan. */

@@ -100,6 +100,7 @@ final class StatusJson {
       case ADMIT -> "admitted";
       case QUEUE -> "queued";
       case WAIT -> "waiting";
+      case CHALLENGE -> "challenge";
     };
   }
 }

@@ -74,7 +74,7 @@ class ChallengeTest {
     assertThat(pow.open(sealed.substring(1))).isNull();
     assertThat(pow.open(null)).isNull();
     assertThat(pow.open("!!!")).isNull();
-    WaitingRoom other = new Cluster(RoomConfig.builder("other").totalActiveUsers(2).newUsersPerMinute(2).build(), KEYS).add("local", "node");
+    WaitingRoom other = new Cluster(RoomConfig.builder("other").totalActiveUsers(2).newUsersPerMinute(2).sessionDuration(Duration.ofSeconds(60)).build(), KEYS).add("local", "node");
     assertThat(other.seal("pow").open(sealed)).as("another room").isNull();
   }
 }

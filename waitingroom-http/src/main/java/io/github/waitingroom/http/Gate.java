@@ -1,8 +1,15 @@
 package io.github.waitingroom.http;
 
 import io.github.waitingroom.Decision;
+import io.github.waitingroom.Seal;
 import io.github.waitingroom.WaitingRoom;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -17,6 +24,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -56,8 +66,15 @@ import org.jspecify.annotations.Nullable;
  * single cookie had, so sessions survive an upgrade, and a waiting ticket left in it from before
  * keeps its place (see {@link WaitingRoom#decide(String, String)}).
  *
+ * <p><b>Friction</b> ({@link Builder#proofOfWork}, {@link Builder#humanCheck}): while people wait,
+ * a newcomer the room would put in line gets a challenge page (the waiting page with {@code
+ * challenge} true) instead of a place, and its place once it has solved the proof of work, passed
+ * the human check, or waited out the {@linkplain Builder#challengePenalty penalty}; see the README
+ * ("Bots and floods"). An admitted or waiting visitor's request costs what it costs without.
+ *
  * <p>Immutable and thread-safe; {@link #handle} calls {@link WaitingRoom#decide}, which takes no
- * lock and does no I/O, so an event loop may call it.
+ * lock and does no I/O, so an event loop may call it, except for the one request that {@link
+ * #mayBlock} (a newcomer's human check): call {@link #handleAsync} for it.
  */
 public final class Gate {
   /** The default name of the query flag that asks for the JSON status only. */
@@ -66,6 +83,27 @@ public final class Gate {
   /** The {@code Cache-Control} of every answer and of every passed response that sets a ticket. */
   public static final String NO_STORE = "private, no-store";
 
+  /** The query parameter that carries a proof of work: {@code <challenge>.<nonce>}. */
+  public static final String PROOF_PARAM = "waitingRoomProof";
+
+  /** The query parameter that carries the token of the {@linkplain Builder#humanCheck human check}'s widget. */
+  public static final String HUMAN_PARAM = "waitingRoomHuman";
+
+  /** The value of the status flag that asks for the proof-of-work worker script. */
+  public static final String WORKER = "pow-worker.js";
+
+  /** The longest human-check token passed on to the service. */
+  public static final int MAX_HUMAN_TOKEN_LENGTH = 4096;
+
+  /** How long a client flagged by the human check stays in the infinite queue (its marker cookie's life). */
+  public static final long FLAGGED_SECONDS = 86_400;
+
+  /** The default {@linkplain Builder#challengePenalty penalty} of a newcomer who solves no challenge. */
+  public static final Duration DEFAULT_CHALLENGE_PENALTY = Duration.ofSeconds(30);
+
+  private static final String CHALLENGE_PREFIX = "c.";
+  private static final String FLAG_PREFIX = "f.";
+  private static final String WORKER_SCRIPT = resource("pow-worker.js");
   private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._-]{1,64}");
   private static final String JSON_POLICY = "default-src 'none'";
   private static final SecureRandom NONCES = new SecureRandom();
@@ -90,6 +128,15 @@ public final class Gate {
   private final String brandColor;
   private final String brandTextColor;
   private final String imageSources;
+  private final String frictionCookieName;
+  /** Whether newcomers face a challenge while people wait: a proof of work, a human check, or both. */
+  private final boolean friction;
+  private final @Nullable ProofOfWork pow;
+  private final @Nullable HumanCheck human;
+  private final long penaltySeconds;
+  private final @Nullable Seal flagSeal;
+  /** The extra sources the challenge page's policy allows for the human check's widget ("" for none). */
+  private final String widgetSources;
 
   private Gate(Builder b) {
     this.room = b.room;
@@ -97,6 +144,13 @@ public final class Gate {
     String name = b.cookieName != null ? b.cookieName : "wr_" + room.config().roomId();
     this.cookieName = checkToken("cookieName", name);
     this.placeCookieName = name + "_q";
+    this.frictionCookieName = name + "_c";
+    this.human = b.humanCheck;
+    this.friction = b.powDifficulty > 0 || b.humanCheck != null;
+    this.pow = friction ? new ProofOfWork(room.seal("pow"), b.powDifficulty, ProofOfWork.DEFAULT_TTL_SECONDS) : null;
+    this.flagSeal = b.humanCheck != null ? room.seal("flag") : null;
+    this.penaltySeconds = b.penalty.toSeconds();
+    this.widgetSources = b.humanCheck == null ? "" : " " + String.join(" ", b.humanCheck.widget().sources());
     this.statusParam = checkToken("statusParam", b.statusParam);
     if (b.sameSite == SameSite.NONE && b.secure == CookieSecure.NEVER) {
       throw new IllegalArgumentException(
@@ -323,7 +377,118 @@ public final class Gate {
    * @return pass it on or answer it, with the new ticket cookie either way
    */
   public GateResponse handle(GateRequest request) {
-    Decision d = room.decide(request.ticket(), request.place());
+    if (!friction) {
+      return respond(room.decide(request.ticket(), request.place()), request);
+    }
+    GateResponse early = beforeDeciding(request);
+    if (early != null) {
+      return early;
+    }
+    Decision d = room.decide(request.ticket(), request.place(), false);
+    if (d.outcome() != Decision.Outcome.CHALLENGE) {
+      return respond(d, request);
+    }
+    HumanCheck.Verdict verdict = null;
+    String token = humanToken(request);
+    if (token != null) {
+      HumanCheck h = Objects.requireNonNull(human);
+      try {
+        verdict = h.verify(token, request.remoteAddress()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        verdict = HumanCheck.Verdict.FAILED;
+      } catch (Exception e) {
+        verdict = HumanCheck.Verdict.FAILED;
+      }
+    }
+    return challenge(request, verdict);
+  }
+
+  /**
+   * Like {@link #handle}, without blocking: the one answer that waits for I/O, a newcomer's
+   * {@linkplain Builder#humanCheck human check}, completes when the service has answered. For an
+   * event loop (the WebFlux filter): call it when {@link #mayBlock} says so, and {@link #handle}
+   * otherwise, which costs no future.
+   *
+   * @param request the request, for which {@link #decides} said yes
+   * @return the answer
+   */
+  public CompletionStage<GateResponse> handleAsync(GateRequest request) {
+    if (!mayBlock(request)) {
+      return CompletableFuture.completedFuture(handle(request));
+    }
+    GateResponse early = beforeDeciding(request);
+    if (early != null) {
+      return CompletableFuture.completedFuture(early);
+    }
+    Decision d = room.decide(request.ticket(), request.place(), false);
+    if (d.outcome() != Decision.Outcome.CHALLENGE) {
+      return CompletableFuture.completedFuture(respond(d, request));
+    }
+    HumanCheck h = Objects.requireNonNull(human);
+    CompletionStage<HumanCheck.Verdict> asked;
+    try {
+      asked = h.verify(Objects.requireNonNull(humanToken(request)), request.remoteAddress());
+    } catch (RuntimeException e) {
+      asked = CompletableFuture.completedFuture(HumanCheck.Verdict.FAILED);
+    }
+    return asked.handle((v, failure) -> challenge(request, failure != null || v == null ? HumanCheck.Verdict.FAILED : v));
+  }
+
+  /**
+   * Whether {@link #handle} may wait for I/O on this request: it carries a token for the
+   * {@linkplain Builder#humanCheck human check}. Only a newcomer's request can; an admitted or
+   * waiting visitor's never does.
+   *
+   * @param request the request
+   * @return whether to call {@link #handleAsync} on an event loop
+   */
+  public boolean mayBlock(GateRequest request) {
+    return human != null && humanToken(request) != null;
+  }
+
+  /**
+   * Whether the human check would use the client's address for this request (its query carries a
+   * token for it): an adapter reads the address into {@link GateRequest#remoteAddress()} only
+   * then.
+   *
+   * @param rawQuery the raw query string, or {@code null}
+   * @return whether to pass the client's address
+   */
+  public boolean wantsRemoteAddress(@Nullable String rawQuery) {
+    return human != null && rawQuery != null && hasFlag(rawQuery, HUMAN_PARAM);
+  }
+
+  private @Nullable String humanToken(GateRequest request) {
+    if (human == null) {
+      return null;
+    }
+    String t = queryValue(request.query(), HUMAN_PARAM);
+    return t == null || t.isEmpty() || t.length() > MAX_HUMAN_TOKEN_LENGTH ? null : t;
+  }
+
+  /**
+   * What a room with friction answers before deciding: the worker script, and the infinite queue
+   * for a client the human check flagged. Neither looks at the request's tickets.
+   */
+  private @Nullable GateResponse beforeDeciding(GateRequest request) {
+    String f = request.friction();
+    if (f != null && flagSeal != null && f.startsWith(FLAG_PREFIX) && flagged(f.substring(2))) {
+      return infiniteQueue(request);
+    }
+    String q = request.query();
+    if (q != null && WORKER.equals(queryValue(q, statusParam))) {
+      Map<String, String> headers = new LinkedHashMap<>();
+      headers.put("Cache-Control", "private, max-age=3600");
+      headers.put("X-Content-Type-Options", "nosniff");
+      headers.put("Content-Security-Policy", "default-src 'none'");
+      return GateResponse.answer(null, 200, "text/javascript;charset=UTF-8", headers, WORKER_SCRIPT);
+    }
+    return null;
+  }
+
+  /** The answer to a decision, as without friction. */
+  private GateResponse respond(Decision d, GateRequest request) {
     String ticket = d.ticket();
     String setCookie =
         ticket == null
@@ -345,6 +510,159 @@ public final class Gate {
       return json(d, setCookie, waitingStatus, request);
     }
     return page(d, setCookie, request);
+  }
+
+  /**
+   * A newcomer the room would put in line, not yet let queue: it gets a place if it passed the
+   * human check, sent a proof of work that solves a challenge not spent on this node, or holds a
+   * challenge (in its cookie) at least the penalty old; a flagged one goes to the infinite queue;
+   * anyone else gets the challenge page.
+   */
+  private GateResponse challenge(GateRequest request, HumanCheck.@Nullable Verdict verdict) {
+    ProofOfWork p = Objects.requireNonNull(pow);
+    long now = room.nowSecond();
+    if (verdict == HumanCheck.Verdict.FLAGGED) {
+      return infiniteQueue(request, flagCookie(request, now));
+    }
+    String f = request.friction();
+    ProofOfWork.Challenge held = f != null && f.startsWith(CHALLENGE_PREFIX) ? p.open(f.substring(2), now) : null;
+    boolean pass = verdict == HumanCheck.Verdict.PASSED;
+    String proof = pass || p.difficulty() == 0 ? null : queryValue(request.query(), PROOF_PARAM);
+    if (proof != null) {
+      int dot = proof.lastIndexOf('.');
+      ProofOfWork.Challenge c = dot > 0 ? p.open(proof.substring(0, dot), now) : null;
+      pass = c != null && ProofOfWork.solves(c.token(), proof.substring(dot + 1), c.difficulty()) && p.spend(c, now);
+    }
+    if (!pass && held != null && now - held.issued() >= penaltySeconds) {
+      pass = p.spend(held, now);
+    }
+    if (pass) {
+      return respond(room.decide(request.ticket(), request.place(), true), request);
+    }
+    String token;
+    String setCookie = null;
+    long remaining;
+    if (held != null && !p.spent(held)) {
+      token = held.token();
+      remaining = Math.max(1, penaltySeconds - (now - held.issued()));
+    } else {
+      token = p.issue(now);
+      setCookie = setCookie(frictionCookieName, request.contextPath(), request.secure(), CHALLENGE_PREFIX + token,
+          p.ttlSeconds());
+      remaining = Math.max(1, penaltySeconds);
+    }
+    Decision d = new Decision(Decision.Outcome.CHALLENGE, null, 0, 0, -1, -1, -1, remaining, now);
+    Challenged c = new Challenged(token, p.difficulty(), remaining);
+    String accept = request.accept();
+    if (hasFlag(request.query(), statusParam) || accept != null && accept.contains("application/json")) {
+      String body = StatusJson.write(room.config().roomId(), d, now,
+          messages.texts(languageFor(request.acceptLanguage())).tag, null, c);
+      return answer(setCookie, waitingStatus, "application/json", JSON_POLICY, body, d, null);
+    }
+    Messages.Texts t = messages.texts(languageFor(request.acceptLanguage()));
+    String nonce = nonce();
+    String html = template.render(values(d, t, nonce, now, c));
+    return answer(setCookie, waitingStatus, "text/html", challengePolicy(nonce), html, d, t.tag);
+  }
+
+  /** A challenge shown to a newcomer: its token, difficulty, and the seconds left of the penalty. */
+  record Challenged(String token, int difficulty, long remainingSeconds) {}
+
+  private String challengePolicy(String nonce) {
+    String w = widgetSources;
+    return "default-src 'none'; script-src 'nonce-" + nonce + "'" + w + "; style-src 'nonce-" + nonce + "'" + w
+        + "; connect-src 'self'" + w + "; img-src " + imageSources + "; worker-src 'self'"
+        + (w.isEmpty() ? "" : "; frame-src" + w) + "; base-uri 'none'; form-action 'self'";
+  }
+
+  private String flagCookie(GateRequest request, long now) {
+    byte[] marker = ByteBuffer.allocate(16).putLong(now).putLong(NONCES.nextLong()).array();
+    return setCookie(frictionCookieName, request.contextPath(), request.secure(),
+        FLAG_PREFIX + Objects.requireNonNull(flagSeal).seal(marker), FLAGGED_SECONDS);
+  }
+
+  private boolean flagged(String marker) {
+    byte[] m = Objects.requireNonNull(flagSeal).open(marker);
+    if (m == null || m.length != 16) {
+      return false;
+    }
+    long age = room.nowSecond() - ByteBuffer.wrap(m).getLong();
+    return age >= -30 && age < FLAGGED_SECONDS;
+  }
+
+  private GateResponse infiniteQueue(GateRequest request) {
+    return infiniteQueue(request, null);
+  }
+
+  /**
+   * The infinite queue: a waiting answer that looks like any other (the people waiting ahead, the
+   * wait unknown) and never lets the client in. Nothing is decided or counted by the room.
+   */
+  private GateResponse infiniteQueue(GateRequest request, @Nullable String setCookie) {
+    io.github.waitingroom.RoomStatus s = room.status();
+    Decision d = new Decision(Decision.Outcome.WAIT, null, 0, Math.max(1, s.waitingUsers()), -1, -1, -1,
+        room.config().refreshSeconds(), s.now());
+    String accept = request.accept();
+    if (hasFlag(request.query(), statusParam) || accept != null && accept.contains("application/json")) {
+      return json(d, setCookie, waitingStatus, request);
+    }
+    return page(d, setCookie, request);
+  }
+
+  /** The value of a query parameter ({@code ""} without one), as sent (not decoded), or {@code null}. */
+  static @Nullable String queryValue(@Nullable String query, String name) {
+    if (query == null) {
+      return null;
+    }
+    int from = 0;
+    while (from <= query.length()) {
+      int end = query.indexOf('&', from);
+      if (end < 0) {
+        end = query.length();
+      }
+      if (query.startsWith(name, from)) {
+        int after = from + name.length();
+        if (after == end) {
+          return "";
+        }
+        if (query.charAt(after) == '=') {
+          return query.substring(after + 1, end);
+        }
+      }
+      from = end + 1;
+    }
+    return null;
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = Gate.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The name of the cookie that holds a newcomer's challenge (or a flagged client's infinite-queue
+   * marker): {@link #cookieName()} with {@code _c} appended, with the same attributes.
+   *
+   * @return the name
+   */
+  public String frictionCookieName() {
+    return frictionCookieName;
+  }
+
+  /**
+   * Whether newcomers face a challenge while people wait ({@link Builder#proofOfWork} or {@link
+   * Builder#humanCheck}): adapters then read the {@linkplain #frictionCookieName() challenge cookie}.
+   *
+   * @return whether friction is on
+   */
+  public boolean frictionOn() {
+    return friction;
   }
 
   /**
@@ -388,7 +706,7 @@ public final class Gate {
     Messages.Texts t = messages.texts(languageFor(request.acceptLanguage()));
     Map<String, String> texts = null;
     if (!d.letsThrough()) {
-      Map<String, Object> v = values(d, t, "", viewTime);
+      Map<String, Object> v = values(d, t, "", viewTime, null);
       texts = new LinkedHashMap<>();
       for (String name : StatusJson.TEXTS) {
         if (name.startsWith("text.")) {
@@ -411,12 +729,13 @@ public final class Gate {
   private GateResponse page(Decision d, @Nullable String setCookie, GateRequest request) {
     Messages.Texts t = messages.texts(languageFor(request.acceptLanguage()));
     String nonce = nonce();
-    String html = template.render(values(d, t, nonce, viewTime(d)));
+    String html = template.render(values(d, t, nonce, viewTime(d), null));
     return answer(setCookie, waitingStatus, "text/html", pagePolicy(nonce, imageSources), html, d, t.tag);
   }
 
   /** The values of every template variable ({@link PageTemplate#VARIABLES}) for one waiting decision. */
-  private Map<String, Object> values(Decision d, Messages.Texts t, String nonce, long viewTime) {
+  private Map<String, Object> values(
+      Decision d, Messages.Texts t, String nonce, long viewTime, @Nullable Challenged challenged) {
     boolean known = d.waitKnown();
     long ahead = d.usersAhead();
     long refresh = Math.max(1, d.refreshSeconds());
@@ -444,7 +763,15 @@ public final class Gate {
     v.put("statusParam", statusParam);
     v.put("cspNonce", nonce);
     v.put("refreshMeta", "<noscript><meta http-equiv=\"refresh\" content=\"" + refresh + "\"></noscript>");
-    v.put("refreshScript", refreshScript(nonce, refresh));
+    v.put("challenge", challenged != null);
+    String widget = challenged == null || human == null ? "" : widget(nonce, Objects.requireNonNull(human).widget());
+    v.put("humanCheckWidget", widget);
+    if (challenged == null) {
+      v.put("refreshScript", refreshScript(nonce, refresh));
+    } else {
+      String script = challengeScript(nonce, challenged);
+      v.put("refreshScript", template.usesWidget() ? script : widget + "\n" + script);
+    }
     v.put("brandName", brandName);
     v.put("logoUrl", logoUrl);
     v.put("brandColor", brandColor);
@@ -462,6 +789,52 @@ public final class Gate {
     v.put("waitMinutes", known ? Long.toString(d.waitMinutes()) : "unknown");
     v.put("refreshSeconds", refresh);
     return v;
+  }
+
+  /** The human check's widget: the service's script and the element it fills in. */
+  private static String widget(String nonce, HumanCheck.Widget w) {
+    return "<script nonce=\"" + nonce + "\" src=\"" + w.scriptUrl() + "\" async defer></script>\n"
+        + "<div class=\"" + w.cssClass() + "\" data-sitekey=\"" + w.siteKey() + "\" data-callback=\"wrHumanCheck\"></div>";
+  }
+
+  /**
+   * The challenge page's script: solves the proof of work in a worker ({@value #WORKER}, served by
+   * the gate) and sends it with a status poll; the human check's widget calls {@code
+   * wrHumanCheck(token)}, which sends its token the same way. Either answer that is no longer a
+   * challenge (a place, or the room let the visitor in) reloads the page. Whatever fails (no
+   * worker, a refused proof, a network error), the page reloads once the penalty is over, as the
+   * {@code <noscript>} meta refresh does without JavaScript.
+   */
+  private String challengeScript(String nonce, Challenged c) {
+    return "<script nonce=\"" + nonce + "\">\n"
+        + "(function () {\n"
+        + "  var token = \"" + c.token() + "\", bits = " + c.difficulty() + ", wait = " + c.remainingSeconds() + ";\n"
+        + "  var done = false, started = Date.now();\n"
+        + "  var later = setTimeout(function () { location.reload(); }, wait * 1000 + 500);\n"
+        + "  function send(name, value) {\n"
+        + "    var u = new URL(location.href);\n"
+        + "    u.searchParams.set(\"" + statusParam + "\", \"1\");\n"
+        + "    u.searchParams.set(name, value);\n"
+        + "    return fetch(u, { headers: { \"Accept\": \"application/json\" }, credentials: \"same-origin\", cache: \"no-store\" })\n"
+        + "      .then(function (r) { return r.json(); })\n"
+        + "      .then(function (body) {\n"
+        + "        if (body.waitingRoom.status !== \"challenge\") { done = true; clearTimeout(later); location.replace(location.href); }\n"
+        + "      })\n"
+        + "      .catch(function () {});\n"
+        + "  }\n"
+        + "  window.wrHumanCheck = function (t) { if (!done) { send(\"" + HUMAN_PARAM + "\", t); } };\n"
+        + "  if (bits > 0 && window.Worker) {\n"
+        + "    try {\n"
+        + "      var w = new Worker(\"?" + statusParam + "=" + WORKER + "\");\n"
+        + "      w.onmessage = function (e) {\n"
+        + "        window.wrProofOfWork = { nonce: e.data.nonce, hashes: e.data.hashes, ms: e.data.ms, pageMs: Date.now() - started };\n"
+        + "        if (!done) { send(\"" + PROOF_PARAM + "\", token + \".\" + e.data.nonce); }\n"
+        + "      };\n"
+        + "      w.postMessage({ token: token, bits: bits });\n"
+        + "    } catch (e) { /* the reload after the penalty takes over */ }\n"
+        + "  }\n"
+        + "})();\n"
+        + "</script>";
   }
 
   /**
@@ -604,6 +977,9 @@ public final class Gate {
     private String brandName = "";
     private String logoUrl = "";
     private String brandColor = "#2f6fdf";
+    private int powDifficulty;
+    private Duration penalty = DEFAULT_CHALLENGE_PENALTY;
+    private @Nullable HumanCheck humanCheck;
 
     private Builder(WaitingRoom room) {
       this.room = Objects.requireNonNull(room, "room");
@@ -859,6 +1235,60 @@ public final class Gate {
         throw new IllegalArgumentException("brandColor must be a colour written #rgb or #rrggbb but was '" + color + "'");
       }
       this.brandColor = c.toLowerCase(Locale.ROOT);
+      return this;
+    }
+
+    /**
+     * Asks newcomers for a proof of work while people wait: a newcomer the room would put in line
+     * gets a challenge page first, whose script solves a {@link ProofOfWork} challenge in a Web
+     * Worker (about 2<sup>bits</sup> SHA-256 hashes) and gets its place when the gate has checked
+     * the solution (one AEAD decryption and one hash). Nothing changes while the room has slots
+     * for new arrivals, nor for admitted or waiting visitors. A visitor without JavaScript, or whose
+     * browser fails, gets its place once the {@linkplain #challengePenalty penalty} is over: it
+     * waits behind those who solved, and is never locked out. The costs measured on a desktop and
+     * an emulated phone are in the README ("Bots and floods"). Default: 0, off.
+     *
+     * @param bits the leading zero bits of a solution, 0 (off) to {@value ProofOfWork#MAX_DIFFICULTY}
+     * @return this builder
+     */
+    public Builder proofOfWork(int bits) {
+      if (bits < 0 || bits > ProofOfWork.MAX_DIFFICULTY) {
+        throw new IllegalArgumentException(
+            "proofOfWork must be 0 (off) to " + ProofOfWork.MAX_DIFFICULTY + " bits but was " + bits);
+      }
+      this.powDifficulty = bits;
+      return this;
+    }
+
+    /**
+     * How long a newcomer who solves no challenge (no JavaScript, a failed worker, no human check
+     * passed) waits on the challenge page before it gets its place anyway: counted from its first
+     * challenge, which its challenge cookie keeps. Default: 30 seconds.
+     *
+     * @param penalty 1 s to 5 min
+     * @return this builder
+     */
+    public Builder challengePenalty(Duration penalty) {
+      Objects.requireNonNull(penalty, "challengePenalty");
+      if (penalty.compareTo(Duration.ofSeconds(1)) < 0 || penalty.compareTo(Duration.ofMinutes(5)) > 0) {
+        throw new IllegalArgumentException("challengePenalty must be 1 s to 5 min but was " + penalty);
+      }
+      this.penalty = penalty;
+      return this;
+    }
+
+    /**
+     * A CAPTCHA service that newcomers may pass instead of the proof of work (or with none: then
+     * the widget or the penalty), such as {@link SiteVerify#turnstile}, {@link SiteVerify#hcaptcha}
+     * or {@link SiteVerify#recaptcha}. Asked once per newcomer the room would put in line; a
+     * client it {@linkplain HumanCheck.Verdict#FLAGGED flags} goes to the infinite queue. The
+     * challenge page's Content-Security-Policy allows the widget's sources. Default: none.
+     *
+     * @param check the service, or {@code null} for none
+     * @return this builder
+     */
+    public Builder humanCheck(@Nullable HumanCheck check) {
+      this.humanCheck = check;
       return this;
     }
 

@@ -21,6 +21,12 @@ import org.jspecify.annotations.Nullable;
  *     with one cookie) keeps its place
  * @param acceptLanguage the {@code Accept-Language} header, or {@code null}: chooses the language
  *     of the waiting page and of the JSON status's texts (see {@link Gate.Builder#defaultLanguage})
+ * @param friction the value of the room's challenge cookie ({@link Gate#frictionCookieName()}),
+ *     or {@code null}: read it only when {@link Gate#frictionOn()} (it holds a newcomer's
+ *     proof-of-work challenge or the infinite queue's marker)
+ * @param remoteAddress the client's address as the server sees it, or {@code null}: passed to the
+ *     {@linkplain Gate.Builder#humanCheck human check} (read it only when {@link
+ *     Gate#wantsRemoteAddress} says so)
  */
 public record GateRequest(
     String contextPath,
@@ -29,11 +35,35 @@ public record GateRequest(
     @Nullable String query,
     @Nullable String accept,
     @Nullable String place,
-    @Nullable String acceptLanguage) {
+    @Nullable String acceptLanguage,
+    @Nullable String friction,
+    @Nullable String remoteAddress) {
 
   /** Checks that the context path is given. */
   public GateRequest {
     Objects.requireNonNull(contextPath, "contextPath");
+  }
+
+  /**
+   * A request of a room without friction (no challenge cookie, no client address).
+   *
+   * @param contextPath the application's context path ({@code ""} for the root)
+   * @param secure whether the server says the request came over HTTPS
+   * @param ticket the value of the room's session cookie, or {@code null}
+   * @param query the raw query string, or {@code null}
+   * @param accept the {@code Accept} header, or {@code null}
+   * @param place the value of the room's place cookie, or {@code null}
+   * @param acceptLanguage the {@code Accept-Language} header, or {@code null}
+   */
+  public GateRequest(
+      String contextPath,
+      boolean secure,
+      @Nullable String ticket,
+      @Nullable String query,
+      @Nullable String accept,
+      @Nullable String place,
+      @Nullable String acceptLanguage) {
+    this(contextPath, secure, ticket, query, accept, place, acceptLanguage, null, null);
   }
 
   /**
@@ -53,7 +83,7 @@ public record GateRequest(
       @Nullable String query,
       @Nullable String accept,
       @Nullable String place) {
-    this(contextPath, secure, ticket, query, accept, place, null);
+    this(contextPath, secure, ticket, query, accept, place, null, null, null);
   }
 
   /**
@@ -67,6 +97,6 @@ public record GateRequest(
    */
   public GateRequest(
       String contextPath, boolean secure, @Nullable String ticket, @Nullable String query, @Nullable String accept) {
-    this(contextPath, secure, ticket, query, accept, null, null);
+    this(contextPath, secure, ticket, query, accept, null, null, null, null);
   }
 }

@@ -37,7 +37,7 @@ final class PageTemplate {
           "waitTimeSeconds", "waitTimeFormatted", "waitTimeLow", "waitTimeHigh", "waitTimeLowFormatted",
           "waitTimeHighFormatted", "waitTimeRangeFormatted", "refreshIntervalSeconds", "lastUpdated",
           "lastUpdatedFormatted", "statusParam", "cspNonce", "refreshMeta", "refreshScript", "brandName",
-          "logoUrl", "brandColor", "brandTextColor", "text",
+          "logoUrl", "brandColor", "brandTextColor", "text", "challenge", "humanCheckWidget",
           // The names of the first template syntax, kept so that such templates still work.
           "waitKnown", "waitMinutes", "refreshSeconds");
 
@@ -52,11 +52,18 @@ final class PageTemplate {
   private final Template template;
   private final boolean injectMeta;
   private final boolean injectScript;
+  private final boolean usesWidget;
 
-  private PageTemplate(Template template, boolean injectMeta, boolean injectScript) {
+  private PageTemplate(Template template, boolean injectMeta, boolean injectScript, boolean usesWidget) {
     this.template = template;
     this.injectMeta = injectMeta;
     this.injectScript = injectScript;
+    this.usesWidget = usesWidget;
+  }
+
+  /** Whether the template places {@code {{{humanCheckWidget}}}} itself (else it comes with the script). */
+  boolean usesWidget() {
+    return usesWidget;
   }
 
   /**
@@ -85,7 +92,7 @@ final class PageTemplate {
           injectScript && injectMeta ? "{{{refreshMeta}}} and {{{refreshScript}}}" : injectScript ? "{{{refreshScript}}}" : "{{{refreshMeta}}}",
           injectScript ? " before </body>" : " before </head>");
     }
-    return new PageTemplate(t, injectMeta, injectScript);
+    return new PageTemplate(t, injectMeta, injectScript, used.contains("humanCheckWidget"));
   }
 
   /** One of the pages shipped with the library. */

@@ -49,6 +49,18 @@ final class StatusJson {
    */
   static String write(
       String roomId, Decision d, long viewTime, @Nullable String locale, @Nullable Map<String, String> texts) {
+    return write(roomId, d, viewTime, locale, texts, null);
+  }
+
+  /**
+   * Writes the status, with the challenge a newcomer is asked to meet ({@code status} {@code
+   * challenge}): {@code challenge.token}, {@code challenge.difficulty} (0: no proof of work, only
+   * the penalty or the human check) and {@code challenge.penaltySeconds} (after how long the
+   * challenge counts as met without a proof).
+   */
+  static String write(
+      String roomId, Decision d, long viewTime, @Nullable String locale, @Nullable Map<String, String> texts,
+      Gate.@Nullable Challenged challenge) {
     StringWriter out = new StringWriter(320);
     boolean waiting = !d.letsThrough();
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
@@ -77,6 +89,13 @@ final class StatusJson {
       g.writeStringField("lastUpdated", Instant.ofEpochSecond(viewTime).toString());
       if (locale != null) {
         g.writeStringField("locale", locale);
+      }
+      if (challenge != null) {
+        g.writeObjectFieldStart("challenge");
+        g.writeStringField("token", challenge.token());
+        g.writeNumberField("difficulty", challenge.difficulty());
+        g.writeNumberField("penaltySeconds", challenge.remainingSeconds());
+        g.writeEndObject();
       }
       if (texts != null) {
         g.writeObjectFieldStart("texts");

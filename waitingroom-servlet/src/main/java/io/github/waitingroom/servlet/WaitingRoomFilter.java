@@ -197,16 +197,21 @@ public final class WaitingRoomFilter implements Filter {
       return;
     }
     String context = req.getContextPath();
+    String query = req.getQueryString();
+    boolean friction = s.gate.frictionOn();
+    // A newcomer's human check waits for the service on this request's thread (Gate.mayBlock).
     GateResponse g =
         s.gate.handle(
             new GateRequest(
                 context == null ? "" : context,
                 req.isSecure(),
                 ticketOf(req, s.cookieName),
-                req.getQueryString(),
+                query,
                 req.getHeader("Accept"),
                 ticketOf(req, s.placeCookieName),
-                req.getHeader("Accept-Language")));
+                req.getHeader("Accept-Language"),
+                friction ? ticketOf(req, s.gate.frictionCookieName()) : null,
+                friction && s.gate.wantsRemoteAddress(query) ? req.getRemoteAddr() : null));
     String setCookie = g.setCookie();
     if (setCookie != null) {
       res.addHeader("Set-Cookie", setCookie);
@@ -622,6 +627,43 @@ public final class WaitingRoomFilter implements Filter {
      */
     public Builder brandColor(String color) {
       gate.brandColor(color);
+      return this;
+    }
+
+    /**
+     * Asks newcomers for a proof of work while people wait (0: off, the default).
+     *
+     * @param bits the leading zero bits of a solution, 0 to 32
+     * @return this builder
+     * @see Gate.Builder#proofOfWork
+     */
+    public Builder proofOfWork(int bits) {
+      gate.proofOfWork(bits);
+      return this;
+    }
+
+    /**
+     * How long a newcomer who solves no challenge waits before it gets its place. Default: 30 s.
+     *
+     * @param penalty 1 s to 5 min
+     * @return this builder
+     * @see Gate.Builder#challengePenalty
+     */
+    public Builder challengePenalty(java.time.Duration penalty) {
+      gate.challengePenalty(penalty);
+      return this;
+    }
+
+    /**
+     * A CAPTCHA service newcomers may pass to get their place at once (Turnstile, hCaptcha,
+     * reCAPTCHA: {@link io.github.waitingroom.http.SiteVerify}). Default: none.
+     *
+     * @param check the service, or {@code null}
+     * @return this builder
+     * @see Gate.Builder#humanCheck
+     */
+    public Builder humanCheck(io.github.waitingroom.http.@org.jspecify.annotations.Nullable HumanCheck check) {
+      gate.humanCheck(check);
       return this;
     }
 

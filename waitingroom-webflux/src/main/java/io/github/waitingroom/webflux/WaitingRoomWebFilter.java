@@ -201,16 +201,28 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     }
     HttpCookie ticket = request.getCookies().getFirst(gate.cookieName());
     HttpCookie place = request.getCookies().getFirst(gate.placeCookieName());
-    GateResponse g =
-        gate.handle(
-            new GateRequest(
-                request.getPath().contextPath().value(),
-                "https".equalsIgnoreCase(request.getURI().getScheme()),
-                ticket == null ? null : ticket.getValue(),
-                request.getURI().getRawQuery(),
-                headers.getFirst(HttpHeaders.ACCEPT),
-                place == null ? null : place.getValue(),
-                headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE)));
+    String query = request.getURI().getRawQuery();
+    HttpCookie friction = gate.frictionOn() ? request.getCookies().getFirst(gate.frictionCookieName()) : null;
+    java.net.InetSocketAddress remote = gate.wantsRemoteAddress(query) ? request.getRemoteAddress() : null;
+    GateRequest r =
+        new GateRequest(
+            request.getPath().contextPath().value(),
+            "https".equalsIgnoreCase(request.getURI().getScheme()),
+            ticket == null ? null : ticket.getValue(),
+            query,
+            headers.getFirst(HttpHeaders.ACCEPT),
+            place == null ? null : place.getValue(),
+            headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE),
+            friction == null ? null : friction.getValue(),
+            remote == null || remote.getAddress() == null ? null : remote.getAddress().getHostAddress());
+    if (gate.mayBlock(r)) {
+      // A newcomer's human check asks the service over the network: never on the event loop.
+      return Mono.fromCompletionStage(gate.handleAsync(r)).flatMap(g -> answer(exchange, chain, g));
+    }
+    return answer(exchange, chain, gate.handle(r));
+  }
+
+  private Mono<Void> answer(ServerWebExchange exchange, WebFilterChain chain, GateResponse g) {
     ServerHttpResponse response = exchange.getResponse();
     String setCookie = g.setCookie();
     if (setCookie != null) {
@@ -467,6 +479,43 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
      */
     public Builder brandColor(String color) {
       gate.brandColor(color);
+      return this;
+    }
+
+    /**
+     * Asks newcomers for a proof of work while people wait (0: off, the default).
+     *
+     * @param bits the leading zero bits of a solution, 0 to 32
+     * @return this builder
+     * @see Gate.Builder#proofOfWork
+     */
+    public Builder proofOfWork(int bits) {
+      gate.proofOfWork(bits);
+      return this;
+    }
+
+    /**
+     * How long a newcomer who solves no challenge waits before it gets its place. Default: 30 s.
+     *
+     * @param penalty 1 s to 5 min
+     * @return this builder
+     * @see Gate.Builder#challengePenalty
+     */
+    public Builder challengePenalty(java.time.Duration penalty) {
+      gate.challengePenalty(penalty);
+      return this;
+    }
+
+    /**
+     * A CAPTCHA service newcomers may pass to get their place at once (Turnstile, hCaptcha,
+     * reCAPTCHA: {@link io.github.waitingroom.http.SiteVerify}). Default: none.
+     *
+     * @param check the service, or {@code null}
+     * @return this builder
+     * @see Gate.Builder#humanCheck
+     */
+    public Builder humanCheck(io.github.waitingroom.http.@org.jspecify.annotations.Nullable HumanCheck check) {
+      gate.humanCheck(check);
       return this;
     }
 

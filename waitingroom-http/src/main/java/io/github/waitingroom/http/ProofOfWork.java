@@ -1,0 +1,246 @@
+package io.github.waitingroom.http;
+
+import io.github.waitingroom.Seal;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Stateless proof-of-work challenges for newcomers, self-hosted: no third party, no tracking.
+ *
+ * <p>A <b>challenge</b> is a token sealed with the room's keys ({@link
+ * io.github.waitingroom.WaitingRoom#seal}, purpose {@code pow}): a format byte, the second it was
+ * issued, 64 random bits and the difficulty. Every node of the room opens what any node issued; no
+ * node keeps anything per challenge it issues. A <b>solution</b> is a nonce, 1 to {@value
+ * #MAX_NONCE_LENGTH} characters out of {@code 0-9 a-z}, such that SHA-256 of the token's ASCII
+ * characters followed by the nonce's has at least {@code difficulty} leading zero bits: about
+ * 2<sup>difficulty</sup> hashes to find, one to check. {@link #verify} opens the token (one AEAD
+ * decryption) and hashes once: microseconds (see {@code PowBenchmark} in {@code
+ * benchmarks/README.md}).
+ *
+ * <p>A challenge is good for {@link #ttlSeconds()} after it was issued. Each node keeps the
+ * challenges that were used to get a place (spent) until they expire, so that one challenge gets
+ * at most one place per node: across N nodes without session affinity a solution can get up to N
+ * places. The set is bounded: at most {@value #MAX_SPENT} challenges per {@code ttl} window and
+ * node (about 56 bytes each); beyond that, newcomers on that node are asked again until the window
+ * turns.
+ *
+ * <p>Thread-safe.
+ */
+public final class ProofOfWork {
+  /** How long a challenge is good for, from when it was issued. */
+  public static final long DEFAULT_TTL_SECONDS = 600;
+
+  /** The longest nonce accepted. */
+  public static final int MAX_NONCE_LENGTH = 16;
+
+  /** The most challenges one node remembers as spent per window of {@link #ttlSeconds()}. */
+  public static final int MAX_SPENT = 1_000_000;
+
+  /** The highest difficulty: 2^32 hashes, hours on a phone. */
+  public static final int MAX_DIFFICULTY = 32;
+
+  private static final byte FORMAT = 1;
+  private static final int PLAINTEXT = 1 + 8 + 8 + 1;
+  private static final long MAX_SKEW_SECONDS = 30;
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final ThreadLocal<MessageDigest> SHA256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException(e);
+            }
+          });
+
+  private final Seal seal;
+  private final int difficulty;
+  private final long ttl;
+  private final Object rotation = new Object();
+  private volatile Spent current;
+  private volatile Spent previous;
+
+  /** The challenges of one window of issue times spent on this node. */
+  private record Spent(long window, Set<Long> ids, AtomicInteger size) {
+    Spent(long window) {
+      this(window, ConcurrentHashMap.newKeySet(), new AtomicInteger());
+    }
+  }
+
+  /**
+   * Challenges of one room.
+   *
+   * @param seal the room's seal for challenges ({@code room.seal("pow")})
+   * @param difficulty the leading zero bits a solution needs, 1 to {@value #MAX_DIFFICULTY}; 0 for
+   *     challenges that only time the penalty (no solution is accepted)
+   * @param ttlSeconds how long a challenge is good for, at least 10 s
+   */
+  public ProofOfWork(Seal seal, int difficulty, long ttlSeconds) {
+    this.seal = Objects.requireNonNull(seal, "seal");
+    if (difficulty < 0 || difficulty > MAX_DIFFICULTY) {
+      throw new IllegalArgumentException(
+          "proofOfWork difficulty must be 0 to " + MAX_DIFFICULTY + " bits but was " + difficulty);
+    }
+    if (ttlSeconds < 10) {
+      throw new IllegalArgumentException("challenge ttl must be at least 10 s but was " + ttlSeconds);
+    }
+    this.difficulty = difficulty;
+    this.ttl = ttlSeconds;
+    this.current = new Spent(Long.MIN_VALUE);
+    this.previous = new Spent(Long.MIN_VALUE);
+  }
+
+  /** An opened challenge: when it was issued, its random id and its difficulty. */
+  record Challenge(String token, long issued, long id, int difficulty) {}
+
+  /**
+   * The leading zero bits a solution needs.
+   *
+   * @return the difficulty
+   */
+  public int difficulty() {
+    return difficulty;
+  }
+
+  /**
+   * How long a challenge is good for after it was issued.
+   *
+   * @return seconds
+   */
+  public long ttlSeconds() {
+    return ttl;
+  }
+
+  /**
+   * Issues a challenge.
+   *
+   * @param now the epoch second it is issued at
+   * @return the token, base64url (about 80 characters)
+   */
+  public String issue(long now) {
+    ByteBuffer b = ByteBuffer.allocate(PLAINTEXT);
+    b.put(FORMAT).putLong(now).putLong(RANDOM.nextLong()).put((byte) difficulty);
+    return seal.seal(b.array());
+  }
+
+  /** Opens a token that this room issued and that has not expired at {@code now}, else {@code null}. */
+  @Nullable Challenge open(@Nullable String token, long now) {
+    byte[] p = seal.open(token);
+    if (token == null || p == null || p.length != PLAINTEXT || p[0] != FORMAT) {
+      return null;
+    }
+    ByteBuffer b = ByteBuffer.wrap(p);
+    b.get();
+    long issued = b.getLong();
+    long id = b.getLong();
+    int bits = b.get();
+    if (issued > now + MAX_SKEW_SECONDS || now - issued >= ttl || bits < 0 || bits > MAX_DIFFICULTY) {
+      return null;
+    }
+    return new Challenge(token, issued, id, bits);
+  }
+
+  /**
+   * Whether a nonce solves a challenge: this room issued it, it has not expired, and SHA-256 of
+   * token and nonce has the challenge's leading zero bits. Does not spend it.
+   *
+   * @param token the challenge
+   * @param nonce the solution
+   * @param now the epoch second now
+   * @return whether it is solved
+   */
+  public boolean verify(@Nullable String token, @Nullable String nonce, long now) {
+    Challenge c = open(token, now);
+    return c != null && solves(c.token(), nonce, c.difficulty());
+  }
+
+  /** Whether SHA-256(token || nonce) has {@code bits} leading zero bits (a well-formed nonce only). */
+  static boolean solves(String token, @Nullable String nonce, int bits) {
+    if (bits < 1 || nonce == null || nonce.isEmpty() || nonce.length() > MAX_NONCE_LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < nonce.length(); i++) {
+      char ch = nonce.charAt(i);
+      if (!(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'z')) {
+        return false;
+      }
+    }
+    MessageDigest md = SHA256.get();
+    md.update(token.getBytes(StandardCharsets.US_ASCII));
+    md.update(nonce.getBytes(StandardCharsets.US_ASCII));
+    return leadingZeroBits(md.digest()) >= bits;
+  }
+
+  static int leadingZeroBits(byte[] hash) {
+    int n = 0;
+    for (byte x : hash) {
+      if (x == 0) {
+        n += 8;
+        continue;
+      }
+      return n + Integer.numberOfLeadingZeros(x & 0xff) - 24;
+    }
+    return n;
+  }
+
+  /**
+   * Marks a challenge as used to get a place on this node.
+   *
+   * @return whether it had not been used here before (and there was room to remember it)
+   */
+  boolean spend(Challenge c, long now) {
+    long window = Math.floorDiv(c.issued(), ttl);
+    Spent cur = current;
+    if (window > cur.window()) {
+      synchronized (rotation) {
+        cur = current;
+        if (window > cur.window()) {
+          previous = window == cur.window() + 1 ? cur : new Spent(window - 1);
+          cur = new Spent(window);
+          current = cur;
+        }
+      }
+    }
+    Spent s = window == cur.window() ? cur : window == cur.window() - 1 ? previous : null;
+    if (s == null || s.window() != window || s.size().get() >= MAX_SPENT) {
+      return false;
+    }
+    if (s.ids().add(c.id())) {
+      s.size().incrementAndGet();
+      return true;
+    }
+    return false;
+  }
+
+  /** Whether a challenge has been used to get a place on this node. */
+  boolean spent(Challenge c) {
+    long window = Math.floorDiv(c.issued(), ttl);
+    Spent cur = current;
+    Spent s = window == cur.window() ? cur : window == cur.window() - 1 ? previous : null;
+    return s != null && s.window() == window && s.ids().contains(c.id());
+  }
+
+  /**
+   * Finds a solution by brute force, as the page's worker does: for tests and measurements.
+   *
+   * @param token the challenge
+   * @param bits the difficulty
+   * @return the first nonce, in base 36 from 0, that solves it
+   */
+  public static String solve(String token, int bits) {
+    for (long n = 0; ; n++) {
+      String nonce = Long.toString(n, 36);
+      if (solves(token, nonce, bits)) {
+        return nonce;
+      }
+    }
+  }
+}

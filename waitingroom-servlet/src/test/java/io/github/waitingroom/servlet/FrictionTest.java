@@ -1,0 +1,350 @@
+package io.github.waitingroom.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.ManualClock;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.HumanCheck;
+import io.github.waitingroom.http.ProofOfWork;
+import io.github.waitingroom.http.SiteVerify;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Friction for newcomers over real HTTP (Jetty on a real port, the room on a {@link ManualClock}):
+ * the proof of work (a wrong nonce, a forged or expired challenge and a replay on the same node get
+ * no place; a solution does), the penalty for a client that solves nothing (a place only once it is
+ * over, behind those who solved), and the human check against a local server that speaks
+ * siteverify (a pass gets a place, a failure or an unreachable service another try, a flag the
+ * infinite queue, which never admits and never counts in the line).
+ */
+class FrictionTest {
+  private static final KeysetHandle KEYS = TicketKeys.generate();
+  private static final int BITS = 8;
+  private static final Pattern TOKEN = Pattern.compile("var token = \"([A-Za-z0-9_-]+)\"");
+
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
+  private @Nullable WaitingRoom room;
+  private @Nullable TestServer server;
+  private @Nullable Server mimic;
+  private final Queue<Map<String, String[]>> asked = new ConcurrentLinkedQueue<>();
+
+  @AfterEach
+  void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+    if (mimic != null) {
+      mimic.stop();
+    }
+    if (room != null) {
+      room.close();
+    }
+  }
+
+  private WaitingRoom room() {
+    RoomConfig config =
+        RoomConfig.builder("shop")
+            .totalActiveUsers(1)
+            .newUsersPerMinute(1)
+            .sessionDuration(Duration.ofSeconds(60))
+            .sliceWidth(Duration.ofSeconds(10))
+            .refreshInterval(Duration.ofSeconds(5))
+            .waitingTimeout(Duration.ofMinutes(20))
+            .build();
+    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
+    room = r;
+    return r;
+  }
+
+  /** A full room (the first visitor holds its only slot) behind a filter with friction; returns that visitor. */
+  private Visitor fullRoom(WaitingRoomFilter.Builder filter) throws Exception {
+    TestServer s = TestServer.start(filter.build());
+    server = s;
+    Visitor first = new Visitor(s);
+    assertThat(first.get("/").body()).as("a free slot: no friction").startsWith("app:");
+    return first;
+  }
+
+  private TestServer srv() {
+    return java.util.Objects.requireNonNull(server);
+  }
+
+  private static Map<String, Object> status(HttpResponse<String> r) throws IOException {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> s = (Map<String, Object>) JsonTree.object(r.body()).get("waitingRoom");
+    return java.util.Objects.requireNonNull(s);
+  }
+
+  private static String token(HttpResponse<String> page) {
+    Matcher m = TOKEN.matcher(page.body());
+    assertThat(m.find()).as("the challenge page carries its token").isTrue();
+    return m.group(1);
+  }
+
+  private void sync(Duration by) {
+    clock.advance(by);
+    java.util.Objects.requireNonNull(room).sync();
+  }
+
+  @Test
+  void aSolvedChallengeGetsAPlaceOnceAndAWrongForgedOrExpiredOneNone() throws Exception {
+    WaitingRoom r = room();
+    Visitor first = fullRoom(WaitingRoomFilter.builder(r).proofOfWork(BITS));
+    ProofOfWork check = new ProofOfWork(r.seal("pow"), BITS, ProofOfWork.DEFAULT_TTL_SECONDS);
+
+    Visitor v = new Visitor(srv());
+    HttpResponse<String> page = v.get("/buy");
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("Checking your browser").contains("new Worker(\"?waitingRoomStatus=pow-worker.js\")")
+        .contains("<noscript><meta http-equiv=\"refresh\" content=\"30\"></noscript>");
+    assertThat(page.headers().firstValue("Content-Security-Policy").orElseThrow()).contains("worker-src 'self'");
+    assertThat(v.ticket("wr_shop_c")).as("the challenge, kept for the penalty").startsWith("c.");
+    assertThat(v.ticket("wr_shop_q")).as("no place yet").isNull();
+    String token = token(page);
+    Map<String, Object> json = status(v.getJson("/buy?waitingRoomStatus=1"));
+    assertThat(json).containsEntry("status", "challenge").containsEntry("inWaitingRoom", true);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> challenge = (Map<String, Object>) json.get("challenge");
+    assertThat(challenge).containsEntry("token", token).containsEntry("difficulty", (long) BITS);
+
+    // The worker script, served by the gate under the guarded path.
+    HttpResponse<String> worker = v.get("/buy?waitingRoomStatus=pow-worker.js");
+    assertThat(worker.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/javascript");
+    assertThat(worker.body()).contains("self.onmessage");
+
+    long now = r.nowSecond();
+    String nonce = ProofOfWork.solve(token, BITS);
+    assertThat(check.verify(token, nonce, now)).isTrue();
+    String wrong = "0";
+    for (int n = 0; check.verify(token, wrong, now); n++) {
+      wrong = Long.toString(n, 36) + "z";
+    }
+    assertThat(status(v.getJson("/buy?waitingRoomStatus=1&waitingRoomProof=" + token + "." + wrong)))
+        .as("a wrong nonce").containsEntry("status", "challenge");
+    String forged = (token.charAt(5) == 'A' ? "B" : "A");
+    forged = token.substring(0, 5) + forged + token.substring(6);
+    assertThat(status(v.getJson("/buy?waitingRoomStatus=1&waitingRoomProof=" + forged + "." + ProofOfWork.solve(forged, BITS))))
+        .as("a forged challenge, solved").containsEntry("status", "challenge");
+    assertThat(v.ticket("wr_shop_q")).isNull();
+    long arrivals = r.metrics().arrivals();
+
+    Map<String, Object> placed = status(v.getJson("/buy?waitingRoomStatus=1&waitingRoomProof=" + token + "." + nonce));
+    assertThat(placed).containsEntry("status", "queued").doesNotContainKey("challenge");
+    assertThat(v.ticket("wr_shop_q")).as("a place").isNotNull();
+    assertThat(r.metrics().arrivals()).isEqualTo(arrivals + 1);
+    assertThat(status(v.getJson("/buy?waitingRoomStatus=1"))).containsEntry("status", "waiting");
+
+    // The same solution on the same node: no second place.
+    Visitor copy = new Visitor(srv());
+    assertThat(status(copy.getJson("/buy?waitingRoomStatus=1&waitingRoomProof=" + token + "." + nonce)))
+        .as("a replay").containsEntry("status", "challenge");
+    assertThat(copy.ticket("wr_shop_q")).isNull();
+    assertThat(r.metrics().arrivals()).isEqualTo(arrivals + 1);
+
+    // A challenge solved after it expired.
+    Visitor late = new Visitor(srv());
+    String old = token(late.get("/buy"));
+    for (long t = 0; t < ProofOfWork.DEFAULT_TTL_SECONDS; t += 30) {
+      sync(Duration.ofSeconds(30));
+      assertThat(first.get("/buy").body()).as("the room stays full").startsWith("app:");
+    }
+    assertThat(check.verify(old, ProofOfWork.solve(old, BITS), r.nowSecond())).isFalse();
+    assertThat(status(late.getJson("/buy?waitingRoomStatus=1&waitingRoomProof=" + old + "." + ProofOfWork.solve(old, BITS))))
+        .as("an expired challenge").containsEntry("status", "challenge");
+    assertThat(late.ticket("wr_shop_q")).isNull();
+
+  }
+
+  @Test
+  void withoutJavaScriptANewcomerGetsItsPlaceAfterThePenaltyBehindThoseWhoSolved() throws Exception {
+    WaitingRoom r = room();
+    fullRoom(WaitingRoomFilter.builder(r).proofOfWork(BITS).challengePenalty(Duration.ofSeconds(40)));
+    Visitor plain = new Visitor(srv()); // follows the meta refresh, runs no script
+    Visitor solver = new Visitor(srv());
+    HttpResponse<String> first = plain.get("/");
+    assertThat(first.body()).contains("content=\"40\"");
+    String cookie = plain.ticket("wr_shop_c");
+    String token = token(solver.get("/"));
+    assertThat(status(solver.getJson("/?waitingRoomStatus=1&waitingRoomProof=" + token + "." + ProofOfWork.solve(token, BITS))))
+        .containsEntry("status", "queued");
+
+    sync(Duration.ofSeconds(25));
+    HttpResponse<String> again = plain.get("/");
+    assertThat(again.body()).as("the penalty counts from the first challenge").contains("Checking your browser")
+        .contains("content=\"15\"");
+    assertThat(plain.ticket("wr_shop_c")).as("the same challenge").isEqualTo(cookie);
+    sync(Duration.ofSeconds(14));
+    assertThat(plain.get("/").body()).contains("Checking your browser");
+    assertThat(plain.ticket("wr_shop_q")).isNull();
+    sync(Duration.ofSeconds(1));
+    HttpResponse<String> placed = plain.get("/");
+    assertThat(placed.body()).as("the penalty is over").contains("You are in line");
+    assertThat(plain.ticket("wr_shop_q")).isNotNull();
+
+    // The same challenge cookie in another client: spent on this node.
+    Visitor copy = new Visitor(srv());
+    copy.setTicket("wr_shop_c", java.util.Objects.requireNonNull(cookie));
+    HttpResponse<String> spent = copy.get("/");
+    assertThat(spent.body()).contains("Checking your browser");
+    assertThat(spent.headers().firstValue("Set-Cookie").orElseThrow()).as("a fresh challenge")
+        .startsWith("wr_shop_c=c.").doesNotContain(cookie);
+
+    // Once counted, the one who solved is ahead of the one who waited.
+    sync(Duration.ofSeconds(3));
+    sync(Duration.ofSeconds(3));
+    assertThat(status(plain.getJson("/?waitingRoomStatus=1")).get("usersAhead")).isEqualTo(1L);
+    assertThat(status(solver.getJson("/?waitingRoomStatus=1")).get("usersAhead")).isEqualTo(0L);
+  }
+
+  /** A local server that answers like siteverify: token "good" passes, "bot" scores 0.1, anything else fails. */
+  private String siteVerify() throws Exception {
+    Server s = new Server();
+    ServerConnector c = new ServerConnector(s);
+    c.setHost("127.0.0.1");
+    c.setPort(0);
+    s.addConnector(c);
+    ServletContextHandler context = new ServletContextHandler("/");
+    context.addServlet(
+        new ServletHolder(
+            new HttpServlet() {
+              @Override
+              protected void doPost(HttpServletRequest req, HttpServletResponse res) throws IOException {
+                asked.add(Map.copyOf(req.getParameterMap()));
+                String token = req.getParameter("response");
+                boolean secret = "s3cret".equals(req.getParameter("secret"));
+                res.setContentType("application/json");
+                res.getWriter().write(
+                    !secret ? "{\"success\":false,\"error-codes\":[\"invalid-input-secret\"]}"
+                        : "good".equals(token) ? "{\"success\":true,\"hostname\":\"localhost\",\"score\":0.9}"
+                        : "bot".equals(token) ? "{\"success\":true,\"score\":0.1,\"action\":\"queue\"}"
+                        : "{\"success\":false,\"error-codes\":[\"invalid-input-response\"]}");
+              }
+            }),
+        "/siteverify");
+    s.setHandler(context);
+    s.start();
+    mimic = s;
+    return "http://127.0.0.1:" + c.getLocalPort() + "/siteverify";
+  }
+
+  @Test
+  void theHumanCheckGivesAPlaceOnAPassAndAnotherTryOnAFailure() throws Exception {
+    WaitingRoom r = room();
+    HumanCheck turnstile = SiteVerify.turnstile("site-key-1", "s3cret").verifyUrl(siteVerify()).flagBelow(0.5);
+    fullRoom(WaitingRoomFilter.builder(r).humanCheck(turnstile));
+    Visitor v = new Visitor(srv());
+    HttpResponse<String> page = v.get("/");
+    assertThat(page.body())
+        .contains("<script nonce=")
+        .contains("src=\"https://challenges.cloudflare.com/turnstile/v0/api.js\" async defer></script>")
+        .contains("<div class=\"cf-turnstile\" data-sitekey=\"site-key-1\" data-callback=\"wrHumanCheck\"></div>")
+        .contains("confirm below that you are a person")
+        .doesNotContain("s3cret");
+    String csp = page.headers().firstValue("Content-Security-Policy").orElseThrow();
+    assertThat(csp).contains("script-src 'nonce-").contains("https://challenges.cloudflare.com")
+        .contains("frame-src https://challenges.cloudflare.com");
+    assertThat(asked).as("nobody asked the service yet").isEmpty();
+
+    assertThat(status(v.getJson("/?waitingRoomStatus=1&waitingRoomHuman=expired"))).containsEntry("status", "challenge");
+    assertThat(v.ticket("wr_shop_q")).isNull();
+    assertThat(status(v.getJson("/?waitingRoomStatus=1&waitingRoomHuman=good"))).containsEntry("status", "queued");
+    assertThat(v.ticket("wr_shop_q")).isNotNull();
+    assertThat(asked).hasSize(2);
+    Map<String, String[]> form = asked.peek();
+    assertThat(form.get("secret")).containsExactly("s3cret");
+    assertThat(form.get("response")).containsExactly("expired");
+    assertThat(form.get("remoteip")).containsExactly("127.0.0.1");
+
+    // Once it has a place, a token is not even looked at: verified once per newcomer.
+    assertThat(status(v.getJson("/?waitingRoomStatus=1&waitingRoomHuman=good"))).containsEntry("status", "waiting");
+    assertThat(asked).hasSize(2);
+  }
+
+  @Test
+  void aServiceThatDoesNotAnswerFailsTheCheckAndThePenaltyStillLetsTheNewcomerQueue() throws Exception {
+    WaitingRoom r = room();
+    // A port nobody listens on.
+    java.net.ServerSocket closed = new java.net.ServerSocket(0);
+    int port = closed.getLocalPort();
+    closed.close();
+    HumanCheck down = SiteVerify.hcaptcha("site-key-2", "s3cret").verifyUrl("http://127.0.0.1:" + port + "/siteverify")
+        .timeout(Duration.ofSeconds(2));
+    fullRoom(WaitingRoomFilter.builder(r).humanCheck(down));
+    Visitor v = new Visitor(srv());
+    assertThat(v.get("/").body()).contains("class=\"h-captcha\"").contains("bits = 0,");
+    assertThat(status(v.getJson("/?waitingRoomStatus=1&waitingRoomHuman=good"))).containsEntry("status", "challenge");
+    sync(Duration.ofSeconds(30));
+    assertThat(status(v.getJson("/?waitingRoomStatus=1"))).containsEntry("status", "queued");
+  }
+
+  @Test
+  void aFlaggedClientStaysInTheInfiniteQueueAndIsNeverCountedOrAdmitted() throws Exception {
+    WaitingRoom r = room();
+    HumanCheck recaptcha = SiteVerify.recaptcha("site-key-3", "s3cret").verifyUrl(siteVerify()).flagBelow(0.5);
+    fullRoom(WaitingRoomFilter.builder(r).humanCheck(recaptcha).proofOfWork(BITS));
+    Visitor bot = new Visitor(srv());
+    String token = token(bot.get("/"));
+    Map<String, Object> flagged = status(bot.getJson("/?waitingRoomStatus=1&waitingRoomHuman=bot"));
+    assertThat(flagged).containsEntry("status", "waiting").containsEntry("inWaitingRoom", true);
+    assertThat(bot.ticket("wr_shop_c")).as("the infinite queue's marker").startsWith("f.");
+    assertThat(bot.ticket("wr_shop_q")).isNull();
+    // A proof of work does not get it out, nor does another try at the check.
+    assertThat(status(bot.getJson("/?waitingRoomStatus=1&waitingRoomProof=" + token + "." + ProofOfWork.solve(token, BITS))))
+        .containsEntry("status", "waiting");
+    assertThat(status(bot.getJson("/?waitingRoomStatus=1&waitingRoomHuman=good"))).containsEntry("status", "waiting");
+    assertThat(asked).hasSize(1);
+    assertThat(bot.get("/").body()).contains("You are in line");
+
+    // The room empties: the session of the one admitted runs out and slots are free again.
+    long arrivals = r.metrics().arrivals();
+    for (int i = 0; i < 40; i++) {
+      sync(Duration.ofSeconds(5));
+      assertThat(status(bot.getJson("/?waitingRoomStatus=1"))).as("never admitted").containsEntry("inWaitingRoom", true);
+      assertThat(r.status().waitingUsers()).as("never in the line").isZero();
+    }
+    assertThat(r.metrics().arrivals()).as("never counted as an arrival").isEqualTo(arrivals);
+    Visitor person = new Visitor(srv());
+    assertThat(person.get("/").body()).as("a newcomer gets the free slot").startsWith("app:");
+    assertThat(bot.get("/").body()).contains("You are in line");
+    // A forged marker is no marker: that client is a newcomer like any other.
+    Visitor other = new Visitor(srv());
+    other.setTicket("wr_shop_c", "f.forged");
+    sync(Duration.ofSeconds(1));
+    assertThat(other.get("/").body()).doesNotContain("You are in line");
+  }
+
+  @Test
+  void frictionIsOffByDefault() throws Exception {
+    WaitingRoom r = room();
+    fullRoom(WaitingRoomFilter.builder(r));
+    Visitor v = new Visitor(srv());
+    assertThat(status(v.getJson("/?waitingRoomStatus=1"))).containsEntry("status", "queued");
+    assertThat(v.get("/?waitingRoomStatus=pow-worker.js").headers().firstValue("Content-Type").orElseThrow())
+        .startsWith("application/json");
+    assertThat(Gate.builder(r).build().frictionOn()).isFalse();
+    assertThat(List.of(Gate.PROOF_PARAM, Gate.HUMAN_PARAM)).containsExactly("waitingRoomProof", "waitingRoomHuman");
+  }
+}

@@ -1,0 +1,231 @@
+package io.github.waitingroom.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.ManualClock;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.ProofOfWork;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The proof of work in a real headless Chromium: the challenge page starts the gate's worker
+ * under the page's strict Content-Security-Policy, the worker solves, the page sends the proof
+ * and lands on the waiting page with a place; without JavaScript the meta refresh gets the place
+ * once the penalty is over (the room's {@link ManualClock} moves past it).
+ *
+ * <p>With {@code -Dwaitingroom.powCost=true} it also measures what solving costs: {@link
+ * #measure} (see benchmarks/README.md, "Proof of work").
+ */
+class ProofOfWorkBrowserTest {
+  private static final Path CHROMIUM = Path.of(System.getProperty("waitingroom.chromium", "/usr/bin/chromium"));
+  private static final Path CHROMEDRIVER =
+      Path.of(System.getProperty("waitingroom.chromedriver", "/usr/bin/chromedriver"));
+  private static final KeysetHandle KEYS = TicketKeys.generate();
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
+  private static final java.util.logging.Logger CDP_LOG = quiet("org.openqa.selenium.devtools");
+
+  private static java.util.logging.Logger quiet(String name) {
+    java.util.logging.Logger log = java.util.logging.Logger.getLogger(name);
+    log.setLevel(java.util.logging.Level.SEVERE);
+    return log;
+  }
+
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
+  private @Nullable WaitingRoom room;
+  private @Nullable TestServer server;
+  private @Nullable ChromeDriver browser;
+
+  @BeforeEach
+  void start() {
+    Services.assume(
+        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+        "headless Chromium needs " + CHROMIUM + " and " + CHROMEDRIVER
+            + " (Debian: apt-get install -y chromium chromium-driver)");
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (server != null) {
+      server.close();
+    }
+    if (room != null) {
+      room.close();
+    }
+  }
+
+  /** A full room behind a filter with a proof of work of {@code bits}. */
+  private TestServer fullRoom(int bits, Duration penalty) throws Exception {
+    RoomConfig config =
+        RoomConfig.builder("shop")
+            .totalActiveUsers(1)
+            .newUsersPerMinute(1)
+            .sessionDuration(Duration.ofSeconds(60))
+            .refreshInterval(Duration.ofSeconds(1))
+            .waitingTimeout(Duration.ofMinutes(10))
+            .build();
+    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
+    room = r;
+    TestServer s =
+        TestServer.start(
+            WaitingRoomFilter.builder(r).ignorePaths("/static/").proofOfWork(bits).challengePenalty(penalty).build());
+    server = s;
+    assertThat(new Visitor(s).get("/").body()).startsWith("app:");
+    return s;
+  }
+
+  private ChromeDriver chromium(boolean javascript, Path profile) {
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments(
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1024,768",
+        "--user-data-dir=" + profile.toAbsolutePath());
+    if (!javascript) {
+      options.setExperimentalOption("prefs", Map.of("profile.managed_default_content_settings.javascript", 2));
+    }
+    ChromeDriverService service =
+        new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+    ChromeDriver b = new ChromeDriver(service, options);
+    browser = b;
+    return b;
+  }
+
+  private static WebDriverWait waitFor(ChromeDriver b) {
+    WebDriverWait wait = new WebDriverWait(b, PATIENCE);
+    wait.ignoring(StaleElementReferenceException.class);
+    return wait;
+  }
+
+  private static String heading(ChromeDriver b) {
+    return b.findElement(By.tagName("h1")).getText();
+  }
+
+  @Test
+  void theWorkerSolvesUnderThePagePolicyAndThePageGetsAPlace(@TempDir Path profile) throws Exception {
+    TestServer s = fullRoom(12, Duration.ofMinutes(5));
+    ChromeDriver b = chromium(true, profile);
+    b.get(s.uri("/store/checkout").toString());
+    // The challenge page, then (the worker solved, the proof was taken) the waiting page.
+    waitFor(b).until(d -> heading(b).equals("You are in line"));
+    assertThat(s.queries).anyMatch(q -> q.equals("waitingRoomStatus=pow-worker.js"));
+    assertThat(s.queries).anyMatch(q -> q.contains("waitingRoomProof="));
+    Cookie place = b.manage().getCookieNamed("wr_shop_q");
+    assertThat(place).as("a place in line").isNotNull();
+    assertThat(Objects.requireNonNull(place).isHttpOnly()).isTrue();
+    assertThat(b.getCurrentUrl()).isEqualTo(s.uri("/store/checkout").toString());
+    // The page polls as any waiting page, and the room counts it.
+    waitFor(b).until(d -> s.queries.stream().filter(q -> q.equals("waitingRoomStatus=1")).count() >= 1);
+    clock.advance(Duration.ofSeconds(3));
+    Objects.requireNonNull(room).sync();
+    clock.advance(Duration.ofSeconds(3));
+    Objects.requireNonNull(room).sync();
+    assertThat(heading(b)).isEqualTo("You are in line");
+  }
+
+  @Test
+  void withoutJavaScriptTheMetaRefreshGetsThePlaceOnceThePenaltyIsOver(@TempDir Path profile) throws Exception {
+    TestServer s = fullRoom(12, Duration.ofSeconds(2));
+    ChromeDriver b = chromium(false, profile);
+    b.get(s.uri("/store").toString());
+    assertThat(heading(b)).isEqualTo("Checking your browser");
+    assertThat(b.manage().getCookieNamed("wr_shop_q")).isNull();
+    int before = s.queries.size();
+    // The page reloads itself (meta refresh) and stays challenged while the room's clock stands.
+    waitFor(b).until(d -> s.queries.size() >= before + 1);
+    assertThat(heading(b)).isEqualTo("Checking your browser");
+    assertThat(b.manage().getCookieNamed("wr_shop_q")).isNull();
+    clock.advance(Duration.ofSeconds(2));
+    waitFor(b).until(d -> heading(b).equals("You are in line"));
+    assertThat(b.manage().getCookieNamed("wr_shop_q")).isNotNull();
+    assertThat(s.queries).noneMatch(q -> q.contains("waitingRoomProof"));
+  }
+
+  /**
+   * What solving costs in this Chromium, on this machine and as an emulated mid-range phone (CPU
+   * throttled 6 times through the DevTools protocol: an emulation, not a real phone): for each
+   * difficulty, {@code waitingroom.powCost.solves} (default 30) challenges solved by the gate's
+   * worker, started from a page of the site; the median and 90th percentile of the time in the
+   * worker. Written to {@code target/pow-cost.md}. Run with
+   * {@code mvn -pl waitingroom-servlet -am verify -Dtest=ProofOfWorkBrowserTest#measure
+   * -Dsurefire.failIfNoSpecifiedTests=false -Dwaitingroom.powCost=true}.
+   */
+  @Test
+  void measure(@TempDir Path profile) throws Exception {
+    Assumptions.assumeTrue(Boolean.getBoolean("waitingroom.powCost"), "-Dwaitingroom.powCost=true measures");
+    int solves = Integer.getInteger("waitingroom.powCost.solves", 30);
+    List<Integer> bits = new ArrayList<>();
+    for (String b : System.getProperty("waitingroom.powCost.bits", "14,16,18,20").split(",")) {
+      bits.add(Integer.parseInt(b.strip()));
+    }
+    TestServer s = fullRoom(1, Duration.ofMinutes(5));
+    ProofOfWork pow = new ProofOfWork(Objects.requireNonNull(room).seal("pow"), 1, ProofOfWork.DEFAULT_TTL_SECONDS);
+    ChromeDriver b = chromium(true, profile);
+    b.get(s.uri("/static/blank").toString());
+    b.manage().timeouts().scriptTimeout(Duration.ofMinutes(10));
+    StringBuilder out = new StringBuilder();
+    out.append("| device | difficulty (bits) | expected hashes | median | p90 | max | hashes/s (median solve) |\n");
+    out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    for (int rate : new int[] {1, 6}) {
+      b.executeCdpCommand("Emulation.setCPUThrottlingRate", Map.of("rate", rate));
+      for (int d : bits) {
+        List<Long> ms = new ArrayList<>();
+        List<Long> hashes = new ArrayList<>();
+        for (int i = 0; i < solves; i++) {
+          String token = pow.issue(clock.instant().getEpochSecond());
+          @SuppressWarnings("unchecked")
+          Map<String, Object> r = (Map<String, Object>) Objects.requireNonNull(b.executeAsyncScript(
+              "var done = arguments[arguments.length - 1];"
+                  + "var w = new Worker('/?waitingRoomStatus=pow-worker.js');"
+                  + "var t0 = performance.now();"
+                  + "w.onmessage = function (e) { var t = performance.now() - t0; w.terminate();"
+                  + " done({ nonce: e.data.nonce, hashes: e.data.hashes, ms: Math.round(t) }); };"
+                  + "w.postMessage({ token: arguments[0], bits: arguments[1] });",
+              token, d));
+          String nonce = (String) r.get("nonce");
+          assertThat(new ProofOfWork(room.seal("pow"), d, 600).verify(token, nonce, clock.instant().getEpochSecond()))
+              .as("the worker's nonce solves it").isTrue();
+          ms.add(((Number) Objects.requireNonNull(r.get("ms"))).longValue());
+          hashes.add(((Number) Objects.requireNonNull(r.get("hashes"))).longValue());
+        }
+        List<Long> sorted = ms.stream().sorted().toList();
+        long median = sorted.get(sorted.size() / 2);
+        long p90 = sorted.get((int) Math.ceil(sorted.size() * 0.9) - 1);
+        long max = sorted.get(sorted.size() - 1);
+        double rateHps = hashes.stream().mapToLong(Long::longValue).sum() * 1000.0
+            / Math.max(1, ms.stream().mapToLong(Long::longValue).sum());
+        out.append(String.format(Locale.ROOT, "| %s | %d | %,d | %d ms | %d ms | %d ms | %,.0f |%n",
+            rate == 1 ? "desktop (this machine)" : "emulated phone (CPU x" + rate + ")", d, 1L << d, median, p90, max, rateHps));
+      }
+    }
+    Path file = Path.of("target", "pow-cost.md");
+    Files.writeString(file, out.toString());
+    System.out.println(out);
+  }
+}

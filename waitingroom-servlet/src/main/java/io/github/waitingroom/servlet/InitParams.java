@@ -68,7 +68,13 @@ final class InitParams {
                   "messagesDirectory",
                   "brandName",
                   "logoUrl",
-                  "brandColor")));
+                  "brandColor",
+                  "proofOfWork",
+                  "challengePenalty",
+                  "humanCheck",
+                  "humanCheckSiteKey",
+                  "humanCheckSecretEnv",
+                  "humanCheckFlagBelow")));
 
   private static final java.util.regex.Pattern ENV_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
   private static final java.util.regex.Pattern BASE64_RUN = java.util.regex.Pattern.compile("[A-Za-z0-9+/]{32,}");
@@ -122,7 +128,7 @@ final class InitParams {
     WaitingRoom room = rb.build();
     try {
       WaitingRoomFilter.Builder fb = WaitingRoomFilter.builder(room);
-      p.filterSettings(fb);
+      p.filterSettings(fb, env);
       return fb.settings(true);
     } catch (RuntimeException e) {
       room.close(); // a bad filter setting must leave no sync thread behind
@@ -259,7 +265,8 @@ final class InitParams {
     return true;
   }
 
-  private void filterSettings(WaitingRoomFilter.Builder fb) {
+  private void filterSettings(WaitingRoomFilter.Builder fb, Lookup env) {
+    frictionSettings(fb, env);
     String v = get("pathPrefix");
     if (v != null) {
       fb.pathPrefix(v);
@@ -331,6 +338,78 @@ final class InitParams {
         throw new IllegalArgumentException("init-param " + e.getMessage(), e);
       }
     }
+  }
+
+  /**
+   * {@code proofOfWork} (bits), {@code challengePenalty}, and a human check: {@code humanCheck}
+   * ({@code turnstile}, {@code hcaptcha}, {@code recaptcha}) with {@code humanCheckSiteKey}, {@code
+   * humanCheckSecretEnv} (the NAME of the environment variable that holds the secret key: never
+   * the secret in web.xml) and optionally {@code humanCheckFlagBelow}.
+   */
+  private void frictionSettings(WaitingRoomFilter.Builder fb, Lookup env) {
+    String v = get("proofOfWork");
+    if (v != null) {
+      try {
+        fb.proofOfWork(intValue("proofOfWork", v));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("init-param " + e.getMessage(), e);
+      }
+    }
+    Duration penalty = duration("challengePenalty");
+    if (penalty != null) {
+      try {
+        fb.challengePenalty(penalty);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("init-param " + e.getMessage(), e);
+      }
+    }
+    String provider = get("humanCheck");
+    if (provider == null) {
+      for (String n : List.of("humanCheckSiteKey", "humanCheckSecretEnv", "humanCheckFlagBelow")) {
+        if (get(n) != null) {
+          throw new IllegalArgumentException("init-param " + n + " needs init-param humanCheck (turnstile, hcaptcha or recaptcha)");
+        }
+      }
+      return;
+    }
+    String kind = provider.toLowerCase(java.util.Locale.ROOT);
+    if (!List.of("turnstile", "hcaptcha", "recaptcha").contains(kind)) {
+      throw new IllegalArgumentException(
+          "init-param humanCheck must be turnstile, hcaptcha or recaptcha but was " + shown(provider));
+    }
+    String site = require("humanCheckSiteKey");
+    String envName = require("humanCheckSecretEnv");
+    if (!ENV_NAME.matcher(envName).matches()) {
+      throw new IllegalArgumentException(
+          "init-param humanCheckSecretEnv must be the NAME of an environment variable (letters, digits and _) that"
+              + " holds the secret key, but was " + shown(envName));
+    }
+    String secret = env.get(envName);
+    if (secret == null || secret.isBlank()) {
+      throw new IllegalArgumentException(
+          "init-param humanCheckSecretEnv names the environment variable " + shown(envName) + ", which is not set");
+    }
+    io.github.waitingroom.http.SiteVerify check;
+    try {
+      check = switch (kind) {
+        case "turnstile" -> io.github.waitingroom.http.SiteVerify.turnstile(site, secret);
+        case "hcaptcha" -> io.github.waitingroom.http.SiteVerify.hcaptcha(site, secret);
+        default -> io.github.waitingroom.http.SiteVerify.recaptcha(site, secret);
+      };
+      String flag = get("humanCheckFlagBelow");
+      if (flag != null) {
+        double score;
+        try {
+          score = Double.parseDouble(flag);
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("humanCheckFlagBelow must be a number from 0 to 1 but was " + shown(flag), e);
+        }
+        check = check.flagBelow(score);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("init-param " + e.getMessage(), e);
+    }
+    fb.humanCheck(check);
   }
 
   private @Nullable String get(String name) {

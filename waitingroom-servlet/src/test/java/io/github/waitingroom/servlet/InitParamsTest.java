@@ -317,4 +317,45 @@ class InitParamsTest {
       }
     };
   }
+
+  @Test
+  void frictionFromInitParamsWithTheCaptchaSecretFromTheEnvironment() {
+    Map<String, String> p = minimal();
+    p.put("proofOfWork", "16");
+    p.put("challengePenalty", "45s");
+    p.put("humanCheck", "turnstile");
+    p.put("humanCheckSiteKey", "site-key");
+    p.put("humanCheckSecretEnv", "TURNSTILE_SECRET");
+    p.put("humanCheckFlagBelow", "0.3");
+    WaitingRoomFilter.Settings s = read(p, Map.of("TURNSTILE_SECRET", "s3cret"));
+    try {
+      assertThat(s.gate.frictionOn()).isTrue();
+    } finally {
+      s.room.close();
+    }
+    Map<String, String> off = minimal();
+    WaitingRoomFilter.Settings plain = read(off, Map.of());
+    try {
+      assertThat(plain.gate.frictionOn()).isFalse();
+    } finally {
+      plain.room.close();
+    }
+
+    Map<String, String> bad = minimal();
+    bad.put("proofOfWork", "40");
+    assertThat(failure(bad)).contains("proofOfWork must be 0 (off) to 32 bits but was 40");
+    bad = minimal();
+    bad.put("challengePenalty", "10m");
+    assertThat(failure(bad)).contains("challengePenalty must be 1 s to 5 min");
+    bad = minimal();
+    bad.put("humanCheck", "turnstile");
+    bad.put("humanCheckSiteKey", "site-key");
+    bad.put("humanCheckSecretEnv", "UNSET_SECRET");
+    assertThat(failure(bad)).contains("humanCheckSecretEnv names the environment variable 'UNSET_SECRET', which is not set");
+    bad.put("humanCheck", "mycaptcha");
+    assertThat(failure(bad)).contains("humanCheck must be turnstile, hcaptcha or recaptcha but was 'mycaptcha'");
+    bad = minimal();
+    bad.put("humanCheckSiteKey", "site-key");
+    assertThat(failure(bad)).contains("humanCheckSiteKey needs init-param humanCheck");
+  }
 }

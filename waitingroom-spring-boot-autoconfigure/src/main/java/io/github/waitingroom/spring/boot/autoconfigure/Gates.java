@@ -101,6 +101,27 @@ final class Gates {
     WaitingRoomAutoConfiguration.Properties.set(prefix + "brand-name", p.getBrandName(), b::brandName);
     WaitingRoomAutoConfiguration.Properties.set(prefix + "logo-url", p.getLogoUrl(), b::logoUrl);
     WaitingRoomAutoConfiguration.Properties.set(prefix + "brand-color", p.getBrandColor(), b::brandColor);
+    WaitingRoomAutoConfiguration.Properties.set(prefix + "proof-of-work", p.getProofOfWork(), b::proofOfWork);
+    WaitingRoomAutoConfiguration.Properties.set(prefix + "challenge-penalty", p.getChallengePenalty(), b::challengePenalty);
+    RoomProperties.HumanCheck h = p.getHumanCheck();
+    if (h.getProvider() != RoomProperties.HumanCheck.Provider.NONE) {
+      String hp = prefix + "human-check.";
+      String site = WaitingRoomAutoConfiguration.Properties.required(hp + "site-key", h.getSiteKey());
+      String secret = WaitingRoomAutoConfiguration.Properties.required(hp + "secret-key", h.getSecretKey());
+      io.github.waitingroom.http.SiteVerify[] check = new io.github.waitingroom.http.SiteVerify[1];
+      WaitingRoomAutoConfiguration.Properties.set(hp + "site-key", site, v -> check[0] = switch (h.getProvider()) {
+        case TURNSTILE -> io.github.waitingroom.http.SiteVerify.turnstile(v, secret);
+        case HCAPTCHA -> io.github.waitingroom.http.SiteVerify.hcaptcha(v, secret);
+        default -> io.github.waitingroom.http.SiteVerify.recaptcha(v, secret);
+      });
+      String url = h.getVerifyUrl();
+      if (url != null) {
+        WaitingRoomAutoConfiguration.Properties.set(hp + "verify-url", url, v -> check[0] = check[0].verifyUrl(v));
+      }
+      WaitingRoomAutoConfiguration.Properties.set(hp + "flag-below", h.getFlagBelow(), v -> check[0] = check[0].flagBelow(v));
+      WaitingRoomAutoConfiguration.Properties.set(hp + "timeout", h.getTimeout(), v -> check[0] = check[0].timeout(v));
+      b.humanCheck(check[0]);
+    }
     try {
       return b.build();
     } catch (IllegalArgumentException e) {

@@ -89,6 +89,18 @@ public class RoomProperties {
   /** The branded page's colour, #rgb or #rrggbb. */
   private String brandColor = "#2f6fdf";
 
+  /**
+   * A proof of work newcomers solve before they get a place while people wait: the leading zero
+   * bits of a solution (16 to 18 suit phones; see README "Bots and floods"). 0: off.
+   */
+  private int proofOfWork;
+
+  /** How long a newcomer who solves no challenge (no JavaScript) waits before it gets its place anyway. */
+  private Duration challengePenalty = Duration.ofSeconds(30);
+
+  /** A CAPTCHA service newcomers may pass instead (Turnstile, hCaptcha, reCAPTCHA). */
+  private final HumanCheck humanCheck = new HumanCheck();
+
   /** The ticket cookie. */
   private final Cookie cookie = new Cookie();
 
@@ -257,6 +269,107 @@ public class RoomProperties {
 
   public Cookie getCookie() {
     return cookie;
+  }
+
+  public int getProofOfWork() {
+    return proofOfWork;
+  }
+
+  public void setProofOfWork(int proofOfWork) {
+    this.proofOfWork = proofOfWork;
+  }
+
+  public Duration getChallengePenalty() {
+    return challengePenalty;
+  }
+
+  public void setChallengePenalty(Duration challengePenalty) {
+    this.challengePenalty = challengePenalty;
+  }
+
+  public HumanCheck getHumanCheck() {
+    return humanCheck;
+  }
+
+  /** The {@code human-check.*} properties of a room: a siteverify CAPTCHA service. */
+  public static class HumanCheck {
+    /** The service: none (default), turnstile, hcaptcha or recaptcha. */
+    private Provider provider = Provider.NONE;
+
+    /** The site's public key for the service. */
+    private @Nullable String siteKey;
+
+    /** The site's secret key for the service (keep it out of the repository: an environment variable). */
+    private @Nullable String secretKey;
+
+    /** Another verify URL than the service's own (a proxy). */
+    private @Nullable String verifyUrl;
+
+    /** A good token whose score (reCAPTCHA v3, hCaptcha Enterprise) is below this sends the client to the infinite queue. 0: none. */
+    private double flagBelow;
+
+    /** How long to wait for the service. */
+    private Duration timeout = Duration.ofSeconds(5);
+
+    /** The CAPTCHA services {@code SiteVerify} knows. */
+    public enum Provider {
+      /** No human check. */
+      NONE,
+      /** Cloudflare Turnstile. */
+      TURNSTILE,
+      /** hCaptcha. */
+      HCAPTCHA,
+      /** Google reCAPTCHA. */
+      RECAPTCHA
+    }
+
+    public Provider getProvider() {
+      return provider;
+    }
+
+    public void setProvider(Provider provider) {
+      this.provider = provider;
+    }
+
+    public @Nullable String getSiteKey() {
+      return siteKey;
+    }
+
+    public void setSiteKey(@Nullable String siteKey) {
+      this.siteKey = siteKey;
+    }
+
+    public @Nullable String getSecretKey() {
+      return secretKey;
+    }
+
+    public void setSecretKey(@Nullable String secretKey) {
+      this.secretKey = secretKey;
+    }
+
+    public @Nullable String getVerifyUrl() {
+      return verifyUrl;
+    }
+
+    public void setVerifyUrl(@Nullable String verifyUrl) {
+      this.verifyUrl = verifyUrl;
+    }
+
+    public double getFlagBelow() {
+      return flagBelow;
+    }
+
+    public void setFlagBelow(double flagBelow) {
+      this.flagBelow = flagBelow;
+    }
+
+    public Duration getTimeout() {
+      return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
+    }
   }
 
   /** The {@code cookie.*} properties of a room. */

@@ -1,0 +1,169 @@
+package io.github.waitingroom.webflux;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.waitingroom.ManualClock;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.HumanCheck;
+import io.github.waitingroom.http.ProofOfWork;
+import java.net.CookieManager;
+import java.net.HttpCookie;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.WebHandler;
+import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+import reactor.netty.resources.LoopResources;
+
+/**
+ * Friction through the WebFlux filter on a real Reactor Netty server with one event-loop thread:
+ * a proof of work gets a place, and a human check that takes its time never blocks the loop (an
+ * admitted visitor is served while it is pending); a flagged client stays in the infinite queue.
+ */
+class WebFluxFrictionTest {
+  private static final Pattern TOKEN = Pattern.compile("var token = \"([A-Za-z0-9_-]+)\"");
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
+  private final WaitingRoom room =
+      WaitingRoom.builder(
+              RoomConfig.builder("flux").totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(5))
+                  .build(),
+              TicketKeys.generate())
+          .clock(clock)
+          .backgroundSync(false)
+          .build();
+  private final LoopResources loop = LoopResources.create("friction", 1, true);
+  private @Nullable DisposableServer server;
+  private int port;
+  private final CompletableFuture<HumanCheck.Verdict> pending = new CompletableFuture<>();
+
+  /** A human check whose verdict comes when the test says so, from another thread. */
+  private final HumanCheck slow =
+      new HumanCheck() {
+        @Override
+        public Widget widget() {
+          return new Widget("https://captcha.example/api.js", "my-captcha", "key", List.of("https://captcha.example"));
+        }
+
+        @Override
+        public CompletionStage<Verdict> verify(String token, @Nullable String remoteAddress) {
+          return "bot".equals(token) ? CompletableFuture.completedFuture(Verdict.FLAGGED) : pending;
+        }
+      };
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.disposeNow();
+    }
+    loop.dispose();
+    room.close();
+  }
+
+  private void start(WaitingRoomWebFilter filter) {
+    WebHandler app =
+        exchange -> {
+          ServerHttpResponse response = exchange.getResponse();
+          response.setStatusCode(HttpStatus.OK);
+          byte[] body = "app".getBytes(StandardCharsets.UTF_8);
+          return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+        };
+    DisposableServer s =
+        HttpServer.create()
+            .host("127.0.0.1")
+            .port(0)
+            .runOn(loop)
+            .handle(new ReactorHttpHandlerAdapter(WebHttpHandlerBuilder.webHandler(app).filter(filter).build()))
+            .bindNow();
+    server = s;
+    port = s.port();
+  }
+
+  private CompletableFuture<HttpResponse<String>> get(HttpClient client, String pathAndQuery) {
+    HttpRequest r =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
+            .header("Accept", "text/html")
+            .timeout(Duration.ofSeconds(20))
+            .build();
+    return client.sendAsync(r, HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static HttpClient visitor(CookieManager jar) {
+    return HttpClient.newBuilder().cookieHandler(jar).build();
+  }
+
+  private static @Nullable String cookie(CookieManager jar, String name) {
+    for (HttpCookie c : jar.getCookieStore().getCookies()) {
+      if (c.getName().equals(name)) {
+        return c.getValue();
+      }
+    }
+    return null;
+  }
+
+  @Test
+  void aProofOfWorkGetsAPlaceAndAPendingHumanCheckNeverBlocksTheEventLoop() throws Exception {
+    start(WaitingRoomWebFilter.builder(room).proofOfWork(8).humanCheck(slow).build());
+    HttpClient admitted = visitor(new CookieManager());
+    assertThat(get(admitted, "/").get(20, TimeUnit.SECONDS).body()).isEqualTo("app");
+
+    CookieManager solverJar = new CookieManager();
+    HttpClient solver = visitor(solverJar);
+    String page = get(solver, "/").get(20, TimeUnit.SECONDS).body();
+    assertThat(page).contains("Checking your browser").contains("class=\"my-captcha\"");
+    Matcher m = TOKEN.matcher(page);
+    assertThat(m.find()).isTrue();
+    String token = m.group(1);
+    assertThat(get(solver, "/?waitingRoomStatus=1&waitingRoomProof=" + token + "." + ProofOfWork.solve(token, 8))
+            .get(20, TimeUnit.SECONDS).body())
+        .contains("\"status\":\"queued\"");
+    assertThat(cookie(solverJar, "wr_flux_q")).isNotNull();
+
+    // A newcomer's human check is pending: the one event loop still serves everyone else.
+    CookieManager humanJar = new CookieManager();
+    HttpClient human = visitor(humanJar);
+    get(human, "/").get(20, TimeUnit.SECONDS);
+    CompletableFuture<HttpResponse<String>> checking = get(human, "/?waitingRoomStatus=1&waitingRoomHuman=tok");
+    for (int i = 0; i < 5; i++) {
+      assertThat(get(admitted, "/").get(5, TimeUnit.SECONDS).body()).isEqualTo("app");
+    }
+    assertThat(checking).isNotDone();
+    pending.complete(HumanCheck.Verdict.PASSED);
+    assertThat(checking.get(20, TimeUnit.SECONDS).body()).contains("\"status\":\"queued\"");
+    assertThat(cookie(humanJar, "wr_flux_q")).isNotNull();
+
+    // Flagged: the infinite queue, whatever the room does.
+    CookieManager botJar = new CookieManager();
+    HttpClient bot = visitor(botJar);
+    get(bot, "/").get(20, TimeUnit.SECONDS);
+    assertThat(get(bot, "/?waitingRoomStatus=1&waitingRoomHuman=bot").get(20, TimeUnit.SECONDS).body())
+        .contains("\"status\":\"waiting\"");
+    assertThat(cookie(botJar, "wr_flux_c")).startsWith("f.");
+    clock.advance(Duration.ofMinutes(30));
+    room.sync();
+    clock.advance(Duration.ofSeconds(2));
+    room.sync();
+    assertThat(get(bot, "/").get(20, TimeUnit.SECONDS).body()).contains("You are in line");
+    assertThat(get(visitor(new CookieManager()), "/").get(20, TimeUnit.SECONDS).body()).isEqualTo("app");
+  }
+}

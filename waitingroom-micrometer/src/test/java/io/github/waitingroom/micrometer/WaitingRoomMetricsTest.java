@@ -146,6 +146,7 @@ class WaitingRoomMetricsTest {
             "COUNTER waitingroom.decisions{outcome=admit}",
             "COUNTER waitingroom.decisions{outcome=queue}",
             "COUNTER waitingroom.decisions{outcome=wait}",
+            "COUNTER waitingroom.decisions{outcome=challenge}",
             "COUNTER waitingroom.arrivals",
             "COUNTER waitingroom.admissions{from=arrival}",
             "COUNTER waitingroom.admissions{from=line}",

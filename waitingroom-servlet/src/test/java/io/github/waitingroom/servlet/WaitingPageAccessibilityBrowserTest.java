@@ -84,6 +84,15 @@ class WaitingPageAccessibilityBrowserTest {
   }
 
   private TestServer fullRoom(PageStyle style) throws Exception {
+    return fullRoom(style, false);
+  }
+
+  /**
+   * A full room; with {@code challenge}, newcomers get the challenge page of a human check (whose
+   * widget script cannot load here: the page as a visitor sees it before the widget appears, with
+   * no worker running during the test) and a penalty longer than the test.
+   */
+  private TestServer fullRoom(PageStyle style, boolean challenge) throws Exception {
     RoomConfig config =
         RoomConfig.builder("shop")
             .totalActiveUsers(1)
@@ -102,11 +111,26 @@ class WaitingPageAccessibilityBrowserTest {
                 .brandName("Ticket Shop")
                 .brandColor("#0a7d4f")
                 .logoUrl("/static/logo.svg")
+                .humanCheck(challenge ? UNREACHABLE_CHECK : null)
+                .challengePenalty(Duration.ofMinutes(5))
                 .build());
     servers.add(s);
     assertThat(new Visitor(s).get("/").body()).startsWith("app:");
     return s;
   }
+
+  private static final io.github.waitingroom.http.HumanCheck UNREACHABLE_CHECK =
+      new io.github.waitingroom.http.HumanCheck() {
+        @Override
+        public Widget widget() {
+          return new Widget("https://captcha.invalid/api.js", "captcha", "site-key", List.of("https://captcha.invalid"));
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<Verdict> verify(String token, @Nullable String remoteAddress) {
+          return java.util.concurrent.CompletableFuture.completedFuture(Verdict.FAILED);
+        }
+      };
 
   private ChromeDriver chromium(Path profile) {
     ChromeOptions options = new ChromeOptions();
@@ -168,6 +192,27 @@ class WaitingPageAccessibilityBrowserTest {
           b.get(s.uri("/store").toString());
           assertThat(b.findElement(By.tagName("html")).getAttribute("lang")).isEqualTo(tag);
           assertThat(axe(b, axeSource)).as(scheme + " " + (s == plain ? "plain" : "branded") + " " + tag).isEmpty();
+        }
+      }
+    }
+  }
+
+  @Test
+  void theChallengePageHasNoViolationInAnyLanguage(@TempDir Path profile) throws Exception {
+    String axeSource = Files.readString(AXE, StandardCharsets.UTF_8);
+    TestServer plain = fullRoom(PageStyle.PLAIN, true);
+    TestServer branded = fullRoom(PageStyle.BRANDED, true);
+    ChromeDriver b = chromium(profile);
+    for (String scheme : List.of("light", "dark")) {
+      media(b, "prefers-color-scheme", scheme);
+      for (TestServer s : List.of(plain, branded)) {
+        for (String tag : LANGUAGES) {
+          acceptLanguage(b, tag);
+          b.get(s.uri("/store").toString());
+          assertThat(b.findElement(By.tagName("html")).getAttribute("lang")).isEqualTo(tag);
+          assertThat(b.findElement(By.className("captcha")).getAttribute("data-sitekey")).isEqualTo("site-key");
+          assertThat(axe(b, axeSource)).as("challenge " + scheme + " " + (s == plain ? "plain" : "branded") + " " + tag)
+              .isEmpty();
         }
       }
     }

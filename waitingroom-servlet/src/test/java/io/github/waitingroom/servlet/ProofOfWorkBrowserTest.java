@@ -35,7 +35,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The proof of work in a real headless Chromium: the challenge page starts the gate's worker
  * under the page's strict Content-Security-Policy, the worker solves, the page sends the proof
  * and lands on the waiting page with a place; without JavaScript the meta refresh gets the place
- * once the penalty is over (the room's {@link ManualClock} moves past it).
+ * once the penalty is over (the room's {@link ManualClock} moves past it). A screenshot of the
+ * challenge page is kept in {@code target/challenge-page.png} ({@code docs/images/challenge-page.png}
+ * is a copy).
  *
  * <p>With {@code -Dwaitingroom.powCost=true} it also measures what solving costs: {@link
  * #measure} (see benchmarks/README.md, "Proof of work").
@@ -156,6 +158,10 @@ class ProofOfWorkBrowserTest {
     b.get(s.uri("/store").toString());
     assertThat(heading(b)).isEqualTo("Checking your browser");
     assertThat(b.manage().getCookieNamed("wr_shop_q")).isNull();
+    Path shot = Path.of("target", "challenge-page.png");
+    Files.createDirectories(shot.getParent());
+    Files.copy(b.getScreenshotAs(org.openqa.selenium.OutputType.FILE).toPath(), shot,
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     int before = s.queries.size();
     // The page reloads itself (meta refresh) and stays challenged while the room's clock stands.
     waitFor(b).until(d -> s.queries.size() >= before + 1);

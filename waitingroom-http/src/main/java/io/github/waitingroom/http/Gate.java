@@ -477,7 +477,7 @@ public final class Gate {
       return infiniteQueue(request);
     }
     String q = request.query();
-    if (q != null && WORKER.equals(queryValue(q, statusParam))) {
+    if (q != null && hasValue(q, statusParam, WORKER)) {
       Map<String, String> headers = new LinkedHashMap<>();
       headers.put("Cache-Control", "private, max-age=3600");
       headers.put("X-Content-Type-Options", "nosniff");
@@ -607,6 +607,26 @@ public final class Gate {
       return json(d, setCookie, waitingStatus, request);
     }
     return page(d, setCookie, request);
+  }
+
+  /** Whether the raw query holds {@code name=value} exactly, without allocating. */
+  static boolean hasValue(String query, String name, String value) {
+    int from = 0;
+    while (from <= query.length()) {
+      int end = query.indexOf('&', from);
+      if (end < 0) {
+        end = query.length();
+      }
+      int after = from + name.length();
+      if (end - from == name.length() + 1 + value.length()
+          && query.startsWith(name, from)
+          && query.charAt(after) == '='
+          && query.startsWith(value, after + 1)) {
+        return true;
+      }
+      from = end + 1;
+    }
+    return false;
   }
 
   /** The value of a query parameter ({@code ""} without one), as sent (not decoded), or {@code null}. */

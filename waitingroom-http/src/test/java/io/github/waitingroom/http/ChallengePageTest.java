@@ -81,6 +81,10 @@ class ChallengePageTest {
     assertThat(Gate.queryValue("waitingRoomProofs=1", "waitingRoomProof")).isNull();
     assertThat(Gate.queryValue("waitingRoomProof", "waitingRoomProof")).isEmpty();
     assertThat(Gate.queryValue(null, "x")).isNull();
+    assertThat(Gate.hasValue("a=1&waitingRoomStatus=pow-worker.js", "waitingRoomStatus", "pow-worker.js")).isTrue();
+    assertThat(Gate.hasValue("waitingRoomStatus=pow-worker.jsx", "waitingRoomStatus", "pow-worker.js")).isFalse();
+    assertThat(Gate.hasValue("waitingRoomStatus=1", "waitingRoomStatus", "pow-worker.js")).isFalse();
+    assertThat(Gate.hasValue("xwaitingRoomStatus=pow-worker.js", "waitingRoomStatus", "pow-worker.js")).isFalse();
     assertThat(ProofOfWork.leadingZeroBits(new byte[] {0, 0, 0x10, 1})).isEqualTo(19);
     assertThat(ProofOfWork.leadingZeroBits(new byte[] {(byte) 0x80})).isZero();
     assertThat(ProofOfWork.leadingZeroBits(new byte[] {0, 0})).isEqualTo(16);

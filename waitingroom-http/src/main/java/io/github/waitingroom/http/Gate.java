@@ -3,6 +3,7 @@ package io.github.waitingroom.http;
 import io.github.waitingroom.Decision;
 import io.github.waitingroom.WaitingRoom;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -67,6 +68,7 @@ public final class Gate {
   public static final String NO_STORE = "private, no-store";
 
   private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  private static final Pattern RETURN_URL = Pattern.compile("/[A-Za-z0-9._~!$&()*+,;=:@/?%-]{0,2000}");
   private static final String JSON_POLICY = "default-src 'none'";
   private static final SecureRandom NONCES = new SecureRandom();
   private static final Base64.Encoder NONCE_ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -388,7 +390,7 @@ public final class Gate {
     Messages.Texts t = messages.texts(languageFor(request.acceptLanguage()));
     Map<String, String> texts = null;
     if (!d.letsThrough()) {
-      Map<String, Object> v = values(d, t, "", viewTime);
+      Map<String, Object> v = values(d, t, "", viewTime, request);
       texts = new LinkedHashMap<>();
       for (String name : StatusJson.TEXTS) {
         if (name.startsWith("text.")) {
@@ -411,13 +413,14 @@ public final class Gate {
   private GateResponse page(Decision d, @Nullable String setCookie, GateRequest request) {
     Messages.Texts t = messages.texts(languageFor(request.acceptLanguage()));
     String nonce = nonce();
-    String html = template.render(values(d, t, nonce, viewTime(d)));
+    String html = template.render(values(d, t, nonce, viewTime(d), request));
     return answer(setCookie, waitingStatus, "text/html", pagePolicy(nonce, imageSources), html, d, t.tag);
   }
 
   /** The values of every template variable ({@link PageTemplate#VARIABLES}) for one waiting decision. */
-  private Map<String, Object> values(Decision d, Messages.Texts t, String nonce, long viewTime) {
+  private Map<String, Object> values(Decision d, Messages.Texts t, String nonce, long viewTime, GateRequest request) {
     boolean known = d.waitKnown();
+    String back = returnUrl(request);
     long ahead = d.usersAhead();
     long refresh = Math.max(1, d.refreshSeconds());
     Instant updated = Instant.ofEpochSecond(viewTime);
@@ -443,8 +446,11 @@ public final class Gate {
     v.put("lastUpdatedFormatted", time);
     v.put("statusParam", statusParam);
     v.put("cspNonce", nonce);
-    v.put("refreshMeta", "<noscript><meta http-equiv=\"refresh\" content=\"" + refresh + "\"></noscript>");
-    v.put("refreshScript", refreshScript(nonce, refresh));
+    v.put("refreshMeta", "<noscript><meta http-equiv=\"refresh\" content=\"" + refresh
+        + (back.isEmpty() ? "" : ";url=" + back.replace("&", "&amp;")) + "\"></noscript>");
+    v.put("refreshScript", refreshScript(nonce, refresh, back));
+    v.put("formNotSent", request.sendsContent());
+    v.put("returnUrl", back);
     v.put("brandName", brandName);
     v.put("logoUrl", logoUrl);
     v.put("brandColor", brandColor);
@@ -468,12 +474,24 @@ public final class Gate {
    * The page's poll: asks for the JSON status every refresh interval, puts the new texts into the
    * elements marked {@code data-wr="<name>"} (those inside an {@code aria-live} region at most once
    * a minute, so that a screen reader is not made to announce every poll), and reloads the page
-   * once the visitor may go in.
+   * once the visitor may go in. A page that answered a sent form goes back instead to the page the
+   * form was sent from ({@code back}): by the browser's history when that is where the visitor came
+   * from, which gives back what they typed where the browser kept it, else by loading it.
    */
-  private String refreshScript(String nonce, long refresh) {
+  private String refreshScript(String nonce, long refresh, String back) {
     return "<script nonce=\"" + nonce + "\">\n"
         + "(function () {\n"
         + "  var refresh = " + refresh + ";\n"
+        + "  var back = \"" + back + "\";\n"
+        + "  function enter() {\n"
+        + "    if (!back) { location.replace(location.href); return; }\n"
+        + "    var from = document.referrer ? new URL(document.referrer) : null;\n"
+        + "    if (from && from.origin === location.origin && from.pathname + from.search === back && history.length > 1) {\n"
+        + "      history.back();\n"
+        + "    } else {\n"
+        + "      location.replace(back);\n"
+        + "    }\n"
+        + "  }\n"
         + "  var status = new URL(location.href);\n"
         + "  status.searchParams.set(\"" + statusParam + "\", \"1\");\n"
         + "  var announced = Date.now();\n"
@@ -492,7 +510,7 @@ public final class Gate {
         + "      .then(function (r) { return r.json(); })\n"
         + "      .then(function (body) {\n"
         + "        var s = body.waitingRoom;\n"
-        + "        if (!s.inWaitingRoom) { location.replace(location.href); return; }\n"
+        + "        if (!s.inWaitingRoom) { enter(); return; }\n"
         + "        if (s.texts) { show(s.texts); }\n"
         + "        setTimeout(poll, Math.max(1, s.refreshIntervalSeconds) * 1000);\n"
         + "      })\n"
@@ -522,6 +540,33 @@ public final class Gate {
       headers.put("Retry-After", Long.toString(d.refreshSeconds()));
     }
     return GateResponse.answer(setCookie, status, type + ";charset=UTF-8", headers, body);
+  }
+
+  /**
+   * Where a waiting page that answered a sent form takes the visitor once they may go in: the path
+   * and query of its {@code Referer} when that names this request's host, else {@code ""} (the page
+   * then loads its own address, as for any other request). Only a path (always this origin) and
+   * only the characters a URI allows unescaped, other than quotes: the value is written into the
+   * page's script and its refresh meta.
+   */
+  static String returnUrl(GateRequest request) {
+    String referer = request.referer();
+    String host = request.host();
+    if (!request.sendsContent() || referer == null || host == null) {
+      return "";
+    }
+    URI from;
+    try {
+      from = new URI(referer);
+    } catch (URISyntaxException e) {
+      return "";
+    }
+    String path = from.getRawPath();
+    if (!host.equalsIgnoreCase(from.getRawAuthority()) || path == null || !path.startsWith("/") || path.startsWith("//")) {
+      return "";
+    }
+    String url = from.getRawQuery() == null ? path : path + "?" + from.getRawQuery();
+    return RETURN_URL.matcher(url).matches() ? url : "";
   }
 
   /** 128 random bits, base64url: a Content-Security-Policy nonce for one page. */

@@ -37,7 +37,7 @@ final class PageTemplate {
           "waitTimeSeconds", "waitTimeFormatted", "waitTimeLow", "waitTimeHigh", "waitTimeLowFormatted",
           "waitTimeHighFormatted", "waitTimeRangeFormatted", "refreshIntervalSeconds", "lastUpdated",
           "lastUpdatedFormatted", "statusParam", "cspNonce", "refreshMeta", "refreshScript", "brandName",
-          "logoUrl", "brandColor", "brandTextColor", "text",
+          "logoUrl", "brandColor", "brandTextColor", "formNotSent", "returnUrl", "text",
           // The names of the first template syntax, kept so that such templates still work.
           "waitKnown", "waitMinutes", "refreshSeconds");
 

@@ -206,7 +206,10 @@ public final class WaitingRoomFilter implements Filter {
                 req.getQueryString(),
                 req.getHeader("Accept"),
                 ticketOf(req, s.placeCookieName),
-                req.getHeader("Accept-Language")));
+                req.getHeader("Accept-Language"),
+                req.getMethod(),
+                req.getHeader("Referer"),
+                req.getHeader("Host")));
     String setCookie = g.setCookie();
     if (setCookie != null) {
       res.addHeader("Set-Cookie", setCookie);

@@ -210,7 +210,10 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
                 request.getURI().getRawQuery(),
                 headers.getFirst(HttpHeaders.ACCEPT),
                 place == null ? null : place.getValue(),
-                headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE)));
+                headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE),
+                request.getMethod().name(),
+                headers.getFirst(HttpHeaders.REFERER),
+                headers.getFirst(HttpHeaders.HOST)));
     ServerHttpResponse response = exchange.getResponse();
     String setCookie = g.setCookie();
     if (setCookie != null) {

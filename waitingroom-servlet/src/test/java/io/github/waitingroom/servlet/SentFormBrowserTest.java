@@ -119,7 +119,8 @@ class SentFormBrowserTest {
     assertThat(server.owners).isEmpty();
 
     sessionRunsOut();
-    wait.until(d -> heading(b).equals("New owner"));
+    // The page's script goes back, not the test: wait for that page to have loaded in full.
+    wait.until(d -> heading(b).equals("New owner") && "complete".equals(b.executeScript("return document.readyState")));
     assertThat(b.getCurrentUrl()).isEqualTo(server.uri("/store/owners/new").toString());
     assertThat(b.findElement(By.id("name")).getAttribute("value")).isEqualTo("Jean Coleman");
 

@@ -10,6 +10,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -105,6 +106,7 @@ public final class Gate {
   private static final String FLAG_PREFIX = "f.";
   private static final String WORKER_SCRIPT = resource("pow-worker.js");
   private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  private static final Pattern RETURN_URL = Pattern.compile("/[A-Za-z0-9._~!$&()*+,;=:@/?%-]{0,2000}");
   private static final String JSON_POLICY = "default-src 'none'";
   private static final SecureRandom NONCES = new SecureRandom();
   private static final Base64.Encoder NONCE_ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -561,7 +563,7 @@ public final class Gate {
     }
     Messages.Texts t = messages.texts(languageFor(request.acceptLanguage()));
     String nonce = nonce();
-    String html = template.render(values(d, t, nonce, now, c));
+    String html = template.render(values(d, t, nonce, now, request, c));
     return answer(setCookie, waitingStatus, "text/html", challengePolicy(nonce), html, d, t.tag);
   }
 
@@ -726,7 +728,7 @@ public final class Gate {
     Messages.Texts t = messages.texts(languageFor(request.acceptLanguage()));
     Map<String, String> texts = null;
     if (!d.letsThrough()) {
-      Map<String, Object> v = values(d, t, "", viewTime, null);
+      Map<String, Object> v = values(d, t, "", viewTime, request, null);
       texts = new LinkedHashMap<>();
       for (String name : StatusJson.TEXTS) {
         if (name.startsWith("text.")) {
@@ -749,14 +751,15 @@ public final class Gate {
   private GateResponse page(Decision d, @Nullable String setCookie, GateRequest request) {
     Messages.Texts t = messages.texts(languageFor(request.acceptLanguage()));
     String nonce = nonce();
-    String html = template.render(values(d, t, nonce, viewTime(d), null));
+    String html = template.render(values(d, t, nonce, viewTime(d), request, null));
     return answer(setCookie, waitingStatus, "text/html", pagePolicy(nonce, imageSources), html, d, t.tag);
   }
 
   /** The values of every template variable ({@link PageTemplate#VARIABLES}) for one waiting decision. */
   private Map<String, Object> values(
-      Decision d, Messages.Texts t, String nonce, long viewTime, @Nullable Challenged challenged) {
+      Decision d, Messages.Texts t, String nonce, long viewTime, GateRequest request, @Nullable Challenged challenged) {
     boolean known = d.waitKnown();
+    String back = returnUrl(request);
     long ahead = d.usersAhead();
     long refresh = Math.max(1, d.refreshSeconds());
     Instant updated = Instant.ofEpochSecond(viewTime);
@@ -782,14 +785,17 @@ public final class Gate {
     v.put("lastUpdatedFormatted", time);
     v.put("statusParam", statusParam);
     v.put("cspNonce", nonce);
-    v.put("refreshMeta", "<noscript><meta http-equiv=\"refresh\" content=\"" + refresh + "\"></noscript>");
+    v.put("refreshMeta", "<noscript><meta http-equiv=\"refresh\" content=\"" + refresh
+        + (back.isEmpty() ? "" : ";url=" + back.replace("&", "&amp;")) + "\"></noscript>");
+    v.put("formNotSent", request.sendsContent());
+    v.put("returnUrl", back);
     v.put("challenge", challenged != null);
     String widget = challenged == null || human == null ? "" : widget(nonce, Objects.requireNonNull(human).widget());
     v.put("humanCheckWidget", widget);
     if (challenged == null) {
-      v.put("refreshScript", refreshScript(nonce, refresh));
+      v.put("refreshScript", refreshScript(nonce, refresh, back));
     } else {
-      String script = challengeScript(nonce, challenged);
+      String script = challengeScript(nonce, challenged, back);
       v.put("refreshScript", template.usesWidget() ? script : widget + "\n" + script);
     }
     v.put("brandName", brandName);
@@ -825,12 +831,14 @@ public final class Gate {
    * worker, a refused proof, a network error), the page reloads once the penalty is over, as the
    * {@code <noscript>} meta refresh does without JavaScript.
    */
-  private String challengeScript(String nonce, Challenged c) {
+  private String challengeScript(String nonce, Challenged c, String back) {
     return "<script nonce=\"" + nonce + "\">\n"
         + "(function () {\n"
         + "  var token = \"" + c.token() + "\", bits = " + c.difficulty() + ", wait = " + c.remainingSeconds() + ";\n"
-        + "  var done = false, started = Date.now();\n"
-        + "  var later = setTimeout(function () { location.reload(); }, wait * 1000 + 500);\n"
+        + "  var done = false, started = Date.now(), back = \"" + back + "\";\n"
+        + "  // A GET of the page (or of the page a sent form came from): never a resent form.\n"
+        + "  function again() { location.replace(back || location.href); }\n"
+        + "  var later = setTimeout(again, wait * 1000 + 500);\n"
         + "  function send(name, value) {\n"
         + "    var u = new URL(location.href);\n"
         + "    u.searchParams.set(\"" + statusParam + "\", \"1\");\n"
@@ -838,7 +846,7 @@ public final class Gate {
         + "    return fetch(u, { headers: { \"Accept\": \"application/json\" }, credentials: \"same-origin\", cache: \"no-store\" })\n"
         + "      .then(function (r) { return r.json(); })\n"
         + "      .then(function (body) {\n"
-        + "        if (body.waitingRoom.status !== \"challenge\") { done = true; clearTimeout(later); location.replace(location.href); }\n"
+        + "        if (body.waitingRoom.status !== \"challenge\") { done = true; clearTimeout(later); again(); }\n"
         + "      })\n"
         + "      .catch(function () {});\n"
         + "  }\n"
@@ -861,12 +869,24 @@ public final class Gate {
    * The page's poll: asks for the JSON status every refresh interval, puts the new texts into the
    * elements marked {@code data-wr="<name>"} (those inside an {@code aria-live} region at most once
    * a minute, so that a screen reader is not made to announce every poll), and reloads the page
-   * once the visitor may go in.
+   * once the visitor may go in. A page that answered a sent form goes back instead to the page the
+   * form was sent from ({@code back}): by the browser's history when that is where the visitor came
+   * from, which gives back what they typed where the browser kept it, else by loading it.
    */
-  private String refreshScript(String nonce, long refresh) {
+  private String refreshScript(String nonce, long refresh, String back) {
     return "<script nonce=\"" + nonce + "\">\n"
         + "(function () {\n"
         + "  var refresh = " + refresh + ";\n"
+        + "  var back = \"" + back + "\";\n"
+        + "  function enter() {\n"
+        + "    if (!back) { location.replace(location.href); return; }\n"
+        + "    var from = document.referrer ? new URL(document.referrer) : null;\n"
+        + "    if (from && from.origin === location.origin && from.pathname + from.search === back && history.length > 1) {\n"
+        + "      history.back();\n"
+        + "    } else {\n"
+        + "      location.replace(back);\n"
+        + "    }\n"
+        + "  }\n"
         + "  var status = new URL(location.href);\n"
         + "  status.searchParams.set(\"" + statusParam + "\", \"1\");\n"
         + "  var announced = Date.now();\n"
@@ -885,7 +905,7 @@ public final class Gate {
         + "      .then(function (r) { return r.json(); })\n"
         + "      .then(function (body) {\n"
         + "        var s = body.waitingRoom;\n"
-        + "        if (!s.inWaitingRoom) { location.replace(location.href); return; }\n"
+        + "        if (!s.inWaitingRoom) { enter(); return; }\n"
         + "        if (s.texts) { show(s.texts); }\n"
         + "        setTimeout(poll, Math.max(1, s.refreshIntervalSeconds) * 1000);\n"
         + "      })\n"
@@ -915,6 +935,33 @@ public final class Gate {
       headers.put("Retry-After", Long.toString(d.refreshSeconds()));
     }
     return GateResponse.answer(setCookie, status, type + ";charset=UTF-8", headers, body);
+  }
+
+  /**
+   * Where a waiting page that answered a sent form takes the visitor once they may go in: the path
+   * and query of its {@code Referer} when that names this request's host, else {@code ""} (the page
+   * then loads its own address, as for any other request). Only a path (always this origin) and
+   * only the characters a URI allows unescaped, other than quotes: the value is written into the
+   * page's script and its refresh meta.
+   */
+  static String returnUrl(GateRequest request) {
+    String referer = request.referer();
+    String host = request.host();
+    if (!request.sendsContent() || referer == null || host == null) {
+      return "";
+    }
+    URI from;
+    try {
+      from = new URI(referer);
+    } catch (URISyntaxException e) {
+      return "";
+    }
+    String path = from.getRawPath();
+    if (!host.equalsIgnoreCase(from.getRawAuthority()) || path == null || !path.startsWith("/") || path.startsWith("//")) {
+      return "";
+    }
+    String url = from.getRawQuery() == null ? path : path + "?" + from.getRawQuery();
+    return RETURN_URL.matcher(url).matches() ? url : "";
   }
 
   /** 128 random bits, base64url: a Content-Security-Policy nonce for one page. */

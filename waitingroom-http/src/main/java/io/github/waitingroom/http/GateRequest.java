@@ -21,6 +21,12 @@ import org.jspecify.annotations.Nullable;
  *     with one cookie) keeps its place
  * @param acceptLanguage the {@code Accept-Language} header, or {@code null}: chooses the language
  *     of the waiting page and of the JSON status's texts (see {@link Gate.Builder#defaultLanguage})
+ * @param method the HTTP method: a waiting page for anything but {@code GET} or {@code HEAD} (a form
+ *     that was submitted) says the form was not sent and, once the visitor may go in, takes them
+ *     back to the page they sent it from
+ * @param referer the {@code Referer} header, or {@code null}: the page a form was sent from
+ * @param host the {@code Host} header (the request's authority), or {@code null}: a {@code Referer}
+ *     of another host is not returned to
  * @param friction the value of the room's challenge cookie ({@link Gate#frictionCookieName()}),
  *     or {@code null}: read it only when {@link Gate#frictionOn()} (it holds a newcomer's
  *     proof-of-work challenge or the infinite queue's marker)
@@ -36,16 +42,20 @@ public record GateRequest(
     @Nullable String accept,
     @Nullable String place,
     @Nullable String acceptLanguage,
+    String method,
+    @Nullable String referer,
+    @Nullable String host,
     @Nullable String friction,
     @Nullable String remoteAddress) {
 
-  /** Checks that the context path is given. */
+  /** Checks that the context path and the method are given. */
   public GateRequest {
     Objects.requireNonNull(contextPath, "contextPath");
+    Objects.requireNonNull(method, "method");
   }
 
   /**
-   * A request of a room without friction (no challenge cookie, no client address).
+   * A {@code GET} request, as callers before the method was read built it.
    *
    * @param contextPath the application's context path ({@code ""} for the root)
    * @param secure whether the server says the request came over HTTPS
@@ -63,8 +73,42 @@ public record GateRequest(
       @Nullable String accept,
       @Nullable String place,
       @Nullable String acceptLanguage) {
-    this(contextPath, secure, ticket, query, accept, place, acceptLanguage, null, null);
+    this(contextPath, secure, ticket, query, accept, place, acceptLanguage, "GET", null, null, null, null);
   }
+
+  /**
+   * A request of a room without friction (no challenge cookie, no client address).
+   *
+   * @param contextPath the application's context path ({@code ""} for the root)
+   * @param secure whether the server says the request came over HTTPS
+   * @param ticket the value of the room's session cookie, or {@code null}
+   * @param query the raw query string, or {@code null}
+   * @param accept the {@code Accept} header, or {@code null}
+   * @param place the value of the room's place cookie, or {@code null}
+   * @param acceptLanguage the {@code Accept-Language} header, or {@code null}
+   * @param method the HTTP method
+   * @param referer the {@code Referer} header, or {@code null}
+   * @param host the {@code Host} header, or {@code null}
+   */
+  public GateRequest(
+      String contextPath,
+      boolean secure,
+      @Nullable String ticket,
+      @Nullable String query,
+      @Nullable String accept,
+      @Nullable String place,
+      @Nullable String acceptLanguage,
+      String method,
+      @Nullable String referer,
+      @Nullable String host) {
+    this(contextPath, secure, ticket, query, accept, place, acceptLanguage, method, referer, host, null, null);
+  }
+
+  /** Whether the request sent something (a form): any method but {@code GET} and {@code HEAD}. */
+  boolean sendsContent() {
+    return !method.equals("GET") && !method.equals("HEAD");
+  }
+
 
   /**
    * A request without an {@code Accept-Language} header: the page takes the room's default language.
@@ -83,7 +127,7 @@ public record GateRequest(
       @Nullable String query,
       @Nullable String accept,
       @Nullable String place) {
-    this(contextPath, secure, ticket, query, accept, place, null, null, null);
+    this(contextPath, secure, ticket, query, accept, place, null, "GET", null, null, null, null);
   }
 
   /**
@@ -97,6 +141,6 @@ public record GateRequest(
    */
   public GateRequest(
       String contextPath, boolean secure, @Nullable String ticket, @Nullable String query, @Nullable String accept) {
-    this(contextPath, secure, ticket, query, accept, null, null, null, null);
+    this(contextPath, secure, ticket, query, accept, null, null, "GET", null, null, null, null);
   }
 }

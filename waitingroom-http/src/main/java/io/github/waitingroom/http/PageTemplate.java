@@ -37,7 +37,7 @@ final class PageTemplate {
           "waitTimeSeconds", "waitTimeFormatted", "waitTimeLow", "waitTimeHigh", "waitTimeLowFormatted",
           "waitTimeHighFormatted", "waitTimeRangeFormatted", "refreshIntervalSeconds", "lastUpdated",
           "lastUpdatedFormatted", "statusParam", "cspNonce", "refreshMeta", "refreshScript", "brandName",
-          "logoUrl", "brandColor", "brandTextColor", "text", "challenge", "humanCheckWidget",
+          "logoUrl", "brandColor", "brandTextColor", "formNotSent", "returnUrl", "text", "challenge", "humanCheckWidget",
           // The names of the first template syntax, kept so that such templates still work.
           "waitKnown", "waitMinutes", "refreshSeconds");
 

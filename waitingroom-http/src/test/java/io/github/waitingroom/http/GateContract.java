@@ -456,6 +456,25 @@ public abstract class GateContract {
         Integer.toString(page.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
   }
 
+  @Test
+  void aFormSentWhileTheRoomIsFullSaysSoAndGoesBackToThePageItWasSentFrom() throws Exception {
+    start(Options.defaults());
+    new Visitor(server()).get("/");
+    new Visitor(server()).get("/");
+    String from = server().uri("/owners/new?step=2").toString();
+
+    HttpResponse<String> sent =
+        new Visitor(server()).send("POST", "/owners", Map.of("Accept", "text/html", "Referer", from));
+
+    assertThat(onWaitingPage(sent)).isTrue();
+    assertThat(sent.body()).contains("id=\"wr-form\"")
+        .contains(";url=/owners/new?step=2\"></noscript>")
+        .contains("var back = \"/owners/new?step=2\";");
+    assertThat(server().appHits()).isEqualTo(2);
+    HttpResponse<String> read = new Visitor(server()).send("GET", "/owners", Map.of("Accept", "text/html", "Referer", from));
+    assertThat(read.body()).doesNotContain("id=\"wr-form\"").contains("var back = \"\";");
+  }
+
   /** One browser-like visitor: a java.net.http client with its own cookie jar. */
   static final class Visitor {
     private final CookieManager jar = new CookieManager();

@@ -122,4 +122,27 @@ class GatePageTest {
     Files.writeString(dir.resolve("messages_sv.properties"), "heading=Du står i kö\n", StandardCharsets.UTF_8);
     assertThat(page(gate(b -> b.messagesDirectory(dir)), "sv").body()).contains("<h1>Du står i kö</h1>");
   }
+
+  private static String returnUrl(String method, @Nullable String referer, @Nullable String host) {
+    return Gate.returnUrl(new GateRequest("", false, null, null, "text/html", null, null, method, referer, host));
+  }
+
+  @Test
+  void aSentFormReturnsOnlyToAPathOfItsOwnHost() {
+    assertThat(returnUrl("POST", "http://shop.example/owners/new?x=1&y=%20", "shop.example")).isEqualTo("/owners/new?x=1&y=%20");
+    assertThat(returnUrl("PUT", "https://Shop.Example:8443/a", "shop.example:8443")).isEqualTo("/a");
+    // Not a sent form, no host to compare, another host, no path, not a URI, characters the page must not hold.
+    assertThat(returnUrl("GET", "http://shop.example/a", "shop.example")).isEmpty();
+    assertThat(returnUrl("HEAD", "http://shop.example/a", "shop.example")).isEmpty();
+    assertThat(returnUrl("POST", "http://shop.example/a", null)).isEmpty();
+    assertThat(returnUrl("POST", null, "shop.example")).isEmpty();
+    assertThat(returnUrl("POST", "http://evil.example/a", "shop.example")).isEmpty();
+    assertThat(returnUrl("POST", "http://shop.example.evil.example/a", "shop.example")).isEmpty();
+    assertThat(returnUrl("POST", "http://shop.example", "shop.example")).isEmpty();
+    assertThat(returnUrl("POST", "javascript:alert(1)", "shop.example")).isEmpty();
+    assertThat(returnUrl("POST", "/relative/path", "shop.example")).isEmpty();
+    assertThat(returnUrl("POST", "http://shop.example//evil.example/a", "shop.example")).isEmpty();
+    assertThat(returnUrl("POST", "http://shop.example/a b", "shop.example")).isEmpty();
+    assertThat(returnUrl("POST", "http://shop.example/a?q=%22'", "shop.example")).isEmpty();
+  }
 }

@@ -210,6 +210,9 @@ public final class WaitingRoomFilter implements Filter {
                 req.getHeader("Accept"),
                 ticketOf(req, s.placeCookieName),
                 req.getHeader("Accept-Language"),
+                req.getMethod(),
+                req.getHeader("Referer"),
+                req.getHeader("Host"),
                 friction ? ticketOf(req, s.gate.frictionCookieName()) : null,
                 friction && s.gate.wantsRemoteAddress(query) ? req.getRemoteAddr() : null));
     String setCookie = g.setCookie();

@@ -37,6 +37,8 @@ final class TestServer implements AutoCloseable {
   final AtomicInteger appHits = new AtomicInteger();
   /** Every request's query string as it arrived, before the waiting room saw it ("" for none). */
   final Queue<String> queries = new ConcurrentLinkedQueue<>();
+  /** The {@code name} of every form the app received at {@code POST /store/owners}, in order. */
+  final Queue<String> owners = new ConcurrentLinkedQueue<>();
   private final int port;
 
   private TestServer(Server server, int port) {
@@ -117,6 +119,23 @@ final class TestServer implements AutoCloseable {
                       + "<rect x=\"2\" y=\"6\" width=\"28\" height=\"28\" rx=\"7\" fill=\"#ffffff\"/>"
                       + "<path d=\"M9 20h14M16 13v14\" stroke=\"#0a7d4f\" stroke-width=\"4\" stroke-linecap=\"round\"/>"
                       + "<text x=\"40\" y=\"27\" font-family=\"sans-serif\" font-size=\"19\" font-weight=\"700\" fill=\"#ffffff\">Ticket Shop</text></svg>");
+                  return;
+                }
+                if (req.getRequestURI().equals("/store/owners/new")) {
+                  // A form, as in Spring PetClinic (FormBrowserTest).
+                  res.setContentType("text/html;charset=UTF-8");
+                  res.getWriter().write("<!DOCTYPE html><html lang=\"en\"><head><title>New owner</title></head>"
+                      + "<body><h1>New owner</h1><form method=\"post\" action=\"/store/owners\">"
+                      + "<label>Name <input id=\"name\" name=\"name\"></label>"
+                      + "<button id=\"add\" type=\"submit\">Add owner</button></form></body></html>");
+                  return;
+                }
+                if (req.getRequestURI().equals("/store/owners") && req.getMethod().equals("POST")) {
+                  String name = String.valueOf(req.getParameter("name"));
+                  self[0].owners.add(name);
+                  res.setContentType("text/html;charset=UTF-8");
+                  res.getWriter().write("<!DOCTYPE html><html lang=\"en\"><head><title>Owner</title></head>"
+                      + "<body><h1>Owner added</h1></body></html>");
                   return;
                 }
                 if (req.getRequestURI().startsWith("/store")) {

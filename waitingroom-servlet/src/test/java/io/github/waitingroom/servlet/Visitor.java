@@ -57,6 +57,19 @@ final class Visitor {
     return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  /** Sends a form ({@code application/x-www-form-urlencoded}) as a browser does, with its {@code Referer}. */
+  HttpResponse<String> postForm(String path, String form, String referer) throws IOException, InterruptedException {
+    HttpRequest request =
+        HttpRequest.newBuilder(server.uri(path))
+            .header("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .header("Referer", referer)
+            .timeout(Duration.ofSeconds(10))
+            .POST(HttpRequest.BodyPublishers.ofString(form))
+            .build();
+    return client.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
   private HttpResponse<String> send(String path, String accept) throws IOException, InterruptedException {
     HttpRequest request =
         HttpRequest.newBuilder(server.uri(path)).header("Accept", accept).timeout(Duration.ofSeconds(10)).GET().build();

@@ -213,6 +213,9 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
             headers.getFirst(HttpHeaders.ACCEPT),
             place == null ? null : place.getValue(),
             headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE),
+            request.getMethod().name(),
+            headers.getFirst(HttpHeaders.REFERER),
+            headers.getFirst(HttpHeaders.HOST),
             friction == null ? null : friction.getValue(),
             remote == null || remote.getAddress() == null ? null : remote.getAddress().getHostAddress());
     if (gate.mayBlock(r)) {

@@ -62,6 +62,8 @@ public final class DemoServer implements AutoCloseable {
           new Flag("--redis", null, "Redis URI shared by the room's nodes (redis://host:6379, redis-sentinel://..., redis-cluster://h1:p1,h2:p2)"),
           new Flag("--keyset", null, "Tink JSON keyset file shared by the room's nodes; created if missing"),
           new Flag("--metrics", null, "a path (e.g. /metrics) that serves the room's metrics for Prometheus; off if not given"),
+          new Flag("--proof-of-work", "0", "bits of proof of work a newcomer solves before it gets a place while people wait"
+              + " (0: off; 16-18 is a second or two on a phone)"),
           new Flag("--dashboard-token", null, "serve the operator dashboard at /waitingroom/dashboard/, protected by this bearer token (16+"
               + " characters); off if not given"));
 
@@ -136,6 +138,7 @@ public final class DemoServer implements AutoCloseable {
               .ignorePaths(metrics == null ? new String[] {"/health", "/favicon.ico"} : new String[] {"/health", "/favicon.ico", metrics})
               .waitingStatus(flags.intValue("--waiting-status"))
               .ignorePaths(dashboardPaths(flags))
+              .proofOfWork(flags.intValue("--proof-of-work"))
               .build();
 
       Server jetty = new Server();

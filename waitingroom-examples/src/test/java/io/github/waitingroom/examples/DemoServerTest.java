@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.math.BigInteger;
 import java.net.CookieManager;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,6 +14,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -84,6 +88,39 @@ class DemoServerTest {
           .contains("waitingroom_limit_active_users{" + tags + ",room=\"ticket-shop\"} 1.0")
           .contains("waitingroom_line_time_seconds_count{" + tags + ",room=\"ticket-shop\"} 0")
           .containsPattern("waitingroom_sync_seconds_count\\{" + tags.replace("\"", "\"") + ",room=\"ticket-shop\"} [1-9]");
+    }
+  }
+
+  @Test
+  void withProofOfWorkANewcomerOfAFullRoomSolvesAChallengeBeforeItGetsAPlace() throws Exception {
+    String[] args = {"--port", "0", "--total", "1", "--per-minute", "1", "--proof-of-work", "8"};
+    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
+      assertThat(get(browser(), demo.port(), "/").body()).contains("<h1>Ticket shop</h1>"); // the room is full now
+      HttpClient newcomer = browser();
+      assertThat(get(newcomer, demo.port(), "/concert/1").body()).contains("<h1>Checking your browser</h1>");
+      HttpResponse<String> challenged = newcomer.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + demo.port() + "/concert/1?waitingRoomStatus=1")).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(challenged.body()).contains("\"status\":\"challenge\"").contains("\"difficulty\":8");
+      Matcher token = Pattern.compile("\"token\":\"([^\"]+)\"").matcher(challenged.body());
+      assertThat(token.find()).isTrue();
+
+      String proof = token.group(1) + "." + solve(token.group(1), 8);
+      HttpResponse<String> placed = get(newcomer, demo.port(), "/concert/1?waitingRoomStatus=1&waitingRoomProof=" + proof);
+      assertThat(placed.body()).contains("\"status\":\"queued\"");
+      assertThat(get(newcomer, demo.port(), "/concert/1").body()).contains("<h1>You are in line</h1>");
+    }
+  }
+
+  /** A nonce whose SHA-256 after the token's characters starts with {@code bits} zero bits, as the page's worker finds it. */
+  private static String solve(String token, int bits) throws Exception {
+    MessageDigest sha = MessageDigest.getInstance("SHA-256");
+    for (long n = 0; ; n++) {
+      String nonce = Long.toString(n, 36);
+      byte[] h = sha.digest((token + nonce).getBytes(StandardCharsets.US_ASCII));
+      if (new BigInteger(1, h).bitLength() <= 256 - bits) {
+        return nonce;
+      }
     }
   }
 

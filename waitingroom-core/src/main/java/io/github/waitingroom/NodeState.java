@@ -686,10 +686,28 @@ final class NodeState {
     admissions.pruneBefore(now - RATE_SECONDS);
     arrivals.pruneBefore(now - RATE_SECONDS);
     long waitingSince = now - config.waitingTimeoutSeconds();
-    // A waiting holder's poll here is kept while it counts (another node may share it, see Polls).
-    seen.values().removeIf(
-        s -> s.admittedAt < waitingSince
-            && (s.state == State.ACTIVE ? s.at < firstActive : s.at < waitingSince && s.countsUntil() < lineAsOf));
+    // A waiting holder's poll here is kept while it counts (another node may share it, see Polls),
+    // and then until its place times out; but a place whose only request here was its arrival
+    // (a request without a cookie whose client never came back: a bot, a flood) is forgotten as
+    // soon as it no longer counts, so a flood costs memory for its places' first due, not for the
+    // waiting timeout. One that comes back after all is remembered anew (as on a node it never
+    // polled) and may be let in here once a tally has counted it again.
+    seen.entrySet().removeIf(e -> {
+      Seen s = e.getValue();
+      if (s.admittedAt >= waitingSince) {
+        return false;
+      }
+      if (s.state == State.ACTIVE) {
+        return s.at < firstActive;
+      }
+      boolean over = s.at < waitingSince || s.state == State.WAITING && s.at == Ticket.arrivalOf(e.getKey());
+      return over && s.countsUntil() < lineAsOf;
+    });
+  }
+
+  /** How many places this node remembers. */
+  int remembered() {
+    return seen.size();
   }
 
   private static long sum(SliceCounter counter, long from) {

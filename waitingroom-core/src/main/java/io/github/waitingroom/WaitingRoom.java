@@ -266,6 +266,12 @@ public final class WaitingRoom implements AutoCloseable {
   /** The longest refresh interval near the front of the line (while the room is full). */
   static final long FRONT_REFRESH_SECONDS = 5;
 
+  /**
+   * The longest refresh interval of a newcomer's first answer: a place that is never polled again
+   * counts in the line for at most twice this and two seconds.
+   */
+  static final long NEWCOMER_REFRESH_SECONDS = 5;
+
   /** The refresh interval while a surge no plan has counted leaves a holder's wait unknown. */
   static final long SURGE_REFRESH_SECONDS = 2;
 
@@ -312,6 +318,13 @@ public final class WaitingRoom implements AutoCloseable {
         e = new Plan.Estimate(e.usersAhead(), -1, -1, -1);
         refresh = SURGE_REFRESH_SECONDS;
       }
+    }
+    if (outcome == Decision.Outcome.QUEUE) {
+      // A newcomer's first answer: it asks again within seconds, so that a place whose holder never
+      // comes back (a bot, a flood of requests without cookies, a closed tab) counts in the line,
+      // and in the estimates told to others, for at most 2 x 5 + 2 s (see NodeState.inLine), not
+      // for two full refresh intervals. Its second answer tells the interval the line asks for.
+      refresh = Math.min(refresh, NEWCOMER_REFRESH_SECONDS);
     }
     if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
       // Near the front: ask again sooner, so a slot that frees is used within seconds.
@@ -372,6 +385,11 @@ public final class WaitingRoom implements AutoCloseable {
   /** The room as this node sees it, from the last plan it applied. */
   public RoomStatus status() {
     return sync.status(state);
+  }
+
+  /** How many places this node remembers (for tests: see NodeState#prune). */
+  int remembered() {
+    return state.remembered();
   }
 
   /** Whether a waiting ticket with this place may be admitted here now (for tests). */

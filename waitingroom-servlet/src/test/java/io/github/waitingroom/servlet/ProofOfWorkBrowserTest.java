@@ -27,7 +27,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -43,19 +42,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * #measure} (see benchmarks/README.md, "Proof of work").
  */
 class ProofOfWorkBrowserTest {
-  private static final Path CHROMIUM = Path.of(System.getProperty("waitingroom.chromium", "/usr/bin/chromium"));
-  private static final Path CHROMEDRIVER =
-      Path.of(System.getProperty("waitingroom.chromedriver", "/usr/bin/chromedriver"));
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final Duration PATIENCE = Duration.ofSeconds(30);
-  private static final java.util.logging.Logger CDP_LOG = quiet("org.openqa.selenium.devtools");
-
-  private static java.util.logging.Logger quiet(String name) {
-    java.util.logging.Logger log = java.util.logging.Logger.getLogger(name);
-    log.setLevel(java.util.logging.Level.SEVERE);
-    return log;
-  }
-
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
   private @Nullable WaitingRoom room;
   private @Nullable TestServer server;
@@ -63,10 +51,7 @@ class ProofOfWorkBrowserTest {
 
   @BeforeEach
   void start() {
-    Services.assume(
-        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-        "headless Chromium needs " + CHROMIUM + " and " + CHROMEDRIVER
-            + " (Debian: apt-get install -y chromium chromium-driver)");
+    Chromium.assumeInstalled();
   }
 
   @AfterEach
@@ -103,18 +88,11 @@ class ProofOfWorkBrowserTest {
   }
 
   private ChromeDriver chromium(boolean javascript, Path profile) {
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
-    options.addArguments(
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1024,768",
-        "--user-data-dir=" + profile.toAbsolutePath());
+    ChromeOptions options = Chromium.options(profile, "1024,768");
     if (!javascript) {
-      options.setExperimentalOption("prefs", Map.of("profile.managed_default_content_settings.javascript", 2));
+      Chromium.withoutJavaScript(options);
     }
-    ChromeDriverService service =
-        new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-    ChromeDriver b = new ChromeDriver(service, options);
+    ChromeDriver b = Chromium.start(options);
     browser = b;
     return b;
   }

@@ -7,7 +7,6 @@ import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.jspecify.annotations.Nullable;
@@ -30,18 +28,7 @@ import org.jspecify.annotations.Nullable;
  * browser's history, with what they typed still in it, and sending it again creates the owner once.
  */
 class SentFormBrowserTest {
-  private static final Path CHROMIUM = Path.of(System.getProperty("waitingroom.chromium", "/usr/bin/chromium"));
-  private static final Path CHROMEDRIVER =
-      Path.of(System.getProperty("waitingroom.chromedriver", "/usr/bin/chromedriver"));
   private static final KeysetHandle KEYS = TicketKeys.generate();
-  private static final java.util.logging.Logger CDP_LOG = quiet("org.openqa.selenium.devtools");
-
-  private static java.util.logging.Logger quiet(String name) {
-    java.util.logging.Logger log = java.util.logging.Logger.getLogger(name);
-    log.setLevel(java.util.logging.Level.SEVERE);
-    return log;
-  }
-
   private final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T10:00:00Z"));
   private WaitingRoom room;
   private TestServer server;
@@ -49,10 +36,7 @@ class SentFormBrowserTest {
 
   @BeforeEach
   void start() throws Exception {
-    Services.assume(
-        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-        "headless Chromium needs " + CHROMIUM + " and " + CHROMEDRIVER
-            + " (Debian: apt-get install -y chromium chromium-driver)");
+    Chromium.assumeInstalled();
     RoomConfig config =
         RoomConfig.builder("shop")
             .totalActiveUsers(1)
@@ -76,15 +60,8 @@ class SentFormBrowserTest {
   }
 
   private ChromeDriver chromium(Path profile) {
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
-    options.addArguments(
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1024,768",
-        "--user-data-dir=" + profile.toAbsolutePath());
-    ChromeDriverService service =
-        new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-    ChromeDriver b = new ChromeDriver(service, options);
+    ChromeOptions options = Chromium.options(profile, "1024,768");
+    ChromeDriver b = Chromium.start(options);
     browser = b;
     return b;
   }

@@ -24,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -36,9 +35,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * not change on every poll.
  */
 class WaitingPageAccessibilityBrowserTest {
-  private static final Path CHROMIUM = Path.of(System.getProperty("waitingroom.chromium", "/usr/bin/chromium"));
-  private static final Path CHROMEDRIVER =
-      Path.of(System.getProperty("waitingroom.chromedriver", "/usr/bin/chromedriver"));
   /** axe-core's browser build, from {@code npm install --prefix ~/.cache/waitingroom-npm axe-core@4.14.1}. */
   private static final Path AXE =
       Path.of(System.getProperty("waitingroom.axe",
@@ -46,14 +42,6 @@ class WaitingPageAccessibilityBrowserTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final List<String> LANGUAGES =
       List.of("en", "de", "fr", "es", "it", "pt", "nl", "pl", "ja", "zh", "ar", "he");
-  private static final java.util.logging.Logger CDP_LOG = quiet("org.openqa.selenium.devtools");
-
-  private static java.util.logging.Logger quiet(String name) {
-    java.util.logging.Logger log = java.util.logging.Logger.getLogger(name);
-    log.setLevel(java.util.logging.Level.SEVERE);
-    return log;
-  }
-
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
   private final List<WaitingRoom> rooms = new ArrayList<>();
   private final List<TestServer> servers = new ArrayList<>();
@@ -61,10 +49,7 @@ class WaitingPageAccessibilityBrowserTest {
 
   @BeforeEach
   void start() {
-    Services.assume(
-        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-        "headless Chromium needs " + CHROMIUM + " and " + CHROMEDRIVER
-            + " (Debian: apt-get install -y chromium chromium-driver)");
+    Chromium.assumeInstalled();
     Services.assume(
         Files.isRegularFile(AXE),
         "the accessibility test needs axe-core at " + AXE
@@ -133,22 +118,8 @@ class WaitingPageAccessibilityBrowserTest {
       };
 
   private ChromeDriver chromium(Path profile) {
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
-    options.addArguments(
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--window-size=1280,800",
-        "--user-data-dir=" + profile.toAbsolutePath());
-    ChromeDriverService service =
-        new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-    ChromeDriver b = new ChromeDriver(service, options);
+    ChromeOptions options = Chromium.options(profile, "1280,800");
+    ChromeDriver b = Chromium.start(options);
     browser = b;
     b.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
     b.executeCdpCommand("Network.enable", Map.of());

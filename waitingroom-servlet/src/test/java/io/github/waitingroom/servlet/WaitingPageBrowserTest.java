@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +22,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.jspecify.annotations.Nullable;
@@ -38,22 +36,8 @@ import org.jspecify.annotations.Nullable;
  * target/waiting-page.png}.
  */
 class WaitingPageBrowserTest {
-  // Debian's packages; the system properties exist to point at another build (or to check the skip).
-  private static final Path CHROMIUM = Path.of(System.getProperty("waitingroom.chromium", "/usr/bin/chromium"));
-  private static final Path CHROMEDRIVER =
-      Path.of(System.getProperty("waitingroom.chromedriver", "/usr/bin/chromedriver"));
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final Duration PATIENCE = Duration.ofSeconds(20);
-  // The test drives plain WebDriver, not CDP: Selenium's notice that it has no CDP bindings for
-  // this Chromium version is noise here. Held in a field so the setting is not garbage-collected.
-  private static final java.util.logging.Logger CDP_LOG = quiet("org.openqa.selenium.devtools");
-
-  private static java.util.logging.Logger quiet(String name) {
-    java.util.logging.Logger log = java.util.logging.Logger.getLogger(name);
-    log.setLevel(java.util.logging.Level.SEVERE);
-    return log;
-  }
-
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
   private @Nullable WaitingRoom room;
   private @Nullable TestServer server;
@@ -61,10 +45,7 @@ class WaitingPageBrowserTest {
 
   @BeforeEach
   void start() throws Exception {
-    Services.assume(
-        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-        "headless Chromium needs " + CHROMIUM + " and " + CHROMEDRIVER
-            + " (Debian: apt-get install -y chromium chromium-driver)");
+    Chromium.assumeInstalled();
     // One active user at a time; the page polls every second of real time.
     RoomConfig config =
         RoomConfig.builder("shop")
@@ -100,25 +81,11 @@ class WaitingPageBrowserTest {
   }
 
   private ChromeDriver chromium(boolean javascript, Path profile) {
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
-    options.addArguments(
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--window-size=1024,768",
-        "--user-data-dir=" + profile.toAbsolutePath());
+    ChromeOptions options = Chromium.options(profile, "1024,768");
     if (!javascript) {
-      options.setExperimentalOption("prefs", Map.of("profile.managed_default_content_settings.javascript", 2));
+      Chromium.withoutJavaScript(options);
     }
-    ChromeDriverService service =
-        new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-    ChromeDriver b = new ChromeDriver(service, options);
+    ChromeDriver b = Chromium.start(options);
     browser = b;
     return b;
   }

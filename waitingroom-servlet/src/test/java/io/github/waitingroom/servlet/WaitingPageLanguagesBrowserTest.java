@@ -32,7 +32,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -47,9 +46,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * ({@code docs/images/waiting-page-*.png}) are copies of some.
  */
 class WaitingPageLanguagesBrowserTest {
-  private static final Path CHROMIUM = Path.of(System.getProperty("waitingroom.chromium", "/usr/bin/chromium"));
-  private static final Path CHROMEDRIVER =
-      Path.of(System.getProperty("waitingroom.chromedriver", "/usr/bin/chromedriver"));
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final List<String> LANGUAGES =
       List.of("en", "de", "fr", "es", "it", "pt", "nl", "pl", "ja", "zh", "ar", "he");
@@ -58,14 +54,6 @@ class WaitingPageLanguagesBrowserTest {
       List.of("title", "heading", "intro", "keepOpen", "waitLabel", "rangeLabel", "waitUnknown");
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{[A-Za-z.]+}");
   private static final Pattern ARG = Pattern.compile("\\{[a-z]+}");
-  private static final java.util.logging.Logger CDP_LOG = quiet("org.openqa.selenium.devtools");
-
-  private static java.util.logging.Logger quiet(String name) {
-    java.util.logging.Logger log = java.util.logging.Logger.getLogger(name);
-    log.setLevel(java.util.logging.Level.SEVERE);
-    return log;
-  }
-
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
   private final List<WaitingRoom> rooms = new ArrayList<>();
   private final List<TestServer> servers = new ArrayList<>();
@@ -73,10 +61,7 @@ class WaitingPageLanguagesBrowserTest {
 
   @BeforeEach
   void start() {
-    Services.assume(
-        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-        "headless Chromium needs " + CHROMIUM + " and " + CHROMEDRIVER
-            + " (Debian: apt-get install -y chromium chromium-driver)");
+    Chromium.assumeInstalled();
   }
 
   @AfterEach
@@ -118,23 +103,8 @@ class WaitingPageLanguagesBrowserTest {
   }
 
   private ChromeDriver chromium(Path profile) {
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
-    options.addArguments(
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--hide-scrollbars",
-        "--window-size=1000,760",
-        "--user-data-dir=" + profile.toAbsolutePath());
-    ChromeDriverService service =
-        new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-    ChromeDriver b = new ChromeDriver(service, options);
+    ChromeOptions options = Chromium.options(profile, "1000,760", "--hide-scrollbars");
+    ChromeDriver b = Chromium.start(options);
     browser = b;
     b.executeCdpCommand("Network.enable", Map.of());
     return b;

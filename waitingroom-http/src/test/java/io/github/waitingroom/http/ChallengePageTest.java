@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class ChallengePageTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
-  private static final List<String> LANGUAGES =
+  static final List<String> LANGUAGES =
       List.of("en", "de", "fr", "es", "it", "pt", "nl", "pl", "ja", "zh", "ar", "he");
   private static final List<String> KEYS_SHOWN = List.of("checkingHeading", "checkingIntro", "checkingNoScript");
   private final WaitingRoom room =
@@ -38,7 +38,7 @@ class ChallengePageTest {
     room.close();
   }
 
-  private static Properties bundle(String tag) throws IOException {
+  static Properties bundle(String tag) throws IOException {
     Properties p = new Properties();
     try (InputStream in = ChallengePageTest.class.getResourceAsStream("i18n/messages_" + tag + ".properties")) {
       p.load(new InputStreamReader(java.util.Objects.requireNonNull(in), StandardCharsets.UTF_8));

@@ -145,4 +145,22 @@ class GatePageTest {
     assertThat(returnUrl("POST", "http://shop.example/a b", "shop.example")).isEmpty();
     assertThat(returnUrl("POST", "http://shop.example/a?q=%22'", "shop.example")).isEmpty();
   }
+
+  @Test
+  void aSentFormIsToldInEveryLanguageOnBothPages() throws java.io.IOException {
+    java.util.Properties en = ChallengePageTest.bundle("en");
+    for (PageStyle style : PageStyle.values()) {
+      Gate g = gate(b -> b.pageStyle(style));
+      for (String tag : ChallengePageTest.LANGUAGES) {
+        String said = ChallengePageTest.bundle(tag).getProperty("formNotSent");
+        GateRequest sent = new GateRequest("", false, null, null, "text/html", null, tag, "POST", "http://shop.example/a", "shop.example");
+        String page = new String(g.handle(sent).body(), StandardCharsets.UTF_8);
+        assertThat(said).as(tag).isNotBlank();
+        assertThat(page).as("%s %s", style, tag).contains("<p id=\"wr-form\" class=\"form-note\">" + said.replace("'", "&#39;") + "</p>");
+        if (!tag.equals("en")) {
+          assertThat(said).as("%s in English", tag).isNotEqualTo(en.getProperty("formNotSent"));
+        }
+      }
+    }
+  }
 }

@@ -117,13 +117,7 @@ public final class WaitingRoom implements AutoCloseable {
    * @param place the ticket the client keeps for its place in line, or {@code null}
    */
   public Decision decide(@Nullable String session, @Nullable String place) {
-    long now = sync.nowSecond();
-    Ticket s = codec.open(session, now);
-    if (s != null && activeAt(s, now)) {
-      return counted(decide(s, now));
-    }
-    Ticket p = codec.open(place, now);
-    return counted(decide(p != null ? p : s, now, true));
+    return decide(session, place, true);
   }
 
   /**

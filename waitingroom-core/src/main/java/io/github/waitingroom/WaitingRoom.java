@@ -222,32 +222,23 @@ public final class WaitingRoom implements AutoCloseable {
     return new Decision(Decision.Outcome.WAIT, null, 0, 0, 0, 0, 0, 2, now);
   }
 
+  /**
+   * A newcomer: let in when a slot for new arrivals is left, else given a place in line; or, when
+   * it may not queue yet, challenged with no side effect.
+   */
   private Decision arrive(long now, boolean mayQueue) {
-    if (!mayQueue) {
-      return arriveIfFree(now);
-    }
     long place = Ticket.place(now, tieBreaks.getAsInt());
     Grant grant = state.grant();
-    if (state.admitNew(place, now, grant)) {
+    if (mayQueue ? state.admitNew(place, now, grant) : state.admitNewIfFree(place, now, grant)) {
       metrics.recordAdmissionOnArrival();
       return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, place, now, now, now));
+    }
+    if (!mayQueue) {
+      return Decision.CHALLENGE;
     }
     Decision d = waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, now);
     metrics.recordQueued(d);
     return d;
-  }
-
-  /**
-   * A newcomer who may not be put in line: let in when a slot for new arrivals is left, else
-   * challenged with no side effect.
-   */
-  private Decision arriveIfFree(long now) {
-    long place = Ticket.place(now, tieBreaks.getAsInt());
-    if (state.admitNewIfFree(place, now, state.grant())) {
-      metrics.recordAdmissionOnArrival();
-      return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, place, now, now, now));
-    }
-    return Decision.CHALLENGE;
   }
 
   private Decision admitted(Decision.Outcome outcome, Ticket t) {

@@ -3,9 +3,12 @@ package io.github.waitingroom.servlet;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.time.Duration;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The real headless Chromium of this module's browser tests: Debian's {@code chromium} and {@code
@@ -72,5 +75,23 @@ final class Chromium {
     ChromeDriverService service =
         new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile()).usingAnyFreePort().build();
     return new ChromeDriver(service, options);
+  }
+
+  /**
+   * The page's {@code <h1>} as shown ({@code ""} without one), read in one script so that a page
+   * replacing itself in between (the waiting page going on by itself) cannot leave a stale element.
+   */
+  static String heading(ChromeDriver b) {
+    return String.valueOf(b.executeScript("var h = document.querySelector('h1'); return h ? h.innerText : '';"));
+  }
+
+  /**
+   * A wait for a page that may navigate by itself: what fails while the page is being replaced
+   * (a script whose document is gone, an element of the old page) is tried again.
+   */
+  static WebDriverWait waitFor(ChromeDriver b, Duration patience) {
+    WebDriverWait wait = new WebDriverWait(b, patience);
+    wait.ignoring(WebDriverException.class);
+    return wait;
   }
 }

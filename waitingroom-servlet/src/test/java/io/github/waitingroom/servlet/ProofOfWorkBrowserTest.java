@@ -23,9 +23,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -98,13 +96,7 @@ class ProofOfWorkBrowserTest {
   }
 
   private static WebDriverWait waitFor(ChromeDriver b) {
-    WebDriverWait wait = new WebDriverWait(b, PATIENCE);
-    wait.ignoring(StaleElementReferenceException.class);
-    return wait;
-  }
-
-  private static String heading(ChromeDriver b) {
-    return b.findElement(By.tagName("h1")).getText();
+    return Chromium.waitFor(b, PATIENCE);
   }
 
   @Test
@@ -113,7 +105,7 @@ class ProofOfWorkBrowserTest {
     ChromeDriver b = chromium(true, profile);
     b.get(s.uri("/store/checkout").toString());
     // The challenge page, then (the worker solved, the proof was taken) the waiting page.
-    waitFor(b).until(d -> heading(b).equals("You are in line"));
+    waitFor(b).until(d -> Chromium.heading(b).equals("You are in line"));
     assertThat(s.queries).anyMatch(q -> q.equals("waitingRoomStatus=pow-worker.js"));
     assertThat(s.queries).anyMatch(q -> q.contains("waitingRoomProof="));
     Cookie place = b.manage().getCookieNamed("wr_shop_q");
@@ -126,7 +118,7 @@ class ProofOfWorkBrowserTest {
     Objects.requireNonNull(room).sync();
     clock.advance(Duration.ofSeconds(3));
     Objects.requireNonNull(room).sync();
-    assertThat(heading(b)).isEqualTo("You are in line");
+    assertThat(Chromium.heading(b)).isEqualTo("You are in line");
   }
 
   @Test
@@ -134,7 +126,7 @@ class ProofOfWorkBrowserTest {
     TestServer s = fullRoom(12, Duration.ofSeconds(2));
     ChromeDriver b = chromium(false, profile);
     b.get(s.uri("/store").toString());
-    assertThat(heading(b)).isEqualTo("Checking your browser");
+    assertThat(Chromium.heading(b)).isEqualTo("Checking your browser");
     assertThat(b.manage().getCookieNamed("wr_shop_q")).isNull();
     Path shot = Path.of("target", "challenge-page.png");
     Files.createDirectories(shot.getParent());
@@ -143,10 +135,10 @@ class ProofOfWorkBrowserTest {
     int before = s.queries.size();
     // The page reloads itself (meta refresh) and stays challenged while the room's clock stands.
     waitFor(b).until(d -> s.queries.size() >= before + 1);
-    assertThat(heading(b)).isEqualTo("Checking your browser");
+    assertThat(Chromium.heading(b)).isEqualTo("Checking your browser");
     assertThat(b.manage().getCookieNamed("wr_shop_q")).isNull();
     clock.advance(Duration.ofSeconds(2));
-    waitFor(b).until(d -> heading(b).equals("You are in line"));
+    waitFor(b).until(d -> Chromium.heading(b).equals("You are in line"));
     assertThat(b.manage().getCookieNamed("wr_shop_q")).isNotNull();
     assertThat(s.queries).noneMatch(q -> q.contains("waitingRoomProof"));
   }

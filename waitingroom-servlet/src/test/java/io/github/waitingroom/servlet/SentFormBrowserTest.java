@@ -15,7 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -66,10 +65,6 @@ class SentFormBrowserTest {
     return b;
   }
 
-  private static String heading(ChromeDriver b) {
-    return b.findElement(By.tagName("h1")).getText();
-  }
-
   /** The session of whoever holds the slot runs out, and syncs let the room see it. */
   private void sessionRunsOut() {
     clock.advance(Duration.ofSeconds(90));
@@ -81,28 +76,27 @@ class SentFormBrowserTest {
   @Test
   void aFormSentWhileTheRoomIsFullIsNotLostAndIsSentOnceAfterTheWait(@TempDir Path profile) throws Exception {
     ChromeDriver b = chromium(profile);
-    WebDriverWait wait = new WebDriverWait(b, Duration.ofSeconds(20));
-    wait.ignoring(StaleElementReferenceException.class);
+    WebDriverWait wait = Chromium.waitFor(b, Duration.ofSeconds(20));
 
     b.get(server.uri("/store/owners/new").toString());
-    assertThat(heading(b)).isEqualTo("New owner");
+    assertThat(Chromium.heading(b)).isEqualTo("New owner");
     b.findElement(By.id("name")).sendKeys("Jean Coleman");
     sessionRunsOut();
     assertThat(new Visitor(server).get("/store").body()).contains("Welcome to the shop");
 
     b.findElement(By.id("add")).click();
-    wait.until(d -> heading(b).equals("You are in line"));
+    wait.until(d -> Chromium.heading(b).equals("You are in line"));
     assertThat(b.findElement(By.id("wr-form")).getText()).startsWith("The site is busy, so your form was not sent.");
     assertThat(server.owners).isEmpty();
 
     sessionRunsOut();
     // The page's script goes back, not the test: wait for that page to have loaded in full.
-    wait.until(d -> heading(b).equals("New owner") && "complete".equals(b.executeScript("return document.readyState")));
+    wait.until(d -> Chromium.heading(b).equals("New owner") && "complete".equals(b.executeScript("return document.readyState")));
     assertThat(b.getCurrentUrl()).isEqualTo(server.uri("/store/owners/new").toString());
     assertThat(b.findElement(By.id("name")).getAttribute("value")).isEqualTo("Jean Coleman");
 
     b.findElement(By.id("add")).click();
-    wait.until(d -> heading(b).equals("Owner added"));
+    wait.until(d -> Chromium.heading(b).equals("Owner added"));
     assertThat(server.owners).containsExactly("Jean Coleman");
   }
 }

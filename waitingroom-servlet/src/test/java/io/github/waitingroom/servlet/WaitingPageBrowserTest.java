@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -91,13 +90,7 @@ class WaitingPageBrowserTest {
   }
 
   private static WebDriverWait waitFor(ChromeDriver b) {
-    WebDriverWait wait = new WebDriverWait(b, PATIENCE);
-    wait.ignoring(StaleElementReferenceException.class);
-    return wait;
-  }
-
-  private static String heading(ChromeDriver b) {
-    return b.findElement(By.tagName("h1")).getText();
+    return Chromium.waitFor(b, PATIENCE);
   }
 
   @Test
@@ -107,7 +100,7 @@ class WaitingPageBrowserTest {
     ChromeDriver b = chromium(true, profile);
 
     b.get(s.uri("/store/checkout").toString());
-    assertThat(heading(b)).isEqualTo("You are in line");
+    assertThat(Chromium.heading(b)).isEqualTo("You are in line");
     assertThat(b.findElement(By.tagName("html")).getAttribute("lang")).isEqualTo("en");
     assertThat(b.findElement(By.id("wr-status")).getAttribute("aria-live")).isEqualTo("polite");
     assertThat(b.findElement(By.id("wr-ahead")).getText()).isEqualTo("0");
@@ -121,14 +114,14 @@ class WaitingPageBrowserTest {
     // The page keeps asking (the JSON status flag) and keeps waiting while the room is full.
     waitFor(b)
         .until(d -> s.queries.stream().filter(q -> q.contains("waitingRoomStatus")).count() >= 2);
-    assertThat(heading(b)).isEqualTo("You are in line");
+    assertThat(Chromium.heading(b)).isEqualTo("You are in line");
     assertThat(s.appHits.get()).isEqualTo(1);
 
     // The other user's session expires; the next sync frees the slot for the line.
     clock.advance(Duration.ofSeconds(80));
     r.sync();
 
-    waitFor(b).until(d -> heading(b).equals("Welcome to the shop"));
+    waitFor(b).until(d -> Chromium.heading(b).equals("Welcome to the shop"));
     assertThat(b.getCurrentUrl()).isEqualTo(s.uri("/store/checkout").toString());
   }
 
@@ -139,16 +132,16 @@ class WaitingPageBrowserTest {
     ChromeDriver b = chromium(false, profile);
 
     b.get(s.uri("/store").toString());
-    assertThat(heading(b)).isEqualTo("You are in line");
+    assertThat(Chromium.heading(b)).isEqualTo("You are in line");
     int before = s.queries.size();
     // The page reloads itself (meta refresh in <noscript>) and stays in line.
     waitFor(b).until(d -> s.queries.size() >= before + 2);
     assertThat(s.queries).noneMatch(q -> q.contains("waitingRoomStatus"));
-    assertThat(heading(b)).isEqualTo("You are in line");
+    assertThat(Chromium.heading(b)).isEqualTo("You are in line");
 
     clock.advance(Duration.ofSeconds(80));
     r.sync();
 
-    waitFor(b).until(d -> heading(b).equals("Welcome to the shop"));
+    waitFor(b).until(d -> Chromium.heading(b).equals("Welcome to the shop"));
   }
 }

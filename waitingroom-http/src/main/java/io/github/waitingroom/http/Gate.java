@@ -382,13 +382,9 @@ public final class Gate {
     if (!friction) {
       return respond(room.decide(request.ticket(), request.place()), request);
     }
-    GateResponse early = beforeDeciding(request);
-    if (early != null) {
-      return early;
-    }
-    Decision d = room.decide(request.ticket(), request.place(), false);
-    if (d.outcome() != Decision.Outcome.CHALLENGE) {
-      return respond(d, request);
+    GateResponse unchallenged = unchallenged(request);
+    if (unchallenged != null) {
+      return unchallenged;
     }
     HumanCheck.Verdict verdict = null;
     String token = humanToken(request);
@@ -419,13 +415,9 @@ public final class Gate {
     if (!mayBlock(request)) {
       return CompletableFuture.completedFuture(handle(request));
     }
-    GateResponse early = beforeDeciding(request);
-    if (early != null) {
-      return CompletableFuture.completedFuture(early);
-    }
-    Decision d = room.decide(request.ticket(), request.place(), false);
-    if (d.outcome() != Decision.Outcome.CHALLENGE) {
-      return CompletableFuture.completedFuture(respond(d, request));
+    GateResponse unchallenged = unchallenged(request);
+    if (unchallenged != null) {
+      return CompletableFuture.completedFuture(unchallenged);
     }
     HumanCheck h = Objects.requireNonNull(human);
     CompletionStage<HumanCheck.Verdict> asked;
@@ -467,6 +459,20 @@ public final class Gate {
     }
     String t = queryValue(request.query(), HUMAN_PARAM);
     return t == null || t.isEmpty() || t.length() > MAX_HUMAN_TOKEN_LENGTH ? null : t;
+  }
+
+  /**
+   * With friction, the answer to a request that needs no challenge: the worker script, the
+   * infinite queue, or the room's decision when it is not {@link Decision.Outcome#CHALLENGE}
+   * (decided with {@code mayQueue} false). {@code null} when the request is a newcomer to challenge.
+   */
+  private @Nullable GateResponse unchallenged(GateRequest request) {
+    GateResponse early = beforeDeciding(request);
+    if (early != null) {
+      return early;
+    }
+    Decision d = room.decide(request.ticket(), request.place(), false);
+    return d.outcome() == Decision.Outcome.CHALLENGE ? null : respond(d, request);
   }
 
   /**

@@ -50,8 +50,16 @@ public record Decision(
      * counted but the decision, no place given, no ticket to set. Answer with a challenge (a proof
      * of work, a human check) and decide again once it is met.
      */
-    CHALLENGE
+    CHALLENGE,
+    /**
+     * The room takes no new users ({@link RoomSettings.QueueingMethod#REJECT}): a newcomer or a
+     * waiting user, answered with a static "sold out" page; no ticket to set.
+     */
+    REJECT
   }
+
+  /** The answer while the room takes no new users; shared, allocation-free. */
+  static final Decision REJECTED = new Decision(Outcome.REJECT, null, 0, 0, 0, 0, 0, 0, 0);
 
   /** The answer to a newcomer not let into the line yet; shared, allocation-free. */
   static final Decision CHALLENGE = new Decision(Outcome.CHALLENGE, null, 0, 0, 0, 0, 0, 0, 0);

@@ -41,7 +41,8 @@ final class NodeState {
   /** Per-second counters keep this many seconds: the per-minute window and one second more. */
   private static final long RATE_SECONDS = 61;
 
-  private final RoomConfig config;
+  /** The configuration in force: the room's, with the limits and session of its live settings. */
+  private volatile RoomConfig config;
   private final ConcurrentHashMap<Long, Seen> seen = new ConcurrentHashMap<>();
   private final SliceCounter active = new SliceCounter();
   private final SliceCounter admissions = new SliceCounter();
@@ -149,6 +150,19 @@ final class NodeState {
 
   NodeState(RoomConfig config) {
     this.config = config;
+  }
+
+  /**
+   * Puts a configuration in force (live settings changed its limits or session; its room, slices,
+   * refresh and timeout are the same). Sessions and places already counted stay counted.
+   */
+  void configure(RoomConfig next) {
+    this.config = next;
+  }
+
+  /** The configuration in force. */
+  RoomConfig config() {
+    return config;
   }
 
   /** The grant in force (without activating a scheduled one): for status and tallies. */
@@ -391,6 +405,23 @@ final class NodeState {
     record(admitted, now);
     seen.put(place, admitted ? new Seen(State.ACTIVE, config.sliceOf(now), 0, 0, 0, now) : waiting(now, now, now, Polls.NONE));
     return admitted;
+  }
+
+  /**
+   * Lets in a newcomer without a slot (the room lets everyone through): counted as an arrival and
+   * an admission, so the plans and the status stay true.
+   */
+  void admitNewAnyway(long place, long now) {
+    arrivals.add(now, 1);
+    begun.increment();
+    record(true, now);
+    seen.put(place, new Seen(State.ACTIVE, config.sliceOf(now), 0, 0, 0, now));
+  }
+
+  /** Gives a newcomer a place in line without trying for a slot (the room lets nobody in now). */
+  void queueNew(long place, long now) {
+    arrivals.add(now, 1);
+    seen.put(place, waiting(now, now, now, Polls.NONE));
   }
 
   /**

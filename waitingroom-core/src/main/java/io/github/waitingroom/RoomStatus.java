@@ -29,6 +29,10 @@ import java.util.Objects;
  * @param nodeShares the active and waiting users each live node of this node's data center
  *     counts itself, by publisher (node id, {@code #} and a suffix per process), at the last
  *     settled plan
+ * @param settings the room's settings in force on this node (see {@link WaitingRoom#settings()})
+ * @param maxWaitSeconds the estimated wait of someone who joins the line now, in seconds: 0
+ *     while nobody waits, -1 when it is not known (nobody admitted lately, or the room admits
+ *     nobody: queueAll, suspended, reject)
  */
 public record RoomStatus(
     long now,
@@ -44,13 +48,33 @@ public record RoomStatus(
     int roomNodes,
     boolean transportFailing,
     List<Share> dataCenterShares,
-    List<Share> nodeShares) {
+    List<Share> nodeShares,
+    RoomSettings settings,
+    long maxWaitSeconds) {
 
   /** Copies the lists. */
   public RoomStatus {
     dataCenters = List.copyOf(dataCenters);
     dataCenterShares = List.copyOf(dataCenterShares);
     nodeShares = List.copyOf(nodeShares);
+    Objects.requireNonNull(settings, "settings");
+  }
+
+  /** The version of the settings in force on this node. */
+  public long settingsVersion() {
+    return settings.version();
+  }
+
+  /**
+   * The room's state in Cloudflare's words: {@code suspended} while the room is suspended,
+   * {@code queueing} while anyone waits (or every newcomer must: queueAll), {@code not_queueing}
+   * otherwise.
+   */
+  public String queueingStatus() {
+    if (settings.suspended()) {
+      return "suspended";
+    }
+    return waitingUsers > 0 || settings.queueAll() ? "queueing" : "not_queueing";
   }
 
   /**

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -91,6 +92,7 @@ final class Synchronizer {
 
   private final RoomConfig config;
   private final NodeState state;
+  private final LiveSettings live;
   private final Coordinator coordinator;
   private final InstantSource clock;
   private final long epochMillis;
@@ -130,6 +132,7 @@ final class Synchronizer {
   Synchronizer(
       RoomConfig config,
       NodeState state,
+      LiveSettings live,
       Transport transport,
       ReportSeal seal,
       InstantSource clock,
@@ -142,6 +145,7 @@ final class Synchronizer {
     this.config = config;
     this.metrics = metrics;
     this.state = state;
+    this.live = live;
     this.clock = clock;
     this.epochMillis = epoch.toMillis();
     this.failurePolicy = failurePolicy;
@@ -167,6 +171,14 @@ final class Synchronizer {
   /** The room clock: this node's clock plus its offset to the store's. */
   long nowMillis() {
     return clock.millis() + offsetMillis;
+  }
+
+  /**
+   * When settings published now take effect on every node: the start of the epoch after next on
+   * the room clock (see {@link LiveSettings}).
+   */
+  long settingsInstant() {
+    return (Math.floorDiv(nowMillis(), epochMillis) + 2) * epochMillis;
   }
 
   long nowSecond() {
@@ -198,6 +210,11 @@ final class Synchronizer {
       long epoch = Math.floorDiv(nowMs, epochMillis);
       long now = Math.floorDiv(nowMs, 1000L);
       state.activateIfDue(nowMs);
+      activateSettings(nowMs);
+      Map<String, byte[]> keep = live.toKeep();
+      if (keep != null) {
+        coordinator.keep(keep);
+      }
       if (tallied == Long.MIN_VALUE) {
         // Joining: the others may have settled the epochs before this one without this node, so
         // it tallies itself from the epoch after the one it joins in, and admits nobody until
@@ -207,12 +224,14 @@ final class Synchronizer {
               coordinator.join(() -> clock.millis() + offsetMillis, epochMillis, o -> offsetMillis += o);
           joined = join.epoch();
           tallied = joined - 1;
+          readSettings();
           if (join.alone()) {
             // The only node of the room: it admitted nobody, so it plans from an empty tally now.
             Tally first = state.tally(clock.millis() + offsetMillis, Long.MAX_VALUE, checkInsToList());
             tallies.put(joined, first);
             tallied = joined;
-            apply(Plan.compute(config, joined, List.of(first), 0, List.of(first), 0), 0, true);
+            apply(Plan.compute(live.configAt((joined + 1) * epochMillis), joined, List.of(first), 0, List.of(first), 0),
+                0, true);
           }
         } catch (IOException | RuntimeException e) {
           if (!failing) {
@@ -253,6 +272,7 @@ final class Synchronizer {
         if (!tallies.isEmpty()) {
           lastPublished = tallies.lastEntry().getValue();
         }
+        readSettings();
         if (failing) {
           failing = false;
           log.info("room '{}': coordinator transport answers again after {} s", config.roomId(), now - failingSince);
@@ -349,7 +369,20 @@ final class Synchronizer {
     sharedDataCenter = s.nodes().size() > 1;
     state.dropDuplicates(s.nodes(), s.me(), nowSecond());
     shares = new Shares(RoomStatus.Share.of(s.dataCenterNames(), s.dataCenters()), RoomStatus.Share.of(s.nodeNames(), s.nodes()));
-    return Plan.compute(config, epoch, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me());
+    return Plan.compute(live.configAt((epoch + 1) * epochMillis), epoch, s.dataCenters(), s.myDataCenter(), s.nodes(),
+        s.me());
+  }
+
+  /** Takes the settings documents of the store's last answer, and puts in force any whose time has come. */
+  private void readSettings() {
+    live.read(coordinator.documents());
+    activateSettings(clock.millis() + offsetMillis);
+  }
+
+  private void activateSettings(long nowMillis) {
+    if (live.activate(nowMillis)) {
+      state.configure(live.current().config());
+    }
   }
 
   /**
@@ -411,7 +444,7 @@ final class Synchronizer {
       if (!queueing) {
         queueing = true;
         log.info("room '{}': queueing started: {} waiting, {} of {} active users", config.roomId(),
-            plan.waitingUsers(), plan.activeUsers(), config.totalActiveUsers());
+            plan.waitingUsers(), plan.activeUsers(), live.current().config().totalActiveUsers());
       }
     } else if (queueing) {
       if (emptySince == Long.MIN_VALUE) {
@@ -425,6 +458,7 @@ final class Synchronizer {
 
   /** This node's own plan for an epoch of an outage (see the class comment). */
   private Plan alone(long epoch, Tally mine) {
+    RoomConfig config = live.current().config();
     int active;
     int perMinute;
     boolean newArrivals = failurePolicy == FailurePolicy.FAIL_OPEN;
@@ -496,7 +530,20 @@ final class Synchronizer {
         roomNodes,
         failing,
         sh.dataCenters(),
-        sh.nodes());
+        sh.nodes(),
+        live.current().settings(),
+        maxWait(plan, now));
+  }
+
+  /** The estimated wait of someone who joins the line now (see {@link RoomStatus#maxWaitSeconds()}). */
+  private long maxWait(Plan plan, long now) {
+    if (!live.current().settings().admitting()) {
+      return -1;
+    }
+    if (plan.waitingUsers() == 0) {
+      return 0;
+    }
+    return plan.estimate(now, 0, drain.departures()).seconds();
   }
 
   private void scheduleNext() {

@@ -7,6 +7,7 @@ import io.github.waitingroom.coordinator.InMemoryTransport;
 import io.github.waitingroom.coordinator.ReportSeal;
 import io.github.waitingroom.coordinator.Transport;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -54,6 +55,7 @@ public final class WaitingRoom implements AutoCloseable {
   private final RoomMetrics metrics = new RoomMetrics();
   private final TicketCodec codec;
   private final NodeState state;
+  private final LiveSettings live;
   private final TicketRate rate;
   private final Synchronizer sync;
   /** When this node started: a poll before it was counted by another node, or by this one before a restart. */
@@ -71,8 +73,9 @@ public final class WaitingRoom implements AutoCloseable {
     this.dataCenter = b.dataCenter;
     this.nodeId = b.nodeId;
     this.state = new NodeState(config);
+    this.live = new LiveSettings(config);
     this.rate = new TicketRate(b.maxRequestsPerTicket);
-    this.sync = new Synchronizer(config, state, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
+    this.sync = new Synchronizer(config, state, live, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
         b.dataCenter, b.nodeId,
         b.syncInterval, b.failurePolicy, b.backgroundSync, metrics);
     this.startSecond = sync.nowSecond();
@@ -153,37 +156,47 @@ public final class WaitingRoom implements AutoCloseable {
   }
 
   private Decision decide(@Nullable Ticket t, long now, boolean mayQueue) {
+    RoomSettings settings = live.current().settings();
     if (t != null) {
       if (activeAt(t, now)) {
+        if (settings.suspended()) {
+          return waitingUnchanged(now); // the session is kept, and goes on once the room resumes
+        }
         // A ticket used far faster than one browser would (a cookie shared by many clients) is
         // refused for the rest of the window: its requests arrive anew.
         if (!rate.overLimit(t.place(), now)) {
-          return pass(t, now);
+          return pass(t, now, settings);
         }
         metrics.recordRejection(RoomMetrics.Rejection.TOO_FAST);
-        return arrive(now, mayQueue);
+        return arrive(now, mayQueue, settings);
       }
       if (!t.isActive() && t.lastPoll() > now - config.waitingTimeoutSeconds()) {
-        return keepWaiting(t, now, mayQueue);
+        return settings.queueingMethod() == RoomSettings.QueueingMethod.REJECT
+            ? Decision.REJECTED
+            : keepWaiting(t, now, mayQueue, settings);
       }
       metrics.recordRejection(RoomMetrics.Rejection.EXPIRED);
     }
-    return arrive(now, mayQueue);
+    return arrive(now, mayQueue, settings);
   }
 
   private boolean activeAt(Ticket t, long now) {
-    return t.isActive() && config.sliceOf(t.lastCheckIn()) >= config.firstActiveSlice(now);
+    LiveSettings.Current in = live.current();
+    long first = in.config().firstActiveSlice(now);
+    return t.isActive() && config.sliceOf(t.lastCheckIn()) >= first
+        // Without renewal a session runs from its admission, however often it checks in.
+        && !(in.settings().disableSessionRenewal() && config.sliceOf(t.acceptedAt()) < first);
   }
 
-  private Decision pass(Ticket t, long now) {
-    if (config.sliceOf(t.lastCheckIn()) >= config.sliceOf(now)) {
+  private Decision pass(Ticket t, long now, RoomSettings settings) {
+    if (config.sliceOf(t.lastCheckIn()) >= config.sliceOf(now) || settings.disableSessionRenewal()) {
       return Decision.PASS_UNCHANGED;
     }
     state.checkIn(t, now);
     return admitted(Decision.Outcome.PASS, t.checkIn(now));
   }
 
-  private Decision keepWaiting(Ticket t, long now, boolean mayQueue) {
+  private Decision keepWaiting(Ticket t, long now, boolean mayQueue, RoomSettings settings) {
     NodeState.Seen seen = state.seen(t.place());
     if (seen != null && seen.state() != NodeState.State.WAITING) {
       // Admitted here already (or being admitted by a parallel request of the same ticket). A
@@ -191,12 +204,12 @@ public final class WaitingRoom implements AutoCloseable {
       // waiting answer that writes no cookie, so the browser keeps the session cookie; a copy
       // that turns up later arrives anew. A copy never gets the session.
       long since = seen.admittedAt() > 0 ? seen.admittedAt() : seen.at();
-      return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now, mayQueue);
+      return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now, mayQueue, settings);
     }
     Grant grant = state.grant();
     Plan next = state.scheduledPlan();
     if (grant.plan.room().admitted(t.place()) || next != null && next.room().admitted(t.place())) {
-      return arrive(now, mayQueue); // a copy of a ticket that another node admitted
+      return arrive(now, mayQueue, settings); // a copy of a ticket that another node admitted
     }
     // Since when some node has counted it in its line without a break (now, if the count broke):
     // a plan that counted it and reached its arrival made a slot free for it.
@@ -207,6 +220,14 @@ public final class WaitingRoom implements AutoCloseable {
         t.lastPoll() >= startSecond ? t.due() : 0);
     // Only a node that saw the place before the plan's tally lets it in: a copy turning up on
     // another node has a tally to wait for, by which time the admission of the original is known.
+    if (settings.queueingMethod() == RoomSettings.QueueingMethod.PASSTHROUGH) {
+      return state.admitWaiting(t.place(), now, grant, true) == NodeState.Admission.ADMITTED
+          ? admitted(Decision.Outcome.ADMIT, t.admit(now))
+          : waitingUnchanged(now);
+    }
+    if (!settings.admitting()) {
+      return waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, now, settings);
+    }
     NodeState.Seen mine = state.seen(t.place());
     boolean seenBefore = mine != null && mine.firstSeen() <= grant.tallySecond;
     boolean fromLine = seenBefore && counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted);
@@ -215,7 +236,7 @@ public final class WaitingRoom implements AutoCloseable {
       metrics.recordAdmissionFromLine(now - t.arrival());
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
-    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew(), now);
+    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew(), now, settings);
   }
 
   private Decision waitingUnchanged(long now) {
@@ -226,23 +247,37 @@ public final class WaitingRoom implements AutoCloseable {
    * A newcomer: let in when a slot for new arrivals is left, else given a place in line; or, when
    * it may not queue yet, challenged with no side effect.
    */
-  private Decision arrive(long now, boolean mayQueue) {
+  private Decision arrive(long now, boolean mayQueue, RoomSettings settings) {
+    RoomSettings.QueueingMethod method = settings.queueingMethod();
+    if (method == RoomSettings.QueueingMethod.REJECT) {
+      return Decision.REJECTED;
+    }
     long place = Ticket.place(now, tieBreaks.getAsInt());
     Grant grant = state.grant();
-    if (mayQueue ? state.admitNew(place, now, grant) : state.admitNewIfFree(place, now, grant)) {
+    boolean admitting = settings.admitting();
+    if (method == RoomSettings.QueueingMethod.PASSTHROUGH) {
+      state.admitNewAnyway(place, now);
+      metrics.recordAdmissionOnArrival();
+      return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, place, now, now, now));
+    }
+    if (admitting && (mayQueue ? state.admitNew(place, now, grant) : state.admitNewIfFree(place, now, grant))) {
       metrics.recordAdmissionOnArrival();
       return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, place, now, now, now));
     }
     if (!mayQueue) {
       return Decision.CHALLENGE;
     }
-    Decision d = waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, now);
+    if (!admitting) {
+      state.queueNew(place, now);
+    }
+    Decision d = waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, now, settings);
     metrics.recordQueued(d);
     return d;
   }
 
   private Decision admitted(Decision.Outcome outcome, Ticket t) {
-    return new Decision(outcome, codec.seal(t), config.sessionSeconds() + config.sliceSeconds(), 0, 0, 0, 0, 0, 0);
+    return new Decision(
+        outcome, codec.seal(t), live.current().config().sessionSeconds() + config.sliceSeconds(), 0, 0, 0, 0, 0, 0);
   }
 
   /** Holders fewer than this many times the room's active-user limit from the front poll faster. */
@@ -265,7 +300,8 @@ public final class WaitingRoom implements AutoCloseable {
    *
    * @param calledHere whether this node lets the holder in at its next poll
    */
-  private Decision waiting(Decision.Outcome outcome, Ticket t, Grant grant, boolean calledHere, long now) {
+  private Decision waiting(
+      Decision.Outcome outcome, Ticket t, Grant grant, boolean calledHere, long now, RoomSettings settings) {
     // Before its first plan (a node that just joined the room) the wait is unknown but short.
     long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
     Plan.Estimate e;
@@ -304,6 +340,12 @@ public final class WaitingRoom implements AutoCloseable {
         refresh = SURGE_REFRESH_SECONDS;
       }
     }
+    boolean paused = !settings.admitting();
+    if (paused) {
+      // Nobody is let in (queueAll, suspended): the wait is not known until the room opens again.
+      e = new Plan.Estimate(e.usersAhead(), -1, -1, -1);
+      refresh = config.refreshSeconds();
+    }
     if (outcome == Decision.Outcome.QUEUE) {
       // A newcomer's first answer: it asks again within seconds, so that a place whose holder never
       // comes back (a bot, a flood of requests without cookies, a closed tab) counts in the line,
@@ -311,10 +353,12 @@ public final class WaitingRoom implements AutoCloseable {
       // for two full refresh intervals. Its second answer tells the interval the line asks for.
       refresh = Math.min(refresh, NEWCOMER_REFRESH_SECONDS);
     }
-    if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
+    if (paused) {
+      // the room's refresh interval: nobody is called before it opens
+    } else if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
       // Near the front: ask again sooner, so a slot that frees is used within seconds.
       refresh = Math.max(2, Math.min(refresh, e.seconds() / 2));
-    } else if (e.usersAhead() < FRONT_ROOMS * config.totalActiveUsers()) {
+    } else if (e.usersAhead() < FRONT_ROOMS * live.current().config().totalActiveUsers()) {
       // Within a few rooms' worth of the front a holder may be called any moment, and the
       // estimate cannot tell when (those called ahead may have gone): ask again within seconds,
       // so that a called holder takes the slot before giving up, and one who has gone is known to
@@ -344,9 +388,51 @@ public final class WaitingRoom implements AutoCloseable {
     return sync.nextSyncDelay();
   }
 
-  /** The room's configuration. */
+  /** The room's configuration, as this node started with it (see {@link #settings()} for what is in force). */
   public RoomConfig config() {
     return config;
+  }
+
+  /**
+   * The room's settings in force on this node: version 0 (its {@link #config() configuration})
+   * until an operator changes them with {@link #updateSettings}, on this node or any other.
+   */
+  public RoomSettings settings() {
+    return live.current().settings();
+  }
+
+  /**
+   * The newest settings this node knows: those in force, or a change that takes effect within
+   * two sync intervals. Derive a change from these, so that it keeps what another operator set.
+   */
+  public RoomSettings latestSettings() {
+    return live.latest();
+  }
+
+  /**
+   * Changes the room's settings on every node: the document is sealed with the room's keys,
+   * published through the room's store at this node's next sync, and takes effect on every node
+   * at the same instant of the store's clock, the start of the epoch after next (one to two
+   * {@link Builder#syncInterval sync intervals} from now). Every node that reaches the store
+   * applies it; one that is cut off applies it once it reaches the store again. A node keeps the
+   * last good document whatever the store loses. Changing limits logs nobody out (active users
+   * stay, even above a lowered limit) and reorders nobody (the line keeps its order).
+   *
+   * <pre>{@code
+   * RoomSettings now = room.latestSettings();
+   * room.updateSettings(RoomSettings.fromJson("{\"totalActiveUsers\": 800}", now));
+   * }</pre>
+   *
+   * @param next the new document; its version must be higher than any this node knows
+   * @return when it takes effect
+   * @throws IllegalArgumentException if the room's configuration does not allow a field (the
+   *     message names it)
+   * @throws IllegalStateException if this node already knows a document of that version or a
+   *     higher one (another operator changed the settings meanwhile)
+   */
+  public Instant updateSettings(RoomSettings next) {
+    Objects.requireNonNull(next, "next");
+    return Instant.ofEpochMilli(live.update(next, sync.settingsInstant()));
   }
 
   /**

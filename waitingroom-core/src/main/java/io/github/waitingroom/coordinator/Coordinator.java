@@ -79,6 +79,12 @@ public final class Coordinator {
   /** The publisher of the empty value a node publishes only to read a scope; never a report. */
   static final String READER = "";
 
+  /**
+   * The first character of the names in the global scope that hold documents, not reports (the
+   * room's live settings): no data center's name can start with it.
+   */
+  public static final String DOCUMENT = "~";
+
   /** Epochs a publisher may lag before it counts as silent. */
   static final int SILENT_AFTER_EPOCHS = 2;
 
@@ -119,6 +125,12 @@ public final class Coordinator {
   private final TreeMap<Long, Long> visibleSums = new TreeMap<>();
   /** The latest epoch of this data center's sum in the global scope of the answer being read. */
   private long sumInAnswer = Long.MIN_VALUE;
+  /** Documents this node keeps in the store (see {@link #keep}), by name. */
+  private final Map<String, byte[]> kept = new TreeMap<>();
+  /** When this node last published each kept document, by store epoch. */
+  private final Map<String, Long> keptAt = new HashMap<>();
+  /** The documents of the last answer, opened, by name. */
+  private Map<String, byte[]> documents = Map.of();
 
   /**
    * A coordinator for one node.
@@ -201,9 +213,10 @@ public final class Coordinator {
       alone &= who.equals(publisher);
     }
     for (String who : answer.getOrDefault(GLOBAL_SCOPE, Map.of()).keySet()) {
-      alone &= who.equals(READER) || who.equals(dataCenter + JOIN + publisher);
+      alone &= who.equals(READER) || who.startsWith(DOCUMENT) || who.equals(dataCenter + JOIN + publisher);
     }
     read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
+    documents = readDocuments(answer.get(GLOBAL_SCOPE));
     // The marker said the next epoch by the room clock; a node alone may start one earlier. (If
     // the clock was still off at the second attempt, the node waits for the epoch the marker named.)
     long joined = alone ? epoch - 1 : Math.max(guess, epoch + 1);
@@ -244,6 +257,7 @@ public final class Coordinator {
     out.add(publication(dcScope, publisher, own));
     republish(lostNodes, nodes, dcScope, out);
     republish(lostDataCenters, dataCenters, GLOBAL_SCOPE, out);
+    publishKept(epoch, out);
     if (!mySums.isEmpty() && settledAll(mine)) {
       out.add(dataCenterSum());
     } else {
@@ -263,6 +277,7 @@ public final class Coordinator {
     nodes.put(publisher, own);
     read(answer.get(dcScope), dcScope, nodes, unreadableNodes, "node", epoch);
     read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
+    documents = readDocuments(answer.get(GLOBAL_SCOPE));
     noteVisible(store, epoch);
     if (lastExchangeEpoch < epoch - SILENT_AFTER_EPOCHS) {
       // Back in touch after a gap (a store outage): remember every publisher for a few more
@@ -311,6 +326,67 @@ public final class Coordinator {
       myNodeCounts.pollFirstEntry();
     }
     return store;
+  }
+
+  /**
+   * Keeps these documents in the global scope from the next exchange on, instead of those kept
+   * before: each is published when this node has not published it yet, whenever an answer lacks
+   * it or holds other bytes under its name, and at least every half retention (so it never
+   * expires while a node keeps it). Every node that keeps a document keeps it alive; a flushed
+   * store has it back after one exchange.
+   *
+   * @param documents by name: each starting with {@link #DOCUMENT}, then letters, digits, dots or
+   *     dashes; the bytes are sealed like reports
+   */
+  public void keep(Map<String, byte[]> documents) {
+    for (String name : documents.keySet()) {
+      if (!name.startsWith(DOCUMENT) || name.length() > 80) {
+        throw new IllegalArgumentException("a document's name must start with " + DOCUMENT + ": " + name);
+      }
+    }
+    kept.clear();
+    kept.putAll(documents);
+    keptAt.keySet().retainAll(kept.keySet());
+  }
+
+  /**
+   * The documents the store's last answer held in the global scope, opened: only those sealed
+   * with the room's keys under their name. Empty before the first exchange.
+   */
+  public Map<String, byte[]> documents() {
+    return documents;
+  }
+
+  private void publishKept(long epoch, List<Transport.Publication> out) {
+    long refresh = Math.max(1, retentionEpochs / 2);
+    for (Map.Entry<String, byte[]> e : kept.entrySet()) {
+      byte[] there = documents.get(e.getKey());
+      Long at = keptAt.get(e.getKey());
+      if (at == null || there == null || !java.util.Arrays.equals(there, e.getValue()) || epoch - at >= refresh) {
+        out.add(new Transport.Publication(GLOBAL_SCOPE, e.getKey(), seal.seal(GLOBAL_SCOPE, e.getKey(), e.getValue())));
+        keptAt.put(e.getKey(), epoch);
+      }
+    }
+  }
+
+  private Map<String, byte[]> readDocuments(@Nullable Map<String, byte[]> values) {
+    if (values == null) {
+      return Map.of();
+    }
+    Map<String, byte[]> out = new TreeMap<>();
+    values.forEach(
+        (who, sealed) -> {
+          if (who.startsWith(DOCUMENT)) {
+            byte[] bytes = seal.open(GLOBAL_SCOPE, who, sealed);
+            if (bytes != null) {
+              out.put(who, bytes);
+            } else if (loggedUnsealed.add(GLOBAL_SCOPE + "/" + who)) {
+              log.warn("room '{}': ignoring a document '{}' in the store that is not sealed with the room's keys",
+                  config.roomId(), printable(who));
+            }
+          }
+        });
+    return out;
   }
 
   /**
@@ -363,7 +439,7 @@ public final class Coordinator {
     }
     values.forEach(
         (who, sealed) -> {
-          if (who.equals(READER)) {
+          if (who.equals(READER) || who.startsWith(DOCUMENT)) {
             return;
           }
           byte[] bytes = seal.open(scope, who, sealed);

@@ -120,6 +120,7 @@ final class StatusJson {
       case QUEUE -> "queued";
       case WAIT -> "waiting";
       case CHALLENGE -> "challenge";
+      case REJECT -> "rejected";
     };
   }
 }

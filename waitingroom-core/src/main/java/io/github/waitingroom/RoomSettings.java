@@ -1,0 +1,364 @@
+package io.github.waitingroom;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * The settings of a room that an operator changes while it runs: one versioned document that
+ * {@link WaitingRoom#updateSettings} hands to every node of the room through the same store as the
+ * reports, sealed with the room's keys. Immutable.
+ *
+ * <p>Version 0 is the {@link RoomConfig} a node starts with ({@link #of(RoomConfig)}); every change
+ * has a higher version, and the highest version sealed with the room's keys wins on every node. A
+ * node that never saw a change runs on its configuration; one that did keeps the last good
+ * document whatever the store loses, and a restarted node picks it up at its first sync.
+ *
+ * <p>The JSON form, for operators and the servlet's operator endpoint (every field may be left
+ * out, and keeps the value of the document it is applied to; see {@link #fromJson(String,
+ * RoomSettings)}):
+ *
+ * <pre>{@code
+ * {"version": 4, "totalActiveUsers": 500, "newUsersPerMinute": 100, "sessionDuration": "PT5M",
+ *  "queueingMethod": "fifo", "queueAll": false, "suspended": false,
+ *  "disableSessionRenewal": false, "texts": {"title": "The spring sale"}}
+ * }</pre>
+ *
+ * @param version the document's version: 0 for a node's own configuration, higher for each change
+ * @param totalActiveUsers how many users may be active at once (see {@link RoomConfig})
+ * @param newUsersPerMinute how many users may be admitted in any sliding minute
+ * @param sessionDuration how long an admitted user stays counted after their last request (after
+ *     their admission with {@code disableSessionRenewal}); at most the configured one, which sizes
+ *     how long the store keeps reports, and at least the configured slice width
+ * @param queueingMethod how the room lets people in
+ * @param queueAll every newcomer waits, even while slots are free, and nobody is let in from the
+ *     line (a controlled opening: switch it off and the line moves in order); active users go on
+ * @param suspended the whole room waits, active users too, for maintenance: nobody reaches the
+ *     application, newcomers get a place, and every session and place is kept (a session still
+ *     ends once it has not been used for its duration)
+ * @param disableSessionRenewal a session ends {@code sessionDuration} after admission, however
+ *     active the user is
+ * @param texts page texts that replace the built-in ones, by message key ({@code title}, {@code
+ *     text.queued}, ...; see {@code waitingroom-http}'s messages), in every language: at most
+ *     {@value #MAX_TEXTS} entries, keys of letters, digits, dots and dashes, values of at most
+ *     {@value #MAX_TEXT_LENGTH} characters
+ */
+public record RoomSettings(
+    long version,
+    int totalActiveUsers,
+    int newUsersPerMinute,
+    Duration sessionDuration,
+    QueueingMethod queueingMethod,
+    boolean queueAll,
+    boolean suspended,
+    boolean disableSessionRenewal,
+    Map<String, String> texts) {
+
+  /** The most page texts a document may replace. */
+  public static final int MAX_TEXTS = 64;
+
+  /** The longest page text accepted. */
+  public static final int MAX_TEXT_LENGTH = 2000;
+
+  /** The longest JSON document accepted. */
+  public static final int MAX_JSON_LENGTH = 1 << 16;
+
+  private static final Pattern TEXT_KEY = Pattern.compile("[A-Za-z0-9.-]{1,64}");
+  private static final JsonFactory JSON = new JsonFactory();
+
+  /** How a room lets people in (Cloudflare's names). */
+  public enum QueueingMethod {
+    /** First in, first out: the line moves in arrival order (the default). */
+    FIFO,
+    /**
+     * Nobody queues: everyone goes in, whatever the limits, and is still counted, so the status and
+     * the metrics stay true.
+     */
+    PASSTHROUGH,
+    /**
+     * No new users at all: newcomers and everyone waiting get a static "sold out" page; active
+     * users go on until their sessions end.
+     */
+    REJECT;
+
+    /** The name in JSON: {@code fifo}, {@code passthrough}, {@code reject}. */
+    public String jsonName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The method with this JSON name.
+     *
+     * @throws IllegalArgumentException naming {@code queueingMethod} and the methods known
+     */
+    public static QueueingMethod ofJsonName(String name) {
+      for (QueueingMethod m : values()) {
+        if (m.jsonName().equals(name)) {
+          return m;
+        }
+      }
+      throw new IllegalArgumentException(
+          "queueingMethod must be one of fifo, passthrough, reject but was '" + printable(name) + "'");
+    }
+  }
+
+  /**
+   * Checks every field on its own; {@link #checkAgainst(RoomConfig)} checks them against a room's
+   * configuration.
+   *
+   * @throws IllegalArgumentException naming the first field that is out of range
+   */
+  public RoomSettings {
+    Objects.requireNonNull(sessionDuration, "sessionDuration");
+    Objects.requireNonNull(queueingMethod, "queueingMethod");
+    Objects.requireNonNull(texts, "texts");
+    if (version < 0) {
+      throw new IllegalArgumentException("version must not be negative but was " + version);
+    }
+    if (totalActiveUsers <= 0) {
+      throw new IllegalArgumentException("totalActiveUsers must be positive but was " + totalActiveUsers);
+    }
+    if (newUsersPerMinute <= 0) {
+      throw new IllegalArgumentException("newUsersPerMinute must be positive but was " + newUsersPerMinute);
+    }
+    if (newUsersPerMinute > totalActiveUsers) {
+      throw new IllegalArgumentException("newUsersPerMinute (" + newUsersPerMinute
+          + ") must not exceed totalActiveUsers (" + totalActiveUsers + ")");
+    }
+    if (sessionDuration.isNegative() || sessionDuration.isZero() || sessionDuration.getNano() != 0) {
+      throw new IllegalArgumentException(
+          "sessionDuration must be a positive whole number of seconds but was " + sessionDuration);
+    }
+    if (texts.size() > MAX_TEXTS) {
+      throw new IllegalArgumentException("texts may hold at most " + MAX_TEXTS + " entries but held " + texts.size());
+    }
+    TreeMap<String, String> copy = new TreeMap<>();
+    texts.forEach(
+        (k, v) -> {
+          Objects.requireNonNull(k, "texts key");
+          Objects.requireNonNull(v, "texts." + k);
+          if (!TEXT_KEY.matcher(k).matches()) {
+            throw new IllegalArgumentException(
+                "texts keys must be 1 to 64 letters, digits, dots or dashes but one was '" + printable(k) + "'");
+          }
+          if (v.length() > MAX_TEXT_LENGTH) {
+            throw new IllegalArgumentException(
+                "texts." + k + " must be at most " + MAX_TEXT_LENGTH + " characters but had " + v.length());
+          }
+          copy.put(k, v);
+        });
+    texts = Collections.unmodifiableMap(copy);
+  }
+
+  /** The settings a node starts with: version 0, its configuration's limits and session, FIFO. */
+  public static RoomSettings of(RoomConfig config) {
+    return new RoomSettings(0, config.totalActiveUsers(), config.newUsersPerMinute(), config.sessionDuration(),
+        QueueingMethod.FIFO, false, false, false, Map.of());
+  }
+
+  /**
+   * Checks these settings against the configuration of the room they are for.
+   *
+   * @throws IllegalArgumentException naming the field that the configuration does not allow
+   */
+  public RoomSettings checkAgainst(RoomConfig config) {
+    if (sessionDuration.compareTo(config.sessionDuration()) > 0) {
+      throw new IllegalArgumentException("sessionDuration (" + sessionDuration
+          + ") must not exceed the room's configured sessionDuration (" + config.sessionDuration()
+          + "), which sizes how long the store keeps what each node counts");
+    }
+    if (sessionDuration.compareTo(config.sliceWidth()) < 0) {
+      throw new IllegalArgumentException("sessionDuration (" + sessionDuration
+          + ") must not be shorter than the room's sliceWidth (" + config.sliceWidth() + ")");
+    }
+    return this;
+  }
+
+  /** The configuration with this document's limits and session: what plans and sessions run on. */
+  RoomConfig applyTo(RoomConfig config) {
+    if (config.totalActiveUsers() == totalActiveUsers && config.newUsersPerMinute() == newUsersPerMinute
+        && config.sessionDuration().equals(sessionDuration)) {
+      return config;
+    }
+    return new RoomConfig(config.roomId(), totalActiveUsers, newUsersPerMinute, sessionDuration,
+        config.bucketWidth(), config.sliceWidth(), config.refreshInterval(), config.waitingTimeout());
+  }
+
+  /**
+   * Whether newcomers and people waiting may be let in now: not while {@code queueAll} or {@code
+   * suspended} holds or the room rejects newcomers.
+   */
+  public boolean admitting() {
+    return !queueAll && !suspended && queueingMethod != QueueingMethod.REJECT;
+  }
+
+  /** These settings under another version. */
+  public RoomSettings withVersion(long newVersion) {
+    return new RoomSettings(newVersion, totalActiveUsers, newUsersPerMinute, sessionDuration, queueingMethod,
+        queueAll, suspended, disableSessionRenewal, texts);
+  }
+
+  /** The JSON form (see the class comment), every field written. */
+  public String toJson() {
+    StringWriter out = new StringWriter(256);
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartObject();
+      g.writeNumberField("version", version);
+      g.writeNumberField("totalActiveUsers", totalActiveUsers);
+      g.writeNumberField("newUsersPerMinute", newUsersPerMinute);
+      g.writeStringField("sessionDuration", sessionDuration.toString());
+      g.writeStringField("queueingMethod", queueingMethod.jsonName());
+      g.writeBooleanField("queueAll", queueAll);
+      g.writeBooleanField("suspended", suspended);
+      g.writeBooleanField("disableSessionRenewal", disableSessionRenewal);
+      g.writeObjectFieldStart("texts");
+      for (Map.Entry<String, String> e : texts.entrySet()) {
+        g.writeStringField(e.getKey(), e.getValue());
+      }
+      g.writeEndObject();
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString();
+  }
+
+  /**
+   * A document read from JSON, every field it leaves out taken from {@code base}; {@code version}
+   * left out means {@code base}'s version plus one. Unknown fields are refused (a misspelt field
+   * must not be silently ignored during a sale).
+   *
+   * @throws IllegalArgumentException naming the field that is wrong, or saying where the JSON is
+   *     malformed
+   */
+  public static RoomSettings fromJson(String json, RoomSettings base) {
+    Objects.requireNonNull(json, "json");
+    Objects.requireNonNull(base, "base");
+    if (json.length() > MAX_JSON_LENGTH) {
+      throw new IllegalArgumentException("settings must be at most " + MAX_JSON_LENGTH + " characters of JSON");
+    }
+    long version = base.version + 1;
+    int active = base.totalActiveUsers;
+    int perMinute = base.newUsersPerMinute;
+    Duration session = base.sessionDuration;
+    QueueingMethod method = base.queueingMethod;
+    boolean queueAll = base.queueAll;
+    boolean suspended = base.suspended;
+    boolean noRenewal = base.disableSessionRenewal;
+    Map<String, String> texts = base.texts;
+    try (JsonParser p = JSON.createParser(json)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new IllegalArgumentException("settings must be a JSON object");
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken value = p.nextToken();
+        switch (field) {
+          case "version" -> version = longField(p, value, field);
+          case "totalActiveUsers" -> active = intField(p, value, field);
+          case "newUsersPerMinute" -> perMinute = intField(p, value, field);
+          case "sessionDuration" -> session = durationField(p, value, field);
+          case "queueingMethod" -> method = QueueingMethod.ofJsonName(stringField(p, value, field));
+          case "queueAll" -> queueAll = booleanField(value, field);
+          case "suspended" -> suspended = booleanField(value, field);
+          case "disableSessionRenewal" -> noRenewal = booleanField(value, field);
+          case "texts" -> texts = textsField(p, value);
+          default -> throw new IllegalArgumentException(
+              "settings have no field '" + printable(field) + "' (known: version, totalActiveUsers,"
+                  + " newUsersPerMinute, sessionDuration, queueingMethod, queueAll, suspended,"
+                  + " disableSessionRenewal, texts)");
+        }
+      }
+      if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+        throw new IllegalArgumentException("settings must be one JSON object");
+      }
+    } catch (JsonParseException e) {
+      throw new IllegalArgumentException("settings are not valid JSON: " + e.getOriginalMessage()
+          + " at character " + e.getLocation().getCharOffset(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new RoomSettings(version, active, perMinute, session, method, queueAll, suspended, noRenewal, texts);
+  }
+
+  private static long longField(JsonParser p, JsonToken t, String field) throws IOException {
+    if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+      throw new IllegalArgumentException(field + " must be a whole number but was " + describe(p, t));
+    }
+    return p.getLongValue();
+  }
+
+  private static int intField(JsonParser p, JsonToken t, String field) throws IOException {
+    long v = longField(p, t, field);
+    if (v > Integer.MAX_VALUE || v < Integer.MIN_VALUE) {
+      throw new IllegalArgumentException(field + " must be at most " + Integer.MAX_VALUE + " but was " + v);
+    }
+    return (int) v;
+  }
+
+  private static String stringField(JsonParser p, JsonToken t, String field) throws IOException {
+    if (t != JsonToken.VALUE_STRING) {
+      throw new IllegalArgumentException(field + " must be a string but was " + describe(p, t));
+    }
+    return p.getText();
+  }
+
+  private static boolean booleanField(JsonToken t, String field) {
+    if (t != JsonToken.VALUE_TRUE && t != JsonToken.VALUE_FALSE) {
+      throw new IllegalArgumentException(field + " must be true or false");
+    }
+    return t == JsonToken.VALUE_TRUE;
+  }
+
+  private static Duration durationField(JsonParser p, JsonToken t, String field) throws IOException {
+    String text = stringField(p, t, field);
+    try {
+      return Duration.parse(text);
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          field + " must be an ISO-8601 duration such as PT5M but was '" + printable(text) + "'", e);
+    }
+  }
+
+  private static Map<String, String> textsField(JsonParser p, JsonToken t) throws IOException {
+    if (t != JsonToken.START_OBJECT) {
+      throw new IllegalArgumentException("texts must be an object of message key to text");
+    }
+    Map<String, String> out = new TreeMap<>();
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String key = p.currentName();
+      out.put(key, stringField(p, p.nextToken(), "texts." + printable(key)));
+      if (out.size() > MAX_TEXTS) {
+        throw new IllegalArgumentException("texts may hold at most " + MAX_TEXTS + " entries");
+      }
+    }
+    return out;
+  }
+
+  private static String describe(JsonParser p, JsonToken t) throws IOException {
+    return t == JsonToken.VALUE_STRING ? "'" + printable(p.getText()) + "'" : t.isScalarValue() ? p.getText() : "a " + t;
+  }
+
+  /** At most 64 printable ASCII characters of a value from outside, for an error message. */
+  static String printable(String s) {
+    StringBuilder b = new StringBuilder(Math.min(s.length(), 64));
+    for (int i = 0; i < s.length() && b.length() < 64; i++) {
+      char c = s.charAt(i);
+      b.append(c >= 0x20 && c < 0x7f ? c : '?');
+    }
+    return b.toString();
+  }
+}

@@ -39,7 +39,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@value #ADMISSIONS_RATE}: room-wide admissions in the minute before the last plan, so a
  *       rate in admissions per minute;
  *   <li>{@value #LIMIT_ACTIVE_USERS} (users) and {@value #LIMIT_NEW_USERS_PER_MINUTE}: the room's
- *       configured limits;
+ *       limits in force (its {@linkplain WaitingRoom#settings() live settings});
+ *   <li>{@value #SETTINGS_VERSION}: the version of the settings in force on this node (0: its
+ *       configuration), so that a dashboard shows when every node applies a change;
  *   <li>{@value #STORE_FAILING}: 1 while the last sync failed to reach the store, else 0;
  *   <li>{@value #NODES} (nodes): the live nodes of the room in the last plan;
  *   <li>{@value #VIEW_AGE} (seconds): how old the counts of the last plan are.
@@ -49,7 +51,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li>{@value #DECISIONS}, tag {@value #OUTCOME_TAG} ({@code pass}, {@code admit}, {@code queue},
- *       {@code wait}): requests decided;
+ *       {@code wait}, {@code challenge}, {@code reject}): requests decided;
  *   <li>{@value #ARRIVALS}: new arrivals (let in at once or put in line);
  *   <li>{@value #ADMISSIONS}, tag {@value #FROM_TAG} ({@code arrival} or {@code line}): users let in;
  *   <li>{@value #TICKETS_REJECTED}, tag {@value #REASON_TAG} ({@code expired}, {@code foreign},
@@ -96,6 +98,9 @@ public final class WaitingRoomMetrics implements MeterBinder {
 
   /** How old the counts of the last plan are, in seconds. */
   public static final String VIEW_AGE = "waitingroom.view.age";
+
+  /** The version of the room's settings in force on this node. */
+  public static final String SETTINGS_VERSION = "waitingroom.settings.version";
 
   /** Requests decided, by {@value #OUTCOME_TAG}. */
   public static final String DECISIONS = "waitingroom.decisions";
@@ -201,15 +206,20 @@ public final class WaitingRoomMetrics implements MeterBinder {
         "1 while the last sync failed to reach the store, else 0", s -> s.transportFailing() ? 1 : 0);
     gauge(registry, NODES, Tags.empty(), "nodes",
         "Live nodes of the room in the last plan", s -> s.roomNodes());
-    Gauge.builder(LIMIT_ACTIVE_USERS, room, r -> r.config().totalActiveUsers())
+    Gauge.builder(LIMIT_ACTIVE_USERS, room, r -> r.settings().totalActiveUsers())
         .tags(tags)
         .baseUnit("users")
-        .description("The room's configured limit of active users")
+        .description("The room's limit of active users in force")
         .strongReference(true)
         .register(registry);
-    Gauge.builder(LIMIT_NEW_USERS_PER_MINUTE, room, r -> r.config().newUsersPerMinute())
+    Gauge.builder(LIMIT_NEW_USERS_PER_MINUTE, room, r -> r.settings().newUsersPerMinute())
         .tags(tags)
-        .description("The room's configured limit of new users per minute")
+        .description("The room's limit of new users per minute in force")
+        .strongReference(true)
+        .register(registry);
+    Gauge.builder(SETTINGS_VERSION, room, r -> r.settings().version())
+        .tags(tags)
+        .description("The version of the room's settings in force on this node (0: its configuration)")
         .strongReference(true)
         .register(registry);
     gauge(registry, VIEW_AGE, Tags.empty(), "seconds",

@@ -142,11 +142,13 @@ class WaitingRoomMetricsTest {
             "GAUGE waitingroom.store.failing",
             "GAUGE waitingroom.nodes",
             "GAUGE waitingroom.view.age",
+            "GAUGE waitingroom.settings.version",
             "COUNTER waitingroom.decisions{outcome=pass}",
             "COUNTER waitingroom.decisions{outcome=admit}",
             "COUNTER waitingroom.decisions{outcome=queue}",
             "COUNTER waitingroom.decisions{outcome=wait}",
             "COUNTER waitingroom.decisions{outcome=challenge}",
+            "COUNTER waitingroom.decisions{outcome=reject}",
             "COUNTER waitingroom.arrivals",
             "COUNTER waitingroom.admissions{from=arrival}",
             "COUNTER waitingroom.admissions{from=line}",
@@ -190,6 +192,24 @@ class WaitingRoomMetricsTest {
     assertThat(line.totalTime(java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(room.metrics().timeInLine().sumSeconds()).isGreaterThan(290);
     assertThat(registry.get("waitingroom.sync").functionTimer().count()).isEqualTo(room.metrics().syncs()).isGreaterThan(30);
     assertThat(gauge("waitingroom.view.age", "room", "shop")).isBetween(0.0, 10.0);
+  }
+
+  @Test
+  void theLimitsAndTheSettingsVersionFollowALiveChange() {
+    WaitingRoom room = room("sale", 5, 4);
+    new WaitingRoomMetrics(room).bindTo(registry);
+    room.updateSettings(io.github.waitingroom.RoomSettings.fromJson(
+        "{\"totalActiveUsers\": 9, \"newUsersPerMinute\": 6, \"queueingMethod\": \"reject\"}", room.latestSettings()));
+    assertThat(gauge("waitingroom.settings.version", "room", "sale")).isZero();
+    for (int s = 0; s < 12; s++) {
+      clock.advance(Duration.ofMillis(250));
+      room.sync();
+    }
+    assertThat(gauge("waitingroom.settings.version", "room", "sale")).isEqualTo(1);
+    assertThat(gauge("waitingroom.limit.active.users", "room", "sale")).isEqualTo(9);
+    assertThat(gauge("waitingroom.limit.new.users.per.minute", "room", "sale")).isEqualTo(6);
+    room.decide(null);
+    assertThat(counter("waitingroom.decisions", "outcome", "reject")).isEqualTo(1);
   }
 
   private double counter(String name, String... tags) {

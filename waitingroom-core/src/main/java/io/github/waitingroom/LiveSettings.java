@@ -24,9 +24,19 @@ import org.slf4j.LoggerFactory;
  * every node alike. A node that learns of a document late (it was cut off from the store) applies
  * it at once.
  *
+ * <p>Within a document, time is cut into <em>phases</em> by its events ({@link RoomSettings#events()}):
+ * before and between events the document's own settings hold, during an event's pre-queue nobody
+ * is let in, and during the event its overrides hold. Every phase says which arrival second
+ * newcomers' places carry: their own (first in, first out), or one second for all of them, whose
+ * places are then ordered by their random tie-break bits alone. That second is the pre-queue's
+ * start for a pre-queue with {@code shuffleAtEventStart} (the lottery), the event's start for an
+ * event that queues at random, and for a document that queues at random the instant random
+ * queueing began (carried from document to document while it lasts). Every node computes the same
+ * phases from the same document.
+ *
  * <p>In the store a document lives under {@code ~settings.<version>} in the global scope, sealed
- * with the room's keys, as {@code waitingroom-settings 1 <activeFromMillis>\n<JSON>} (see {@link
- * RoomSettings#toJson()}). Every node keeps the highest version it knows there (see {@link
+ * with the room's keys, as {@code waitingroom-settings 1 <activeFromMillis> <randomFromSecond>\n<JSON>}
+ * (see {@link RoomSettings#toJson()}). Every node keeps the highest version it knows there (see {@link
  * Coordinator#keep}); two documents of one version (two operators at once) are decided by their
  * bytes, the same way on every node.
  */
@@ -41,11 +51,40 @@ final class LiveSettings {
   /** How many documents a node remembers for plans of epochs that ended before the newest one. */
   private static final int KEPT = 4;
 
-  /** Settings in force, and the configuration they make. */
-  record Current(RoomSettings settings, RoomConfig config) {}
+  /**
+   * The settings in force during one phase of a document, and the configuration they make.
+   *
+   * @param settings the document's settings with the phase's event applied
+   * @param doc the document
+   * @param event the event that is pre-queueing or running, or {@code null}
+   * @param prequeueing whether the event is pre-queueing (nobody is let in)
+   * @param lineSecond the arrival second of newcomers' places, or {@link Long#MIN_VALUE} for their own
+   * @param from the first second of the phase
+   * @param until the first second after it
+   */
+  record Current(RoomSettings settings, RoomConfig config, Doc doc,
+      RoomSettings.@Nullable Event event, boolean prequeueing, long lineSecond, long from, long until) {
 
-  /** A document and the instant (store clock, epoch milliseconds) it takes effect. */
-  private record Doc(RoomSettings settings, RoomConfig config, long activeFrom, byte[] bytes) {}
+    /** Whether newcomers and people waiting may be let in. */
+    boolean admitting() {
+      return settings.admitting() && !prequeueing;
+    }
+
+    boolean holds(long second) {
+      return second >= from && second < until;
+    }
+
+    /** The document, without the phase's event applied. */
+    RoomSettings document() {
+      return doc.settings();
+    }
+  }
+
+  /**
+   * A document, the instant (store clock, epoch milliseconds) it takes effect, and since when
+   * (epoch second) the room has queued at random without a break, or {@link Long#MIN_VALUE}.
+   */
+  private record Doc(RoomSettings settings, long activeFrom, long randomFrom, byte[] bytes) {}
 
   private final RoomConfig base;
   private final TreeMap<Long, Doc> docs = new TreeMap<>();
@@ -56,14 +95,26 @@ final class LiveSettings {
   LiveSettings(RoomConfig base) {
     this.base = base;
     RoomSettings own = RoomSettings.of(base);
-    docs.put(0L, new Doc(own, base, Long.MIN_VALUE, new byte[0]));
-    this.current = new Current(own, base);
+    docs.put(0L, new Doc(own, Long.MIN_VALUE, Long.MIN_VALUE, new byte[0]));
+    this.current = phase(docs.get(0L), 0);
   }
 
-  /** The settings in force on this node. */
+  /**
+   * The settings in force on this node at {@code second}: those the sync thread put in force, or,
+   * at an event's boundary the sync thread has not reached yet, the next phase of the same
+   * document (so that every node switches at the boundary's second, whatever its syncs).
+   */
+  Current current(long second) {
+    Current c = current;
+    return c.holds(second) ? c : phase(c.doc(), second);
+  }
+
+  /** The settings the sync thread put in force last. */
   Current current() {
     return current;
   }
+
+
 
   /** The newest settings this node knows, in force or not yet. */
   synchronized RoomSettings latest() {
@@ -86,8 +137,12 @@ final class LiveSettings {
       throw new IllegalStateException("settings version " + next.version() + " is not newer than version " + known
           + ", which this node knows: read the settings again and change those");
     }
-    byte[] bytes = (MAGIC + activeFrom + "\n" + next.toJson()).getBytes(StandardCharsets.UTF_8);
-    add(new Doc(next, next.applyTo(base), activeFrom, bytes));
+    Doc latest = docs.lastEntry().getValue();
+    long randomFrom = next.queueingMethod() != RoomSettings.QueueingMethod.RANDOM ? Long.MIN_VALUE
+        : latest.randomFrom() != Long.MIN_VALUE ? latest.randomFrom()
+        : Math.floorDiv(activeFrom, 1000L);
+    byte[] bytes = (MAGIC + activeFrom + " " + randomFrom + "\n" + next.toJson()).getBytes(StandardCharsets.UTF_8);
+    add(new Doc(next, activeFrom, randomFrom, bytes));
     log.info("room '{}': settings version {} published, in force from {} (store clock, ms): {}", base.roomId(),
         next.version(), activeFrom, next.toJson());
     return activeFrom;
@@ -142,26 +197,72 @@ final class LiveSettings {
    * @return whether the settings in force changed
    */
   synchronized boolean activate(long nowMillis) {
-    Doc d = at(nowMillis);
-    if (d.settings() == current.settings()) {
+    long second = Math.floorDiv(nowMillis, 1000L);
+    Doc d = doc(nowMillis);
+    Current was = current;
+    if (d.settings() == was.document() && was.holds(second)) {
       return false;
     }
-    current = new Current(d.settings(), d.config());
-    log.info("room '{}': settings version {} in force", base.roomId(), d.settings().version());
-    return true;
+    Current next = phase(d, second);
+    current = next;
+    if (d.settings() != was.document()) {
+      log.info("room '{}': settings version {} in force", base.roomId(), d.settings().version());
+    }
+    RoomSettings.Event e = next.event();
+    if (e != null && e != was.event() || e != null && next.prequeueing() != was.prequeueing()) {
+      log.info("room '{}': event '{}' {}", base.roomId(), e.name(), next.prequeueing() ? "pre-queueing" : "started");
+    } else if (e == null && was.event() != null) {
+      log.info("room '{}': event '{}' ended", base.roomId(), was.event().name());
+    }
+    return !next.config().equals(was.config());
   }
 
-  /** The configuration of the newest document in force at {@code millis}: what a plan of an epoch ending then uses. */
-  synchronized RoomConfig configAt(long millis) {
-    return at(millis).config();
+  /** The settings in force at {@code millis}: what a plan of an epoch ending then uses. */
+  synchronized Current at(long millis) {
+    return phase(doc(millis), Math.floorDiv(millis, 1000L));
   }
 
-  /** The settings of the newest document in force at {@code millis}. */
-  synchronized RoomSettings settingsAt(long millis) {
-    return at(millis).settings();
+  /**
+   * The arrival second whose holders a plan of an epoch ending at {@code millis} draws at random
+   * (see {@link RoomSettings.QueueingMethod#RANDOM}), or {@link Long#MIN_VALUE}.
+   */
+  long drawnSecondAt(long millis) {
+    Current c = at(millis);
+    return c.settings().queueingMethod() == RoomSettings.QueueingMethod.RANDOM ? c.lineSecond() : Long.MIN_VALUE;
   }
 
-  private Doc at(long millis) {
+  /** The phase of a document at {@code second} (see the class comment). */
+  private Current phase(Doc d, long second) {
+    RoomSettings s = d.settings();
+    long from = Long.MIN_VALUE;
+    for (RoomSettings.Event e : s.events()) {
+      long opens = e.opens().getEpochSecond();
+      long start = e.start().getEpochSecond();
+      long end = e.end().getEpochSecond();
+      if (second < opens) {
+        return phaseOf(d, s, null, false, d.randomFrom(), from, opens);
+      }
+      if (second < start) {
+        RoomSettings during = s.forEvent(e);
+        return phaseOf(d, during, e, true, e.shuffleAtEventStart() ? opens : Long.MIN_VALUE, opens, start);
+      }
+      if (second < end) {
+        RoomSettings during = s.forEvent(e);
+        long line = during.queueingMethod() == RoomSettings.QueueingMethod.RANDOM ? start : Long.MIN_VALUE;
+        return phaseOf(d, during, e, false, line, start, end);
+      }
+      from = end;
+    }
+    return phaseOf(d, s, null, false, d.randomFrom(), from, Long.MAX_VALUE);
+  }
+
+  private Current phaseOf(Doc d, RoomSettings s, RoomSettings.@Nullable Event e, boolean prequeueing,
+      long randomOrShuffle, long from, long until) {
+    long line = prequeueing || s.queueingMethod() == RoomSettings.QueueingMethod.RANDOM ? randomOrShuffle : Long.MIN_VALUE;
+    return new Current(s, s.applyTo(base), d, e, prequeueing, line, from, until);
+  }
+
+  private Doc doc(long millis) {
     Doc best = docs.firstEntry().getValue();
     for (Doc d : docs.values()) {
       if (d.activeFrom() <= millis) {
@@ -179,13 +280,18 @@ final class LiveSettings {
       if (!text.startsWith(MAGIC) || nl < 0) {
         throw new IllegalArgumentException("it is not a settings document of a version this node knows");
       }
-      long activeFrom = Long.parseLong(text.substring(MAGIC.length(), nl));
+      String[] header = text.substring(MAGIC.length(), nl).split(" ");
+      if (header.length != 2) {
+        throw new IllegalArgumentException("its header is not of this release");
+      }
+      long activeFrom = Long.parseLong(header[0]);
+      long randomFrom = Long.parseLong(header[1]);
       RoomSettings s = RoomSettings.fromJson(text.substring(nl + 1), RoomSettings.of(base)).checkAgainst(base);
       if (s.version() != version) {
         throw new IllegalArgumentException("it holds version " + s.version());
       }
       logged.remove(name);
-      return new Doc(s, s.applyTo(base), activeFrom, bytes);
+      return new Doc(s, activeFrom, randomFrom, bytes);
     } catch (IllegalArgumentException e) {
       if (logged.add(name)) {
         log.warn("room '{}': ignoring the settings '{}' in the store, keeping version {}: {}", base.roomId(),

@@ -219,8 +219,11 @@ final class NodeState {
    * @param roomWide whether the plan is the room's (made from every node's tallies); a plan a node
    *     makes alone while the store fails calls only the holders of its own line, by place, since
    *     it counted no one else's
+   * @param drawnSecond the arrival second whose holders the room lets in at random ({@link
+   *     RoomSettings.QueueingMethod#RANDOM}), or {@link Long#MIN_VALUE}: when it is the partial
+   *     second, the node calls holders drawn at random, afresh at every plan, not in place order
    */
-  void schedule(Plan plan, long countedBy, long activateAtMillis, boolean roomWide) {
+  void schedule(Plan plan, long countedBy, long activateAtMillis, boolean roomWide, long drawnSecond) {
     long cut = grant.cutPlace;
     Scheduled pending = scheduled.get();
     if (pending != null) {
@@ -253,10 +256,18 @@ final class NodeState {
       // counted the ones called before as reserved, not in its line.
       long[] places = placesWaiting(a -> a == plan.partialSecond(), true);
       int n = (int) Math.min(places.length, plan.partialGrant());
+      boolean draw = plan.partialSecond() == drawnSecond;
       for (int i = 0; i < n; i++) {
+        if (draw) {
+          // A partial Fisher-Yates shuffle: the first n places become a uniform draw.
+          int j = i + java.util.concurrent.ThreadLocalRandom.current().nextInt(places.length - i);
+          long swap = places[i];
+          places[i] = places[j];
+          places[j] = swap;
+        }
         partial.add(places[i]);
       }
-      if (n > 0) {
+      if (n > 0 && !draw) {
         cut = Math.max(cut, places[n - 1]);
       }
     }

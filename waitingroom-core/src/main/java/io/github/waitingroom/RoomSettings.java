@@ -9,13 +9,17 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The settings of a room that an operator changes while it runs: one versioned document that
@@ -34,7 +38,10 @@ import java.util.regex.Pattern;
  * <pre>{@code
  * {"version": 4, "totalActiveUsers": 500, "newUsersPerMinute": 100, "sessionDuration": "PT5M",
  *  "queueingMethod": "fifo", "queueAll": false, "suspended": false,
- *  "disableSessionRenewal": false, "texts": {"title": "The spring sale"}}
+ *  "disableSessionRenewal": false, "texts": {"title": "The spring sale"},
+ *  "events": [{"name": "drop", "prequeueStart": "2026-12-04T17:30:00Z", "start": "2026-12-04T18:00:00Z",
+ *              "end": "2026-12-04T20:00:00Z", "shuffleAtEventStart": true, "totalActiveUsers": 2000,
+ *              "queueingMethod": "fifo", "texts": {"title": "The drop"}}]}
  * }</pre>
  *
  * @param version the document's version: 0 for a node's own configuration, higher for each change
@@ -55,6 +62,8 @@ import java.util.regex.Pattern;
  *     text.queued}, ...; see {@code waitingroom-http}'s messages), in every language: at most
  *     {@value #MAX_TEXTS} entries, keys of letters, digits, dots and dashes, values of at most
  *     {@value #MAX_TEXT_LENGTH} characters
+ * @param events scheduled events, by start, at most {@value #MAX_EVENTS}, none overlapping
+ *     another (from its pre-queue start, or its start, to its end)
  */
 public record RoomSettings(
     long version,
@@ -65,7 +74,8 @@ public record RoomSettings(
     boolean queueAll,
     boolean suspended,
     boolean disableSessionRenewal,
-    Map<String, String> texts) {
+    Map<String, String> texts,
+    List<Event> events) {
 
   /** The most page texts a document may replace. */
   public static final int MAX_TEXTS = 64;
@@ -73,9 +83,13 @@ public record RoomSettings(
   /** The longest page text accepted. */
   public static final int MAX_TEXT_LENGTH = 2000;
 
+  /** The most events a room may have scheduled. */
+  public static final int MAX_EVENTS = 5;
+
   /** The longest JSON document accepted. */
   public static final int MAX_JSON_LENGTH = 1 << 16;
 
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
   private static final Pattern TEXT_KEY = Pattern.compile("[A-Za-z0-9.-]{1,64}");
   private static final JsonFactory JSON = new JsonFactory();
 
@@ -83,6 +97,12 @@ public record RoomSettings(
   public enum QueueingMethod {
     /** First in, first out: the line moves in arrival order (the default). */
     FIFO,
+    /**
+     * Everyone waiting has the same chance whenever a slot frees, however long they have waited:
+     * each plan lets in holders drawn at random among all who wait. People who were already in line
+     * when the room switched to it go first.
+     */
+    RANDOM,
     /**
      * Nobody queues: everyone goes in, whatever the limits, and is still counted, so the status and
      * the metrics stay true.
@@ -111,7 +131,7 @@ public record RoomSettings(
         }
       }
       throw new IllegalArgumentException(
-          "queueingMethod must be one of fifo, passthrough, reject but was '" + printable(name) + "'");
+          "queueingMethod must be one of fifo, random, passthrough, reject but was '" + printable(name) + "'");
     }
   }
 
@@ -125,6 +145,7 @@ public record RoomSettings(
     Objects.requireNonNull(sessionDuration, "sessionDuration");
     Objects.requireNonNull(queueingMethod, "queueingMethod");
     Objects.requireNonNull(texts, "texts");
+    Objects.requireNonNull(events, "events");
     if (version < 0) {
       throw new IllegalArgumentException("version must not be negative but was " + version);
     }
@@ -142,31 +163,136 @@ public record RoomSettings(
       throw new IllegalArgumentException(
           "sessionDuration must be a positive whole number of seconds but was " + sessionDuration);
     }
+    texts = checkTexts(texts, "texts");
+    events = List.copyOf(events);
+    if (events.size() > MAX_EVENTS) {
+      throw new IllegalArgumentException("events may hold at most " + MAX_EVENTS + " events but held " + events.size());
+    }
+    for (int i = 1; i < events.size(); i++) {
+      Event before = events.get(i - 1);
+      Event e = events.get(i);
+      if (e.opens().isBefore(before.end())) {
+        throw new IllegalArgumentException("events '" + before.name() + "' and '" + e.name()
+            + "' overlap (sort events by start; one must end before the next opens, with its pre-queue)");
+      }
+    }
+    for (Event e : events) {
+      int active = e.totalActiveUsers() != null ? e.totalActiveUsers() : totalActiveUsers;
+      int perMinute = e.newUsersPerMinute() != null ? e.newUsersPerMinute() : newUsersPerMinute;
+      if (perMinute > active) {
+        throw new IllegalArgumentException("events '" + e.name() + "': newUsersPerMinute (" + perMinute
+            + ") must not exceed totalActiveUsers (" + active + ")");
+      }
+    }
+  }
+
+  private static Map<String, String> checkTexts(Map<String, String> texts, String field) {
     if (texts.size() > MAX_TEXTS) {
-      throw new IllegalArgumentException("texts may hold at most " + MAX_TEXTS + " entries but held " + texts.size());
+      throw new IllegalArgumentException(field + " may hold at most " + MAX_TEXTS + " entries but held " + texts.size());
     }
     TreeMap<String, String> copy = new TreeMap<>();
     texts.forEach(
         (k, v) -> {
-          Objects.requireNonNull(k, "texts key");
-          Objects.requireNonNull(v, "texts." + k);
+          Objects.requireNonNull(k, field + " key");
+          Objects.requireNonNull(v, field + "." + k);
           if (!TEXT_KEY.matcher(k).matches()) {
             throw new IllegalArgumentException(
-                "texts keys must be 1 to 64 letters, digits, dots or dashes but one was '" + printable(k) + "'");
+                field + " keys must be 1 to 64 letters, digits, dots or dashes but one was '" + printable(k) + "'");
           }
           if (v.length() > MAX_TEXT_LENGTH) {
             throw new IllegalArgumentException(
-                "texts." + k + " must be at most " + MAX_TEXT_LENGTH + " characters but had " + v.length());
+                field + "." + k + " must be at most " + MAX_TEXT_LENGTH + " characters but had " + v.length());
           }
           copy.put(k, v);
         });
-    texts = Collections.unmodifiableMap(copy);
+    return Collections.unmodifiableMap(copy);
+  }
+
+  /**
+   * A scheduled event: from {@code start} to {@code end} its fields override the room's; from
+   * {@code prequeueStart} to {@code start} the room pre-queues: newcomers get a place and a
+   * countdown, nobody is let in, and at the start the line moves. With {@code
+   * shuffleAtEventStart}, the places of everyone who pre-queued are drawn at random (a fair
+   * lottery: each has the same chance of every rank, whatever node or data center they came to),
+   * and everyone who arrives after the start queues behind them in arrival order.
+   *
+   * @param name 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}
+   * @param prequeueStart when the pre-queue opens, or {@code null} for none
+   * @param start when the event starts (whole seconds, like every instant here)
+   * @param end when it ends, after its start
+   * @param totalActiveUsers the event's limit of active users, or {@code null} for the room's
+   * @param newUsersPerMinute the event's limit of new users a minute, or {@code null} for the room's
+   * @param sessionDuration the event's session, or {@code null} for the room's
+   * @param queueingMethod the event's queueing method, or {@code null} for the room's
+   * @param shuffleAtEventStart whether the pre-queue is a lottery (needs {@code prequeueStart})
+   * @param texts page texts of the event, over the room's
+   */
+  public record Event(
+      String name,
+      @Nullable Instant prequeueStart,
+      Instant start,
+      Instant end,
+      @Nullable Integer totalActiveUsers,
+      @Nullable Integer newUsersPerMinute,
+      @Nullable Duration sessionDuration,
+      @Nullable QueueingMethod queueingMethod,
+      boolean shuffleAtEventStart,
+      Map<String, String> texts) {
+
+    /**
+     * Checks every field.
+     *
+     * @throws IllegalArgumentException naming the event and the field that is wrong
+     */
+    public Event {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(start, "start");
+      Objects.requireNonNull(end, "end");
+      Objects.requireNonNull(texts, "texts");
+      if (!NAME.matcher(name).matches()) {
+        throw new IllegalArgumentException(
+            "events: name must be 1 to 64 characters out of A-Z a-z 0-9 . _ - but was '" + printable(name) + "'");
+      }
+      String where = "events '" + name + "': ";
+      for (Instant i : new Instant[] {prequeueStart, start, end}) {
+        if (i != null && i.getNano() != 0) {
+          throw new IllegalArgumentException(where + "times must be whole seconds but one was " + i);
+        }
+      }
+      if (!end.isAfter(start)) {
+        throw new IllegalArgumentException(where + "end (" + end + ") must be after start (" + start + ")");
+      }
+      if (prequeueStart != null && prequeueStart.isAfter(start)) {
+        throw new IllegalArgumentException(
+            where + "prequeueStart (" + prequeueStart + ") must not be after start (" + start + ")");
+      }
+      if (shuffleAtEventStart && (prequeueStart == null || !prequeueStart.isBefore(start))) {
+        throw new IllegalArgumentException(where + "shuffleAtEventStart needs a prequeueStart before start");
+      }
+      if (totalActiveUsers != null && totalActiveUsers <= 0) {
+        throw new IllegalArgumentException(where + "totalActiveUsers must be positive but was " + totalActiveUsers);
+      }
+      if (newUsersPerMinute != null && newUsersPerMinute <= 0) {
+        throw new IllegalArgumentException(where + "newUsersPerMinute must be positive but was " + newUsersPerMinute);
+      }
+      if (sessionDuration != null
+          && (sessionDuration.isNegative() || sessionDuration.isZero() || sessionDuration.getNano() != 0)) {
+        throw new IllegalArgumentException(
+            where + "sessionDuration must be a positive whole number of seconds but was " + sessionDuration);
+      }
+      texts = checkTexts(texts, where + "texts");
+    }
+
+    /** When the event opens: its pre-queue start, or its start. */
+    public Instant opens() {
+      return prequeueStart != null ? prequeueStart : start;
+    }
   }
 
   /** The settings a node starts with: version 0, its configuration's limits and session, FIFO. */
   public static RoomSettings of(RoomConfig config) {
     return new RoomSettings(0, config.totalActiveUsers(), config.newUsersPerMinute(), config.sessionDuration(),
-        QueueingMethod.FIFO, false, false, false, Map.of());
+        QueueingMethod.FIFO, false, false, false, Map.of(), List.of());
   }
 
   /**
@@ -184,7 +310,34 @@ public record RoomSettings(
       throw new IllegalArgumentException("sessionDuration (" + sessionDuration
           + ") must not be shorter than the room's sliceWidth (" + config.sliceWidth() + ")");
     }
+    for (Event e : events) {
+      Duration session = e.sessionDuration();
+      if (session != null && (session.compareTo(config.sessionDuration()) > 0 || session.compareTo(config.sliceWidth()) < 0)) {
+        throw new IllegalArgumentException("events '" + e.name() + "': sessionDuration (" + session
+            + ") must lie between the room's sliceWidth (" + config.sliceWidth() + ") and its configured"
+            + " sessionDuration (" + config.sessionDuration() + ")");
+      }
+    }
     return this;
+  }
+
+  /**
+   * These settings as they stand during an event: its limits, session, queueing method and texts
+   * over the room's (same version, same events).
+   */
+  public RoomSettings forEvent(Event e) {
+    Map<String, String> merged = new TreeMap<>(texts);
+    merged.putAll(e.texts());
+    try {
+      return new RoomSettings(version,
+          e.totalActiveUsers() != null ? e.totalActiveUsers() : totalActiveUsers,
+          e.newUsersPerMinute() != null ? e.newUsersPerMinute() : newUsersPerMinute,
+          e.sessionDuration() != null ? e.sessionDuration() : sessionDuration,
+          e.queueingMethod() != null ? e.queueingMethod() : queueingMethod,
+          queueAll, suspended, disableSessionRenewal, merged, events);
+    } catch (IllegalArgumentException ex) {
+      throw new IllegalArgumentException("events '" + e.name() + "': " + ex.getMessage(), ex);
+    }
   }
 
   /** The configuration with this document's limits and session: what plans and sessions run on. */
@@ -208,7 +361,7 @@ public record RoomSettings(
   /** These settings under another version. */
   public RoomSettings withVersion(long newVersion) {
     return new RoomSettings(newVersion, totalActiveUsers, newUsersPerMinute, sessionDuration, queueingMethod,
-        queueAll, suspended, disableSessionRenewal, texts);
+        queueAll, suspended, disableSessionRenewal, texts, events);
   }
 
   /** The JSON form (see the class comment), every field written. */
@@ -224,16 +377,46 @@ public record RoomSettings(
       g.writeBooleanField("queueAll", queueAll);
       g.writeBooleanField("suspended", suspended);
       g.writeBooleanField("disableSessionRenewal", disableSessionRenewal);
-      g.writeObjectFieldStart("texts");
-      for (Map.Entry<String, String> e : texts.entrySet()) {
-        g.writeStringField(e.getKey(), e.getValue());
+      writeTexts(g, texts);
+      g.writeArrayFieldStart("events");
+      for (Event e : events) {
+        g.writeStartObject();
+        g.writeStringField("name", e.name());
+        if (e.prequeueStart() != null) {
+          g.writeStringField("prequeueStart", e.prequeueStart().toString());
+        }
+        g.writeStringField("start", e.start().toString());
+        g.writeStringField("end", e.end().toString());
+        if (e.totalActiveUsers() != null) {
+          g.writeNumberField("totalActiveUsers", e.totalActiveUsers());
+        }
+        if (e.newUsersPerMinute() != null) {
+          g.writeNumberField("newUsersPerMinute", e.newUsersPerMinute());
+        }
+        if (e.sessionDuration() != null) {
+          g.writeStringField("sessionDuration", e.sessionDuration().toString());
+        }
+        if (e.queueingMethod() != null) {
+          g.writeStringField("queueingMethod", e.queueingMethod().jsonName());
+        }
+        g.writeBooleanField("shuffleAtEventStart", e.shuffleAtEventStart());
+        writeTexts(g, e.texts());
+        g.writeEndObject();
       }
-      g.writeEndObject();
+      g.writeEndArray();
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return out.toString();
+  }
+
+  private static void writeTexts(JsonGenerator g, Map<String, String> texts) throws IOException {
+    g.writeObjectFieldStart("texts");
+    for (Map.Entry<String, String> e : texts.entrySet()) {
+      g.writeStringField(e.getKey(), e.getValue());
+    }
+    g.writeEndObject();
   }
 
   /**
@@ -259,6 +442,7 @@ public record RoomSettings(
     boolean suspended = base.suspended;
     boolean noRenewal = base.disableSessionRenewal;
     Map<String, String> texts = base.texts;
+    List<Event> events = base.events;
     try (JsonParser p = JSON.createParser(json)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new IllegalArgumentException("settings must be a JSON object");
@@ -275,11 +459,12 @@ public record RoomSettings(
           case "queueAll" -> queueAll = booleanField(value, field);
           case "suspended" -> suspended = booleanField(value, field);
           case "disableSessionRenewal" -> noRenewal = booleanField(value, field);
-          case "texts" -> texts = textsField(p, value);
+          case "texts" -> texts = textsField(p, value, "texts");
+          case "events" -> events = eventsField(p, value);
           default -> throw new IllegalArgumentException(
               "settings have no field '" + printable(field) + "' (known: version, totalActiveUsers,"
                   + " newUsersPerMinute, sessionDuration, queueingMethod, queueAll, suspended,"
-                  + " disableSessionRenewal, texts)");
+                  + " disableSessionRenewal, texts, events)");
         }
       }
       if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
@@ -291,7 +476,67 @@ public record RoomSettings(
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new RoomSettings(version, active, perMinute, session, method, queueAll, suspended, noRenewal, texts);
+    return new RoomSettings(version, active, perMinute, session, method, queueAll, suspended, noRenewal, texts, events);
+  }
+
+  private static List<Event> eventsField(JsonParser p, JsonToken t) throws IOException {
+    if (t != JsonToken.START_ARRAY) {
+      throw new IllegalArgumentException("events must be an array of events");
+    }
+    List<Event> out = new ArrayList<>();
+    while (p.nextToken() == JsonToken.START_OBJECT) {
+      if (out.size() == MAX_EVENTS) {
+        throw new IllegalArgumentException("events may hold at most " + MAX_EVENTS + " events");
+      }
+      String where = "events[" + out.size() + "].";
+      String name = null;
+      Instant prequeue = null;
+      Instant start = null;
+      Instant end = null;
+      Integer active = null;
+      Integer perMinute = null;
+      Duration session = null;
+      QueueingMethod method = null;
+      boolean shuffle = false;
+      Map<String, String> texts = Map.of();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken value = p.nextToken();
+        switch (field) {
+          case "name" -> name = stringField(p, value, where + field);
+          case "prequeueStart" -> prequeue = instantField(p, value, where + field);
+          case "start" -> start = instantField(p, value, where + field);
+          case "end" -> end = instantField(p, value, where + field);
+          case "totalActiveUsers" -> active = intField(p, value, where + field);
+          case "newUsersPerMinute" -> perMinute = intField(p, value, where + field);
+          case "sessionDuration" -> session = durationField(p, value, where + field);
+          case "queueingMethod" -> method = QueueingMethod.ofJsonName(stringField(p, value, where + field));
+          case "shuffleAtEventStart" -> shuffle = booleanField(value, where + field);
+          case "texts" -> texts = textsField(p, value, where + field);
+          default -> throw new IllegalArgumentException("events[" + out.size() + "] has no field '" + printable(field)
+              + "' (known: name, prequeueStart, start, end, totalActiveUsers, newUsersPerMinute,"
+              + " sessionDuration, queueingMethod, shuffleAtEventStart, texts)");
+        }
+      }
+      if (name == null || start == null || end == null) {
+        throw new IllegalArgumentException(where + "name, " + where + "start and " + where + "end are required");
+      }
+      out.add(new Event(name, prequeue, start, end, active, perMinute, session, method, shuffle, texts));
+    }
+    if (p.currentToken() != JsonToken.END_ARRAY) {
+      throw new IllegalArgumentException("events must be an array of event objects");
+    }
+    return out;
+  }
+
+  private static Instant instantField(JsonParser p, JsonToken t, String field) throws IOException {
+    String text = stringField(p, t, field);
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          field + " must be an ISO-8601 instant such as 2026-12-04T18:00:00Z but was '" + printable(text) + "'", e);
+    }
   }
 
   private static long longField(JsonParser p, JsonToken t, String field) throws IOException {
@@ -333,16 +578,16 @@ public record RoomSettings(
     }
   }
 
-  private static Map<String, String> textsField(JsonParser p, JsonToken t) throws IOException {
+  private static Map<String, String> textsField(JsonParser p, JsonToken t, String field) throws IOException {
     if (t != JsonToken.START_OBJECT) {
-      throw new IllegalArgumentException("texts must be an object of message key to text");
+      throw new IllegalArgumentException(field + " must be an object of message key to text");
     }
     Map<String, String> out = new TreeMap<>();
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String key = p.currentName();
-      out.put(key, stringField(p, p.nextToken(), "texts." + printable(key)));
+      out.put(key, stringField(p, p.nextToken(), field + "." + printable(key)));
       if (out.size() > MAX_TEXTS) {
-        throw new IllegalArgumentException("texts may hold at most " + MAX_TEXTS + " entries");
+        throw new IllegalArgumentException(field + " may hold at most " + MAX_TEXTS + " entries");
       }
     }
     return out;

@@ -4,6 +4,7 @@ import io.github.waitingroom.allocation.Tally;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The room as one node sees it, from the last plan it applied: for status pages, logs and
@@ -29,7 +30,10 @@ import java.util.Objects;
  * @param nodeShares the active and waiting users each live node of this node's data center
  *     counts itself, by publisher (node id, {@code #} and a suffix per process), at the last
  *     settled plan
- * @param settings the room's settings in force on this node (see {@link WaitingRoom#settings()})
+ * @param settings the room's settings in force on this node (see {@link WaitingRoom#settings()}),
+ *     with the overrides of an event that runs
+ * @param event the event that is pre-queueing or running now, or {@code null}
+ * @param eventPrequeueing whether that event is pre-queueing (nobody is let in before its start)
  * @param maxWaitSeconds the estimated wait of someone who joins the line now, in seconds: 0
  *     while nobody waits, -1 when it is not known (nobody admitted lately, or the room admits
  *     nobody: queueAll, suspended, reject)
@@ -50,6 +54,8 @@ public record RoomStatus(
     List<Share> dataCenterShares,
     List<Share> nodeShares,
     RoomSettings settings,
+    RoomSettings.@Nullable Event event,
+    boolean eventPrequeueing,
     long maxWaitSeconds) {
 
   /** Copies the lists. */
@@ -67,12 +73,15 @@ public record RoomStatus(
 
   /**
    * The room's state in Cloudflare's words: {@code suspended} while the room is suspended,
-   * {@code queueing} while anyone waits (or every newcomer must: queueAll), {@code not_queueing}
+   * {@code event_prequeueing} while an event pre-queues, {@code queueing} while anyone waits (or every newcomer must: queueAll), {@code not_queueing}
    * otherwise.
    */
   public String queueingStatus() {
     if (settings.suspended()) {
       return "suspended";
+    }
+    if (eventPrequeueing) {
+      return "event_prequeueing";
     }
     return waitingUsers > 0 || settings.queueAll() ? "queueing" : "not_queueing";
   }

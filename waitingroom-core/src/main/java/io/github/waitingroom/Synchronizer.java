@@ -230,7 +230,7 @@ final class Synchronizer {
             Tally first = state.tally(clock.millis() + offsetMillis, Long.MAX_VALUE, checkInsToList());
             tallies.put(joined, first);
             tallied = joined;
-            apply(Plan.compute(live.configAt((joined + 1) * epochMillis), joined, List.of(first), 0, List.of(first), 0),
+            apply(Plan.compute(live.at((joined + 1) * epochMillis).config(), joined, List.of(first), 0, List.of(first), 0),
                 0, true);
           }
         } catch (IOException | RuntimeException e) {
@@ -369,8 +369,8 @@ final class Synchronizer {
     sharedDataCenter = s.nodes().size() > 1;
     state.dropDuplicates(s.nodes(), s.me(), nowSecond());
     shares = new Shares(RoomStatus.Share.of(s.dataCenterNames(), s.dataCenters()), RoomStatus.Share.of(s.nodeNames(), s.nodes()));
-    return Plan.compute(live.configAt((epoch + 1) * epochMillis), epoch, s.dataCenters(), s.myDataCenter(), s.nodes(),
-        s.me());
+    LiveSettings.Current in = live.at((epoch + 1) * epochMillis);
+    return Plan.compute(in.config(), in.admitting(), epoch, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me());
   }
 
   /** Takes the settings documents of the store's last answer, and puts in force any whose time has come. */
@@ -424,7 +424,7 @@ final class Synchronizer {
   private void apply(Plan plan, long activateAtMillis, boolean roomWide) {
     // A holder the plan's tallies counted has been counted since before its epoch ended.
     long countedBy = Math.floorDiv((plan.epoch() + 1) * epochMillis, 1000L) - 1;
-    state.schedule(plan, countedBy, activateAtMillis, roomWide);
+    state.schedule(plan, countedBy, activateAtMillis, roomWide, live.drawnSecondAt((plan.epoch() + 1) * epochMillis));
     state.activateIfDue(clock.millis() + offsetMillis);
     applied = plan.epoch();
   }
@@ -516,6 +516,7 @@ final class Synchronizer {
     long nowMillis = nowMillis();
     long now = Math.floorDiv(nowMillis, 1000L);
     Shares sh = shares;
+    LiveSettings.Current in = live.current(now);
     return new RoomStatus(
         now,
         plan.epoch(),
@@ -531,13 +532,15 @@ final class Synchronizer {
         failing,
         sh.dataCenters(),
         sh.nodes(),
-        live.current().settings(),
-        maxWait(plan, now));
+        in.settings(),
+        in.event(),
+        in.prequeueing(),
+        maxWait(plan, now, in));
   }
 
   /** The estimated wait of someone who joins the line now (see {@link RoomStatus#maxWaitSeconds()}). */
-  private long maxWait(Plan plan, long now) {
-    if (!live.current().settings().admitting()) {
+  private long maxWait(Plan plan, long now, LiveSettings.Current in) {
+    if (!in.admitting()) {
       return -1;
     }
     if (plan.waitingUsers() == 0) {

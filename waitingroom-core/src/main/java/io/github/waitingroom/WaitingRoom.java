@@ -103,7 +103,7 @@ public final class WaitingRoom implements AutoCloseable {
    */
   public Decision decide(@Nullable String ticket) {
     long now = sync.nowSecond();
-    return counted(decide(codec.open(ticket, now), now));
+    return counted(decide(codec.open(ticket, now), now, true, live.current(now)));
   }
 
   /**
@@ -138,12 +138,13 @@ public final class WaitingRoom implements AutoCloseable {
    */
   public Decision decide(@Nullable String session, @Nullable String place, boolean mayQueue) {
     long now = sync.nowSecond();
+    LiveSettings.Current in = live.current(now);
     Ticket s = codec.open(session, now);
-    if (s != null && activeAt(s, now)) {
-      return counted(decide(s, now));
+    if (s != null && activeAt(s, now, in)) {
+      return counted(decide(s, now, true, in));
     }
     Ticket p = codec.open(place, now);
-    return counted(decide(p != null ? p : s, now, mayQueue));
+    return counted(decide(p != null ? p : s, now, mayQueue, in));
   }
 
   private Decision counted(Decision d) {
@@ -151,14 +152,10 @@ public final class WaitingRoom implements AutoCloseable {
     return d;
   }
 
-  private Decision decide(@Nullable Ticket t, long now) {
-    return decide(t, now, true);
-  }
-
-  private Decision decide(@Nullable Ticket t, long now, boolean mayQueue) {
-    RoomSettings settings = live.current().settings();
+  private Decision decide(@Nullable Ticket t, long now, boolean mayQueue, LiveSettings.Current in) {
+    RoomSettings settings = in.settings();
     if (t != null) {
-      if (activeAt(t, now)) {
+      if (activeAt(t, now, in)) {
         if (settings.suspended()) {
           return waitingUnchanged(now); // the session is kept, and goes on once the room resumes
         }
@@ -168,20 +165,19 @@ public final class WaitingRoom implements AutoCloseable {
           return pass(t, now, settings);
         }
         metrics.recordRejection(RoomMetrics.Rejection.TOO_FAST);
-        return arrive(now, mayQueue, settings);
+        return arrive(now, mayQueue, in);
       }
       if (!t.isActive() && t.lastPoll() > now - config.waitingTimeoutSeconds()) {
         return settings.queueingMethod() == RoomSettings.QueueingMethod.REJECT
             ? Decision.REJECTED
-            : keepWaiting(t, now, mayQueue, settings);
+            : keepWaiting(t, now, mayQueue, in);
       }
       metrics.recordRejection(RoomMetrics.Rejection.EXPIRED);
     }
-    return arrive(now, mayQueue, settings);
+    return arrive(now, mayQueue, in);
   }
 
-  private boolean activeAt(Ticket t, long now) {
-    LiveSettings.Current in = live.current();
+  private boolean activeAt(Ticket t, long now, LiveSettings.Current in) {
     long first = in.config().firstActiveSlice(now);
     return t.isActive() && config.sliceOf(t.lastCheckIn()) >= first
         // Without renewal a session runs from its admission, however often it checks in.
@@ -196,7 +192,8 @@ public final class WaitingRoom implements AutoCloseable {
     return admitted(Decision.Outcome.PASS, t.checkIn(now));
   }
 
-  private Decision keepWaiting(Ticket t, long now, boolean mayQueue, RoomSettings settings) {
+  private Decision keepWaiting(Ticket t, long now, boolean mayQueue, LiveSettings.Current in) {
+    RoomSettings settings = in.settings();
     NodeState.Seen seen = state.seen(t.place());
     if (seen != null && seen.state() != NodeState.State.WAITING) {
       // Admitted here already (or being admitted by a parallel request of the same ticket). A
@@ -204,12 +201,12 @@ public final class WaitingRoom implements AutoCloseable {
       // waiting answer that writes no cookie, so the browser keeps the session cookie; a copy
       // that turns up later arrives anew. A copy never gets the session.
       long since = seen.admittedAt() > 0 ? seen.admittedAt() : seen.at();
-      return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now, mayQueue, settings);
+      return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now, mayQueue, in);
     }
     Grant grant = state.grant();
     Plan next = state.scheduledPlan();
     if (grant.plan.room().admitted(t.place()) || next != null && next.room().admitted(t.place())) {
-      return arrive(now, mayQueue, settings); // a copy of a ticket that another node admitted
+      return arrive(now, mayQueue, in); // a copy of a ticket that another node admitted
     }
     // Since when some node has counted it in its line without a break (now, if the count broke):
     // a plan that counted it and reached its arrival made a slot free for it.
@@ -225,8 +222,8 @@ public final class WaitingRoom implements AutoCloseable {
           ? admitted(Decision.Outcome.ADMIT, t.admit(now))
           : waitingUnchanged(now);
     }
-    if (!settings.admitting()) {
-      return waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, now, settings);
+    if (!in.admitting()) {
+      return waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, now, in);
     }
     NodeState.Seen mine = state.seen(t.place());
     boolean seenBefore = mine != null && mine.firstSeen() <= grant.tallySecond;
@@ -236,7 +233,7 @@ public final class WaitingRoom implements AutoCloseable {
       metrics.recordAdmissionFromLine(now - t.arrival());
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
-    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew(), now, settings);
+    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew(), now, in);
   }
 
   private Decision waitingUnchanged(long now) {
@@ -247,14 +244,16 @@ public final class WaitingRoom implements AutoCloseable {
    * A newcomer: let in when a slot for new arrivals is left, else given a place in line; or, when
    * it may not queue yet, challenged with no side effect.
    */
-  private Decision arrive(long now, boolean mayQueue, RoomSettings settings) {
-    RoomSettings.QueueingMethod method = settings.queueingMethod();
+  private Decision arrive(long now, boolean mayQueue, LiveSettings.Current in) {
+    RoomSettings.QueueingMethod method = in.settings().queueingMethod();
     if (method == RoomSettings.QueueingMethod.REJECT) {
       return Decision.REJECTED;
     }
-    long place = Ticket.place(now, tieBreaks.getAsInt());
+    // In a pre-queue lottery or at random, every newcomer's place carries one arrival second,
+    // and its random tie-break bits alone order it (see LiveSettings).
+    long place = Ticket.place(in.lineSecond() != Long.MIN_VALUE ? in.lineSecond() : now, tieBreaks.getAsInt());
     Grant grant = state.grant();
-    boolean admitting = settings.admitting();
+    boolean admitting = in.admitting();
     if (method == RoomSettings.QueueingMethod.PASSTHROUGH) {
       state.admitNewAnyway(place, now);
       metrics.recordAdmissionOnArrival();
@@ -270,14 +269,15 @@ public final class WaitingRoom implements AutoCloseable {
     if (!admitting) {
       state.queueNew(place, now);
     }
-    Decision d = waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, now, settings);
+    Decision d = waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, now, in);
     metrics.recordQueued(d);
     return d;
   }
 
   private Decision admitted(Decision.Outcome outcome, Ticket t) {
     return new Decision(
-        outcome, codec.seal(t), live.current().config().sessionSeconds() + config.sliceSeconds(), 0, 0, 0, 0, 0, 0);
+        outcome, codec.seal(t), live.current(t.lastCheckIn()).config().sessionSeconds() + config.sliceSeconds(),
+        0, 0, 0, 0, 0, 0);
   }
 
   /** Holders fewer than this many times the room's active-user limit from the front poll faster. */
@@ -301,7 +301,7 @@ public final class WaitingRoom implements AutoCloseable {
    * @param calledHere whether this node lets the holder in at its next poll
    */
   private Decision waiting(
-      Decision.Outcome outcome, Ticket t, Grant grant, boolean calledHere, long now, RoomSettings settings) {
+      Decision.Outcome outcome, Ticket t, Grant grant, boolean calledHere, long now, LiveSettings.Current in) {
     // Before its first plan (a node that just joined the room) the wait is unknown but short.
     long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
     Plan.Estimate e;
@@ -340,9 +340,20 @@ public final class WaitingRoom implements AutoCloseable {
         refresh = SURGE_REFRESH_SECONDS;
       }
     }
-    boolean paused = !settings.admitting();
+    // At random nobody is ahead of anybody: each plan draws its admissions afresh from everyone
+    // waiting, so a holder waits on average for as long as the whole pool takes to be let in
+    // once (N people at R a second: N / R), spread as an exponential wait (25th to 75th
+    // percentile: 0.29 to 1.39 times that). It is shown the whole pool, which may grow.
+    boolean drawn = in.settings().queueingMethod() == RoomSettings.QueueingMethod.RANDOM
+        && t.arrival() == in.lineSecond();
+    if (drawn && !calledHere) {
+      Plan.Estimate pool = grant.plan.estimate(t.arrival(), 0, sync.departures(), 1.0, 0);
+      long mean = pool.seconds();
+      e = mean < 0 ? pool : new Plan.Estimate(pool.usersAhead(), mean, mean * 29 / 100, mean * 139 / 100);
+    }
+    boolean paused = !in.admitting();
     if (paused) {
-      // Nobody is let in (queueAll, suspended): the wait is not known until the room opens again.
+      // Nobody is let in (queueAll, suspended, a pre-queue): the wait is not known until the room opens.
       e = new Plan.Estimate(e.usersAhead(), -1, -1, -1);
       refresh = config.refreshSeconds();
     }
@@ -358,7 +369,7 @@ public final class WaitingRoom implements AutoCloseable {
     } else if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
       // Near the front: ask again sooner, so a slot that frees is used within seconds.
       refresh = Math.max(2, Math.min(refresh, e.seconds() / 2));
-    } else if (e.usersAhead() < FRONT_ROOMS * live.current().config().totalActiveUsers()) {
+    } else if (e.usersAhead() < FRONT_ROOMS * in.config().totalActiveUsers()) {
       // Within a few rooms' worth of the front a holder may be called any moment, and the
       // estimate cannot tell when (those called ahead may have gone): ask again within seconds,
       // so that a called holder takes the slot before giving up, and one who has gone is known to
@@ -367,7 +378,7 @@ public final class WaitingRoom implements AutoCloseable {
       refresh = Math.min(refresh, grant.callsOpen() ? 2 : FRONT_REFRESH_SECONDS);
     }
     long due = state.expect(t.place(), now, refresh);
-    long ahead = Math.min(e.usersAhead(), t.aheadShown());
+    long ahead = drawn ? e.usersAhead() : Math.min(e.usersAhead(), t.aheadShown());
     return new Decision(
         outcome, codec.seal(t.shown(ahead).countedUntil(now, due)), config.waitingTimeoutSeconds(), ahead,
         e.seconds(), e.low(), e.high(), refresh, now);
@@ -398,7 +409,7 @@ public final class WaitingRoom implements AutoCloseable {
    * until an operator changes them with {@link #updateSettings}, on this node or any other.
    */
   public RoomSettings settings() {
-    return live.current().settings();
+    return live.current(sync.nowSecond()).settings();
   }
 
   /**

@@ -260,17 +260,17 @@ class LiveSettingsTest {
     c.advance(Duration.ofSeconds(3));
     String name = Coordinator.DOCUMENT + "settings.9";
     RoomSettings open = RoomSettings.fromJson("{\"version\": 9, \"totalActiveUsers\": 1000}", RoomSettings.of(config(10)));
-    byte[] doc = ("waitingroom-settings 1 0\n" + open.toJson()).getBytes(StandardCharsets.UTF_8);
+    byte[] doc = ("waitingroom-settings 1 0 " + Long.MIN_VALUE + "\n" + open.toJson()).getBytes(StandardCharsets.UTF_8);
     // Written by someone without the room's keys (sealed with another keyset).
     c.store.put(Coordinator.GLOBAL_SCOPE, name, new ReportSeal(TicketKeys.generate(), "live").seal(Coordinator.GLOBAL_SCOPE, name, doc));
     c.advance(Duration.ofSeconds(3));
     assertThat(c.nodes).allSatisfy(n -> assertThat(n.settings().totalActiveUsers()).isEqualTo(30));
     // Sealed with the room's keys, but a format this release does not know, or a field out of range.
     ReportSeal seal = new ReportSeal(KEYS, "live");
-    byte[] newer = ("waitingroom-settings 2 0\n" + open.toJson()).getBytes(StandardCharsets.UTF_8);
+    byte[] newer = ("waitingroom-settings 2 0 " + Long.MIN_VALUE + "\n" + open.toJson()).getBytes(StandardCharsets.UTF_8);
     c.store.put(Coordinator.GLOBAL_SCOPE, name, seal.seal(Coordinator.GLOBAL_SCOPE, name, newer));
     String name10 = Coordinator.DOCUMENT + "settings.10";
-    byte[] tooLong = ("waitingroom-settings 1 0\n{\"version\": 10, \"sessionDuration\": \"PT1H\"}").getBytes(StandardCharsets.UTF_8);
+    byte[] tooLong = ("waitingroom-settings 1 0 " + Long.MIN_VALUE + "\n{\"version\": 10, \"sessionDuration\": \"PT1H\"}").getBytes(StandardCharsets.UTF_8);
     c.store.put(Coordinator.GLOBAL_SCOPE, name10, seal.seal(Coordinator.GLOBAL_SCOPE, name10, tooLong));
     c.advance(Duration.ofSeconds(3));
     assertThat(c.nodes).allSatisfy(n -> {
@@ -278,7 +278,7 @@ class LiveSettingsTest {
       assertThat(n.settings().totalActiveUsers()).isEqualTo(30);
     });
     // A good document of the room, written by a holder of the keys, is taken.
-    byte[] good = ("waitingroom-settings 1 0\n" + open.toJson()).getBytes(StandardCharsets.UTF_8);
+    byte[] good = ("waitingroom-settings 1 0 " + Long.MIN_VALUE + "\n" + open.toJson()).getBytes(StandardCharsets.UTF_8);
     c.store.put(Coordinator.GLOBAL_SCOPE, name, seal.seal(Coordinator.GLOBAL_SCOPE, name, good));
     c.advance(Duration.ofSeconds(2));
     assertThat(c.nodes).allSatisfy(n -> assertThat(n.settings().totalActiveUsers()).isEqualTo(1000));

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,7 +33,12 @@ class RoomSettingsTest {
   @Test
   void jsonRoundTripsEveryField() {
     RoomSettings s = new RoomSettings(7, 300, 120, Duration.ofMinutes(3), RoomSettings.QueueingMethod.PASSTHROUGH,
-        true, true, true, Map.of("title", "The \"spring\" sale <b>", "text.queued", "Hold on"));
+        true, true, true, Map.of("title", "The \"spring\" sale <b>", "text.queued", "Hold on"),
+        List.of(new RoomSettings.Event("drop", Instant.parse("2026-12-04T17:30:00Z"), Instant.parse("2026-12-04T18:00:00Z"),
+                Instant.parse("2026-12-04T20:00:00Z"), 2000, 100, Duration.ofMinutes(2), RoomSettings.QueueingMethod.RANDOM,
+                true, Map.of("title", "The drop")),
+            new RoomSettings.Event("encore", null, Instant.parse("2026-12-05T18:00:00Z"),
+                Instant.parse("2026-12-05T19:00:00Z"), null, null, null, null, false, Map.of())));
     assertThat(RoomSettings.fromJson(s.toJson(), BASE)).isEqualTo(s);
   }
 
@@ -58,7 +65,7 @@ class RoomSettingsTest {
         "{\"newUsersPerMinute\": 500}|newUsersPerMinute (500) must not exceed totalActiveUsers (100)",
         "{\"sessionDuration\": \"5m\"}|sessionDuration must be an ISO-8601 duration such as PT5M but was '5m'",
         "{\"sessionDuration\": \"PT0.5S\"}|sessionDuration must be a positive whole number of seconds",
-        "{\"queueingMethod\": \"lottery\"}|queueingMethod must be one of fifo, passthrough, reject but was 'lottery'",
+        "{\"queueingMethod\": \"lottery\"}|queueingMethod must be one of fifo, random, passthrough, reject but was 'lottery'",
         "{\"queueAll\": \"yes\"}|queueAll must be true or false",
         "{\"version\": -3}|version must not be negative",
         "{\"texts\": {\"<script>\": \"x\"}}|texts keys must be 1 to 64 letters, digits, dots or dashes",

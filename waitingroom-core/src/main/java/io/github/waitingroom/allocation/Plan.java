@@ -104,6 +104,18 @@ public final class Plan {
    */
   public static Plan compute(
       RoomConfig config, long epoch, List<Tally> dataCenters, int myDataCenter, List<Tally> nodes, int me) {
+    return compute(config, true, epoch, dataCenters, myDataCenter, nodes, me);
+  }
+
+  /**
+   * The plan of one epoch, as {@link #compute(RoomConfig, long, List, int, List, int)}, of a room
+   * that may let nobody in ({@code admitting} false: queueAll, suspended, a pre-queue, reject):
+   * then it has no free slots, calls nobody and gives nobody new slots, so that nobody's turn is
+   * decided before the room opens (the order of a pre-queue lottery is drawn when it opens, not
+   * by who came first).
+   */
+  public static Plan compute(RoomConfig config, boolean admitting, long epoch, List<Tally> dataCenters,
+      int myDataCenter, List<Tally> nodes, int me) {
     Objects.requireNonNull(config, "config");
     if (myDataCenter < 0 || myDataCenter >= dataCenters.size() || me < 0 || me >= nodes.size()) {
       throw new IllegalArgumentException(
@@ -112,7 +124,7 @@ public final class Plan {
     }
     // The room's line counts each holder once, however many nodes it polled lately.
     Tally room = Tally.sum(dataCenters).distinct();
-    long free = freeSlots(config, room);
+    long free = admitting ? freeSlots(config, room) : 0;
 
     long remaining = free;
     long cutoff = Long.MIN_VALUE;
@@ -146,7 +158,7 @@ public final class Plan {
       partialGrant = split(dcPart, nodeHold, nodeHold, epoch)[me];
     }
     long newGrant = 0;
-    if (lineServed) {
+    if (lineServed && admitting) {
       // Slots for new arrivals: what the nodes still had for them plus what the line left, shared
       // out afresh by recent arrivals, without taking back more than a node can give back.
       long[] dcWeights = new long[dataCenters.size()];

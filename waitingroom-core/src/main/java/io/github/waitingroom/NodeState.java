@@ -44,6 +44,16 @@ final class NodeState {
   /** The configuration in force: the room's, with the limits and session of its live settings. */
   private volatile RoomConfig config;
   private final ConcurrentHashMap<Long, Seen> seen = new ConcurrentHashMap<>();
+  /**
+   * Sessions ended by the application (see {@link #revoke}), on this node or another: place to the
+   * last second its ticket could still pass, after which it is forgotten.
+   */
+  private final ConcurrentHashMap<Long, Long> revoked = new ConcurrentHashMap<>();
+  /**
+   * The sessions this node ended itself: place to the slice the user was counted in, listed in its
+   * tallies while that slice counts (see {@link Tally#revokedPlaces()}).
+   */
+  private final ConcurrentHashMap<Long, Long> revokedHere = new ConcurrentHashMap<>();
   private final SliceCounter active = new SliceCounter();
   private final SliceCounter admissions = new SliceCounter();
   private final SliceCounter arrivals = new SliceCounter();
@@ -408,6 +418,43 @@ final class NodeState {
     return admitted ? Admission.ADMITTED : Admission.NO_SLOT;
   }
 
+  /** Whether the application ended the session of this place (here, or on a node this one heard of). */
+  boolean revoked(long place) {
+    return !revoked.isEmpty() && revoked.containsKey(place);
+  }
+
+  /**
+   * Ends an active ticket's session at the application's request: the ticket never passes here
+   * again, and this node's tallies list its place while the slice it is counted in still counts,
+   * so that the room's plans count the user out (once, however many nodes list it: see {@link
+   * Tally#revokedPlaces()}) and every other node learns of it ({@link #learnRevoked}). The
+   * counters themselves are left as they are. Once per place per node.
+   *
+   * @return whether this call ended it (false: it was ended before)
+   */
+  boolean revoke(Ticket t, long now) {
+    long slice = config.sliceOf(t.lastCheckIn());
+    Seen s = seen.get(t.place());
+    if (s != null && s.state == State.ACTIVE) {
+      slice = Math.max(slice, s.at); // checked in here since the ticket was written
+    }
+    if (revoked.putIfAbsent(t.place(), slice + config.sessionSeconds() + config.sliceSeconds()) != null) {
+      return false;
+    }
+    revokedHere.put(t.place(), slice);
+    return true;
+  }
+
+  /** Learns the sessions other nodes ended, from the tallies of a settled epoch: they are refused here too. */
+  void learnRevoked(java.util.List<Tally> tallies, long now) {
+    long until = now + config.sessionSeconds() + 2 * config.sliceSeconds();
+    for (Tally t : tallies) {
+      for (long place : t.revokedPlaces()) {
+        revoked.putIfAbsent(place, until);
+      }
+    }
+  }
+
   /** Admits a user who arrived without a ticket, if the grant has a slot for new arrivals. */
   boolean admitNew(long place, long now, Grant g) {
     arrivals.add(now, 1);
@@ -554,7 +601,7 @@ final class NodeState {
         admitted.sorted(),
         checkIns.toArray(),
         reservedPlaces.size() <= Tally.MAX_ADMITTED_PLACES ? reservedPlaces.toArray() : new long[0],
-        shared, false);
+        shared, false, revokedCounted(config.firstActiveSlice(asOf)));
   }
 
   /**
@@ -723,6 +770,8 @@ final class NodeState {
 
   /** Forgets what no longer matters at {@code now}; called by the sync thread. */
   void prune(long now) {
+    revoked.values().removeIf(until -> until < now);
+    revokedHere.keySet().retainAll(revoked.keySet());
     long firstActive = config.firstActiveSlice(now);
     active.pruneBefore(firstActive);
     admissions.pruneBefore(now - RATE_SECONDS);
@@ -750,6 +799,12 @@ final class NodeState {
   /** How many places this node remembers. */
   int remembered() {
     return seen.size();
+  }
+
+  /** The places of the sessions this node ended whose slice still counts from {@code firstActive} on. */
+  private long[] revokedCounted(long firstActive) {
+    return revokedHere.entrySet().stream().filter(e -> e.getValue() >= firstActive)
+        .mapToLong(java.util.Map.Entry::getKey).toArray();
   }
 
   private static long sum(SliceCounter counter, long from) {

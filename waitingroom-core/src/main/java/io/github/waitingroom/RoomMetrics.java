@@ -38,7 +38,9 @@ public final class RoomMetrics {
      * Used far faster than one browser would (a cookie shared by many clients), see {@link
      * WaitingRoom.Builder#maxRequestsPerTicket}.
      */
-    TOO_FAST
+    TOO_FAST,
+    /** Its session was ended by the application ({@link WaitingRoom#revoke}). */
+    REVOKED
   }
 
   private final LongAdder[] decisions = adders(Decision.Outcome.values().length);
@@ -46,6 +48,7 @@ public final class RoomMetrics {
   private final LongAdder admittedOnArrival = new LongAdder();
   private final LongAdder admittedFromLine = new LongAdder();
   private final LongAdder waitUnknown = new LongAdder();
+  private final LongAdder revoked = new LongAdder();
   private final SecondsHistogram timeInLine = new SecondsHistogram();
   private final SecondsHistogram waitShown = new SecondsHistogram();
   private final LongAdder syncs = new LongAdder();
@@ -81,6 +84,15 @@ public final class RoomMetrics {
   /** Users let in from the line. */
   public long admittedFromLine() {
     return admittedFromLine.sum();
+  }
+
+  /** Sessions ended by the application ({@link WaitingRoom#revoke}) on this node. */
+  public long revoked() {
+    return revoked.sum();
+  }
+
+  void recordRevoke() {
+    revoked.increment();
   }
 
   /** New arrivals: those let in at once and those put in line. */

@@ -102,7 +102,7 @@ public record RoomStatus(
     static List<Share> of(List<String> names, List<Tally> tallies) {
       List<Share> out = new ArrayList<>(tallies.size());
       for (int i = 0; i < tallies.size(); i++) {
-        out.add(new Share(names.get(i), tallies.get(i).active(), tallies.get(i).waiting()));
+        out.add(new Share(names.get(i), tallies.get(i).activeUsers(), tallies.get(i).waiting()));
       }
       return List.copyOf(out);
     }

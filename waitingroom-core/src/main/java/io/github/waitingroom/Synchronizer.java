@@ -368,6 +368,8 @@ final class Synchronizer {
     roomNodes = Math.max(1, s.roomNodes());
     sharedDataCenter = s.nodes().size() > 1;
     state.dropDuplicates(s.nodes(), s.me(), nowSecond());
+    state.learnRevoked(s.dataCenters(), nowSecond());
+    state.learnRevoked(s.nodes(), nowSecond());
     shares = new Shares(RoomStatus.Share.of(s.dataCenterNames(), s.dataCenters()), RoomStatus.Share.of(s.nodeNames(), s.nodes()));
     LiveSettings.Current in = live.at((epoch + 1) * epochMillis);
     return Plan.compute(in.config(), in.admitting(), epoch, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me());

@@ -172,7 +172,8 @@ public final class WaitingRoom implements AutoCloseable {
             ? Decision.REJECTED
             : keepWaiting(t, now, mayQueue, in);
       }
-      metrics.recordRejection(RoomMetrics.Rejection.EXPIRED);
+      metrics.recordRejection(t.isActive() && state.revoked(t.place())
+          ? RoomMetrics.Rejection.REVOKED : RoomMetrics.Rejection.EXPIRED);
     }
     return arrive(now, mayQueue, in);
   }
@@ -181,7 +182,8 @@ public final class WaitingRoom implements AutoCloseable {
     long first = in.config().firstActiveSlice(now);
     return t.isActive() && config.sliceOf(t.lastCheckIn()) >= first
         // Without renewal a session runs from its admission, however often it checks in.
-        && !(in.settings().disableSessionRenewal() && config.sliceOf(t.acceptedAt()) < first);
+        && !(in.settings().disableSessionRenewal() && config.sliceOf(t.acceptedAt()) < first)
+        && !state.revoked(t.place());
   }
 
   private Decision pass(Ticket t, long now, RoomSettings settings) {
@@ -382,6 +384,29 @@ public final class WaitingRoom implements AutoCloseable {
     return new Decision(
         outcome, codec.seal(t.shown(ahead).countedUntil(now, due)), config.waitingTimeoutSeconds(), ahead,
         e.seconds(), e.low(), e.high(), refresh, now);
+  }
+
+  /**
+   * Ends the session of the request's ticket at the application's request (after a checkout, a
+   * logout): its slot is free for the next person from the plan after this node's next tally (two
+   * to three epochs), and the ticket is never let through again: here at once, elsewhere from that
+   * same plan (a copy sent to another node before then may still pass there). Its later requests
+   * arrive anew, at the back of the line. The client should drop the ticket (the HTTP adapters
+   * delete the cookie). A session ended several times, on one node or on several, counts out once.
+   * Takes no lock and does no I/O.
+   *
+   * @param session the ticket of the session to end (cookie value), or {@code null}
+   * @return whether a live session was ended (false: no ticket, not an active one of this room,
+   *     already expired, or ended before)
+   */
+  public boolean revoke(@Nullable String session) {
+    long now = sync.nowSecond();
+    Ticket t = codec.open(session, now);
+    if (t == null || !activeAt(t, now, live.current(now)) || !state.revoke(t, now)) {
+      return false;
+    }
+    metrics.recordRevoke();
+    return true;
   }
 
   /**

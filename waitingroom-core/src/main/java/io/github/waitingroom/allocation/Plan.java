@@ -177,7 +177,7 @@ public final class Plan {
       newGrant = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
     }
     return new Plan(
-        epoch, free, Math.max(0, room.active()), cutoff, partial, line, partialGrant, newGrant, lineServed, room);
+        epoch, free, room.activeUsers(), cutoff, partial, line, partialGrant, newGrant, lineServed, room);
   }
 
   /**
@@ -187,7 +187,7 @@ public final class Plan {
    * tallies report as outstanding.
    */
   public static long freeSlots(RoomConfig config, Tally room) {
-    long byActive = config.totalActiveUsers() - Math.max(0, room.active());
+    long byActive = config.totalActiveUsers() - room.activeUsers();
     long byRate = config.newUsersPerMinute() - room.recentAdmissions();
     return Math.max(0, Math.min(byActive, byRate) - room.outstanding());
   }

@@ -54,6 +54,12 @@ import java.util.TreeMap;
  *     a {@link #silent} tally. The other nodes left out holders that it counted before them, and
  *     it no longer counts them, so every sum it is part of, up to the room's, shares nothing:
  *     its line counts a holder on every node it polled lately, more than once but never less
+ * @param revokedPlaces the places of sessions the application ended (see {@code
+ *     WaitingRoom#revoke}) whose users {@code active} still counts as of the tally, sorted: a node
+ *     lists those it ended itself, a sum those of its nodes, each once. {@code active} counts them
+ *     as the nodes counted them; the room's {@link #activeUsers()} counts them out, once each
+ *     however many nodes or data centers ended the same session, and every node refuses their
+ *     tickets from then on. At most {@value #MAX_ADMITTED_PLACES}, the latest kept
  */
 public record Tally(
     long active,
@@ -68,7 +74,8 @@ public record Tally(
     long[] checkIns,
     long[] reservedPlaces,
     NavigableMap<Long, Long> shared,
-    boolean sharedUnknown) {
+    boolean sharedUnknown,
+    long[] revokedPlaces) {
 
   /** The most admitted places a tally keeps: the latest ones (places order by arrival). */
   public static final int MAX_ADMITTED_PLACES = 10_000;
@@ -91,6 +98,25 @@ public record Tally(
         new long[0], new long[0], new TreeMap<>(), false);
   }
 
+  /** A tally that lists no revoked places. */
+  public Tally(
+      long active,
+      long outstandingLine,
+      long outstandingNew,
+      long reserved,
+      long polling,
+      long recentAdmissions,
+      long arrivals,
+      NavigableMap<Long, Long> line,
+      long[] admittedPlaces,
+      long[] checkIns,
+      long[] reservedPlaces,
+      NavigableMap<Long, Long> shared,
+      boolean sharedUnknown) {
+    this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
+        checkIns, reservedPlaces, shared, sharedUnknown, new long[0]);
+  }
+
   /** Checks the counts and copies the collections. */
   public Tally {
     Objects.requireNonNull(line, "line");
@@ -98,6 +124,7 @@ public record Tally(
     Objects.requireNonNull(checkIns, "checkIns");
     Objects.requireNonNull(reservedPlaces, "reservedPlaces");
     Objects.requireNonNull(shared, "shared");
+    Objects.requireNonNull(revokedPlaces, "revokedPlaces");
     if (reservedPlaces.length > Math.min(reserved, MAX_ADMITTED_PLACES)) {
       throw new IllegalArgumentException(
           reservedPlaces.length + " reserved places listed, more than reserved (" + reserved + ") or "
@@ -146,6 +173,10 @@ public record Tally(
           Arrays.copyOfRange(admittedPlaces, admittedPlaces.length - MAX_ADMITTED_PLACES, admittedPlaces.length);
     }
     reservedPlaces = Arrays.stream(reservedPlaces).sorted().distinct().toArray();
+    revokedPlaces = Arrays.stream(revokedPlaces).sorted().distinct().toArray();
+    if (revokedPlaces.length > MAX_ADMITTED_PLACES) {
+      revokedPlaces = Arrays.copyOfRange(revokedPlaces, revokedPlaces.length - MAX_ADMITTED_PLACES, revokedPlaces.length);
+    }
     checkIns = sortedPairs(checkIns);
     if (checkIns.length > 2 * MAX_ADMITTED_PLACES) {
       checkIns = Arrays.copyOfRange(checkIns, checkIns.length - 2 * MAX_ADMITTED_PLACES, checkIns.length);
@@ -212,6 +243,7 @@ public record Tally(
     TreeMap<Long, Long> shared = new TreeMap<>();
     int places = 0;
     boolean unknown = false;
+    java.util.TreeSet<Long> revoked = new java.util.TreeSet<>();
     for (Tally t : tallies) {
       active += t.active;
       outstandingLine += t.outstandingLine;
@@ -224,6 +256,9 @@ public record Tally(
       t.shared.forEach((second, n) -> shared.merge(second, n, Long::sum));
       unknown |= t.sharedUnknown;
       places += t.admittedPlaces.length;
+      for (long place : t.revokedPlaces) {
+        revoked.add(place);
+      }
     }
     long[] all = new long[places];
     int i = 0;
@@ -234,7 +269,8 @@ public record Tally(
     long twice = twiceReserved(tallies);
     return new Tally(
         active, outstandingLine - twice, outstandingNew, reserved - twice, polling, recent, arrivals, line,
-        Arrays.stream(all).distinct().toArray(), new long[0], new long[0], unknown ? new TreeMap<>() : shared, unknown);
+        Arrays.stream(all).distinct().toArray(), new long[0], new long[0], unknown ? new TreeMap<>() : shared, unknown,
+        revoked.stream().mapToLong(Long::longValue).toArray());
   }
 
   /**
@@ -248,13 +284,13 @@ public record Tally(
     TreeMap<Long, Long> once = new TreeMap<>(line);
     shared.forEach((second, n) -> once.merge(second, -n, Long::sum));
     return new Tally(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, once,
-        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), false);
+        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), false, revokedPlaces);
   }
 
   /** This tally with its {@link #shared} holders unknown (see {@link #sharedUnknown}). */
   private Tally withoutShared() {
     return new Tally(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line,
-        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), true);
+        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), true, revokedPlaces);
   }
 
   /** The holders of the line at the given arrival second whom another node counts too. */
@@ -307,7 +343,7 @@ public record Tally(
     long churn = sessionSeconds > 0 ? -Math.floorDiv(-users * 60, sessionSeconds) : users;
     return new Tally(
         active + outstanding, 0, 0, 0, 0, Math.max(recentAdmissions + outstanding, churn), 0, new TreeMap<>(),
-        admittedPlaces).withoutShared();
+        admittedPlaces, new long[0], new long[0], new TreeMap<>(), false, revokedPlaces).withoutShared();
   }
 
   /** Everything the publisher may still admit. */
@@ -327,6 +363,19 @@ public record Tally(
   /** The users of the line at the given arrival second. */
   public long lineAt(long second) {
     return line.getOrDefault(second, 0L);
+  }
+
+  /**
+   * The active users, less the sessions the application ended ({@link #revokedPlaces}): of the
+   * room's summed tally, the users who still count against its limit.
+   */
+  public long activeUsers() {
+    return Math.max(0, active - revokedPlaces.length);
+  }
+
+  /** Whether the publisher lists the session of this place as ended by the application. */
+  public boolean revoked(long place) {
+    return Arrays.binarySearch(revokedPlaces, place) >= 0;
   }
 
   /** Whether the place was admitted from the line recently. */
@@ -349,14 +398,15 @@ public record Tally(
         && Arrays.equals(checkIns, t.checkIns)
         && Arrays.equals(reservedPlaces, t.reservedPlaces)
         && shared.equals(t.shared)
-        && sharedUnknown == t.sharedUnknown;
+        && sharedUnknown == t.sharedUnknown
+        && Arrays.equals(revokedPlaces, t.revokedPlaces);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line) * 31
         + Arrays.hashCode(admittedPlaces) * 17 + Arrays.hashCode(checkIns) * 13 + Arrays.hashCode(reservedPlaces)
-        + shared.hashCode() * 7 + Boolean.hashCode(sharedUnknown);
+        + shared.hashCode() * 7 + Boolean.hashCode(sharedUnknown) + Arrays.hashCode(revokedPlaces) * 3;
   }
 
   @Override
@@ -365,7 +415,7 @@ public record Tally(
         + ", reserved=" + reserved + ", polling=" + polling + ", recent=" + recentAdmissions
         + ", arrivals=" + arrivals + ", waiting=" + waiting() + ", admittedPlaces="
         + admittedPlaces.length + ", checkIns=" + checkIns.length / 2 + ", reservedPlaces="
-        + reservedPlaces.length + ", shared="
+        + reservedPlaces.length + ", revokedPlaces=" + revokedPlaces.length + ", shared="
         + (sharedUnknown ? "unknown" : shared.values().stream().mapToLong(Long::longValue).sum()) + "]";
   }
 }

@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  *              "polling":n,"recent":n,"arrivals":n,
  *              "line":[[second,count],...],"shared":[[second,count],...],"sharedUnknown":true,
  *              "admitted":[place,...],
- *              "reservedPlaces":[place,...],"checkIns":[[slice,place,...],...]},...]}
+ *              "reservedPlaces":[place,...],"checkIns":[[slice,place,...],...],
+ *              "revokedPlaces":[place,...]},...]}
  * }</pre>
  *
  * <p>{@code v} comes first. A reader rejects a version it does not know (the coordinator then
@@ -31,10 +32,11 @@ import org.jspecify.annotations.Nullable;
  * zero) and skips fields it does not know. Decoding is bounded: at most {@value #MAX_BYTES}
  * bytes, {@value #MAX_ENTRIES} line entries, admitted places or check-ins per tally, names of at most 64
  * characters, and counts between 0 and {@value #MAX_COUNT}; anything else is not a report.
- * {@code shared}, {@code sharedUnknown}, {@code reservedPlaces} and {@code checkIns} are left out
- * when empty (or false), and a reader
+ * {@code shared}, {@code sharedUnknown}, {@code reservedPlaces}, {@code checkIns} and {@code
+ * revokedPlaces} are left out when empty (or false), and a reader
  * that does not know them skips them (a reader that skips {@code shared} counts holders whose polls
- * go to several nodes more than once: never fewer).
+ * go to several nodes more than once: never fewer; one that skips {@code revokedPlaces} lets an
+ * ended session's ticket through until it expires, and counts it if it checks in).
  */
 public final class ReportCodec {
   /** The largest encoded report accepted. */
@@ -79,6 +81,9 @@ public final class ReportCodec {
           g.writeBooleanField("sharedUnknown", true);
         }
         writePlaces(g, "admitted", t.admittedPlaces());
+        if (t.revokedPlaces().length > 0) {
+          writePlaces(g, "revokedPlaces", t.revokedPlaces());
+        }
         if (t.reservedPlaces().length > 0) {
           writePlaces(g, "reservedPlaces", t.reservedPlaces());
         }
@@ -204,6 +209,7 @@ public final class ReportCodec {
     long[] admitted = new long[0];
     LongList checkIns = new LongList();
     long[] reservedPlaces = new long[0];
+    long[] revokedPlaces = new long[0];
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken value = p.nextToken();
@@ -224,6 +230,7 @@ public final class ReportCodec {
         }
         case "admitted" -> admitted = places(p, value, "admitted");
         case "reservedPlaces" -> reservedPlaces = places(p, value, "reservedPlaces");
+        case "revokedPlaces" -> revokedPlaces = places(p, value, "revokedPlaces");
         case "checkIns" -> {
           require(value == JsonToken.START_ARRAY, "checkIns must be an array of slices");
           while (p.nextToken() == JsonToken.START_ARRAY) {
@@ -249,7 +256,7 @@ public final class ReportCodec {
     require(!sharedUnknown || shared.isEmpty(), "shared holders listed but unknown");
     into.put(epoch,
         new Tally(active, outstandingLine, outstandingNew, reserved, polling, recent, arrivals, line, admitted,
-            checkIns.toArray(), reservedPlaces, shared, sharedUnknown));
+            checkIns.toArray(), reservedPlaces, shared, sharedUnknown, revokedPlaces));
   }
 
   /** Pairs of an arrival second and a count, at most {@link #MAX_ENTRIES}, added into {@code into}. */

@@ -51,11 +51,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li>{@value #DECISIONS}, tag {@value #OUTCOME_TAG} ({@code pass}, {@code admit}, {@code queue},
- *       {@code wait}, {@code challenge}, {@code reject}): requests decided;
+ *       {@code wait}, {@code challenge}, {@code reject}): requests decided, and {@code revoke}:
+ *       sessions the application ended;
  *   <li>{@value #ARRIVALS}: new arrivals (let in at once or put in line);
  *   <li>{@value #ADMISSIONS}, tag {@value #FROM_TAG} ({@code arrival} or {@code line}): users let in;
  *   <li>{@value #TICKETS_REJECTED}, tag {@value #REASON_TAG} ({@code expired}, {@code foreign},
- *       {@code forged}, {@code too_fast}): tickets not taken, whose requests arrived anew;
+ *       {@code forged}, {@code too_fast}, {@code revoked}): tickets not taken, whose requests
+ *       arrived anew;
  *   <li>{@value #LINE_TIME} (a function timer): the real time in line of the users let in from it,
  *       from arrival to admission;
  *   <li>{@value #WAIT_ESTIMATED} (a function timer): the wait told to newcomers put in line, and
@@ -230,6 +232,8 @@ public final class WaitingRoomMetrics implements MeterBinder {
       counter(registry, DECISIONS, Tags.of(OUTCOME_TAG, lower(o)), "Requests decided, by outcome",
           m -> m.decisions(o));
     }
+    counter(registry, DECISIONS, Tags.of(OUTCOME_TAG, "revoke"), "Sessions ended by the application",
+        RoomMetrics::revoked);
     counter(registry, ARRIVALS, Tags.empty(), "New arrivals, let in at once or put in line",
         RoomMetrics::arrivals);
     counter(registry, ADMISSIONS, Tags.of(FROM_TAG, "arrival"), "Users let in", RoomMetrics::admittedOnArrival);

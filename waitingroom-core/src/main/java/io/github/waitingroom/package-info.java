@@ -15,6 +15,14 @@
  * io.github.waitingroom.coordinator.Transport}, and applies the room's {@link
  * io.github.waitingroom.allocation.Plan} of each settled epoch, which every node computes alike.
  *
+ * <p>An operator changes a running room through {@link io.github.waitingroom.RoomSettings}: one
+ * versioned document (limits, queueing method, queue-all, suspension, session renewal, page texts,
+ * scheduled events with a pre-queue and its lottery) that {@link
+ * io.github.waitingroom.WaitingRoom#updateSettings} seals with the room's keys and publishes
+ * through the same store, and that every node puts in force at the same instant ({@code
+ * LiveSettings}). {@link io.github.waitingroom.WaitingRoom#revoke} ends a session at the
+ * application's request.
+ *
  * <p>This package holds the public API and the node's own state; {@code coordinator} holds the
  * transport SPI, the report format and the settling of epochs, {@code allocation} the pure plan.
  */

@@ -147,6 +147,7 @@ class WaitingRoomMetricsTest {
             "COUNTER waitingroom.decisions{outcome=queue}",
             "COUNTER waitingroom.decisions{outcome=wait}",
             "COUNTER waitingroom.decisions{outcome=challenge}",
+            "COUNTER waitingroom.decisions{outcome=reject}",
             "COUNTER waitingroom.arrivals",
             "COUNTER waitingroom.admissions{from=arrival}",
             "COUNTER waitingroom.admissions{from=line}",

@@ -65,7 +65,10 @@ public final class DemoServer implements AutoCloseable {
           new Flag("--proof-of-work", "0", "bits of proof of work a newcomer solves before it gets a place while people wait"
               + " (0: off; 16-18 is a second or two on a phone)"),
           new Flag("--dashboard-token", null, "serve the operator dashboard at /waitingroom/dashboard/, protected by this bearer token (16+"
-              + " characters); off if not given"));
+              + " characters); off if not given"),
+          new Flag("--live-settings", "false", "true: the dashboard's PUT /waitingroom/dashboard/settings changes the room's settings"
+              + " on every node (needs --dashboard-token)"),
+          new Flag("--reject-status", "403", "HTTP status of the sold-out page (queueing method reject): 200, 403, 410, 429 or 503"));
 
   /** Where the demo serves the operator dashboard (with {@code --dashboard-token}); the room does not guard it. */
   static final String DASHBOARD_PATH = "/waitingroom/dashboard";
@@ -137,6 +140,7 @@ public final class DemoServer implements AutoCloseable {
           WaitingRoomFilter.builder(room)
               .ignorePaths(metrics == null ? new String[] {"/health", "/favicon.ico"} : new String[] {"/health", "/favicon.ico", metrics})
               .waitingStatus(flags.intValue("--waiting-status"))
+              .rejectStatus(flags.intValue("--reject-status"))
               .ignorePaths(dashboardPaths(flags))
               .proofOfWork(flags.intValue("--proof-of-work"))
               .build();
@@ -205,10 +209,14 @@ public final class DemoServer implements AutoCloseable {
    */
   private static void mountDashboard(ServletContextHandler context, Flags flags, WaitingRoom room) {
     String token = flags.optional("--dashboard-token");
+    boolean changes = liveSettings(flags);
+    if (changes && token == null) {
+      throw new IllegalArgumentException("--live-settings true needs --dashboard-token: the operator endpoints are never unprotected");
+    }
     if (token != null) {
       WaitingRoomDashboard dashboard;
       try {
-        dashboard = WaitingRoomDashboard.builder(room).bearerToken(token).build();
+        dashboard = WaitingRoomDashboard.builder(room).bearerToken(token).settingsChanges(changes).build();
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--dashboard-token: " + e.getMessage(), e);
       }
@@ -216,9 +224,23 @@ public final class DemoServer implements AutoCloseable {
     }
   }
 
+  private static boolean liveSettings(Flags flags) {
+    String v = flags.get("--live-settings");
+    if (!v.equals("true") && !v.equals("false")) {
+      throw new IllegalArgumentException("--live-settings is true or false, but was '" + v + "'");
+    }
+    return v.equals("true");
+  }
+
   private void dashboardBanner(Flags flags, PrintStream out) {
     if (flags.optional("--dashboard-token") != null) {
       out.println("  Operator dashboard: http://localhost:" + port + DASHBOARD_PATH + "/ (enter the --dashboard-token there)");
+      out.println("  Room status:        curl -H 'Authorization: Bearer TOKEN' http://localhost:" + port + DASHBOARD_PATH
+          + "/status");
+      if (liveSettings(flags)) {
+        out.println("  Live settings:      curl -X PUT -H 'Authorization: Bearer TOKEN' -H 'Content-Type: application/json'"
+            + " -d '{\"suspended\":true}' 'http://localhost:" + port + DASHBOARD_PATH + "/settings?room=" + room.config().roomId() + "'");
+      }
       out.println();
       out.flush();
     }

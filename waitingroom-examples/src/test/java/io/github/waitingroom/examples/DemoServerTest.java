@@ -162,6 +162,43 @@ class DemoServerTest {
         .hasMessageNotContaining("too-short");
   }
 
+  private static HttpResponse<String> putSettings(int port, String token, String json) throws Exception {
+    return browser().send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/waitingroom/dashboard/settings?room=ticket-shop"))
+            .header("Authorization", "Bearer " + token)
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(json))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void withLiveSettingsTheDashboardChangesTheRoomsSettingsAndPrintsHow() throws Exception {
+    ByteArrayOutputStream banner = new ByteArrayOutputStream();
+    String token = "demo-dashboard-token-0123";
+    String[] args = {"--port", "0", "--dashboard-token", token, "--live-settings", "true", "--reject-status", "503"};
+    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
+      assertThat(banner.toString(StandardCharsets.UTF_8))
+          .contains("curl -X PUT -H 'Authorization: Bearer TOKEN' -H 'Content-Type: application/json' -d '{\"suspended\":true}'"
+              + " 'http://localhost:" + demo.port() + "/waitingroom/dashboard/settings?room=ticket-shop'");
+      HttpResponse<String> changed = putSettings(demo.port(), token, "{\"queueingMethod\":\"reject\"}");
+      assertThat(changed.statusCode()).isEqualTo(200);
+      assertThat(changed.body()).contains("\"activeFrom\":");
+      assertThat(demo.room().latestSettings().queueingMethod().jsonName()).isEqualTo("reject");
+      assertThat(putSettings(demo.port(), token, "{\"queueingMethod\":\"lifo\"}").statusCode()).isEqualTo(400);
+    }
+    // Without the flag the dashboard only reads.
+    String[] readOnly = {"--port", "0", "--dashboard-token", token};
+    try (DemoServer demo = DemoServer.start(Flags.parse(readOnly, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
+      assertThat(putSettings(demo.port(), token, "{\"suspended\":true}").statusCode()).isEqualTo(403);
+      assertThat(demo.room().latestSettings().version()).isZero();
+    }
+    String[] unprotected = {"--port", "0", "--live-settings", "true"};
+    assertThatThrownBy(() -> DemoServer.start(Flags.parse(unprotected, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--dashboard-token");
+  }
+
   @Test
   void withoutAKeysetFileItWarnsThatTheKeysetIsEphemeral() throws Exception {
     ByteArrayOutputStream banner = new ByteArrayOutputStream();

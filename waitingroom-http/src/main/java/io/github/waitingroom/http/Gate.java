@@ -1,6 +1,7 @@
 package io.github.waitingroom.http;
 
 import io.github.waitingroom.Decision;
+import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.Seal;
 import io.github.waitingroom.WaitingRoom;
 import java.io.IOException;
@@ -27,9 +28,12 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The container-neutral part of a waiting room filter: which requests the room decides, and what
@@ -78,6 +82,11 @@ import org.jspecify.annotations.Nullable;
  * #mayBlock} (a newcomer's human check): call {@link #handleAsync} for it.
  */
 public final class Gate {
+  private static final Logger LOG = LoggerFactory.getLogger(Gate.class);
+
+  /** The default {@linkplain Builder#rejectStatus status} of the "sold out" page. */
+  public static final int DEFAULT_REJECT_STATUS = 403;
+
   /** The default name of the query flag that asks for the JSON status only. */
   public static final String DEFAULT_STATUS_PARAM = "waitingRoomStatus";
 
@@ -120,6 +129,7 @@ public final class Gate {
   private final CookieSecure secure;
   private final SameSite sameSite;
   private final int waitingStatus;
+  private final int rejectStatus;
   private final String statusParam;
   private final PageTemplate template;
   private final Messages messages;
@@ -139,6 +149,8 @@ public final class Gate {
   private final @Nullable Seal flagSeal;
   /** The extra sources the challenge page's policy allows for the human check's widget ("" for none). */
   private final String widgetSources;
+  /** The page texts of the live settings last seen, by language (see {@link #texts}). */
+  private volatile @Nullable Overlay overlay;
 
   private Gate(Builder b) {
     this.room = b.room;
@@ -174,6 +186,7 @@ public final class Gate {
     this.secure = b.sameSite == SameSite.NONE || securePrefix ? CookieSecure.ALWAYS : b.secure;
     this.sameSite = b.sameSite;
     this.waitingStatus = b.waitingStatus;
+    this.rejectStatus = b.rejectStatus;
     List<String> configured = new ArrayList<>();
     configured.add(b.defaultLanguage);
     if (b.language != null) {
@@ -324,6 +337,16 @@ public final class Gate {
    */
   public int waitingStatus() {
     return waitingStatus;
+  }
+
+  /**
+   * The HTTP status of the "sold out" page (and its JSON status) while the room takes no new
+   * users ({@link RoomSettings.QueueingMethod#REJECT}).
+   *
+   * @return 200, 403, 410, 429 or 503
+   */
+  public int rejectStatus() {
+    return rejectStatus;
   }
 
   /**
@@ -496,7 +519,8 @@ public final class Gate {
   }
 
   /** The answer to a decision, as without friction. */
-  private GateResponse respond(Decision d, GateRequest request) {
+  private GateResponse respond(Decision decided, GateRequest request) {
+    Decision d = paused(decided);
     String ticket = d.ticket();
     String setCookie =
         ticket == null
@@ -508,16 +532,37 @@ public final class Gate {
                 ticket,
                 d.ticketMaxAgeSeconds());
     if (hasFlag(request.query(), statusParam)) {
-      return json(d, setCookie, d.letsThrough() ? 200 : waitingStatus, request);
+      return json(d, setCookie, statusOf(d), request);
     }
     if (d.letsThrough()) {
       return GateResponse.pass(setCookie);
     }
     String accept = request.accept();
     if (accept != null && accept.contains("application/json")) {
-      return json(d, setCookie, waitingStatus, request);
+      return json(d, setCookie, statusOf(d), request);
     }
     return page(d, setCookie, request);
+  }
+
+  /**
+   * A waiting answer while the room is suspended: the wait unknown, and asked again at the room's
+   * refresh interval. (An active user's answer says neither: it keeps the session and waits
+   * for the room to resume, not for a place.)
+   */
+  private Decision paused(Decision d) {
+    if (d.letsThrough() || d.outcome() == Decision.Outcome.REJECT || !room.settings().suspended() || !d.waitKnown()) {
+      return d;
+    }
+    return new Decision(d.outcome(), d.ticket(), d.ticketMaxAgeSeconds(), d.usersAhead(), -1, -1, -1,
+        Math.max(d.refreshSeconds(), room.config().refreshSeconds()), d.viewTime());
+  }
+
+  /** The HTTP status of an answer to a decision: 200 when it lets through, the reject or waiting status otherwise. */
+  private int statusOf(Decision d) {
+    if (d.letsThrough()) {
+      return 200;
+    }
+    return d.outcome() == Decision.Outcome.REJECT ? rejectStatus : waitingStatus;
   }
 
   /**
@@ -562,14 +607,15 @@ public final class Gate {
     Decision d = new Decision(Decision.Outcome.CHALLENGE, null, 0, 0, -1, -1, -1, remaining, now);
     Challenged c = new Challenged(token, p.difficulty(), remaining);
     String accept = request.accept();
+    RoomSettings settings = room.settings();
     if (hasFlag(request.query(), statusParam) || accept != null && accept.contains("application/json")) {
       String body = StatusJson.write(room.config().roomId(), d, now,
-          messages.texts(languageFor(request.acceptLanguage())).tag, null, c);
+          messages.texts(languageFor(request.acceptLanguage())).tag, null, c, settings);
       return answer(setCookie, waitingStatus, "application/json", JSON_POLICY, body, d, null);
     }
-    Messages.Texts t = messages.texts(languageFor(request.acceptLanguage()));
+    Messages.Texts t = texts(languageFor(request.acceptLanguage()), settings);
     String nonce = nonce();
-    String html = template.render(values(d, t, nonce, now, request, c));
+    String html = template.render(values(d, t, nonce, now, request, c, settings));
     return answer(setCookie, waitingStatus, "text/html", challengePolicy(nonce), html, d, t.tag);
   }
 
@@ -731,10 +777,11 @@ public final class Gate {
 
   private GateResponse json(Decision d, @Nullable String setCookie, int status, GateRequest request) {
     long viewTime = viewTime(d);
-    Messages.Texts t = messages.texts(languageFor(request.acceptLanguage()));
+    RoomSettings settings = room.settings();
+    Messages.Texts t = texts(languageFor(request.acceptLanguage()), settings);
     Map<String, String> texts = null;
-    if (!d.letsThrough()) {
-      Map<String, Object> v = values(d, t, "", viewTime, request, null);
+    if (!d.letsThrough() && d.outcome() != Decision.Outcome.REJECT) {
+      Map<String, Object> v = values(d, t, "", viewTime, request, null, settings);
       texts = new LinkedHashMap<>();
       for (String name : StatusJson.TEXTS) {
         if (name.startsWith("text.")) {
@@ -746,7 +793,7 @@ public final class Gate {
         }
       }
     }
-    String body = StatusJson.write(room.config().roomId(), d, viewTime, t.tag, texts);
+    String body = StatusJson.write(room.config().roomId(), d, viewTime, t.tag, texts, null, settings);
     return answer(setCookie, status, "application/json", JSON_POLICY, body, d, null);
   }
 
@@ -754,17 +801,72 @@ public final class Gate {
     return d.viewTime() > 0 ? d.viewTime() : room.status().now();
   }
 
+  /**
+   * The waiting page, or for a {@link Decision.Outcome#REJECT} the "sold out" page: the same
+   * template with {@code rejected} true, its own heading and text, and neither poll script nor
+   * meta refresh.
+   */
   private GateResponse page(Decision d, @Nullable String setCookie, GateRequest request) {
-    Messages.Texts t = messages.texts(languageFor(request.acceptLanguage()));
+    RoomSettings settings = room.settings();
+    Messages.Texts t = texts(languageFor(request.acceptLanguage()), settings);
     String nonce = nonce();
-    String html = template.render(values(d, t, nonce, viewTime(d), request, null));
-    return answer(setCookie, waitingStatus, "text/html", pagePolicy(nonce, imageSources), html, d, t.tag);
+    String html = template.render(values(d, t, nonce, viewTime(d), request, null, settings));
+    return answer(setCookie, statusOf(d), "text/html", pagePolicy(nonce, imageSources), html, d, t.tag);
+  }
+
+  /** The room's state as a page shows it: {@code rejected}, {@code suspended}, {@code queueAll} or {@code open}. */
+  static String pageState(Decision d, RoomSettings settings) {
+    if (d.outcome() == Decision.Outcome.REJECT) {
+      return "rejected";
+    }
+    if (settings.suspended()) {
+      return "suspended";
+    }
+    return settings.queueAll() ? "queueAll" : "open";
+  }
+
+  /** The page texts of the settings in force on this node, by language: built-in ones with their {@code texts} on top. */
+  private record Overlay(RoomSettings settings, Map<String, String> replaced, Map<String, Messages.Texts> byTag) {}
+
+  /**
+   * The texts of one language under these settings: the built-in (and configured) ones, with the
+   * settings' {@link RoomSettings#texts() texts} on top. A key the page does not know is ignored,
+   * and logged once per settings version.
+   */
+  Messages.Texts texts(String tag, RoomSettings settings) {
+    if (settings.texts().isEmpty()) {
+      return messages.texts(tag);
+    }
+    Overlay o = overlay;
+    if (o == null || o.settings() != settings) {
+      Map<String, String> replaced = new LinkedHashMap<>();
+      List<String> unknown = new ArrayList<>();
+      settings.texts().forEach((k, v) -> {
+        if (messages.knows(k)) {
+          replaced.put(k, v);
+        } else {
+          unknown.add(k);
+        }
+      });
+      if (!unknown.isEmpty() && (o == null || o.settings().version() != settings.version())) {
+        LOG.warn("room '{}': settings version {} replace page texts the page does not have, ignored: {}"
+                + " (keys: see messages_en.properties; a counted text takes its plural category, e.g. refreshNote.other)",
+            room.config().roomId(), settings.version(), unknown);
+      }
+      o = new Overlay(settings, Map.copyOf(replaced), new ConcurrentHashMap<>());
+      overlay = o;
+    }
+    Overlay in = o;
+    return in.byTag().computeIfAbsent(tag, k -> messages.texts(k).with(in.replaced()));
   }
 
   /** The values of every template variable ({@link PageTemplate#VARIABLES}) for one waiting decision. */
   private Map<String, Object> values(
-      Decision d, Messages.Texts t, String nonce, long viewTime, GateRequest request, @Nullable Challenged challenged) {
+      Decision d, Messages.Texts t, String nonce, long viewTime, GateRequest request, @Nullable Challenged challenged,
+      RoomSettings settings) {
     boolean known = d.waitKnown();
+    String state = pageState(d, settings);
+    boolean rejected = state.equals("rejected");
     String back = returnUrl(request);
     long ahead = d.usersAhead();
     long refresh = Math.max(1, d.refreshSeconds());
@@ -791,15 +893,23 @@ public final class Gate {
     v.put("lastUpdatedFormatted", time);
     v.put("statusParam", statusParam);
     v.put("cspNonce", nonce);
-    v.put("refreshMeta", "<noscript><meta http-equiv=\"refresh\" content=\"" + refresh
+    // The "sold out" page is static: it neither polls nor refreshes.
+    v.put("refreshMeta", rejected ? "" : "<noscript><meta http-equiv=\"refresh\" content=\"" + refresh
         + (back.isEmpty() ? "" : ";url=" + back.replace("&", "&amp;")) + "\"></noscript>");
     v.put("formNotSent", request.sendsContent());
     v.put("returnUrl", back);
     v.put("challenge", challenged != null);
     String widget = challenged == null || human == null ? "" : widget(nonce, Objects.requireNonNull(human).widget());
     v.put("humanCheckWidget", widget);
-    if (challenged == null) {
-      v.put("refreshScript", refreshScript(nonce, refresh, back));
+    v.put("rejected", rejected);
+    v.put("suspended", state.equals("suspended"));
+    v.put("queueAll", state.equals("queueAll"));
+    v.put("queueingMethod", settings.queueingMethod().jsonName());
+    v.put("settingsVersion", settings.version());
+    if (rejected) {
+      v.put("refreshScript", "");
+    } else if (challenged == null) {
+      v.put("refreshScript", refreshScript(nonce, refresh, back, state));
     } else {
       String script = challengeScript(nonce, challenged, back);
       v.put("refreshScript", template.usesWidget() ? script : widget + "\n" + script);
@@ -816,6 +926,15 @@ public final class Gate {
     }
     text.put("usersAheadSentence", t.counted("usersAheadSentence", ahead));
     text.put("refreshNote", t.counted("refreshNote", refresh));
+    if (!state.equals("open")) {
+      // The page's heading and introduction say what state the room is in (also in a template of
+      // one's own, which shows text.heading and text.intro).
+      String key = state.equals("suspended") ? "paused" : state;
+      String heading = t.text(key + "Heading");
+      text.put("title", heading);
+      text.put("heading", heading);
+      text.put("intro", t.text(key + "Intro"));
+    }
     v.put("text", text);
     v.put("waitKnown", known);
     v.put("waitMinutes", known ? Long.toString(d.waitMinutes()) : "unknown");
@@ -879,11 +998,12 @@ public final class Gate {
    * form was sent from ({@code back}): by the browser's history when that is where the visitor came
    * from, which gives back what they typed where the browser kept it, else by loading it.
    */
-  private String refreshScript(String nonce, long refresh, String back) {
+  private String refreshScript(String nonce, long refresh, String back, String state) {
     return "<script nonce=\"" + nonce + "\">\n"
         + "(function () {\n"
         + "  var refresh = " + refresh + ";\n"
         + "  var back = \"" + back + "\";\n"
+        + "  var state = \"" + state + "\";\n"
         + "  function enter() {\n"
         + "    if (!back) { location.replace(location.href); return; }\n"
         + "    var from = document.referrer ? new URL(document.referrer) : null;\n"
@@ -912,6 +1032,9 @@ public final class Gate {
         + "      .then(function (body) {\n"
         + "        var s = body.waitingRoom;\n"
         + "        if (!s.inWaitingRoom) { enter(); return; }\n"
+        + "        // The room changed state (paused, opened, sold out): the page shows the new one.\n"
+        + "        var now = s.status === \"rejected\" ? \"rejected\" : s.suspended ? \"suspended\" : s.queueAll ? \"queueAll\" : \"open\";\n"
+        + "        if (now !== state) { location.replace(back || location.href); return; }\n"
         + "        if (s.texts) { show(s.texts); }\n"
         + "        setTimeout(poll, Math.max(1, s.refreshIntervalSeconds) * 1000);\n"
         + "      })\n"
@@ -1040,6 +1163,7 @@ public final class Gate {
     private CookieSecure secure = CookieSecure.AUTO;
     private SameSite sameSite = SameSite.LAX;
     private int waitingStatus = 200;
+    private int rejectStatus = DEFAULT_REJECT_STATUS;
     private String statusParam = DEFAULT_STATUS_PARAM;
     private @Nullable String templateHtml;
     private String templateSource = "custom template";
@@ -1150,6 +1274,22 @@ public final class Gate {
         throw new IllegalArgumentException("waitingStatus must be 200, 202 or 429 but was " + status);
       }
       this.waitingStatus = status;
+      return this;
+    }
+
+    /**
+     * The HTTP status of the "sold out" page, and of its JSON status, while the room takes no new
+     * users ({@link RoomSettings.QueueingMethod#REJECT}): 403 (default; Cloudflare documents no
+     * status of its own for its reject page), 200, 410, 429 or 503.
+     *
+     * @param status 200, 403, 410, 429 or 503
+     * @return this builder
+     */
+    public Builder rejectStatus(int status) {
+      if (status != 200 && status != 403 && status != 410 && status != 429 && status != 503) {
+        throw new IllegalArgumentException("rejectStatus must be 200, 403, 410, 429 or 503 but was " + status);
+      }
+      this.rejectStatus = status;
       return this;
     }
 

@@ -256,6 +256,18 @@ final class Messages {
     return plainKeys;
   }
 
+  /**
+   * Whether a key names a text of the page: a plain key, or a counted key with its plural
+   * category ({@code refreshNote.other}).
+   */
+  boolean knows(String key) {
+    if (plainKeys.contains(key)) {
+      return true;
+    }
+    var m = PLURAL_KEY.matcher(key);
+    return m.matches() && pluralKeys.contains(m.group(1));
+  }
+
   /** The texts of one language, with its number and time formats. Thread-safe. */
   static final class Texts {
     final String tag;
@@ -275,6 +287,13 @@ final class Messages {
               .withLocale(locale)
               .withDecimalStyle(DecimalStyle.of(locale))
               .withZone(ZoneOffset.UTC);
+    }
+
+    /** These texts with some replaced (keys the page knows, see {@link Messages#knows}). */
+    Texts with(Map<String, String> replaced) {
+      Map<String, String> all = new LinkedHashMap<>(texts);
+      all.putAll(replaced);
+      return new Texts(tag, all);
     }
 
     /** The raw text of a key (plural keys with their suffix), or {@code null}. */

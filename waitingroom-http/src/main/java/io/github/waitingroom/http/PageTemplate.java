@@ -38,6 +38,7 @@ final class PageTemplate {
           "waitTimeHighFormatted", "waitTimeRangeFormatted", "refreshIntervalSeconds", "lastUpdated",
           "lastUpdatedFormatted", "statusParam", "cspNonce", "refreshMeta", "refreshScript", "brandName",
           "logoUrl", "brandColor", "brandTextColor", "formNotSent", "returnUrl", "text", "challenge", "humanCheckWidget",
+          "rejected", "suspended", "queueAll", "queueingMethod", "settingsVersion",
           // The names of the first template syntax, kept so that such templates still work.
           "waitKnown", "waitMinutes", "refreshSeconds");
 

@@ -3,6 +3,7 @@ package io.github.waitingroom.http;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.github.waitingroom.Decision;
+import io.github.waitingroom.RoomSettings;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -31,36 +32,22 @@ final class StatusJson {
   private StatusJson() {}
 
   /**
-   * Writes the status for one decision.
-   *
-   * @param viewTime the epoch second the figures stand at
-   */
-  static String write(String roomId, Decision d, long viewTime) {
-    return write(roomId, d, viewTime, null, null);
-  }
-
-  /**
-   * Writes the status for one decision, with the additive fields {@code locale} and (while
-   * waiting) {@code texts}.
+   * Writes the status for one decision: with the additive fields {@code locale}, (while waiting)
+   * {@code texts}, the challenge a newcomer is asked to meet ({@code status} {@code challenge}:
+   * {@code challenge.token}, {@code challenge.difficulty} (0: no proof of work, only the penalty or
+   * the human check) and {@code challenge.penaltySeconds} (after how long the challenge counts as met
+   * without a proof)), and the room's live settings as hosted rooms name them ({@code
+   * queueingMethod}, {@code isFIFO}, {@code isPassthrough}, {@code isReject}, {@code queueAll},
+   * {@code suspended}, {@code settingsVersion}).
    *
    * @param viewTime the epoch second the figures stand at
    * @param locale the language of the texts, or {@code null} for none
    * @param texts the localized texts ({@link #TEXTS}), or {@code null} for none
-   */
-  static String write(
-      String roomId, Decision d, long viewTime, @Nullable String locale, @Nullable Map<String, String> texts) {
-    return write(roomId, d, viewTime, locale, texts, null);
-  }
-
-  /**
-   * Writes the status, with the challenge a newcomer is asked to meet ({@code status} {@code
-   * challenge}): {@code challenge.token}, {@code challenge.difficulty} (0: no proof of work, only
-   * the penalty or the human check) and {@code challenge.penaltySeconds} (after how long the
-   * challenge counts as met without a proof).
+   * @param settings the room's settings in force on this node
    */
   static String write(
       String roomId, Decision d, long viewTime, @Nullable String locale, @Nullable Map<String, String> texts,
-      Gate.@Nullable Challenged challenge) {
+      Gate.@Nullable Challenged challenge, RoomSettings settings) {
     StringWriter out = new StringWriter(320);
     boolean waiting = !d.letsThrough();
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
@@ -70,7 +57,9 @@ final class StatusJson {
       g.writeBooleanField("inWaitingRoom", waiting);
       g.writeStringField("status", status(d.outcome()));
       g.writeNumberField("usersAhead", waiting ? d.usersAhead() : 0);
-      boolean known = !waiting || d.waitKnown();
+      // A rejected request has no place and no wait: it is not to poll again (refresh 0).
+      boolean rejected = d.outcome() == Decision.Outcome.REJECT;
+      boolean known = !waiting || !rejected && d.waitKnown();
       g.writeBooleanField("waitTimeKnown", known);
       if (known) {
         g.writeNumberField("waitTime", waiting ? d.waitMinutes() : 0);
@@ -84,7 +73,7 @@ final class StatusJson {
         g.writeNullField("waitTimeSeconds");
         g.writeNullField("waitTimeRangeSeconds");
       }
-      g.writeStringField("waitTimeFormatted", waiting ? PageTemplate.formatWait(d.waitSeconds()) : "none");
+      g.writeStringField("waitTimeFormatted", waiting && !rejected ? PageTemplate.formatWait(d.waitSeconds()) : "none");
       g.writeNumberField("refreshIntervalSeconds", waiting ? d.refreshSeconds() : 0);
       g.writeStringField("lastUpdated", Instant.ofEpochSecond(viewTime).toString());
       if (locale != null) {
@@ -104,6 +93,14 @@ final class StatusJson {
         }
         g.writeEndObject();
       }
+      RoomSettings.QueueingMethod method = settings.queueingMethod();
+      g.writeStringField("queueingMethod", method.jsonName());
+      g.writeBooleanField("isFIFO", method == RoomSettings.QueueingMethod.FIFO);
+      g.writeBooleanField("isPassthrough", method == RoomSettings.QueueingMethod.PASSTHROUGH);
+      g.writeBooleanField("isReject", method == RoomSettings.QueueingMethod.REJECT);
+      g.writeBooleanField("queueAll", settings.queueAll());
+      g.writeBooleanField("suspended", settings.suspended());
+      g.writeNumberField("settingsVersion", settings.version());
       g.writeEndObject();
       g.writeEndObject();
     } catch (IOException e) {

@@ -5,13 +5,16 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.github.waitingroom.Decision;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.RoomMetrics;
+import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.RoomStatus;
 import io.github.waitingroom.WaitingRoom;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The dashboard's data, written with jackson-core's streaming generator: per room its limits,
@@ -35,8 +38,12 @@ final class DashboardJson {
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
       g.writeStartObject();
       g.writeNumberField("timeMillis", timeMillis);
-      // Live settings (another issue) will give each room's settings a version; until then there is none.
-      g.writeNullField("settingsVersion");
+      // The highest version of the rooms' settings in force (each room has its own, below).
+      long version = 0;
+      for (WaitingRoom room : rooms) {
+        version = Math.max(version, room.settings().version());
+      }
+      g.writeNumberField("settingsVersion", version);
       g.writeArrayFieldStart("histogramBounds");
       for (long b : BOUNDS) {
         g.writeNumber(b);
@@ -56,23 +63,31 @@ final class DashboardJson {
 
   private static void room(JsonGenerator g, WaitingRoom room) throws IOException {
     RoomConfig c = room.config();
+    RoomStatus s = room.status();
+    RoomSettings live = s.settings();
     g.writeStartObject();
     g.writeStringField("roomId", c.roomId());
     g.writeStringField("dataCenter", room.dataCenter());
     g.writeStringField("nodeId", room.nodeId());
+    g.writeNumberField("settingsVersion", live.version());
+    g.writeStringField("queueingMethod", live.queueingMethod().jsonName());
+    g.writeBooleanField("queueAll", live.queueAll());
+    g.writeBooleanField("suspended", live.suspended());
 
+    // The limits in force: the live settings' (the configuration's until an operator changes them).
     g.writeObjectFieldStart("limits");
-    g.writeNumberField("totalActiveUsers", c.totalActiveUsers());
-    g.writeNumberField("newUsersPerMinute", c.newUsersPerMinute());
-    g.writeNumberField("sessionSeconds", c.sessionSeconds());
+    g.writeNumberField("totalActiveUsers", live.totalActiveUsers());
+    g.writeNumberField("newUsersPerMinute", live.newUsersPerMinute());
+    g.writeNumberField("sessionSeconds", live.sessionDuration().toSeconds());
     g.writeNumberField("refreshSeconds", c.refreshSeconds());
     g.writeNumberField("waitingTimeoutSeconds", c.waitingTimeoutSeconds());
     g.writeNumberField("sliceSeconds", c.sliceSeconds());
     g.writeEndObject();
 
-    RoomStatus s = room.status();
     g.writeObjectFieldStart("status");
     g.writeNumberField("now", s.now());
+    g.writeStringField("queueingStatus", s.queueingStatus());
+    g.writeNumberField("maxWaitSeconds", s.maxWaitSeconds());
     nullable(g, "planEpoch", s.planEpoch());
     g.writeNumberField("viewAgeMillis", s.viewAgeMillis());
     g.writeNumberField("activeUsers", s.activeUsers());
@@ -117,6 +132,78 @@ final class DashboardJson {
     g.writeEndObject();
 
     g.writeEndObject();
+  }
+
+  /** {@code GET <mapping>/status}: every room's {@link #status(WaitingRoom)}, under {@code rooms}. */
+  static byte[] statuses(List<WaitingRoom> rooms) {
+    return json(g -> {
+      g.writeStartObject();
+      g.writeArrayFieldStart("rooms");
+      for (WaitingRoom room : rooms) {
+        status(g, room);
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    });
+  }
+
+  /** {@code GET <mapping>/status?room=<id>}: one room's status in the words of Cloudflare's status API. */
+  static byte[] status(WaitingRoom room) {
+    return json(g -> status(g, room));
+  }
+
+  private static void status(JsonGenerator g, WaitingRoom room) throws IOException {
+    RoomStatus s = room.status();
+    long wait = s.maxWaitSeconds();
+    g.writeStartObject();
+    g.writeStringField("roomId", room.config().roomId());
+    g.writeStringField("status", s.queueingStatus());
+    g.writeNumberField("estimatedQueuedUsers", s.waitingUsers());
+    g.writeNumberField("estimatedTotalActiveUsers", s.activeUsers());
+    g.writeNumberField("maxEstimatedTimeMinutes", wait < 0 ? -1 : (wait + 59) / 60);
+    g.writeNumberField("settingsVersion", s.settingsVersion());
+    g.writeEndObject();
+  }
+
+  /**
+   * {@code <mapping>/settings}: a room's settings document, the version in force on this node,
+   * and (after a change) when the document takes effect.
+   */
+  static byte[] settings(WaitingRoom room, RoomSettings settings, @Nullable Instant activeFrom) {
+    return json(g -> {
+      g.writeStartObject();
+      g.writeStringField("roomId", room.config().roomId());
+      g.writeFieldName("settings");
+      g.writeRawValue(settings.toJson());
+      g.writeNumberField("versionInForce", room.settings().version());
+      if (activeFrom != null) {
+        g.writeStringField("activeFrom", activeFrom.toString());
+      }
+      g.writeEndObject();
+    });
+  }
+
+  /** {@code {"error": message}}. */
+  static byte[] error(String message) {
+    return json(g -> {
+      g.writeStartObject();
+      g.writeStringField("error", message);
+      g.writeEndObject();
+    });
+  }
+
+  private interface Body {
+    void write(JsonGenerator g) throws IOException;
+  }
+
+  private static byte[] json(Body body) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+    try (JsonGenerator g = FACTORY.createGenerator(out)) {
+      body.write(g);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
   }
 
   private static void nullable(JsonGenerator g, String name, long value) throws IOException {

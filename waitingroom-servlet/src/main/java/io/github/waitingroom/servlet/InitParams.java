@@ -60,6 +60,7 @@ final class InitParams {
                   "cookieSecure",
                   "cookieSameSite",
                   "waitingStatus",
+                  "rejectStatus",
                   "statusParam",
                   "templateFile",
                   "pageStyle",
@@ -294,6 +295,10 @@ final class InitParams {
     v = get("waitingStatus");
     if (v != null) {
       fb.waitingStatus(intValue("waitingStatus", v));
+    }
+    v = get("rejectStatus");
+    if (v != null) {
+      fb.rejectStatus(intValue("rejectStatus", v));
     }
     v = get("statusParam");
     if (v != null) {

@@ -1,5 +1,6 @@
 package io.github.waitingroom.servlet;
 
+import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.WaitingRoom;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -7,6 +8,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -47,7 +49,27 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET <mapping>/data}: the JSON data, per room its limits, {@link
  *       WaitingRoom#status()} and {@link WaitingRoom#metrics()} (histograms as cumulative bucket
  *       counts). Without the right token: 401 with {@code WWW-Authenticate: Bearer}.
+ *   <li>{@code GET <mapping>/status}: per room its state in the words of Cloudflare's status
+ *       API ({@code status} {@code queueing}, {@code not_queueing} or {@code suspended}, {@code
+ *       estimatedQueuedUsers}, {@code estimatedTotalActiveUsers}, {@code maxEstimatedTimeMinutes},
+ *       -1 when unknown) with its {@code roomId} and {@code settingsVersion}; {@code ?room=<id>}
+ *       for one room.
+ *   <li>{@code GET <mapping>/settings?room=<id>}: the room's newest {@linkplain
+ *       WaitingRoom#latestSettings() live settings} ({@code settings}, the document of {@link
+ *       RoomSettings#toJson()}) and the version in force on this node ({@code versionInForce}).
+ *   <li>{@code PUT <mapping>/settings?room=<id>}, only with {@link Builder#settingsChanges
+ *       settingsChanges(true)}: changes the room's settings on every node ({@link
+ *       WaitingRoom#updateSettings}), the body a JSON document ({@code Content-Type:
+ *       application/json}, else 415, so that no cross-site form can send it; at most {@value
+ *       RoomSettings#MAX_JSON_LENGTH} characters, else 413) whose fields replace those of the
+ *       newest settings ({@link RoomSettings#fromJson}). 200 with the new {@code settings} and
+ *       {@code activeFrom}, the instant it takes effect on every node; 400 with {@code {"error":
+ *       ...}} naming the field for a bad document; 409 when the version is not newer than one the
+ *       node knows (another operator changed the settings: read them again); 403 when changes are
+ *       off. The room may be left out when the dashboard has only one.
  * </ul>
+ *
+ * <p>Every answer but the page needs the token (or the role), as the data do.
  *
  * <p>Every response carries {@code Cache-Control: no-store}, {@code X-Content-Type-Options:
  * nosniff}, {@code Referrer-Policy: no-referrer} and a Content-Security-Policy that allows only the
@@ -75,9 +97,11 @@ public final class WaitingRoomDashboard extends HttpServlet {
   private final transient InstantSource clock;
   private final transient byte[] page;
   private final transient AtomicBoolean warned = new AtomicBoolean();
+  private final transient boolean settingsChanges;
 
   private WaitingRoomDashboard(Builder b, @Nullable String tokenDigest, @Nullable String role) {
     this.rooms = List.copyOf(b.rooms);
+    this.settingsChanges = b.settingsChanges;
     this.tokenDigest = tokenDigest;
     this.role = role;
     this.clock = b.clock;
@@ -107,14 +131,17 @@ public final class WaitingRoomDashboard extends HttpServlet {
     return rooms;
   }
 
-  /** Serves the page, its data, or 404. */
+  /** Whether {@code PUT <mapping>/settings} changes settings ({@link Builder#settingsChanges}). */
+  public boolean settingsChanges() {
+    return settingsChanges;
+  }
+
+  /** Serves the page, its data, the rooms' status and settings, or 404. */
   @Override
   protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
     warnIfDecided(req);
     String path = req.getPathInfo();
-    res.setHeader("Cache-Control", NO_STORE);
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "no-referrer");
+    commonHeaders(res);
     if (path == null || path.isEmpty()) {
       String uri = req.getRequestURI();
       if (uri != null && !uri.endsWith("/")) {
@@ -139,10 +166,156 @@ public final class WaitingRoomDashboard extends HttpServlet {
       }
       byte[] body = DashboardJson.write(rooms, clock.millis());
       write(res, HttpServletResponse.SC_OK, "application/json", DATA_POLICY, body);
+    } else if (path.equals("/status") || path.equals("/settings")) {
+      if (!allowed(req)) {
+        refuse(res);
+        return;
+      }
+      String id = req.getParameter("room");
+      if (path.equals("/status") && id == null) {
+        json(res, HttpServletResponse.SC_OK, DashboardJson.statuses(rooms));
+        return;
+      }
+      WaitingRoom room = room(id, res);
+      if (room == null) {
+        return;
+      }
+      json(res, HttpServletResponse.SC_OK, path.equals("/status")
+          ? DashboardJson.status(room)
+          : DashboardJson.settings(room, room.latestSettings(), null));
     } else {
       write(res, HttpServletResponse.SC_NOT_FOUND, "text/plain;charset=UTF-8", DATA_POLICY,
           "not found\n".getBytes(StandardCharsets.UTF_8));
     }
+  }
+
+  /**
+   * Changes a room's live settings ({@code PUT <mapping>/settings?room=<id>}; see the class
+   * comment).
+   */
+  @Override
+  protected void doPut(HttpServletRequest req, HttpServletResponse res) throws IOException {
+    warnIfDecided(req);
+    commonHeaders(res);
+    if (!"/settings".equals(req.getPathInfo())) {
+      write(res, HttpServletResponse.SC_METHOD_NOT_ALLOWED, "application/json", DATA_POLICY,
+          error("only <mapping>/settings takes a PUT"));
+      return;
+    }
+    if (!allowed(req)) {
+      refuse(res);
+      return;
+    }
+    if (!settingsChanges) {
+      json(res, HttpServletResponse.SC_FORBIDDEN,
+          error("this dashboard does not change settings: build it with settingsChanges(true)"));
+      return;
+    }
+    if (!isJson(req.getContentType())) {
+      json(res, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
+          error("the settings must be sent as Content-Type: application/json"));
+      return;
+    }
+    WaitingRoom room = room(req.getParameter("room"), res);
+    if (room == null) {
+      return;
+    }
+    String body = body(req);
+    if (body == null) {
+      json(res, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
+          error("settings must be at most " + RoomSettings.MAX_JSON_LENGTH + " characters of JSON"));
+      return;
+    }
+    RoomSettings next;
+    Instant from;
+    try {
+      next = RoomSettings.fromJson(body, room.latestSettings());
+      from = room.updateSettings(next);
+    } catch (IllegalArgumentException e) {
+      json(res, HttpServletResponse.SC_BAD_REQUEST, error(String.valueOf(e.getMessage())));
+      return;
+    } catch (IllegalStateException e) {
+      json(res, HttpServletResponse.SC_CONFLICT, error(String.valueOf(e.getMessage())));
+      return;
+    }
+    log.info("room '{}': settings version {} set through the dashboard, in force from {}", room.config().roomId(),
+        next.version(), from);
+    json(res, HttpServletResponse.SC_OK, DashboardJson.settings(room, next, from));
+  }
+
+  /** {@code application/json}, with any parameters ({@code ; charset=UTF-8}), in any case. */
+  static boolean isJson(@Nullable String contentType) {
+    if (contentType == null) {
+      return false;
+    }
+    int semi = contentType.indexOf(';');
+    String type = (semi < 0 ? contentType : contentType.substring(0, semi)).strip();
+    return type.equalsIgnoreCase("application/json");
+  }
+
+  /** The request's body as UTF-8, or {@code null} when it is longer than a settings document may be. */
+  private static @Nullable String body(HttpServletRequest req) throws IOException {
+    long declared = req.getContentLengthLong();
+    // A character takes up to 4 bytes of UTF-8.
+    long most = 4L * RoomSettings.MAX_JSON_LENGTH;
+    if (declared > most) {
+      return null;
+    }
+    byte[] bytes = req.getInputStream().readNBytes((int) most + 1);
+    if (bytes.length > most) {
+      return null;
+    }
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    return text.length() > RoomSettings.MAX_JSON_LENGTH ? null : text;
+  }
+
+  /**
+   * The room a request names with {@code ?room=<id>} (the only room when it names none); else
+   * answers 400 or 404 and returns {@code null}.
+   */
+  private @Nullable WaitingRoom room(@Nullable String id, HttpServletResponse res) throws IOException {
+    if (id == null) {
+      if (rooms.size() == 1) {
+        return rooms.get(0);
+      }
+      json(res, HttpServletResponse.SC_BAD_REQUEST, error("name the room: ?room=<id>, one of " + ids()));
+      return null;
+    }
+    for (WaitingRoom r : rooms) {
+      if (r.config().roomId().equals(id)) {
+        return r;
+      }
+    }
+    json(res, HttpServletResponse.SC_NOT_FOUND, error("this dashboard has no room '" + printable(id) + "', only " + ids()));
+    return null;
+  }
+
+  private List<String> ids() {
+    return rooms.stream().map(r -> r.config().roomId()).toList();
+  }
+
+  /** At most 64 printable ASCII characters of a value from the request, for an error message. */
+  private static String printable(String s) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < s.length() && b.length() < 64; i++) {
+      char c = s.charAt(i);
+      b.append(c >= 0x20 && c < 0x7f ? c : '?');
+    }
+    return b.toString();
+  }
+
+  private static byte[] error(String message) {
+    return DashboardJson.error(message);
+  }
+
+  private static void json(HttpServletResponse res, int status, byte[] body) throws IOException {
+    write(res, status, "application/json", DATA_POLICY, body);
+  }
+
+  private static void commonHeaders(HttpServletResponse res) {
+    res.setHeader("Cache-Control", NO_STORE);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "no-referrer");
   }
 
   private boolean allowed(HttpServletRequest req) {
@@ -281,6 +454,7 @@ public final class WaitingRoomDashboard extends HttpServlet {
     private @Nullable String token;
     private @Nullable String role;
     private InstantSource clock = InstantSource.system();
+    private boolean settingsChanges;
 
     private Builder(List<WaitingRoom> rooms) {
       for (WaitingRoom r : rooms) {
@@ -341,6 +515,17 @@ public final class WaitingRoomDashboard extends HttpServlet {
      */
     public Builder clock(InstantSource clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Whether {@code PUT <mapping>/settings} may change the rooms' live settings ({@link
+     * WaitingRoom#updateSettings}) for whoever holds the token or the role. Default: off, and the
+     * dashboard only reads (a PUT answers 403). Reading the settings and the status needs no
+     * such switch.
+     */
+    public Builder settingsChanges(boolean allowed) {
+      this.settingsChanges = allowed;
       return this;
     }
 

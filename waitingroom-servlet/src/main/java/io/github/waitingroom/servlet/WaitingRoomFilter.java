@@ -12,10 +12,13 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRegistration;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletMapping;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
@@ -186,6 +189,7 @@ public final class WaitingRoomFilter implements Filter {
     if (!(request instanceof HttpServletRequest req)
         || !(response instanceof HttpServletResponse res)
         || req.getDispatcherType() != DispatcherType.REQUEST
+        || toDashboard(req)
         || !claim(s, req)
         || !s.gate.decides(
             req.getMethod(),
@@ -247,6 +251,24 @@ public final class WaitingRoomFilter implements Filter {
         rooms.join(f, s.gate);
       }
     }
+  }
+
+  /**
+   * Whether the container sends the request to a {@link WaitingRoomDashboard} (its servlet is
+   * registered under the dashboard's class): the room never decides it, whatever its path, so
+   * that operators never wait in line for their own dashboard, nor for the operator endpoints
+   * whose {@code PUT} no {@code ignorePaths} entry covers (those cover only {@code GET} and {@code
+   * HEAD}). The dashboard is protected by its own token or role.
+   */
+  private static boolean toDashboard(HttpServletRequest req) {
+    HttpServletMapping m = req.getHttpServletMapping();
+    String name = m == null ? null : m.getServletName();
+    if (name == null || name.isEmpty()) {
+      return false;
+    }
+    ServletContext context = req.getServletContext();
+    ServletRegistration r = context == null ? null : context.getServletRegistration(name);
+    return r != null && WaitingRoomDashboard.class.getName().equals(r.getClassName());
   }
 
   /**
@@ -527,6 +549,15 @@ public final class WaitingRoomFilter implements Filter {
     /** The HTTP status of waiting responses: 200 (default), 202 or 429 (with {@code Retry-After}). */
     public Builder waitingStatus(int status) {
       gate.waitingStatus(status);
+      return this;
+    }
+
+    /**
+     * The HTTP status of the "sold out" page (and its JSON status) while the room takes no new
+     * users (live settings' queueing method {@code reject}): 403 (default), 200, 410, 429 or 503.
+     */
+    public Builder rejectStatus(int status) {
+      gate.rejectStatus(status);
       return this;
     }
 

@@ -293,7 +293,8 @@ class DashboardBrowserTest {
               + number(room, "metrics", "storeOutages"));
       assertThat(text(figs, "topology"))
           .isEqualTo(((List<?>) JsonTree.node(room, "status", "dataCenters")).size() + " / " + number(room, "status", "roomNodes"));
-      assertThat(text(figs, "settings")).isEqualTo("not tracked yet");
+      assertThat(text(figs, "settings"))
+          .isEqualTo("v" + number(room, "settingsVersion") + ", " + JsonTree.at(room, "status", "queueingStatus"));
       double age = number(room, "status", "viewAgeMillis") / 1000.0;
       assertThat(text(figs, "viewAge"))
           .isEqualTo(age == Math.rint(age) ? (long) age + " s" : String.format(java.util.Locale.ROOT, "%.1f s", age));

@@ -47,6 +47,16 @@ final class DashboardServer implements AutoCloseable {
 
   static DashboardServer start(WaitingRoomDashboard dashboard, List<? extends Filter> filters, boolean fakeLogin)
       throws Exception {
+    return start(dashboard, filters, fakeLogin, false);
+  }
+
+  /**
+   * With {@code wrapped}, the dashboard is served by a servlet of another class that hands it
+   * every request: the filters cannot tell it is the dashboard.
+   */
+  static DashboardServer start(
+      WaitingRoomDashboard dashboard, List<? extends Filter> filters, boolean fakeLogin, boolean wrapped)
+      throws Exception {
     Server server = new Server();
     ServerConnector connector = new ServerConnector(server);
     connector.setHost("127.0.0.1");
@@ -79,7 +89,13 @@ final class DashboardServer implements AutoCloseable {
               }
             }),
         "/");
-    context.addServlet(new ServletHolder(dashboard), PATH + "/*");
+    HttpServlet served = !wrapped ? dashboard : new HttpServlet() {
+      @Override
+      protected void service(HttpServletRequest req, HttpServletResponse res) throws jakarta.servlet.ServletException, IOException {
+        dashboard.service(req, res);
+      }
+    };
+    context.addServlet(new ServletHolder(served), PATH + "/*");
     server.setHandler(context);
     server.start();
     return new DashboardServer(server, connector.getLocalPort(), data);
@@ -111,8 +127,24 @@ final class DashboardServer implements AutoCloseable {
 
   /** One browser-like client: a java.net.http client with its own cookies. */
   final class Client {
+    private final CookieManager jar = new CookieManager();
     private final HttpClient http =
-        HttpClient.newBuilder().cookieHandler(new CookieManager()).connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient.newBuilder().cookieHandler(jar).connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** The value of a cookie in this client's jar, or {@code null}. */
+    @Nullable String cookie(String name) {
+      return jar.getCookieStore().getCookies().stream().filter(c -> c.getName().equals(name)).map(java.net.HttpCookie::getValue)
+          .findFirst().orElse(null);
+    }
+
+    /** Sends {@code method} with a body and exactly these headers. */
+    HttpResponse<String> send(String method, String path, Map<String, String> headers, String body)
+        throws IOException, InterruptedException {
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(uri(path)).method(method, HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(10));
+      headers.forEach(b::header);
+      return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
 
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
       return get(path, Map.of());

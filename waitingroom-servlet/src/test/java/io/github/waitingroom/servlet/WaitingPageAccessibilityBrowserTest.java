@@ -36,7 +36,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class WaitingPageAccessibilityBrowserTest {
   /** axe-core's browser build, from {@code npm install --prefix ~/.cache/waitingroom-npm axe-core@4.14.1}. */
-  private static final Path AXE =
+  static final Path AXE =
       Path.of(System.getProperty("waitingroom.axe",
           System.getProperty("user.home") + "/.cache/waitingroom-npm/node_modules/axe-core/axe.min.js"));
   private static final KeysetHandle KEYS = TicketKeys.generate();
@@ -136,7 +136,7 @@ class WaitingPageAccessibilityBrowserTest {
   }
 
   /** axe-core's WCAG 2.0, 2.1 and 2.2 A and AA rules on the page as it is: the violations, one line each. */
-  private static String axe(ChromeDriver b, String axeSource) {
+  static String axe(ChromeDriver b, String axeSource) {
     b.executeScript(axeSource + "\nreturn true;");
     Object r =
         b.executeAsyncScript(

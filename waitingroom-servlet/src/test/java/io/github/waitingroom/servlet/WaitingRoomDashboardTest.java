@@ -255,7 +255,7 @@ class WaitingRoomDashboardTest {
     assertThat(r.statusCode()).isEqualTo(200);
     Map<String, Object> json = JsonTree.object(r.body());
     assertThat(at(json, "timeMillis")).isEqualTo(clock.millis());
-    assertThat(at(json, "settingsVersion")).isNull();
+    assertThat(at(json, "settingsVersion")).isEqualTo(0L); // no operator has changed the settings
     List<Long> bounds = new ArrayList<>();
     for (long bound : RoomMetrics.SecondsHistogram.bounds()) {
       bounds.add(bound);
@@ -286,6 +286,8 @@ class WaitingRoomDashboardTest {
     assertThat(at(json, "roomId")).isEqualTo(c.roomId());
     assertThat(at(json, "nodeId")).isEqualTo("web-1");
     assertThat(at(json, "dataCenter")).isEqualTo("eu");
+    assertThat(at(json, "settingsVersion")).isEqualTo(room.settings().version());
+    assertThat(at(json, "queueingMethod")).isEqualTo("fifo");
     assertThat(at(json, "limits", "totalActiveUsers")).isEqualTo((long) c.totalActiveUsers());
     assertThat(at(json, "limits", "newUsersPerMinute")).isEqualTo((long) c.newUsersPerMinute());
     assertThat(at(json, "limits", "sessionSeconds")).isEqualTo(c.sessionSeconds());
@@ -295,6 +297,8 @@ class WaitingRoomDashboardTest {
     RoomStatus s = room.status();
     assertThat(s.planEpoch()).isNotEqualTo(Long.MIN_VALUE);
     assertThat(at(json, "status", "now")).isEqualTo(s.now());
+    assertThat(at(json, "status", "queueingStatus")).isEqualTo(s.queueingStatus());
+    assertThat(at(json, "status", "maxWaitSeconds")).isEqualTo(s.maxWaitSeconds());
     assertThat(at(json, "status", "planEpoch")).isEqualTo(s.planEpoch());
     assertThat(at(json, "status", "viewAgeMillis")).isEqualTo(s.viewAgeMillis());
     assertThat(at(json, "status", "activeUsers")).isEqualTo(s.activeUsers());
@@ -355,10 +359,23 @@ class WaitingRoomDashboardTest {
     assertThat(ignored.warned()).isFalse();
     assertThat(shop.metrics().arrivals()).isZero();
 
-    // Guarded: the operator is an arrival like any other (let in here, as the room is empty).
+    // Under the guarded prefix, not ignored: the filter sees that the container sends the request
+    // to the dashboard and leaves it alone, a PUT of the settings (which no ignorePaths covers) too.
+    WaitingRoom under = room("under", 2, 2);
+    WaitingRoomDashboard own = WaitingRoomDashboard.builder(under).bearerToken(TOKEN).build();
+    DashboardServer s3 = serve(own, List.of(WaitingRoomFilter.builder(under).build()), false);
+    assertThat(s3.client().get(DashboardServer.PATH + "/").statusCode()).isEqualTo(200);
+    assertThat(s3.client().send("PUT", DashboardServer.PATH + "/settings", Map.of("Authorization", "Bearer " + TOKEN)).statusCode())
+        .isEqualTo(403); // this dashboard does not change settings: answered by the dashboard, not the room
+    assertThat(under.metrics().arrivals()).isZero();
+    assertThat(own.warned()).isFalse();
+
+    // Guarded, behind a servlet the filter cannot tell from the application: the operator is an
+    // arrival like any other (let in here, as the room is empty), and the dashboard warns.
     WaitingRoom other = room("other", 2, 2);
     WaitingRoomDashboard guarded = WaitingRoomDashboard.builder(other).bearerToken(TOKEN).build();
-    DashboardServer s2 = serve(guarded, List.of(WaitingRoomFilter.builder(other).build()), false);
+    DashboardServer s2 = DashboardServer.start(guarded, List.of(WaitingRoomFilter.builder(other).build()), false, true);
+    open.add(0, s2);
     assertThat(s2.client().get(DashboardServer.PATH + "/").statusCode()).isEqualTo(200);
     assertThat(other.metrics().arrivals()).isEqualTo(1);
     assertThat(guarded.warned()).isTrue();

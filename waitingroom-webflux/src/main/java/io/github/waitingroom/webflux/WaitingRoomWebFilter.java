@@ -376,6 +376,18 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     }
 
     /**
+     * The HTTP status of the "sold out" page (and its JSON status) while the room takes no new
+     * users (live settings' queueing method {@code reject}): 403 (default), 200, 410, 429 or 503.
+     *
+     * @param status 200, 403, 410, 429 or 503
+     * @return this builder
+     */
+    public Builder rejectStatus(int status) {
+      gate.rejectStatus(status);
+      return this;
+    }
+
+    /**
      * The query flag that asks for the JSON status only. Default: {@value Gate#DEFAULT_STATUS_PARAM}.
      *
      * @param name 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}

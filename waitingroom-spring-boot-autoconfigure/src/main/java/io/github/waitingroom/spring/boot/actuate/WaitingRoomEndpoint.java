@@ -65,16 +65,21 @@ public class WaitingRoomEndpoint {
   private static RoomStatus status(WaitingRoom room) {
     RoomConfig c = room.config();
     io.github.waitingroom.RoomStatus v = room.status();
+    // The limits in force: the live settings' (the configuration's until an operator changes them).
+    io.github.waitingroom.RoomSettings live = v.settings();
     return new RoomStatus(
         c.roomId(),
-        c.totalActiveUsers(),
-        c.newUsersPerMinute(),
-        c.sessionDuration().toString(),
+        live.totalActiveUsers(),
+        live.newUsersPerMinute(),
+        live.sessionDuration().toString(),
         v.activeUsers(),
         v.waitingUsers(),
         v.admissionsPerMinute(),
         Instant.ofEpochSecond(v.now()).toString(),
-        v.transportFailing());
+        v.transportFailing(),
+        v.settingsVersion(),
+        v.queueingStatus(),
+        live.queueingMethod().jsonName());
   }
 
   /**
@@ -89,6 +94,10 @@ public class WaitingRoomEndpoint {
    * @param admissionsPerMinute admissions in the minute before the last plan, room-wide
    * @param viewTime when this node last synced the counts, ISO-8601
    * @param storeFailing whether this node's last sync failed to reach the store
+   * @param settingsVersion the version of the live settings in force on this node (0: the
+   *     configuration, as no operator changed it)
+   * @param queueingStatus {@code queueing}, {@code not_queueing} or {@code suspended} (Cloudflare's names)
+   * @param queueingMethod {@code fifo}, {@code passthrough} or {@code reject}
    */
   public record RoomStatus(
       String roomId,
@@ -99,5 +108,8 @@ public class WaitingRoomEndpoint {
       long waitingUsers,
       long admissionsPerMinute,
       String viewTime,
-      boolean storeFailing) {}
+      boolean storeFailing,
+      long settingsVersion,
+      String queueingStatus,
+      String queueingMethod) {}
 }

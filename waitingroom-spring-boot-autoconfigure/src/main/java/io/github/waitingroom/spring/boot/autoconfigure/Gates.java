@@ -74,6 +74,7 @@ final class Gates {
     b.cookieSecure(p.getCookie().getSecure());
     b.cookieSameSite(p.getCookie().getSameSite());
     WaitingRoomAutoConfiguration.Properties.set(prefix + "waiting-status", p.getWaitingStatus(), b::waitingStatus);
+    WaitingRoomAutoConfiguration.Properties.set(prefix + "reject-status", p.getRejectStatus(), b::rejectStatus);
     b.statusParam(p.getStatusParam());
     Resource template = p.getPageTemplate();
     if (template != null) {

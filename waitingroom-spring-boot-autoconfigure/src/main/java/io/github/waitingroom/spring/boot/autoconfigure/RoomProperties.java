@@ -59,6 +59,12 @@ public class RoomProperties {
   /** The HTTP status of waiting responses: 200, 202 or 429 (with Retry-After). */
   private int waitingStatus = 200;
 
+  /**
+   * The HTTP status of the "sold out" page (and its JSON status) while the room takes no new
+   * users (live settings' queueing method reject): 403, 200, 410, 429 or 503.
+   */
+  private int rejectStatus = 403;
+
   /** The query flag that asks for the JSON status only (what the waiting page polls). */
   private String statusParam = "waitingRoomStatus";
 
@@ -193,6 +199,14 @@ public class RoomProperties {
 
   public void setWaitingStatus(int waitingStatus) {
     this.waitingStatus = waitingStatus;
+  }
+
+  public int getRejectStatus() {
+    return rejectStatus;
+  }
+
+  public void setRejectStatus(int rejectStatus) {
+    this.rejectStatus = rejectStatus;
   }
 
   public String getStatusParam() {

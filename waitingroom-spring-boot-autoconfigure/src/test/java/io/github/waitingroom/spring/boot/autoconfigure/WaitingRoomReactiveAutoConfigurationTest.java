@@ -47,6 +47,25 @@ class WaitingRoomReactiveAutoConfigurationTest {
   }
 
   @Test
+  void theRejectStatusIsAProperty() {
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.reject-status=410")
+        .run(context -> assertThat(context.getBean(WaitingRoomWebFilter.class).gate().rejectStatus()).isEqualTo(410));
+    runner
+        .withPropertyValues(VALID)
+        .run(context -> assertThat(context.getBean(WaitingRoomWebFilter.class).gate().rejectStatus()).isEqualTo(403));
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.reject-status=302")
+        .run(
+            context ->
+                assertThat(context).getFailure().rootCause()
+                    .hasMessageContaining("waitingroom.reject-status")
+                    .hasMessageContaining("302"));
+  }
+
+  @Test
   void aBadSettingStopsTheStartNamingTheProperty() {
     runner
         .withPropertyValues(VALID)

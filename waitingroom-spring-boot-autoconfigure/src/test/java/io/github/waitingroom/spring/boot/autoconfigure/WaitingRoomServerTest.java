@@ -71,7 +71,8 @@ class WaitingRoomServerTest {
     HttpResponse<String> status = new Visitor(port).get("/actuator/waitingroom", "Accept", "application/json");
     assertThat(status.statusCode()).isEqualTo(200);
     assertThat(status.body())
-        .contains("\"roomId\":\"shop\"", "\"totalActiveUsers\":2", "\"newUsersPerMinute\":2", "\"storeFailing\":false");
+        .contains("\"roomId\":\"shop\"", "\"totalActiveUsers\":2", "\"newUsersPerMinute\":2", "\"storeFailing\":false",
+            "\"settingsVersion\":0", "\"queueingStatus\":\"", "\"queueingMethod\":\"fifo\"");
 
     // Metrics: the starter bound the room's gauges to the application's registry.
     HttpResponse<String> active = new Visitor(port).get("/actuator/metrics/waitingroom.users.active?tag=room:shop&tag=scope:node");

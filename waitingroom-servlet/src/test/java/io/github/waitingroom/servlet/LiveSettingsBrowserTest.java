@@ -1,0 +1,193 @@
+package io.github.waitingroom.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.ManualClock;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.RoomSettings;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.PageStyle;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+
+/**
+ * The pages of the live settings' states in a real headless Chromium: the paused page of {@code
+ * suspended} (an admitted visitor waits on it, it keeps polling, and it goes on to the site by
+ * itself once the room resumes), the static "sold out" page of {@code reject} (a waiting page
+ * turns into it by itself; it has no script), and the page of {@code queueAll}; each without an
+ * axe-core violation. The room runs on a {@link ManualClock} without background sync: the test
+ * puts each change in force itself. Screenshots go to {@code target/live-settings/} (the README's
+ * {@code docs/images/sold-out-page.png} and {@code paused-page.png} are copies).
+ */
+class LiveSettingsBrowserTest {
+  private static final KeysetHandle KEYS = TicketKeys.generate();
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
+  /** The heading of the application's page at {@code /store} (see {@link TestServer}). */
+  private static final String SHOP = "Welcome to the shop";
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
+  private final List<WaitingRoom> rooms = new ArrayList<>();
+  private final List<TestServer> servers = new ArrayList<>();
+  private @Nullable ChromeDriver browser;
+  private String axeSource = "";
+
+  @BeforeEach
+  void start() throws IOException {
+    Chromium.assumeInstalled();
+    Path axe = WaitingPageAccessibilityBrowserTest.AXE;
+    Services.assume(Files.isRegularFile(axe), "the accessibility checks need axe-core at " + axe
+        + " (npm install --prefix ~/.cache/waitingroom-npm axe-core@4.14.1, as .ci/run does)");
+    axeSource = Files.readString(axe, StandardCharsets.UTF_8);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    ChromeDriver b = browser;
+    if (b != null) {
+      b.quit();
+    }
+    for (TestServer s : servers) {
+      s.close();
+    }
+    rooms.forEach(WaitingRoom::close);
+  }
+
+  /** A room of one active user, polled every second, behind the branded page of the README's screenshots. */
+  private TestServer site() throws Exception {
+    RoomConfig config =
+        RoomConfig.builder("shop")
+            .totalActiveUsers(1)
+            .newUsersPerMinute(1)
+            .sessionDuration(Duration.ofSeconds(60))
+            .refreshInterval(Duration.ofSeconds(1))
+            .waitingTimeout(Duration.ofMinutes(10))
+            .build();
+    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
+    rooms.add(r);
+    TestServer s =
+        TestServer.start(
+            WaitingRoomFilter.builder(r)
+                .ignorePaths("/static/")
+                .pageStyle(PageStyle.BRANDED)
+                .brandName("Ticket Shop")
+                .brandColor("#0a7d4f")
+                .logoUrl("/static/logo.svg")
+                .build());
+    servers.add(s);
+    return s;
+  }
+
+  private WaitingRoom room() {
+    return rooms.get(0);
+  }
+
+  /** Publishes a change and syncs until it is in force (at most 40 syncs). */
+  private void change(String json) {
+    WaitingRoom r = room();
+    RoomSettings next = RoomSettings.fromJson(json, r.latestSettings());
+    r.updateSettings(next);
+    for (int i = 0; i < 40 && r.settings().version() < next.version(); i++) {
+      clock.advance(Duration.ofMillis(250));
+      r.sync();
+    }
+    assertThat(r.settings().version()).isEqualTo(next.version());
+  }
+
+  private ChromeDriver chromium(Path profile) {
+    ChromeDriver b = Chromium.start(Chromium.options(profile, "1000,760", "--hide-scrollbars"));
+    browser = b;
+    b.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
+    b.executeCdpCommand("Network.enable", Map.of());
+    return b;
+  }
+
+  private static String body(ChromeDriver b) {
+    return String.valueOf(b.executeScript("return document.body ? document.body.innerText : '';"));
+  }
+
+  private static void screenshot(ChromeDriver b, String name) throws IOException {
+    Path shot = Path.of("target", "live-settings", name + ".png");
+    Files.createDirectories(shot.getParent());
+    Files.copy(b.getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  @Test
+  void thePausedPageKeepsTheVisitorAndGoesOnByItselfWhenTheRoomResumes(@TempDir Path profile) throws Exception {
+    TestServer s = site();
+    ChromeDriver b = chromium(profile);
+    b.get(s.uri("/store").toString());
+    assertThat(Chromium.heading(b)).isEqualTo(SHOP); // admitted on arrival
+    change("{\"suspended\": true}");
+
+    b.get(s.uri("/store").toString());
+    assertThat(Chromium.heading(b)).isEqualTo("The site is paused for maintenance");
+    assertThat(body(b)).doesNotContain(SHOP).contains("unknown");
+    assertThat(WaitingPageAccessibilityBrowserTest.axe(b, axeSource)).as("paused page").isEmpty();
+    screenshot(b, "paused-page");
+    // It keeps polling (every second here) and stays while the room is suspended.
+    long before = room().metrics().decisions(io.github.waitingroom.Decision.Outcome.WAIT);
+    Chromium.waitFor(b, PATIENCE).until(d -> room().metrics().decisions(io.github.waitingroom.Decision.Outcome.WAIT) >= before + 2);
+    assertThat(Chromium.heading(b)).isEqualTo("The site is paused for maintenance");
+
+    change("{\"suspended\": false}");
+    Chromium.waitFor(b, PATIENCE).until(d -> Chromium.heading(b).equals(SHOP));
+  }
+
+  @Test
+  void aWaitingPageTurnsIntoTheStaticSoldOutPage(@TempDir Path profile) throws Exception {
+    TestServer s = site();
+    assertThat(new Visitor(s).get("/").body()).startsWith("app:"); // someone else holds the only slot
+    ChromeDriver b = chromium(profile);
+    b.get(s.uri("/store").toString());
+    assertThat(Chromium.heading(b)).isEqualTo("You are in line");
+
+    change("{\"queueingMethod\": \"reject\"}");
+    Chromium.waitFor(b, PATIENCE).until(d -> Chromium.heading(b).equals("Sold out"));
+    assertThat(b.executeScript("return document.scripts.length;")).isEqualTo(0L);
+    assertThat(b.executeScript("return document.querySelectorAll('meta[http-equiv]').length;")).isEqualTo(0L);
+    assertThat(body(b)).contains("the line is closed").doesNotContain("People ahead");
+    assertThat(WaitingPageAccessibilityBrowserTest.axe(b, axeSource)).as("sold-out page").isEmpty();
+    b.get(s.uri("/store").toString());
+    screenshot(b, "sold-out-page");
+    b.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of("Accept-Language", "de")));
+    b.get(s.uri("/store").toString());
+    assertThat(Chromium.heading(b)).isEqualTo("Ausverkauft");
+    assertThat(WaitingPageAccessibilityBrowserTest.axe(b, axeSource)).as("sold-out page, de").isEmpty();
+  }
+
+  @Test
+  void underQueueAllTheLineOpensSoon(@TempDir Path profile) throws Exception {
+    TestServer s = site();
+    change("{\"queueAll\": true}");
+    ChromeDriver b = chromium(profile);
+    b.get(s.uri("/store").toString());
+    assertThat(Chromium.heading(b)).as("nobody goes in, even with the room empty").isEqualTo("The line opens soon");
+    assertThat(body(b)).contains("unknown");
+    assertThat(WaitingPageAccessibilityBrowserTest.axe(b, axeSource)).as("queueAll page").isEmpty();
+    screenshot(b, "queue-all-page");
+    // The line opens: the page goes on by itself (the room is empty, so the visitor is let in).
+    change("{\"queueAll\": false}");
+    // Time moves on as the page polls, so that the room's plans call the line.
+    Chromium.waitFor(b, PATIENCE).until(d -> {
+      clock.advance(Duration.ofMillis(250));
+      room().sync();
+      return Chromium.heading(b).equals(SHOP);
+    });
+  }
+}

@@ -438,6 +438,19 @@ public final class WaitingRoom implements AutoCloseable {
   }
 
   /**
+   * The scheduled event that is pre-queueing or running now, or {@code null} (see {@link
+   * RoomSettings#events()}). One volatile read, no allocation except at an event's boundary.
+   */
+  public RoomSettings.@Nullable Event event() {
+    return live.current(sync.nowSecond()).event();
+  }
+
+  /** Whether an event is pre-queueing now: newcomers get a place and a countdown, nobody is let in. */
+  public boolean eventPrequeueing() {
+    return live.current(sync.nowSecond()).prequeueing();
+  }
+
+  /**
    * The newest settings this node knows: those in force, or a change that takes effect within
    * two sync intervals. Derive a change from these, so that it keeps what another operator set.
    */

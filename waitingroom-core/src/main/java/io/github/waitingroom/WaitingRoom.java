@@ -157,7 +157,9 @@ public final class WaitingRoom implements AutoCloseable {
     if (t != null) {
       if (activeAt(t, now, in)) {
         if (settings.suspended()) {
-          return waitingUnchanged(now); // the session is kept, and goes on once the room resumes
+          // The session is kept (no ticket to write), and goes on once the room resumes; until
+          // then it waits like everyone, for as long as nobody can tell.
+          return new Decision(Decision.Outcome.WAIT, null, 0, 0, -1, -1, -1, config.refreshSeconds(), now);
         }
         // A ticket used far faster than one browser would (a cookie shared by many clients) is
         // refused for the rest of the window: its requests arrive anew.

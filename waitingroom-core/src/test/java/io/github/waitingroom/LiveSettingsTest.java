@@ -152,6 +152,8 @@ class LiveSettingsTest {
     Decision paused = room.decide(a);
     assertThat(paused.letsThrough()).isFalse();
     assertThat(paused.ticket()).as("the session cookie is left alone").isNull();
+    assertThat(paused.waitKnown()).isFalse();
+    assertThat(paused.refreshSeconds()).isEqualTo(20);
     Decision stillWaiting = room.decide(waiting);
     assertThat(stillWaiting.outcome()).isEqualTo(Decision.Outcome.WAIT);
     assertThat(stillWaiting.waitKnown()).isFalse();

@@ -165,14 +165,7 @@ class EventsTest {
     WaitingRoom operator = c.nodes.get(seed % 2 == 0 ? 0 : 2);
     operator.updateSettings(RoomSettings.fromJson(event(c, 3, 3 + users + 4, 3600, shuffle, ""), operator.latestSettings()));
     c.advance(Duration.ofSeconds(5));
-    List<String> line = new ArrayList<>();
-    for (int i = 0; i < users; i++) {
-      Decision d = c.nodes.get(i % 3).decide(null);
-      assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
-      line.add(d.ticket());
-      c.advance(Duration.ofSeconds(1));
-    }
-    return groups(c, line);
+    return groups(c, queue(c, users));
   }
 
   /** One run of a full room whose line is served at random (or in order). */
@@ -185,6 +178,11 @@ class EventsTest {
     // Two users fill the room and leave; six arrive while it is full.
     assertThat(c.nodes.get(0).decide(null).letsThrough()).isTrue();
     assertThat(c.nodes.get(2).decide(null).letsThrough()).isTrue();
+    return groups(c, queue(c, users));
+  }
+
+  /** {@code users} newcomers, one a second, on the nodes in turn, all put in line; their tickets. */
+  private static List<String> queue(Cluster c, int users) {
     List<String> line = new ArrayList<>();
     for (int i = 0; i < users; i++) {
       Decision d = c.nodes.get(i % 3).decide(null);
@@ -192,7 +190,7 @@ class EventsTest {
       line.add(d.ticket());
       c.advance(Duration.ofSeconds(1));
     }
-    return groups(c, line);
+    return line;
   }
 
   /** Everyone in {@code line} polls every 2 s (on nodes in turn) until let in; the group of each. */

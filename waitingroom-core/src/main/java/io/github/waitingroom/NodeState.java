@@ -50,6 +50,12 @@ final class NodeState {
    */
   private final ConcurrentHashMap<Long, Long> revoked = new ConcurrentHashMap<>();
   /**
+   * The places of {@link #revoked}, sorted, for the request path: read with one volatile read and
+   * a binary search, without boxing; replaced (copy on write) by whoever changes the map.
+   */
+  private final java.util.concurrent.atomic.AtomicReference<long[]> revokedPlaces =
+      new java.util.concurrent.atomic.AtomicReference<>(new long[0]);
+  /**
    * The sessions this node ended itself: place to the slice the user was counted in, listed in its
    * tallies while that slice counts (see {@link Tally#revokedPlaces()}).
    */
@@ -420,7 +426,18 @@ final class NodeState {
 
   /** Whether the application ended the session of this place (here, or on a node this one heard of). */
   boolean revoked(long place) {
-    return !revoked.isEmpty() && revoked.containsKey(place);
+    long[] places = java.util.Objects.requireNonNull(revokedPlaces.get());
+    return places.length > 0 && java.util.Arrays.binarySearch(places, place) >= 0;
+  }
+
+  /** Puts the places of {@link #revoked} in {@link #revokedPlaces}, sorted (however many threads change the map). */
+  private void publishRevoked() {
+    long[] now;
+    long[] next;
+    do {
+      now = revokedPlaces.get();
+      next = revoked.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
+    } while (!revokedPlaces.compareAndSet(now, next));
   }
 
   /**
@@ -442,16 +459,21 @@ final class NodeState {
       return false;
     }
     revokedHere.put(t.place(), slice);
+    publishRevoked();
     return true;
   }
 
   /** Learns the sessions other nodes ended, from the tallies of a settled epoch: they are refused here too. */
   void learnRevoked(java.util.List<Tally> tallies, long now) {
     long until = now + config.sessionSeconds() + 2 * config.sliceSeconds();
+    boolean learned = false;
     for (Tally t : tallies) {
       for (long place : t.revokedPlaces()) {
-        revoked.putIfAbsent(place, until);
+        learned |= revoked.putIfAbsent(place, until) == null;
       }
+    }
+    if (learned) {
+      publishRevoked();
     }
   }
 
@@ -770,8 +792,10 @@ final class NodeState {
 
   /** Forgets what no longer matters at {@code now}; called by the sync thread. */
   void prune(long now) {
-    revoked.values().removeIf(until -> until < now);
-    revokedHere.keySet().retainAll(revoked.keySet());
+    if (revoked.values().removeIf(until -> until < now)) {
+      revokedHere.keySet().retainAll(revoked.keySet());
+      publishRevoked();
+    }
     long firstActive = config.firstActiveSlice(now);
     active.pruneBefore(firstActive);
     admissions.pruneBefore(now - RATE_SECONDS);

@@ -13,6 +13,7 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -39,6 +40,13 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class DecideBenchmark {
+  /**
+   * Whether the other nine sessions were ended by the application ({@link WaitingRoom#revoke}), so
+   * that every request also looks its place up among revoked ones: {@code -p revokes=false,true}.
+   */
+  @Param({"false"})
+  public boolean revokes;
+
   private WaitingRoom room;
   private String activeNow;
   private String activeLastSlice;
@@ -65,7 +73,10 @@ public class DecideBenchmark {
     }
     String first = expect(room.decide(null), Decision.Outcome.ADMIT);
     for (int i = 1; i < 10; i++) {
-      expect(room.decide(null), Decision.Outcome.ADMIT);
+      String other = expect(room.decide(null), Decision.Outcome.ADMIT);
+      if (revokes && !room.revoke(other)) {
+        throw new IllegalStateException("a session could not be ended");
+      }
     }
     String queued = expect(room.decide(null), Decision.Outcome.QUEUE);
     clock.advance(Duration.ofSeconds(12));

@@ -372,7 +372,8 @@ final class Synchronizer {
     state.learnRevoked(s.nodes(), nowSecond());
     shares = new Shares(RoomStatus.Share.of(s.dataCenterNames(), s.dataCenters()), RoomStatus.Share.of(s.nodeNames(), s.nodes()));
     LiveSettings.Current in = live.at((epoch + 1) * epochMillis);
-    return Plan.compute(in.config(), in.admitting(), epoch, s.dataCenters(), s.myDataCenter(), s.nodes(), s.me());
+    return Plan.compute(in.config(), in.admitting(), in.drawSecond(), epoch, s.dataCenters(), s.myDataCenter(), s.nodes(),
+        s.me());
   }
 
   /** Takes the settings documents of the store's last answer, and puts in force any whose time has come. */

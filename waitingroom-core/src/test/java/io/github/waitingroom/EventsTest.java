@@ -162,10 +162,32 @@ class EventsTest {
    */
   private static int[] draw(long seed, boolean shuffle, int users) {
     Cluster c = threeNodes(config(2), seed);
+    // Each run starts its event at another epoch, as real events start at epochs nobody chose: the
+    // plans split a draw's slots by an offset they derive from the epoch (see Plan#systematic).
+    c.advance(Duration.ofSeconds(seed % 60));
     WaitingRoom operator = c.nodes.get(seed % 2 == 0 ? 0 : 2);
     operator.updateSettings(RoomSettings.fromJson(event(c, 3, 3 + users + 4, 3600, shuffle, ""), operator.latestSettings()));
     c.advance(Duration.ofSeconds(5));
-    return groups(c, queue(c, users));
+    List<String> line = queue(c, users);
+    // One more arrives just after the start: behind every pre-queued user, lottery or not.
+    c.advance(Duration.ofSeconds(3));
+    Decision late = c.nodes.get((int) (seed % 3)).decide(null);
+    assertThat(late.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    line.add(late.ticket());
+    long[] at = admissions(c, line);
+    long lastPrequeued = Arrays.stream(at, 0, users).max().orElseThrow();
+    assertThat(at[users]).as("the arrival after the start gets in after every pre-queued user").isGreaterThan(lastPrequeued);
+    return groups(at, users);
+  }
+
+  /** The group of each of the first {@code users}: let in first, a minute later, or last. */
+  private static int[] groups(long[] at, int users) {
+    long first = Arrays.stream(at, 0, users).min().orElseThrow();
+    int[] group = new int[users];
+    for (int i = 0; i < users; i++) {
+      group[i] = (int) Math.min(2, (at[i] - first) / 50);
+    }
+    return group;
   }
 
   /** One run of a full room whose line is served at random (or in order). */
@@ -195,19 +217,22 @@ class EventsTest {
 
   /** Everyone in {@code line} polls every 2 s (on nodes in turn) until let in; the group of each. */
   private static int[] groups(Cluster c, List<String> line) {
-    int[] group = new int[line.size()];
-    Arrays.fill(group, -1);
+    return groups(admissions(c, line), line.size());
+  }
+
+  /** Everyone in {@code line} polls every 2 s (on nodes in turn) until let in; the second each got in. */
+  private static long[] admissions(Cluster c, List<String> line) {
+    long[] at = new long[line.size()];
+    Arrays.fill(at, -1);
     int admitted = 0;
-    long first = -1;
     for (int s = 0; s < 400 && admitted < line.size(); s += 2) {
       for (int i = 0; i < line.size(); i++) {
-        if (group[i] >= 0) {
+        if (at[i] >= 0) {
           continue;
         }
         Decision d = c.nodes.get((i + s / 2) % 3).decide(line.get(i));
         if (d.letsThrough()) {
-          first = first < 0 ? c.now() : first;
-          group[i] = (int) Math.min(2, (c.now() - first) / 50);
+          at[i] = c.now();
           admitted++;
         } else if (d.ticket() != null) {
           line.set(i, d.ticket());
@@ -215,8 +240,8 @@ class EventsTest {
       }
       c.advance(Duration.ofSeconds(2));
     }
-    assertThat(group).as("everyone let in").doesNotContain(-1);
-    return group;
+    assertThat(at).as("everyone let in").doesNotContain(-1L);
+    return at;
   }
 
   @Test

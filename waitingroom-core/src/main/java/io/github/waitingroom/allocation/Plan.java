@@ -116,6 +116,22 @@ public final class Plan {
    */
   public static Plan compute(RoomConfig config, boolean admitting, long epoch, List<Tally> dataCenters,
       int myDataCenter, List<Tally> nodes, int me) {
+    return compute(config, admitting, Long.MIN_VALUE, epoch, dataCenters, myDataCenter, nodes, me);
+  }
+
+  /**
+   * The plan of one epoch, as {@link #compute(RoomConfig, boolean, long, List, int, List, int)},
+   * whose line may hold a <em>draw</em>: an arrival second ({@code drawSecond}) whose holders are
+   * let in by chance, not by arrival (a pre-queue lottery, random queueing). When it is the
+   * partial second, its slots are split among data centers and nodes so that each holder has the
+   * same chance wherever it polls: by systematic sampling (each share is its exact proportion in
+   * expectation, rounded up or down by one offset that every node derives alike from the epoch),
+   * not with remainders in turn, which for a handful of slots would favour the larger data centers.
+   *
+   * @param drawSecond the arrival second of a draw, or {@link Long#MIN_VALUE} for none
+   */
+  public static Plan compute(RoomConfig config, boolean admitting, long drawSecond, long epoch,
+      List<Tally> dataCenters, int myDataCenter, List<Tally> nodes, int me) {
     Objects.requireNonNull(config, "config");
     if (myDataCenter < 0 || myDataCenter >= dataCenters.size() || me < 0 || me >= nodes.size()) {
       throw new IllegalArgumentException(
@@ -150,12 +166,15 @@ public final class Plan {
       for (int d = 0; d < dcHold.length; d++) {
         dcHold[d] = dataCenters.get(d).lineAt(partial) - dataCenters.get(d).sharedAt(partial);
       }
-      long dcPart = split(remaining, dcHold, dcHold, epoch)[myDataCenter];
+      boolean draw = partial == drawSecond;
+      long dcPart = draw
+          ? systematic(remaining, dcHold, epoch * 2)[myDataCenter]
+          : split(remaining, dcHold, dcHold, epoch)[myDataCenter];
       long[] nodeHold = new long[nodes.size()];
       for (int n = 0; n < nodeHold.length; n++) {
         nodeHold[n] = nodes.get(n).lineAt(partial);
       }
-      partialGrant = split(dcPart, nodeHold, nodeHold, epoch)[me];
+      partialGrant = draw ? systematic(dcPart, nodeHold, epoch * 2 + 1)[me] : split(dcPart, nodeHold, nodeHold, epoch)[me];
     }
     long newGrant = 0;
     if (lineServed && admitting) {
@@ -487,6 +506,50 @@ public final class Plan {
   }
 
   /** {@code a * b / c} rounded down, exact for any non-negative longs whose result fits a long. */
+  /**
+   * Splits {@code amount} (at most the sum of {@code weights}) in proportion to {@code weights} by
+   * systematic sampling: share {@code i} gets {@code floor((W_i * amount + u) / W) - floor((W_(i-1) *
+   * amount + u) / W)}, with {@code W_i} the weights up to {@code i}, {@code W} their sum and one
+   * offset {@code u} in {@code [0, W)} drawn from {@code seed}. Each share is its exact proportion
+   * rounded up or down, never more than its weight, and in expectation over {@code u} exactly its
+   * proportion; the shares sum to {@code amount}.
+   */
+  static long[] systematic(long amount, long[] weights, long seed) {
+    long total = 0;
+    for (long w : weights) {
+      total += Math.max(0, w);
+    }
+    long[] out = new long[weights.length];
+    if (total == 0) {
+      return out;
+    }
+    long take = Math.min(amount, total);
+    long u = Math.floorMod(mix(seed), total);
+    long cumulative = 0;
+    long before = 0;
+    for (int i = 0; i < weights.length; i++) {
+      cumulative += Math.max(0, weights[i]);
+      long upTo = floorDivSum(cumulative, take, u, total);
+      out[i] = upTo - before;
+      before = upTo;
+    }
+    return out;
+  }
+
+  /** {@code floor((a * b + u) / c)} without overflow, for {@code 0 <= u < c}. */
+  private static long floorDivSum(long a, long b, long u, long c) {
+    return java.math.BigInteger.valueOf(a).multiply(java.math.BigInteger.valueOf(b)).add(java.math.BigInteger.valueOf(u))
+        .divide(java.math.BigInteger.valueOf(c)).longValueExact();
+  }
+
+  /** A well-mixed 64-bit value of {@code x} (SplitMix64's finalizer). */
+  private static long mix(long x) {
+    long z = x + 0x9E3779B97F4A7C15L;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+
   private static long mulDiv(long a, long b, long c) {
     long high = Math.multiplyHigh(a, b);
     if (high == 0 && a * b >= 0) {

@@ -176,4 +176,25 @@ class PlanProperties {
     assertThat(Plan.compute(config, 1, List.of(fewer), 0, List.of(fewer), 0).estimate(1059, 0, 0).seconds())
         .isEqualTo(59);
   }
+
+  /** A draw's split: every slot given, none beyond a share's weight, each share its proportion rounded up or down. */
+  @Property
+  void aSystematicSplitIsItsProportionRoundedEitherWay(
+      @ForAll("weights") long[] weights, @ForAll @net.jqwik.api.constraints.LongRange(min = 0, max = 1000) long amount,
+      @ForAll long seed) {
+    long total = java.util.Arrays.stream(weights).sum();
+    long take = Math.min(amount, total);
+    long[] shares = Plan.systematic(amount, weights, seed);
+    org.assertj.core.api.Assertions.assertThat(java.util.Arrays.stream(shares).sum()).isEqualTo(take);
+    for (int i = 0; i < weights.length; i++) {
+      double exact = total == 0 ? 0 : (double) weights[i] * take / total;
+      org.assertj.core.api.Assertions.assertThat((double) shares[i]).isBetween(Math.floor(exact), Math.ceil(exact));
+      org.assertj.core.api.Assertions.assertThat(shares[i]).isLessThanOrEqualTo(weights[i]);
+    }
+  }
+
+  @net.jqwik.api.Provide
+  net.jqwik.api.Arbitrary<long[]> weights() {
+    return net.jqwik.api.Arbitraries.longs().between(0, 500).array(long[].class).ofMinSize(1).ofMaxSize(8);
+  }
 }

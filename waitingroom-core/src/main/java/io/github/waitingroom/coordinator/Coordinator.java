@@ -64,6 +64,12 @@ import org.slf4j.LoggerFactory;
  * silent one, which could make a publisher that came back look silent: a silent report therefore
  * never replaces a later one of the same publisher that a node holds.
  *
+ * <p><b>Documents.</b> Beside reports, the global scope holds documents under names that start
+ * with {@link #DOCUMENT} (the room's live settings): a node keeps those it is given ({@link
+ * #keep}) in the store, putting them back whenever an answer lacks them, and hands on those of
+ * each answer that are sealed with the room's keys ({@link #documents()}). They never count as
+ * data centers.
+ *
  * <p><b>Time is the store's.</b> Settlement follows the store's clock (the time each answer
  * carries), not the node's: an epoch is settled only once the store's clock has left it, so a
  * node whose clock runs ahead (at its first exchange, before it knows its offset, or after its

@@ -960,7 +960,9 @@ public final class Gate {
     boolean rejected = state.equals("rejected");
     boolean random = settings.queueingMethod() == RoomSettings.QueueingMethod.RANDOM;
     String back = returnUrl(request);
-    long ahead = d.usersAhead();
+    // In a random queue the figure is everyone waiting, the visitor among them (at least 1, also
+    // before a plan has counted a newcomer).
+    long ahead = random && !rejected ? Math.max(1, d.usersAhead()) : d.usersAhead();
     long refresh = Math.max(1, d.refreshSeconds());
     Instant updated = Instant.ofEpochSecond(viewTime);
     String unknown = t.text("waitUnknown");

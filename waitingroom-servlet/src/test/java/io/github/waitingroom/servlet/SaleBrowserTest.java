@@ -1,0 +1,200 @@
+package io.github.waitingroom.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.ManualClock;
+import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.RoomSettings;
+import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.PageStyle;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+
+/**
+ * The pages of a sale in a real headless Chromium: the countdown page while a scheduled event
+ * pre-queues (its heading, a countdown that ticks each second, the lottery line; it goes on to the
+ * site by itself when the event starts), and the page of a random queue (how many wait, the same
+ * chance for each, a typical wait); each without an axe-core violation. The room runs on a {@link
+ * ManualClock} without background sync. Screenshots go to {@code target/sale/} (the README's
+ * {@code docs/images/countdown-page.png} and {@code random-page.png} are copies).
+ */
+class SaleBrowserTest {
+  private static final KeysetHandle KEYS = TicketKeys.generate();
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
+  private static final String SHOP = "Welcome to the shop";
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-12-04T17:30:00Z"));
+  private final List<WaitingRoom> rooms = new ArrayList<>();
+  private final List<TestServer> servers = new ArrayList<>();
+  private @Nullable ChromeDriver browser;
+  private String axeSource = "";
+
+  @BeforeEach
+  void start() throws IOException {
+    Chromium.assumeInstalled();
+    Path axe = WaitingPageAccessibilityBrowserTest.AXE;
+    Services.assume(Files.isRegularFile(axe), "the accessibility checks need axe-core at " + axe
+        + " (npm install --prefix ~/.cache/waitingroom-npm axe-core@4.14.1, as .ci/run does)");
+    axeSource = Files.readString(axe, StandardCharsets.UTF_8);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    ChromeDriver b = browser;
+    if (b != null) {
+      b.quit();
+    }
+    for (TestServer s : servers) {
+      s.close();
+    }
+    rooms.forEach(WaitingRoom::close);
+  }
+
+  private TestServer site() throws Exception {
+    RoomConfig config =
+        RoomConfig.builder("shop")
+            .totalActiveUsers(1)
+            .newUsersPerMinute(1)
+            .sessionDuration(Duration.ofSeconds(60))
+            .refreshInterval(Duration.ofSeconds(2))
+            .waitingTimeout(Duration.ofMinutes(10))
+            .build();
+    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
+    rooms.add(r);
+    TestServer s =
+        TestServer.start(
+            WaitingRoomFilter.builder(r)
+                .ignorePaths("/static/")
+                .pageStyle(PageStyle.BRANDED)
+                .brandName("Ticket Shop")
+                .brandColor("#0a7d4f")
+                .logoUrl("/static/logo.svg")
+                .build());
+    servers.add(s);
+    return s;
+  }
+
+  private WaitingRoom room() {
+    return rooms.get(0);
+  }
+
+  private void change(String json) {
+    WaitingRoom r = room();
+    RoomSettings next = RoomSettings.fromJson(json, r.latestSettings());
+    r.updateSettings(next);
+    for (int i = 0; i < 40 && r.settings().version() < next.version(); i++) {
+      clock.advance(Duration.ofMillis(250));
+      r.sync();
+    }
+    assertThat(r.settings().version()).isEqualTo(next.version());
+  }
+
+  private ChromeDriver chromium(Path profile) {
+    ChromeDriver b = Chromium.start(Chromium.options(profile, "1000,760", "--hide-scrollbars"));
+    browser = b;
+    b.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
+    b.executeCdpCommand("Network.enable", Map.of());
+    return b;
+  }
+
+  private static String body(ChromeDriver b) {
+    return String.valueOf(b.executeScript("return document.body ? document.body.innerText : '';"));
+  }
+
+  private static String countdown(ChromeDriver b) {
+    return String.valueOf(b.executeScript("var e = document.getElementById('wr-countdown'); return e ? e.textContent : '';"));
+  }
+
+  private static void screenshot(ChromeDriver b, String name) throws IOException {
+    Path shot = Path.of("target", "sale", name + ".png");
+    Files.createDirectories(shot.getParent());
+    Files.copy(b.getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  @Test
+  void theCountdownPageTicksAndLetsTheVisitorInWhenTheSaleOpens(@TempDir Path profile) throws Exception {
+    TestServer s = site();
+    Instant now = Instant.ofEpochSecond(room().nowSecond());
+    Instant start = now.plusSeconds(45 * 60);
+    change("{\"events\": [{\"name\": \"drop\", \"prequeueStart\": \"" + now + "\", \"start\": \"" + start
+        + "\", \"end\": \"" + start.plusSeconds(7200) + "\", \"shuffleAtEventStart\": true}]}");
+    ChromeDriver b = chromium(profile);
+    b.get(s.uri("/store").toString());
+    assertThat(Chromium.heading(b)).as("nobody goes in, even with the room empty").isEqualTo("The sale opens in");
+    assertThat(body(b)).contains("drawn by lottery").doesNotContain(SHOP, "People ahead");
+    String first = countdown(b);
+    assertThat(first).matches("4[45]:[0-5][0-9]");
+    Chromium.waitFor(b, PATIENCE).until(d -> !countdown(b).equals(first));
+    assertThat(WaitingPageAccessibilityBrowserTest.axe(b, axeSource)).as("countdown page").isEmpty();
+    screenshot(b, "countdown-page");
+
+    b.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of("Accept-Language", "de")));
+    b.get(s.uri("/store").toString());
+    assertThat(Chromium.heading(b)).isEqualTo("Der Verkauf beginnt in");
+    assertThat(WaitingPageAccessibilityBrowserTest.axe(b, axeSource)).as("countdown page, de").isEmpty();
+    b.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of("Accept-Language", "en")));
+    b.get(s.uri("/store").toString());
+
+    // The sale opens: the room's clock reaches the start; the page polls and goes on by itself.
+    while (room().eventPrequeueing()) {
+      clock.advance(Duration.ofSeconds(5));
+      room().sync();
+    }
+    Chromium.waitFor(b, PATIENCE).until(d -> {
+      clock.advance(Duration.ofMillis(250));
+      room().sync();
+      return Chromium.heading(b).equals(SHOP);
+    });
+  }
+
+  @Test
+  void aRandomQueueTellsHowManyWaitAndThatEachHasTheSameChance(@TempDir Path profile) throws Exception {
+    TestServer s = site();
+    change("{\"queueingMethod\": \"random\"}");
+    assertThat(new Visitor(s).get("/").body()).startsWith("app:"); // someone else holds the only slot
+    List<Visitor> others = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      Visitor v = new Visitor(s);
+      assertThat(v.get("/store").body()).contains("You are in line");
+      others.add(v);
+    }
+    for (int i = 0; i < 8; i++) {
+      clock.advance(Duration.ofMillis(250));
+      room().sync();
+    }
+    ChromeDriver b = chromium(profile);
+    b.get(s.uri("/store").toString());
+    assertThat(Chromium.heading(b)).isEqualTo("You are in line");
+    assertThat(body(b)).contains("waiting; everyone waiting has the same chance whenever a place frees", "Typical wait",
+        "drawn at random").doesNotContain("ahead of you");
+    assertThat(WaitingPageAccessibilityBrowserTest.axe(b, axeSource)).as("random page").isEmpty();
+    for (int i = 0; i < 8; i++) { // the plans count everyone who polls
+      clock.advance(Duration.ofMillis(250));
+      room().sync();
+      for (Visitor v : others) {
+        v.getJson("/store?waitingRoomStatus=1");
+      }
+    }
+    b.get(s.uri("/store").toString());
+    assertThat(body(b)).containsPattern("[0-9]+ (people are|person is) waiting");
+    screenshot(b, "random-page");
+    // The method changes back: the page shows the line by itself.
+    change("{\"queueingMethod\": \"fifo\"}");
+    Chromium.waitFor(b, PATIENCE).until(d -> body(b).contains("ahead of you"));
+  }
+}

@@ -469,44 +469,43 @@ public final class WaitingRoomFilter implements Filter {
       this.session = session;
     }
 
+    /** Whether a header is the revoke header, which then revokes the session (unless it is removed) and is never set. */
+    private boolean intercepted(String name, boolean set) {
+      if (!Gate.revokeHeader(name)) {
+        return false;
+      }
+      if (set) {
+        session.revoke();
+      }
+      return true;
+    }
+
     @Override
     public void setHeader(String name, @Nullable String value) {
-      if (Gate.revokeHeader(name)) {
-        if (value != null) {
-          session.revoke();
-        }
-        return;
+      if (!intercepted(name, value != null)) {
+        super.setHeader(name, value);
       }
-      super.setHeader(name, value);
     }
 
     @Override
     public void addHeader(String name, @Nullable String value) {
-      if (Gate.revokeHeader(name)) {
-        if (value != null) {
-          session.revoke();
-        }
-        return;
+      if (!intercepted(name, value != null)) {
+        super.addHeader(name, value);
       }
-      super.addHeader(name, value);
     }
 
     @Override
     public void setIntHeader(String name, int value) {
-      if (Gate.revokeHeader(name)) {
-        session.revoke();
-        return;
+      if (!intercepted(name, true)) {
+        super.setIntHeader(name, value);
       }
-      super.setIntHeader(name, value);
     }
 
     @Override
     public void addIntHeader(String name, int value) {
-      if (Gate.revokeHeader(name)) {
-        session.revoke();
-        return;
+      if (!intercepted(name, true)) {
+        super.addIntHeader(name, value);
       }
-      super.addIntHeader(name, value);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.github.waitingroom.examples;
 
 import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.Transport;
@@ -22,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
@@ -68,7 +70,11 @@ public final class DemoServer implements AutoCloseable {
               + " characters); off if not given"),
           new Flag("--live-settings", "false", "true: the dashboard's PUT /waitingroom/dashboard/settings changes the room's settings"
               + " on every node (needs --dashboard-token)"),
-          new Flag("--reject-status", "403", "HTTP status of the sold-out page (queueing method reject): 200, 403, 410, 429 or 503"));
+          new Flag("--reject-status", "403", "HTTP status of the sold-out page (queueing method reject): 200, 403, 410, 429 or 503"),
+          new Flag("--event-in", null, "schedule a sale whose pre-queue opens now and that starts in this many seconds"
+              + " (visitors get the countdown page until then); off if not given"),
+          new Flag("--event-length", "600", "how many seconds the sale of --event-in runs"),
+          new Flag("--lottery", "false", "true: the pre-queue of --event-in is a lottery (places drawn at random at the start)"));
 
   /** Where the demo serves the operator dashboard (with {@code --dashboard-token}); the room does not guard it. */
   static final String DASHBOARD_PATH = "/waitingroom/dashboard";
@@ -132,6 +138,7 @@ public final class DemoServer implements AutoCloseable {
     }
     WaitingRoom room = rb.build();
     try {
+      scheduleEvent(flags, room, out);
       String metrics = flags.optional("--metrics");
       if (metrics != null && !metrics.matches("/[A-Za-z0-9._/-]*")) {
         throw new IllegalArgumentException("--metrics is a path such as /metrics, but was '" + metrics + "'");
@@ -173,6 +180,40 @@ public final class DemoServer implements AutoCloseable {
       room.close();
       throw e;
     }
+  }
+
+  /**
+   * With {@code --event-in}: schedules the event "sale", whose pre-queue opens now and which
+   * starts that many seconds later (a lottery with {@code --lottery true}), on every node of the room.
+   */
+  static void scheduleEvent(Flags flags, WaitingRoom room, PrintStream out) {
+    String in = flags.optional("--event-in");
+    String lottery = flags.get("--lottery");
+    if (!lottery.equals("true") && !lottery.equals("false")) {
+      throw new IllegalArgumentException("--lottery is true or false, but was '" + lottery + "'");
+    }
+    if (in == null) {
+      if (lottery.equals("true")) {
+        throw new IllegalArgumentException("--lottery true needs --event-in: the lottery draws the places of an event's pre-queue");
+      }
+      return;
+    }
+    int seconds = flags.intValue("--event-in");
+    int length = flags.intValue("--event-length");
+    if (seconds < 1 || length < 1) {
+      throw new IllegalArgumentException("--event-in and --event-length are positive numbers of seconds");
+    }
+    Instant now = Instant.ofEpochSecond(room.nowSecond());
+    Instant start = now.plusSeconds(seconds);
+    RoomSettings next = RoomSettings.fromJson(
+        "{\"events\": [{\"name\": \"sale\", \"prequeueStart\": \"" + now + "\", \"start\": \"" + start
+            + "\", \"end\": \"" + start.plusSeconds(length) + "\", \"shuffleAtEventStart\": " + lottery + "}]}",
+        room.latestSettings());
+    room.updateSettings(next);
+    out.println("  Event 'sale': the pre-queue is open, the sale starts at " + start + " (in " + seconds + " s)"
+        + (lottery.equals("true") ? "; places are drawn by lottery at the start" : ""));
+    out.println();
+    out.flush();
   }
 
   /**

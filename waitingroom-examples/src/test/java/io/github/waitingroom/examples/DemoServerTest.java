@@ -3,6 +3,7 @@ package io.github.waitingroom.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.waitingroom.RoomSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.math.BigInteger;
@@ -207,5 +208,30 @@ class DemoServerTest {
       assertThat(demo.room().config().totalActiveUsers()).isEqualTo(2);
       assertThat(demo.room().config().sessionDuration().getSeconds()).isEqualTo(30);
     }
+  }
+
+  @Test
+  void withEventInTheSalePrequeuesWithACountdownAndALottery() throws Exception {
+    ByteArrayOutputStream banner = new ByteArrayOutputStream();
+    String[] args = {"--port", "0", "--event-in", "120", "--lottery", "true"};
+    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
+      assertThat(banner.toString(StandardCharsets.UTF_8)).contains("Event 'sale'", "(in 120 s)", "drawn by lottery");
+      RoomSettings.Event e = demo.room().latestSettings().events().get(0);
+      assertThat(e.name()).isEqualTo("sale");
+      assertThat(e.shuffleAtEventStart()).isTrue();
+      assertThat(java.time.Duration.between(e.opens(), e.start()).getSeconds()).isEqualTo(120);
+      // The change is in force within two sync intervals; then newcomers get the countdown page.
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+      while (!demo.room().eventPrequeueing() && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      assertThat(demo.room().eventPrequeueing()).isTrue();
+      HttpResponse<String> page = get(browser(), demo.port(), "/");
+      assertThat(page.body()).contains("<h1>The sale opens in</h1>", "drawn by lottery", "data-wr-countdown=");
+    }
+    String[] lotteryAlone = {"--port", "0", "--lottery", "true"};
+    assertThatThrownBy(() -> DemoServer.start(Flags.parse(lotteryAlone, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--event-in");
   }
 }

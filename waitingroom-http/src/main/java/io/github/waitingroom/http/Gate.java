@@ -87,6 +87,13 @@ public final class Gate {
   /** The default {@linkplain Builder#rejectStatus status} of the "sold out" page. */
   public static final int DEFAULT_REJECT_STATUS = 403;
 
+  /**
+   * The response header by which an application ends the visitor's session ({@link
+   * Builder#revoke}): the filter removes it from the response, revokes the session and deletes the
+   * session cookie.
+   */
+  public static final String REVOKE_HEADER = "X-WaitingRoom-Revoke";
+
   /** The default name of the query flag that asks for the JSON status only. */
   public static final String DEFAULT_STATUS_PARAM = "waitingRoomStatus";
 
@@ -130,6 +137,7 @@ public final class Gate {
   private final SameSite sameSite;
   private final int waitingStatus;
   private final int rejectStatus;
+  private final boolean revoke;
   private final String statusParam;
   private final PageTemplate template;
   private final Messages messages;
@@ -187,6 +195,7 @@ public final class Gate {
     this.sameSite = b.sameSite;
     this.waitingStatus = b.waitingStatus;
     this.rejectStatus = b.rejectStatus;
+    this.revoke = b.revoke;
     List<String> configured = new ArrayList<>();
     configured.add(b.defaultLanguage);
     if (b.language != null) {
@@ -225,7 +234,7 @@ public final class Gate {
     return keys;
   }
 
-  private static final List<String> COUNTED_TEXTS = List.of("usersAheadSentence", "refreshNote");
+  private static final List<String> COUNTED_TEXTS = List.of("usersAheadSentence", "usersWaitingSentence", "refreshNote");
 
   /** {@code 'self'}, and the origin of an absolute logo URL: the page's {@code img-src}. */
   private static String imageSources(String logoUrl) {
@@ -347,6 +356,56 @@ public final class Gate {
    */
   public int rejectStatus() {
     return rejectStatus;
+  }
+
+  /**
+   * Whether the application may end a visitor's session ({@link Builder#revoke}).
+   *
+   * @return whether revoke is on
+   */
+  public boolean revokeOn() {
+    return revoke;
+  }
+
+  /**
+   * Whether a response header is the {@linkplain #REVOKE_HEADER revoke header}, in any case.
+   *
+   * @param name a header name
+   * @return whether it is {@value #REVOKE_HEADER}
+   */
+  public static boolean revokeHeader(String name) {
+    return REVOKE_HEADER.equalsIgnoreCase(name);
+  }
+
+  /**
+   * The visitor's session on a passed request, for the application to end ({@link
+   * WaitingRoomSession#revoke()}), when {@linkplain Builder#revoke revoke} is on.
+   *
+   * @param request the request
+   * @param passed the gate's answer, which {@linkplain GateResponse#passes() passes}
+   * @param deleteCookie what the adapter does to delete the session cookie on the response (given
+   *     the {@code Set-Cookie} value, {@link #deleteCookie}): nothing once the response is committed
+   * @return the session, or {@code null} when revoke is off or the request holds no session
+   */
+  public @Nullable WaitingRoomSession session(
+      GateRequest request, GateResponse passed, java.util.function.Consumer<String> deleteCookie) {
+    String ticket = passed.session();
+    if (!revoke || !passed.passes() || ticket == null) {
+      return null;
+    }
+    String deletion = deleteCookie(request);
+    return new WaitingRoomSession(room, ticket, () -> deleteCookie.accept(deletion));
+  }
+
+  /**
+   * The {@code Set-Cookie} value that deletes the session cookie: the same name, path and
+   * attributes, empty, {@code Max-Age=0}.
+   *
+   * @param request the request
+   * @return the header value
+   */
+  public String deleteCookie(GateRequest request) {
+    return setCookie(cookieName, request.contextPath(), request.secure(), "", 0);
   }
 
   /**
@@ -535,7 +594,7 @@ public final class Gate {
       return json(d, setCookie, statusOf(d), request);
     }
     if (d.letsThrough()) {
-      return GateResponse.pass(setCookie);
+      return GateResponse.pass(setCookie, ticket != null ? ticket : request.ticket());
     }
     String accept = request.accept();
     if (accept != null && accept.contains("application/json")) {
@@ -610,7 +669,7 @@ public final class Gate {
     RoomSettings settings = room.settings();
     if (hasFlag(request.query(), statusParam) || accept != null && accept.contains("application/json")) {
       String body = StatusJson.write(room.config().roomId(), d, now,
-          messages.texts(languageFor(request.acceptLanguage())).tag, null, c, settings);
+          messages.texts(languageFor(request.acceptLanguage())).tag, null, c, settings, eventNow());
       return answer(setCookie, waitingStatus, "application/json", JSON_POLICY, body, d, null);
     }
     Messages.Texts t = texts(languageFor(request.acceptLanguage()), settings);
@@ -793,7 +852,7 @@ public final class Gate {
         }
       }
     }
-    String body = StatusJson.write(room.config().roomId(), d, viewTime, t.tag, texts, null, settings);
+    String body = StatusJson.write(room.config().roomId(), d, viewTime, t.tag, texts, null, settings, eventNow());
     return answer(setCookie, status, "application/json", JSON_POLICY, body, d, null);
   }
 
@@ -816,13 +875,44 @@ public final class Gate {
 
   /** The room's state as a page shows it: {@code rejected}, {@code suspended}, {@code queueAll} or {@code open}. */
   static String pageState(Decision d, RoomSettings settings) {
+    return pageState(d, settings, false);
+  }
+
+  /**
+   * The room's state as a page shows it: {@code rejected}, {@code suspended}, {@code prequeue}
+   * (a scheduled event pre-queues: the countdown page), {@code queueAll} or {@code open}.
+   */
+  static String pageState(Decision d, RoomSettings settings, boolean prequeueing) {
     if (d.outcome() == Decision.Outcome.REJECT) {
       return "rejected";
     }
     if (settings.suspended()) {
       return "suspended";
     }
+    if (prequeueing) {
+      return "prequeue";
+    }
     return settings.queueAll() ? "queueAll" : "open";
+  }
+
+  /**
+   * The scheduled event as a page or the JSON status shows it at one second: its name ({@code ""}
+   * for none), whether it pre-queues, and the seconds until its start and its end (0 for none).
+   */
+  record EventNow(String name, boolean active, boolean prequeueing, long untilStart, long untilEnd, boolean shuffle) {
+    static final EventNow NONE = new EventNow("", false, false, 0, 0, false);
+  }
+
+  /** The event pre-queueing or running on this node now ({@link WaitingRoom#event()}). */
+  EventNow eventNow() {
+    RoomSettings.Event e = room.event();
+    if (e == null) {
+      return EventNow.NONE;
+    }
+    long now = room.nowSecond();
+    boolean prequeueing = room.eventPrequeueing();
+    return new EventNow(e.name(), true, prequeueing, Math.max(0, e.start().getEpochSecond() - now),
+        Math.max(0, e.end().getEpochSecond() - now), e.shuffleAtEventStart());
   }
 
   /** The page texts of the settings in force on this node, by language: built-in ones with their {@code texts} on top. */
@@ -865,10 +955,14 @@ public final class Gate {
       Decision d, Messages.Texts t, String nonce, long viewTime, GateRequest request, @Nullable Challenged challenged,
       RoomSettings settings) {
     boolean known = d.waitKnown();
-    String state = pageState(d, settings);
+    EventNow event = eventNow();
+    String state = pageState(d, settings, event.prequeueing());
     boolean rejected = state.equals("rejected");
+    boolean random = settings.queueingMethod() == RoomSettings.QueueingMethod.RANDOM;
     String back = returnUrl(request);
-    long ahead = d.usersAhead();
+    // In a random queue the figure is everyone waiting, the visitor among them (at least 1, also
+    // before a plan has counted a newcomer).
+    long ahead = random && !rejected ? Math.max(1, d.usersAhead()) : d.usersAhead();
     long refresh = Math.max(1, d.refreshSeconds());
     Instant updated = Instant.ofEpochSecond(viewTime);
     String unknown = t.text("waitUnknown");
@@ -906,10 +1000,20 @@ public final class Gate {
     v.put("queueAll", state.equals("queueAll"));
     v.put("queueingMethod", settings.queueingMethod().jsonName());
     v.put("settingsVersion", settings.version());
+    v.put("isRandom", random);
+    v.put("isEventActive", event.active());
+    v.put("isEventPrequeueing", event.prequeueing());
+    v.put("eventName", event.name());
+    v.put("shuffleAtEventStart", event.shuffle());
+    v.put("timeUntilEventStart", event.untilStart());
+    v.put("timeUntilEventStartFormatted", event.active() ? t.duration(event.untilStart()) : unknown);
+    v.put("timeUntilEventEnd", event.untilEnd());
+    v.put("timeUntilEventEndFormatted", event.active() ? t.duration(event.untilEnd()) : unknown);
+    v.put("eventCountdown", t.clock(event.untilStart()));
     if (rejected) {
       v.put("refreshScript", "");
     } else if (challenged == null) {
-      v.put("refreshScript", refreshScript(nonce, refresh, back, state));
+      v.put("refreshScript", refreshScript(nonce, refresh, back, pollState(state, random), event));
     } else {
       String script = challengeScript(nonce, challenged, back);
       v.put("refreshScript", template.usesWidget() ? script : widget + "\n" + script);
@@ -925,7 +1029,16 @@ public final class Gate {
       }
     }
     text.put("usersAheadSentence", t.counted("usersAheadSentence", ahead));
+    text.put("usersWaitingSentence", t.counted("usersWaitingSentence", ahead));
     text.put("refreshNote", t.counted("refreshNote", refresh));
+    if (random) {
+      // Nobody is ahead of anyone in a random queue: the page tells how many wait, that each has
+      // the same chance, and the estimate as a typical wait.
+      text.put("usersAheadLabel", t.text("usersWaitingLabel"));
+      text.put("usersAheadSentence", text.get("usersWaitingSentence"));
+      text.put("waitLabel", t.text("typicalWaitLabel"));
+      text.put("intro", t.text("randomIntro"));
+    }
     if (!state.equals("open")) {
       // The page's heading and introduction say what state the room is in (also in a template of
       // one's own, which shows text.heading and text.intro).
@@ -940,6 +1053,11 @@ public final class Gate {
     v.put("waitMinutes", known ? Long.toString(d.waitMinutes()) : "unknown");
     v.put("refreshSeconds", refresh);
     return v;
+  }
+
+  /** The state the poll script compares with the JSON status's: the page state, {@code +random} for a random queue. */
+  static String pollState(String state, boolean random) {
+    return random ? state + "+random" : state;
   }
 
   /** The human check's widget: the service's script and the element it fills in. */
@@ -998,10 +1116,11 @@ public final class Gate {
    * form was sent from ({@code back}): by the browser's history when that is where the visitor came
    * from, which gives back what they typed where the browser kept it, else by loading it.
    */
-  private String refreshScript(String nonce, long refresh, String back, String state) {
+  private String refreshScript(String nonce, long refresh, String back, String state, EventNow event) {
     return "<script nonce=\"" + nonce + "\">\n"
         + "(function () {\n"
         + "  var refresh = " + refresh + ";\n"
+        + "  var untilStart = " + (event.prequeueing() ? event.untilStart() : -1) + ";\n"
         + "  var back = \"" + back + "\";\n"
         + "  var state = \"" + state + "\";\n"
         + "  function enter() {\n"
@@ -1033,14 +1152,47 @@ public final class Gate {
         + "        var s = body.waitingRoom;\n"
         + "        if (!s.inWaitingRoom) { enter(); return; }\n"
         + "        // The room changed state (paused, opened, sold out): the page shows the new one.\n"
-        + "        var now = s.status === \"rejected\" ? \"rejected\" : s.suspended ? \"suspended\" : s.queueAll ? \"queueAll\" : \"open\";\n"
+        + "        var now = s.status === \"rejected\" ? \"rejected\" : s.suspended ? \"suspended\""
+        + " : s.isEventPrequeueing ? \"prequeue\" : s.queueAll ? \"queueAll\" : \"open\";\n"
+        + "        if (s.isRandom) { now += \"+random\"; }\n"
         + "        if (now !== state) { location.replace(back || location.href); return; }\n"
         + "        if (s.texts) { show(s.texts); }\n"
-        + "        setTimeout(poll, Math.max(1, s.refreshIntervalSeconds) * 1000);\n"
+        + "        var next = Math.max(1, s.refreshIntervalSeconds);\n"
+        + "        if (s.isEventPrequeueing) { countdown(s.timeUntilEventStart); next = Math.min(next, s.timeUntilEventStart + 1); }\n"
+        + "        schedule(next);\n"
         + "      })\n"
         + "      .catch(function () { setTimeout(function () { location.reload(); }, refresh * 1000); });\n"
         + "  }\n"
-        + "  setTimeout(poll, refresh * 1000);\n"
+        + "  var timer = 0;\n"
+        + "  function schedule(seconds) { clearTimeout(timer); timer = setTimeout(poll, seconds * 1000); }\n"
+        + "  // The countdown to an event's start: ticks each second from the server's figure, which\n"
+        + "  // every poll checks again; at zero the page asks at once whether the line moves.\n"
+        + "  var ends = 0, ticking = 0, two = null, one = null;\n"
+        + "  try {\n"
+        + "    two = new Intl.NumberFormat(document.documentElement.lang, { minimumIntegerDigits: 2, useGrouping: false });\n"
+        + "    one = new Intl.NumberFormat(document.documentElement.lang, { useGrouping: false });\n"
+        + "  } catch (e) { two = null; }\n"
+        + "  function clock(s) {\n"
+        + "    var h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, r = s % 60;\n"
+        + "    var f2 = function (n) { return two ? two.format(n) : (n < 10 ? \"0\" : \"\") + n; };\n"
+        + "    var f1 = function (n) { return one ? one.format(n) : String(n); };\n"
+        + "    return h > 0 ? f1(h) + \":\" + f2(m) + \":\" + f2(r) : f1(m) + \":\" + f2(r);\n"
+        + "  }\n"
+        + "  function tick() {\n"
+        + "    var left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));\n"
+        + "    var all = document.querySelectorAll(\"[data-wr-countdown]\");\n"
+        + "    for (var i = 0; i < all.length; i++) { all[i].textContent = clock(left); all[i].setAttribute(\"data-wr-countdown\", left); }\n"
+        + "    if (left === 0) { clearInterval(ticking); ticking = 0; schedule(1); }\n"
+        + "  }\n"
+        + "  function countdown(seconds) {\n"
+        + "    // The server's figure wins only when the page's has drifted from it: no jumps between polls.\n"
+        + "    var left = Math.ceil((ends - Date.now()) / 1000);\n"
+        + "    if (!ends || Math.abs(left - seconds) > 2) { ends = Date.now() + seconds * 1000; }\n"
+        + "    if (!ticking) { ticking = setInterval(tick, 1000); }\n"
+        + "    tick();\n"
+        + "  }\n"
+        + "  if (untilStart >= 0) { countdown(untilStart); }\n"
+        + "  schedule(untilStart >= 0 ? Math.min(refresh, untilStart + 1) : refresh);\n"
         + "})();\n"
         + "</script>";
   }
@@ -1164,6 +1316,7 @@ public final class Gate {
     private SameSite sameSite = SameSite.LAX;
     private int waitingStatus = 200;
     private int rejectStatus = DEFAULT_REJECT_STATUS;
+    private boolean revoke;
     private String statusParam = DEFAULT_STATUS_PARAM;
     private @Nullable String templateHtml;
     private String templateSource = "custom template";
@@ -1290,6 +1443,26 @@ public final class Gate {
         throw new IllegalArgumentException("rejectStatus must be 200, 403, 410, 429 or 503 but was " + status);
       }
       this.rejectStatus = status;
+      return this;
+    }
+
+    /**
+     * Lets the application end a visitor's session (after a checkout, a logout), so that the next
+     * person in line gets the place: by setting the response header {@value Gate#REVOKE_HEADER}
+     * (any value, {@code 1} say), which the filter removes, or by calling {@link
+     * WaitingRoomSession#revoke()} on the request attribute {@value WaitingRoomSession#ATTRIBUTE}.
+     * Either way the room revokes the session ({@link WaitingRoom#revoke}: the slot frees within
+     * two to three sync intervals, and every node refuses the ticket from then on; a copy of the
+     * cookie sent to another node in that window may still pass there) and the filter deletes
+     * the session cookie, which it can only do while the response is not committed: set the
+     * header, or call {@code revoke()}, before writing the body. Default: off, the header passes
+     * through untouched and no attribute is set.
+     *
+     * @param enabled whether the application may revoke sessions
+     * @return this builder
+     */
+    public Builder revoke(boolean enabled) {
+      this.revoke = enabled;
       return this;
     }
 

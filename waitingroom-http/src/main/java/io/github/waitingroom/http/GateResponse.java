@@ -16,9 +16,12 @@ public final class GateResponse {
   private final String contentType;
   private final Map<String, String> headers;
   private final byte[] body;
+  private final @Nullable String session;
 
   private GateResponse(
-      @Nullable String setCookie, int status, String contentType, Map<String, String> headers, byte[] body) {
+      @Nullable String setCookie, int status, String contentType, Map<String, String> headers, byte[] body,
+      @Nullable String session) {
+    this.session = session;
     this.setCookie = setCookie;
     this.status = status;
     this.contentType = contentType;
@@ -26,13 +29,13 @@ public final class GateResponse {
     this.body = body;
   }
 
-  static GateResponse pass(@Nullable String setCookie) {
-    return new GateResponse(setCookie, 0, "", Map.of(), new byte[0]);
+  static GateResponse pass(@Nullable String setCookie, @Nullable String session) {
+    return new GateResponse(setCookie, 0, "", Map.of(), new byte[0], session);
   }
 
   static GateResponse answer(
       @Nullable String setCookie, int status, String contentType, Map<String, String> headers, String body) {
-    return new GateResponse(setCookie, status, contentType, Map.copyOf(headers), body.getBytes(StandardCharsets.UTF_8));
+    return new GateResponse(setCookie, status, contentType, Map.copyOf(headers), body.getBytes(StandardCharsets.UTF_8), null);
   }
 
   /**
@@ -44,6 +47,17 @@ public final class GateResponse {
    */
   public boolean passes() {
     return status == 0;
+  }
+
+  /**
+   * The session ticket a passed request goes on with: the new one when the gate sets it, else the
+   * one of the request's session cookie; what {@link Gate#session} revokes. {@code null} for an
+   * answer.
+   *
+   * @return the ticket, or {@code null}
+   */
+  public @Nullable String session() {
+    return session;
   }
 
   /**

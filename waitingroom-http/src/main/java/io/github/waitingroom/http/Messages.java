@@ -334,6 +334,21 @@ final class Messages {
       return NumberFormat.getIntegerInstance(locale).format(n);
     }
 
+    /** A countdown: {@code 4:05} or {@code 1:02:05} (hours, minutes, seconds), in local digits. */
+    String clock(long seconds) {
+      long s = Math.max(0, seconds);
+      NumberFormat two = NumberFormat.getIntegerInstance(locale);
+      two.setMinimumIntegerDigits(2);
+      two.setGroupingUsed(false);
+      NumberFormat one = NumberFormat.getIntegerInstance(locale);
+      one.setGroupingUsed(false);
+      long h = s / 3600;
+      long m = s / 60 % 60;
+      return h > 0
+          ? one.format(h) + ":" + two.format(m) + ":" + two.format(s % 60)
+          : one.format(m) + ":" + two.format(s % 60);
+    }
+
     /** A time of day in UTC, in the local format, followed by "UTC". */
     String time(Instant t) {
       return time.format(t) + " UTC";

@@ -39,6 +39,8 @@ final class PageTemplate {
           "lastUpdatedFormatted", "statusParam", "cspNonce", "refreshMeta", "refreshScript", "brandName",
           "logoUrl", "brandColor", "brandTextColor", "formNotSent", "returnUrl", "text", "challenge", "humanCheckWidget",
           "rejected", "suspended", "queueAll", "queueingMethod", "settingsVersion",
+          "isRandom", "isEventActive", "isEventPrequeueing", "eventName", "shuffleAtEventStart", "timeUntilEventStart",
+          "timeUntilEventStartFormatted", "timeUntilEventEnd", "timeUntilEventEndFormatted", "eventCountdown",
           // The names of the first template syntax, kept so that such templates still work.
           "waitKnown", "waitMinutes", "refreshSeconds");
 

@@ -38,7 +38,10 @@ final class StatusJson {
    * the human check) and {@code challenge.penaltySeconds} (after how long the challenge counts as met
    * without a proof)), and the room's live settings as hosted rooms name them ({@code
    * queueingMethod}, {@code isFIFO}, {@code isPassthrough}, {@code isReject}, {@code queueAll},
-   * {@code suspended}, {@code settingsVersion}).
+   * {@code suspended}, {@code settingsVersion}, {@code isRandom}) and the scheduled event's
+   * ({@code isEventActive}, {@code isEventPrequeueing}, {@code eventName}, {@code
+   * timeUntilEventStart} and {@code timeUntilEventEnd} in seconds (0 for none), their {@code
+   * Formatted} English forms ({@code unavailable} for none), {@code shuffleAtEventStart}).
    *
    * @param viewTime the epoch second the figures stand at
    * @param locale the language of the texts, or {@code null} for none
@@ -47,7 +50,7 @@ final class StatusJson {
    */
   static String write(
       String roomId, Decision d, long viewTime, @Nullable String locale, @Nullable Map<String, String> texts,
-      Gate.@Nullable Challenged challenge, RoomSettings settings) {
+      Gate.@Nullable Challenged challenge, RoomSettings settings, Gate.EventNow event) {
     StringWriter out = new StringWriter(320);
     boolean waiting = !d.letsThrough();
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
@@ -98,15 +101,45 @@ final class StatusJson {
       g.writeBooleanField("isFIFO", method == RoomSettings.QueueingMethod.FIFO);
       g.writeBooleanField("isPassthrough", method == RoomSettings.QueueingMethod.PASSTHROUGH);
       g.writeBooleanField("isReject", method == RoomSettings.QueueingMethod.REJECT);
+      g.writeBooleanField("isRandom", method == RoomSettings.QueueingMethod.RANDOM);
       g.writeBooleanField("queueAll", settings.queueAll());
       g.writeBooleanField("suspended", settings.suspended());
       g.writeNumberField("settingsVersion", settings.version());
+      g.writeBooleanField("isEventActive", event.active());
+      g.writeBooleanField("isEventPrequeueing", event.prequeueing());
+      g.writeStringField("eventName", event.name());
+      g.writeNumberField("timeUntilEventStart", event.untilStart());
+      g.writeStringField("timeUntilEventStartFormatted", event.active() ? formatTime(event.untilStart()) : "unavailable");
+      g.writeNumberField("timeUntilEventEnd", event.untilEnd());
+      g.writeStringField("timeUntilEventEndFormatted", event.active() ? formatTime(event.untilEnd()) : "unavailable");
+      g.writeBooleanField("shuffleAtEventStart", event.shuffle());
       g.writeEndObject();
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return out.toString();
+  }
+
+  /**
+   * A time until an event's start or end in English, as Cloudflare writes its {@code
+   * timeUntilEvent*Formatted}: {@code 12 minutes}, {@code 1 minute}, {@code 2 hours 5 minutes}
+   * (minutes rounded up), {@code less than a minute} under a minute, and {@code 0 minutes} at zero.
+   */
+  static String formatTime(long seconds) {
+    if (seconds <= 0) {
+      return "0 minutes";
+    }
+    if (seconds < 60) {
+      return "less than a minute";
+    }
+    long minutes = (seconds + 59) / 60;
+    if (minutes < 120) {
+      return minutes == 1 ? "1 minute" : minutes + " minutes";
+    }
+    long h = minutes / 60;
+    long m = minutes % 60;
+    return h + " hours" + (m == 0 ? "" : m == 1 ? " 1 minute" : " " + m + " minutes");
   }
 
   /** The {@code status} field: where the request stands after this decision. */

@@ -158,6 +158,9 @@ final class DashboardJson {
     g.writeStartObject();
     g.writeStringField("roomId", room.config().roomId());
     g.writeStringField("status", s.queueingStatus());
+    // Cloudflare's event_id: the event pre-queueing or running now, "" when none.
+    RoomSettings.Event event = s.event();
+    g.writeStringField("eventId", event == null ? "" : event.name());
     g.writeNumberField("estimatedQueuedUsers", s.waitingUsers());
     g.writeNumberField("estimatedTotalActiveUsers", s.activeUsers());
     g.writeNumberField("maxEstimatedTimeMinutes", wait < 0 ? -1 : (wait + 59) / 60);

@@ -61,6 +61,7 @@ final class InitParams {
                   "cookieSameSite",
                   "waitingStatus",
                   "rejectStatus",
+                  "revoke",
                   "statusParam",
                   "templateFile",
                   "pageStyle",
@@ -299,6 +300,10 @@ final class InitParams {
     v = get("rejectStatus");
     if (v != null) {
       fb.rejectStatus(intValue("rejectStatus", v));
+    }
+    v = get("revoke");
+    if (v != null) {
+      fb.revoke(Boolean.parseBoolean(booleanValue("revoke")));
     }
     v = get("statusParam");
     if (v != null) {

@@ -8,6 +8,7 @@ import io.github.waitingroom.http.GateResponse;
 import io.github.waitingroom.http.PageStyle;
 import io.github.waitingroom.http.PathRules;
 import io.github.waitingroom.http.SameSite;
+import io.github.waitingroom.http.WaitingRoomSession;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -204,8 +205,7 @@ public final class WaitingRoomFilter implements Filter {
     String query = req.getQueryString();
     boolean friction = s.gate.frictionOn();
     // A newcomer's human check waits for the service on this request's thread (Gate.mayBlock).
-    GateResponse g =
-        s.gate.handle(
+    GateRequest gr =
             new GateRequest(
                 context == null ? "" : context,
                 req.isSecure(),
@@ -218,7 +218,8 @@ public final class WaitingRoomFilter implements Filter {
                 req.getHeader("Referer"),
                 req.getHeader("Host"),
                 friction ? ticketOf(req, s.gate.frictionCookieName()) : null,
-                friction && s.gate.wantsRemoteAddress(query) ? req.getRemoteAddr() : null));
+                friction && s.gate.wantsRemoteAddress(query) ? req.getRemoteAddr() : null);
+    GateResponse g = s.gate.handle(gr);
     String setCookie = g.setCookie();
     if (setCookie != null) {
       res.addHeader("Set-Cookie", setCookie);
@@ -226,7 +227,20 @@ public final class WaitingRoomFilter implements Filter {
     if (g.passes()) {
       // A response that sets a ticket must never be cached and replayed to someone else, whatever
       // the application sets on it later.
-      chain.doFilter(request, setCookie == null ? res : new TicketResponse(res, setCookie));
+      HttpServletResponse out = setCookie == null ? res : new TicketResponse(res, setCookie);
+      if (s.gate.revokeOn()) {
+        HttpServletResponse committed = out;
+        WaitingRoomSession session = s.gate.session(gr, g, deletion -> {
+          if (!committed.isCommitted()) {
+            committed.addHeader("Set-Cookie", deletion);
+          }
+        });
+        if (session != null) {
+          req.setAttribute(WaitingRoomSession.ATTRIBUTE, session);
+          out = new RevokeResponse(out, session);
+        }
+      }
+      chain.doFilter(request, out);
       return;
     }
     write(res, g);
@@ -440,6 +454,66 @@ public final class WaitingRoomFilter implements Filter {
     }
   }
 
+  /**
+   * An application response on which the application may end the visitor's session by the
+   * {@linkplain Gate#REVOKE_HEADER revoke header}: the header never reaches the client; setting it
+   * revokes the session and deletes the session cookie, as {@link WaitingRoomSession#revoke()}
+   * does. The cookie can only be deleted while the response is not committed: set the header
+   * before writing the body.
+   */
+  static final class RevokeResponse extends HttpServletResponseWrapper {
+    private final WaitingRoomSession session;
+
+    RevokeResponse(HttpServletResponse response, WaitingRoomSession session) {
+      super(response);
+      this.session = session;
+    }
+
+    /** Whether a header is the revoke header, which then revokes the session (unless it is removed) and is never set. */
+    private boolean intercepted(String name, boolean set) {
+      if (!Gate.revokeHeader(name)) {
+        return false;
+      }
+      if (set) {
+        session.revoke();
+      }
+      return true;
+    }
+
+    @Override
+    public void setHeader(String name, @Nullable String value) {
+      if (!intercepted(name, value != null)) {
+        super.setHeader(name, value);
+      }
+    }
+
+    @Override
+    public void addHeader(String name, @Nullable String value) {
+      if (!intercepted(name, value != null)) {
+        super.addHeader(name, value);
+      }
+    }
+
+    @Override
+    public void setIntHeader(String name, int value) {
+      if (!intercepted(name, true)) {
+        super.setIntHeader(name, value);
+      }
+    }
+
+    @Override
+    public void addIntHeader(String name, int value) {
+      if (!intercepted(name, true)) {
+        super.addIntHeader(name, value);
+      }
+    }
+
+    @Override
+    public boolean containsHeader(String name) {
+      return !Gate.revokeHeader(name) && super.containsHeader(name);
+    }
+  }
+
   /** The filter's fixed settings: the gate, and what it says of itself. */
   static final class Settings {
     final WaitingRoom room;
@@ -558,6 +632,21 @@ public final class WaitingRoomFilter implements Filter {
      */
     public Builder rejectStatus(int status) {
       gate.rejectStatus(status);
+      return this;
+    }
+
+    /**
+     * Lets the application end a visitor's session: by the response header {@value
+     * Gate#REVOKE_HEADER}, which the filter removes, or by {@link WaitingRoomSession#revoke()} on
+     * the request attribute {@value WaitingRoomSession#ATTRIBUTE}; either deletes the session
+     * cookie while the response is not committed. Default: off.
+     *
+     * @param enabled whether the application may revoke sessions
+     * @return this builder
+     * @see Gate.Builder#revoke
+     */
+    public Builder revoke(boolean enabled) {
+      gate.revoke(enabled);
       return this;
     }
 

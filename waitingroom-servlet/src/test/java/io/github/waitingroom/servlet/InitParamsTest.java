@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Configuration from web.xml init-params: what works, and what fails at start-up with a clear message. */
 class InitParamsTest {
-  private static Map<String, String> minimal() {
+  static Map<String, String> minimal() {
     Map<String, String> p = new HashMap<>();
     p.put("roomId", "shop");
     p.put("totalActiveUsers", "100");

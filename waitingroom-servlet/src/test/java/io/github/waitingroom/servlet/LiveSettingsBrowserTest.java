@@ -32,9 +32,13 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * suspended} (an admitted visitor waits on it, it keeps polling, and it goes on to the site by
  * itself once the room resumes), the static "sold out" page of {@code reject} (a waiting page
  * turns into it by itself; it has no script), and the page of {@code queueAll}; each without an
- * axe-core violation. The room runs on a {@link ManualClock} without background sync: the test
- * puts each change in force itself. Screenshots go to {@code target/live-settings/} (the README's
- * {@code docs/images/sold-out-page.png} and {@code paused-page.png} are copies).
+ * axe-core violation; and the pages of a sale: the countdown page while a scheduled event
+ * pre-queues (its heading, a countdown that ticks each second, the lottery line; it goes on to the
+ * site by itself when the event starts), and the page of a random queue (how many wait, the same
+ * chance for each, a typical wait). The room runs on a {@link ManualClock} without background
+ * sync: the test puts each change in force itself. Screenshots go to {@code target/live-settings/}
+ * (the README's {@code docs/images/sold-out-page.png}, {@code paused-page.png}, {@code
+ * countdown-page.png} and {@code random-page.png} are copies).
  */
 class LiveSettingsBrowserTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
@@ -121,6 +125,10 @@ class LiveSettingsBrowserTest {
     return String.valueOf(b.executeScript("return document.body ? document.body.innerText : '';"));
   }
 
+  private static String countdown(ChromeDriver b) {
+    return String.valueOf(b.executeScript("var e = document.getElementById('wr-countdown'); return e ? e.textContent : '';"));
+  }
+
   private static void screenshot(ChromeDriver b, String name) throws IOException {
     Path shot = Path.of("target", "live-settings", name + ".png");
     Files.createDirectories(shot.getParent());
@@ -189,5 +197,77 @@ class LiveSettingsBrowserTest {
       room().sync();
       return Chromium.heading(b).equals(SHOP);
     });
+  }
+
+  @Test
+  void theCountdownPageTicksAndLetsTheVisitorInWhenTheSaleOpens(@TempDir Path profile) throws Exception {
+    TestServer s = site();
+    Instant now = Instant.ofEpochSecond(room().nowSecond());
+    Instant start = now.plusSeconds(45 * 60);
+    change("{\"events\": [{\"name\": \"drop\", \"prequeueStart\": \"" + now + "\", \"start\": \"" + start
+        + "\", \"end\": \"" + start.plusSeconds(7200) + "\", \"shuffleAtEventStart\": true}]}");
+    ChromeDriver b = chromium(profile);
+    b.get(s.uri("/store").toString());
+    assertThat(Chromium.heading(b)).as("nobody goes in, even with the room empty").isEqualTo("The sale opens in");
+    assertThat(body(b)).contains("drawn by lottery").doesNotContain(SHOP, "People ahead");
+    String first = countdown(b);
+    assertThat(first).matches("4[45]:[0-5][0-9]");
+    Chromium.waitFor(b, PATIENCE).until(d -> !countdown(b).equals(first));
+    assertThat(WaitingPageAccessibilityBrowserTest.axe(b, axeSource)).as("countdown page").isEmpty();
+    screenshot(b, "countdown-page");
+
+    b.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of("Accept-Language", "de")));
+    b.get(s.uri("/store").toString());
+    assertThat(Chromium.heading(b)).isEqualTo("Der Verkauf beginnt in");
+    assertThat(WaitingPageAccessibilityBrowserTest.axe(b, axeSource)).as("countdown page, de").isEmpty();
+    b.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of("Accept-Language", "en")));
+    b.get(s.uri("/store").toString());
+
+    // The sale opens: the room's clock reaches the start; the page polls and goes on by itself.
+    while (room().eventPrequeueing()) {
+      clock.advance(Duration.ofSeconds(5));
+      room().sync();
+    }
+    Chromium.waitFor(b, PATIENCE).until(d -> {
+      clock.advance(Duration.ofMillis(250));
+      room().sync();
+      return Chromium.heading(b).equals(SHOP);
+    });
+  }
+
+  @Test
+  void aRandomQueueTellsHowManyWaitAndThatEachHasTheSameChance(@TempDir Path profile) throws Exception {
+    TestServer s = site();
+    change("{\"queueingMethod\": \"random\"}");
+    assertThat(new Visitor(s).get("/").body()).startsWith("app:"); // someone else holds the only slot
+    List<Visitor> others = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      Visitor v = new Visitor(s);
+      assertThat(v.get("/store").body()).contains("You are in line");
+      others.add(v);
+    }
+    for (int i = 0; i < 8; i++) {
+      clock.advance(Duration.ofMillis(250));
+      room().sync();
+    }
+    ChromeDriver b = chromium(profile);
+    b.get(s.uri("/store").toString());
+    assertThat(Chromium.heading(b)).isEqualTo("You are in line");
+    assertThat(body(b)).contains("waiting; everyone waiting has the same chance whenever a place frees", "Typical wait",
+        "drawn at random").doesNotContain("ahead of you");
+    assertThat(WaitingPageAccessibilityBrowserTest.axe(b, axeSource)).as("random page").isEmpty();
+    for (int i = 0; i < 8; i++) { // the plans count everyone who polls
+      clock.advance(Duration.ofMillis(250));
+      room().sync();
+      for (Visitor v : others) {
+        v.getJson("/store?waitingRoomStatus=1");
+      }
+    }
+    b.get(s.uri("/store").toString());
+    assertThat(body(b)).containsPattern("[0-9]+ (people are|person is) waiting");
+    screenshot(b, "random-page");
+    // The method changes back: the page shows the line by itself.
+    change("{\"queueingMethod\": \"fifo\"}");
+    Chromium.waitFor(b, PATIENCE).until(d -> body(b).contains("ahead of you"));
   }
 }

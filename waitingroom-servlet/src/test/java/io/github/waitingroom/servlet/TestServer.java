@@ -112,6 +112,14 @@ final class TestServer implements AutoCloseable {
                 for (String[] h : headers(req.getParameterValues("appAddHeader"))) {
                   res.addHeader(h[0], h[1]);
                 }
+                if (req.getParameter("appRevoke") != null) {
+                  // A checkout that ends the visitor's session through the request attribute (RevokeTest).
+                  Object session = req.getAttribute(io.github.waitingroom.http.WaitingRoomSession.ATTRIBUTE);
+                  res.setContentType("text/plain;charset=UTF-8");
+                  res.getWriter().write("revoked:" + (session instanceof io.github.waitingroom.http.WaitingRoomSession w
+                      ? String.valueOf(w.revoke()) : "no session"));
+                  return;
+                }
                 if (req.getRequestURI().equals("/static/logo.svg")) {
                   // A logo for the branded waiting page (WaitingPageLanguagesBrowserTest).
                   res.setContentType("image/svg+xml");

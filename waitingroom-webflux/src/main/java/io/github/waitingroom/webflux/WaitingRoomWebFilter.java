@@ -8,10 +8,12 @@ import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
 import io.github.waitingroom.http.PageStyle;
 import io.github.waitingroom.http.SameSite;
+import io.github.waitingroom.http.WaitingRoomSession;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.springframework.core.Ordered;
 import org.jspecify.annotations.Nullable;
@@ -220,12 +222,13 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
             remote == null || remote.getAddress() == null ? null : remote.getAddress().getHostAddress());
     if (gate.mayBlock(r)) {
       // A newcomer's human check asks the service over the network: never on the event loop.
-      return Mono.fromCompletionStage(gate.handleAsync(r)).flatMap(g -> answer(exchange, chain, g));
+      return Mono.fromCompletionStage(gate.handleAsync(r)).flatMap(g -> answer(exchange, chain, gate, r, g));
     }
-    return answer(exchange, chain, gate.handle(r));
+    return answer(exchange, chain, gate, r, gate.handle(r));
   }
 
-  private Mono<Void> answer(ServerWebExchange exchange, WebFilterChain chain, GateResponse g) {
+  private Mono<Void> answer(
+      ServerWebExchange exchange, WebFilterChain chain, Gate gate, GateRequest r, GateResponse g) {
     ServerHttpResponse response = exchange.getResponse();
     String setCookie = g.setCookie();
     if (setCookie != null) {
@@ -242,6 +245,9 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
               return Mono.empty();
             });
       }
+      if (gate.revokeOn()) {
+        revocable(exchange, gate, r, g);
+      }
       return chain.filter(exchange);
     }
     byte[] body = g.body();
@@ -253,6 +259,41 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     out.set(HttpHeaders.CONTENT_TYPE, g.contentType());
     out.setContentLength(body.length);
     return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+  }
+
+  /**
+   * Lets the application end the session of a passed request: the exchange attribute {@value
+   * WaitingRoomSession#ATTRIBUTE}, and the {@linkplain Gate#REVOKE_HEADER revoke header}, which
+   * never reaches the client. Either deletes the session cookie just before the response commits;
+   * a revoke after that ends the session but leaves the cookie to the client.
+   */
+  private static void revocable(ServerWebExchange exchange, Gate gate, GateRequest r, GateResponse g) {
+    ServerHttpResponse response = exchange.getResponse();
+    AtomicBoolean delete = new AtomicBoolean();
+    AtomicBoolean committing = new AtomicBoolean();
+    WaitingRoomSession session = gate.session(r, g, deletion -> {
+      if (!committing.get()) {
+        delete.set(true);
+      }
+    });
+    if (session == null) {
+      return;
+    }
+    exchange.getAttributes().put(WaitingRoomSession.ATTRIBUTE, session);
+    String deletion = gate.deleteCookie(r);
+    response.beforeCommit(
+        () -> {
+          HttpHeaders headers = response.getHeaders();
+          boolean asked = headers.headerSet().removeIf(h -> Gate.revokeHeader(h.getKey()));
+          if (asked) {
+            session.revoke();
+          }
+          committing.set(true);
+          if (delete.get()) {
+            headers.add(HttpHeaders.SET_COOKIE, deletion);
+          }
+          return Mono.empty();
+        });
   }
 
   /**
@@ -384,6 +425,21 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
      */
     public Builder rejectStatus(int status) {
       gate.rejectStatus(status);
+      return this;
+    }
+
+    /**
+     * Lets the application end a visitor's session: by the response header {@value
+     * Gate#REVOKE_HEADER}, which the filter removes before the response commits, or by {@link
+     * WaitingRoomSession#revoke()} on the exchange attribute {@value WaitingRoomSession#ATTRIBUTE}
+     * (before the response commits); either deletes the session cookie. Default: off.
+     *
+     * @param enabled whether the application may revoke sessions
+     * @return this builder
+     * @see Gate.Builder#revoke
+     */
+    public Builder revoke(boolean enabled) {
+      gate.revoke(enabled);
       return this;
     }
 

@@ -75,6 +75,7 @@ final class Gates {
     b.cookieSameSite(p.getCookie().getSameSite());
     WaitingRoomAutoConfiguration.Properties.set(prefix + "waiting-status", p.getWaitingStatus(), b::waitingStatus);
     WaitingRoomAutoConfiguration.Properties.set(prefix + "reject-status", p.getRejectStatus(), b::rejectStatus);
+    b.revoke(p.isRevoke());
     b.statusParam(p.getStatusParam());
     Resource template = p.getPageTemplate();
     if (template != null) {

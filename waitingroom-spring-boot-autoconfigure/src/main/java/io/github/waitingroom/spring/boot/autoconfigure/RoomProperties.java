@@ -65,6 +65,14 @@ public class RoomProperties {
    */
   private int rejectStatus = 403;
 
+  /**
+   * Lets the application end a visitor's session (after a checkout): by the response header
+   * {@code X-WaitingRoom-Revoke}, which the filter removes, or by {@code WaitingRoomSession.revoke()}
+   * on the request (or exchange) attribute {@code io.github.waitingroom.session}. Either revokes the
+   * session in the room and deletes its cookie while the response is not committed.
+   */
+  private boolean revoke;
+
   /** The query flag that asks for the JSON status only (what the waiting page polls). */
   private String statusParam = "waitingRoomStatus";
 
@@ -207,6 +215,14 @@ public class RoomProperties {
 
   public void setRejectStatus(int rejectStatus) {
     this.rejectStatus = rejectStatus;
+  }
+
+  public boolean isRevoke() {
+    return revoke;
+  }
+
+  public void setRevoke(boolean revoke) {
+    this.revoke = revoke;
   }
 
   public String getStatusParam() {

@@ -66,6 +66,17 @@ class WaitingRoomReactiveAutoConfigurationTest {
   }
 
   @Test
+  void revokeIsAPropertyOffByDefault() {
+    runner
+        .withPropertyValues(VALID)
+        .run(context -> assertThat(context.getBean(WaitingRoomWebFilter.class).gate().revokeOn()).isFalse());
+    runner
+        .withPropertyValues(VALID)
+        .withPropertyValues("waitingroom.revoke=true")
+        .run(context -> assertThat(context.getBean(WaitingRoomWebFilter.class).gate().revokeOn()).isTrue());
+  }
+
+  @Test
   void aBadSettingStopsTheStartNamingTheProperty() {
     runner
         .withPropertyValues(VALID)

@@ -353,7 +353,9 @@ public final class WaitingRoom implements AutoCloseable {
     if (drawn && !calledHere) {
       Plan.Estimate pool = grant.plan.estimate(t.arrival(), 0, sync.departures(), 1.0, 0);
       long mean = pool.seconds();
-      e = mean < 0 ? pool : new Plan.Estimate(pool.usersAhead(), mean, mean * 29 / 100, mean * 139 / 100);
+      // Everyone in the room's line: those of the draw's second and any who waited from before it.
+      long waiting = Math.max(1, grant.plan.waitingUsers());
+      e = new Plan.Estimate(waiting, mean, mean < 0 ? -1 : mean * 29 / 100, mean < 0 ? -1 : mean * 139 / 100);
     }
     boolean paused = !in.admitting();
     if (paused) {

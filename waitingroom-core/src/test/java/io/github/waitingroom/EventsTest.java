@@ -139,6 +139,27 @@ class EventsTest {
     assertThat(random(3, RoomSettings.QueueingMethod.FIFO, users)).containsExactly(0, 0, 1, 1, 2, 2);
   }
 
+  @Test
+  void aHolderWaitingAtRandomIsShownEveryoneWaitingAndATypicalWait() {
+    Cluster c = threeNodes(config(2), 5);
+    c.nodes.get(1).updateSettings(RoomSettings.fromJson("{\"queueingMethod\": \"random\"}", c.nodes.get(1).latestSettings()));
+    c.advance(Duration.ofSeconds(3));
+    c.nodes.get(0).decide(null);
+    c.nodes.get(2).decide(null);
+    List<String> line = queue(c, 6);
+    Decision d = c.nodes.get(0).decide(line.get(0));
+    for (int s = 0; s < 6; s += 2) {
+      for (int i = 0; i < line.size(); i++) {
+        d = c.nodes.get(i % 3).decide(line.get(i));
+        line.set(i, d.ticket() != null ? d.ticket() : line.get(i));
+      }
+      c.advance(Duration.ofSeconds(2));
+    }
+    assertThat(d.usersAhead()).as("everyone waiting").isEqualTo(6);
+    assertThat(d.waitLowSeconds()).isLessThan(d.waitSeconds());
+    assertThat(d.waitHighSeconds()).isGreaterThan(d.waitSeconds());
+  }
+
   /**
    * Chi-square test of independence of user and group, each group being one third of the
    * ranks: with 5 x 2 degrees of freedom the statistic exceeds 29.59 with probability 0.001.

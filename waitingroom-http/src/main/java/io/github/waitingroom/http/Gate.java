@@ -578,8 +578,7 @@ public final class Gate {
   }
 
   /** The answer to a decision, as without friction. */
-  private GateResponse respond(Decision decided, GateRequest request) {
-    Decision d = paused(decided);
+  private GateResponse respond(Decision d, GateRequest request) {
     String ticket = d.ticket();
     String setCookie =
         ticket == null
@@ -601,19 +600,6 @@ public final class Gate {
       return json(d, setCookie, statusOf(d), request);
     }
     return page(d, setCookie, request);
-  }
-
-  /**
-   * A waiting answer while the room is suspended: the wait unknown, and asked again at the room's
-   * refresh interval. (An active user's answer says neither: it keeps the session and waits
-   * for the room to resume, not for a place.)
-   */
-  private Decision paused(Decision d) {
-    if (d.letsThrough() || d.outcome() == Decision.Outcome.REJECT || !room.settings().suspended() || !d.waitKnown()) {
-      return d;
-    }
-    return new Decision(d.outcome(), d.ticket(), d.ticketMaxAgeSeconds(), d.usersAhead(), -1, -1, -1,
-        Math.max(d.refreshSeconds(), room.config().refreshSeconds()), d.viewTime());
   }
 
   /** The HTTP status of an answer to a decision: 200 when it lets through, the reject or waiting status otherwise. */

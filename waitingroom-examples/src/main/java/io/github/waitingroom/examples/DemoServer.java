@@ -74,7 +74,9 @@ public final class DemoServer implements AutoCloseable {
           new Flag("--event-in", null, "schedule a sale whose pre-queue opens now and that starts in this many seconds"
               + " (visitors get the countdown page until then); off if not given"),
           new Flag("--event-length", "600", "how many seconds the sale of --event-in runs"),
-          new Flag("--lottery", "false", "true: the pre-queue of --event-in is a lottery (places drawn at random at the start)"));
+          new Flag("--lottery", "false", "true: the pre-queue of --event-in is a lottery (places drawn at random at the start)"),
+          new Flag("--revoke", "false", "true: buying a ticket ends the visitor's session (the shop's checkout answers with"
+              + " X-WaitingRoom-Revoke), so the next in line gets the place within seconds"));
 
   /** Where the demo serves the operator dashboard (with {@code --dashboard-token}); the room does not guard it. */
   static final String DASHBOARD_PATH = "/waitingroom/dashboard";
@@ -150,6 +152,7 @@ public final class DemoServer implements AutoCloseable {
               .rejectStatus(flags.intValue("--reject-status"))
               .ignorePaths(dashboardPaths(flags))
               .proofOfWork(flags.intValue("--proof-of-work"))
+              .revoke(bool(flags, "--revoke"))
               .build();
 
       Server jetty = new Server();
@@ -159,7 +162,7 @@ public final class DemoServer implements AutoCloseable {
       jetty.addConnector(connector);
       ServletContextHandler context = new ServletContextHandler("/");
       context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
-      context.addServlet(new ServletHolder(new ShopServlet(room, flags.get("--node"), flags.get("--dc"))), "/");
+      context.addServlet(new ServletHolder(new ShopServlet(room, flags.get("--node"), flags.get("--dc"), bool(flags, "--revoke"))), "/");
       mountDashboard(context, flags, room);
       if (metrics != null) {
         context.addServlet(new ServletHolder(prometheus(room)), metrics);
@@ -266,9 +269,13 @@ public final class DemoServer implements AutoCloseable {
   }
 
   private static boolean liveSettings(Flags flags) {
-    String v = flags.get("--live-settings");
+    return bool(flags, "--live-settings");
+  }
+
+  private static boolean bool(Flags flags, String name) {
+    String v = flags.get(name);
     if (!v.equals("true") && !v.equals("false")) {
-      throw new IllegalArgumentException("--live-settings is true or false, but was '" + v + "'");
+      throw new IllegalArgumentException(name + " is true or false, but was '" + v + "'");
     }
     return v.equals("true");
   }

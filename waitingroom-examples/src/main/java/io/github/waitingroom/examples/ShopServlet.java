@@ -1,8 +1,8 @@
 package io.github.waitingroom.examples;
 
 import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.RoomStatus;
+import io.github.waitingroom.WaitingRoom;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -28,11 +28,14 @@ final class ShopServlet extends HttpServlet {
   private final transient WaitingRoom room;
   private final String node;
   private final String dataCenter;
+  /** Whether a checkout ends the visitor's session (the filter's revoke must be on too). */
+  private final boolean revoke;
 
-  ShopServlet(WaitingRoom room, String node, String dataCenter) {
+  ShopServlet(WaitingRoom room, String node, String dataCenter, boolean revoke) {
     this.room = room;
     this.node = node;
     this.dataCenter = dataCenter;
+    this.revoke = revoke;
   }
 
   @Override
@@ -64,7 +67,13 @@ final class ShopServlet extends HttpServlet {
             .append("<p><a href=\"/\">Back to the shop</a></p>");
       }
     } else if (path.equals("/checkout")) {
-      body.append("<h1>Thank you</h1><p>Your (pretend) ticket is booked.</p><p><a href=\"/\">Back to the shop</a></p>");
+      body.append("<h1>Thank you</h1><p>Your (pretend) ticket is booked.</p>");
+      if (revoke) {
+        // The filter takes this header out, ends the session and deletes its cookie.
+        res.setHeader("X-WaitingRoom-Revoke", "1"); // Gate.REVOKE_HEADER
+        body.append("<p>Your session has ended: the next person in line gets your place.</p>");
+      }
+      body.append("<p><a href=\"/\">Back to the shop</a></p>");
     } else {
       status = HttpServletResponse.SC_NOT_FOUND;
       body.append("<h1>Not found</h1><p><a href=\"/\">Back to the shop</a></p>");
@@ -73,8 +82,8 @@ final class ShopServlet extends HttpServlet {
     RoomConfig c = room.config();
     body.append("<footer><p>Room <code>").append(c.roomId()).append("</code> on node <code>").append(node)
         .append("</code> (").append(dataCenter).append("): ").append(v.activeUsers()).append(" of ")
-        .append(c.totalActiveUsers()).append(" active, ").append(v.waitingUsers()).append(" waiting.")
-        .append(" Your session lasts while you click and ends ").append(c.sessionSeconds())
+        .append(room.settings().totalActiveUsers()).append(" active, ").append(v.waitingUsers()).append(" waiting.")
+        .append(" Your session lasts while you click and ends ").append(room.settings().sessionDuration().getSeconds())
         .append(" s after your last request; then the next person in line gets your place.</p></footer>");
     res.setStatus(status);
     res.setContentType("text/html;charset=UTF-8");

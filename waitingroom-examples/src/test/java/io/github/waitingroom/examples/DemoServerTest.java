@@ -234,4 +234,31 @@ class DemoServerTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("--event-in");
   }
+
+  @Test
+  void withRevokeACheckoutEndsTheSession() throws Exception {
+    // One a minute: a copy of the ended ticket arrives anew and must wait, not walk in again.
+    String[] args = {"--port", "0", "--revoke", "true", "--total", "1", "--per-minute", "1"};
+    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
+      HttpClient visitor = browser();
+      HttpResponse<String> in = get(visitor, demo.port(), "/");
+      assertThat(in.body()).contains("You are in.");
+      String session = in.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("wr_ticket-shop="))
+          .findFirst().orElseThrow();
+      String cookie = session.substring(0, session.indexOf(';'));
+      HttpResponse<String> bought = visitor.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + demo.port() + "/checkout"))
+              .POST(HttpRequest.BodyPublishers.noBody()).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(bought.body()).contains("Your session has ended");
+      assertThat(bought.headers().firstValue("X-WaitingRoom-Revoke")).as("the header never reaches the client").isEmpty();
+      assertThat(bought.headers().allValues("Set-Cookie")).anyMatch(c -> c.startsWith("wr_ticket-shop=;") && c.contains("Max-Age=0"));
+      assertThat(demo.room().metrics().revoked()).isEqualTo(1);
+      // A copy of the old cookie is not let in again.
+      HttpResponse<String> replay = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + demo.port() + "/")).header("Cookie", cookie).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(replay.body()).doesNotContain("You are in.");
+    }
+  }
 }

@@ -132,8 +132,14 @@ class LimitsTest {
     assertThat(crowd.admissions).as("the line moves").hasSizeGreaterThan(15);
   }
 
+  /**
+   * The scenario with tie-break bits drawn from {@code seed} too, so that a seed is one whole run,
+   * the same in every build (with bits from ThreadLocalRandom a fixed seed still varied: a CI run
+   * of the property below went 1 over with total 21, the rare case of finding 8 that {@link
+   * #bouncingVisitorsNeverExceedTheLimits} describes).
+   */
   private static Crowd lateNodes(int total, int variant, long seed) {
-    return lateNodes(total, variant, seed, null);
+    return lateNodes(total, variant, seed, new java.util.SplittableRandom(seed)::nextInt);
   }
 
   private static Crowd lateNodes(

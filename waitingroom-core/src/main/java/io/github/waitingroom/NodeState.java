@@ -43,6 +43,8 @@ final class NodeState {
 
   /** The configuration in force: the room's, with the limits and session of its live settings. */
   private volatile RoomConfig config;
+  /** Where the draws of random queueing come from (see {@link #schedule}). */
+  private final java.util.function.IntSupplier draws;
   private final ConcurrentHashMap<Long, Seen> seen = new ConcurrentHashMap<>();
   /**
    * Sessions ended by the application (see {@link #revoke}), on this node or another: place to the
@@ -165,8 +167,18 @@ final class NodeState {
   enum State { WAITING, ADMITTING, ACTIVE }
 
   NodeState(RoomConfig config) {
-    this.config = config;
+    this(config, () -> java.util.concurrent.ThreadLocalRandom.current().nextInt());
   }
+
+  /**
+   * @param draws where the random draws of random queueing come from (see {@link #schedule}):
+   *     the room's tie-break bits, which tests may seed
+   */
+  NodeState(RoomConfig config, java.util.function.IntSupplier draws) {
+    this.config = config;
+    this.draws = draws;
+  }
+
 
   /**
    * Puts a configuration in force (live settings changed its limits or session; its room, slices,
@@ -276,7 +288,7 @@ final class NodeState {
       for (int i = 0; i < n; i++) {
         if (draw) {
           // A partial Fisher-Yates shuffle: the first n places become a uniform draw.
-          int j = i + java.util.concurrent.ThreadLocalRandom.current().nextInt(places.length - i);
+          int j = i + Math.floorMod(draws.getAsInt(), places.length - i);
           long swap = places[i];
           places[i] = places[j];
           places[j] = swap;

@@ -72,7 +72,7 @@ public final class WaitingRoom implements AutoCloseable {
     this.codec = new TicketCodec(config.roomId(), b.keys, TicketCodec.SEAL_WARNING_INTERVAL, metrics);
     this.dataCenter = b.dataCenter;
     this.nodeId = b.nodeId;
-    this.state = new NodeState(config);
+    this.state = new NodeState(config, b.tieBreaks);
     this.live = new LiveSettings(config);
     this.rate = new TicketRate(b.maxRequestsPerTicket);
     this.sync = new Synchronizer(config, state, live, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
@@ -588,7 +588,7 @@ public final class WaitingRoom implements AutoCloseable {
 
     /**
      * Where the tie-break bits of new places come from: they order the arrivals of one second in
-     * line. For simulations and tests that must replay a run exactly, such as the capacity planner
+     * line (and a pre-queue's lottery), and they draw who is let in under random queueing. For simulations and tests that must replay a run exactly, such as the capacity planner
      * of {@code waitingroom-examples}; keep the default (ThreadLocalRandom) in production, where
      * the order within a second should owe nothing to anything a client can see. The supplier is
      * called on request threads, so it must be thread-safe if they are several.

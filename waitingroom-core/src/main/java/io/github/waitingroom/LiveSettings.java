@@ -78,6 +78,14 @@ final class LiveSettings {
       return second >= from && second < until;
     }
 
+    /**
+     * The arrival second whose holders the room lets in at random ({@link
+     * RoomSettings.QueueingMethod#RANDOM}), or {@link Long#MIN_VALUE}.
+     */
+    long randomSecond() {
+      return settings.queueingMethod() == RoomSettings.QueueingMethod.RANDOM ? lineSecond : Long.MIN_VALUE;
+    }
+
     /** The document, without the phase's event applied. */
     RoomSettings document() {
       return doc.settings();
@@ -118,8 +126,6 @@ final class LiveSettings {
     return current;
   }
 
-
-
   /** The newest settings this node knows, in force or not yet. */
   synchronized RoomSettings latest() {
     return docs.lastEntry().getValue().settings();
@@ -155,8 +161,8 @@ final class LiveSettings {
   /** Takes the settings documents of the store's last answer (others are ignored). */
   synchronized void read(Map<String, byte[]> documents) {
     for (Map.Entry<String, byte[]> e : documents.entrySet()) {
-      if (!e.getKey().startsWith(NAME)) {
-        continue;
+      if (!e.getKey().startsWith(NAME) || holds(e.getValue())) {
+        continue; // not settings, or the very bytes of a document this node holds (most answers)
       }
       Doc d = decode(e.getKey(), e.getValue());
       if (d == null) {
@@ -170,6 +176,15 @@ final class LiveSettings {
             base.roomId(), d.settings().version(), d.activeFrom());
       }
     }
+  }
+
+  private boolean holds(byte[] bytes) {
+    for (Doc d : docs.values()) {
+      if (Arrays.equals(d.bytes(), bytes)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void add(Doc d) {
@@ -224,15 +239,6 @@ final class LiveSettings {
   /** The settings in force at {@code millis}: what a plan of an epoch ending then uses. */
   synchronized Current at(long millis) {
     return phase(doc(millis), Math.floorDiv(millis, 1000L));
-  }
-
-  /**
-   * The arrival second whose holders a plan of an epoch ending at {@code millis} draws at random
-   * (see {@link RoomSettings.QueueingMethod#RANDOM}), or {@link Long#MIN_VALUE}.
-   */
-  long drawnSecondAt(long millis) {
-    Current c = at(millis);
-    return c.settings().queueingMethod() == RoomSettings.QueueingMethod.RANDOM ? c.lineSecond() : Long.MIN_VALUE;
   }
 
   /** The phase of a document at {@code second} (see the class comment). */

@@ -179,7 +179,6 @@ final class NodeState {
     this.draws = draws;
   }
 
-
   /**
    * Puts a configuration in force (live settings changed its limits or session; its room, slices,
    * refresh and timeout are the same). Sessions and places already counted stay counted.
@@ -489,25 +488,18 @@ final class NodeState {
     }
   }
 
-  /** Admits a user who arrived without a ticket, if the grant has a slot for new arrivals. */
-  boolean admitNew(long place, long now, Grant g) {
+  /**
+   * Admits a user who arrived without a ticket, if the grant has a slot for new arrivals, or
+   * {@code always} without one (the room lets everyone through: counted as an arrival and an
+   * admission all the same, so the plans and the status stay true).
+   */
+  boolean admitNew(long place, long now, Grant g, boolean always) {
     arrivals.add(now, 1);
     begun.increment();
-    boolean admitted = g.takeNew();
+    boolean admitted = always || g.takeNew();
     record(admitted, now);
     seen.put(place, admitted ? new Seen(State.ACTIVE, config.sliceOf(now), 0, 0, 0, now) : waiting(now, now, now, Polls.NONE));
     return admitted;
-  }
-
-  /**
-   * Lets in a newcomer without a slot (the room lets everyone through): counted as an arrival and
-   * an admission, so the plans and the status stay true.
-   */
-  void admitNewAnyway(long place, long now) {
-    arrivals.add(now, 1);
-    begun.increment();
-    record(true, now);
-    seen.put(place, new Seen(State.ACTIVE, config.sliceOf(now), 0, 0, 0, now));
   }
 
   /** Gives a newcomer a place in line without trying for a slot (the room lets nobody in now). */

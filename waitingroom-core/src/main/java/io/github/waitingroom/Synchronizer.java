@@ -427,7 +427,7 @@ final class Synchronizer {
   private void apply(Plan plan, long activateAtMillis, boolean roomWide) {
     // A holder the plan's tallies counted has been counted since before its epoch ended.
     long countedBy = Math.floorDiv((plan.epoch() + 1) * epochMillis, 1000L) - 1;
-    state.schedule(plan, countedBy, activateAtMillis, roomWide, live.drawnSecondAt((plan.epoch() + 1) * epochMillis));
+    state.schedule(plan, countedBy, activateAtMillis, roomWide, live.at((plan.epoch() + 1) * epochMillis).randomSecond());
     state.activateIfDue(clock.millis() + offsetMillis);
     applied = plan.epoch();
   }

@@ -258,12 +258,9 @@ public final class WaitingRoom implements AutoCloseable {
     long place = Ticket.place(in.lineSecond() != Long.MIN_VALUE ? in.lineSecond() : now, tieBreaks.getAsInt());
     Grant grant = state.grant();
     boolean admitting = in.admitting();
-    if (method == RoomSettings.QueueingMethod.PASSTHROUGH) {
-      state.admitNewAnyway(place, now);
-      metrics.recordAdmissionOnArrival();
-      return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, place, now, now, now));
-    }
-    if (admitting && (mayQueue ? state.admitNew(place, now, grant) : state.admitNewIfFree(place, now, grant))) {
+    boolean passthrough = method == RoomSettings.QueueingMethod.PASSTHROUGH;
+    if (passthrough ? state.admitNew(place, now, grant, true)
+        : admitting && (mayQueue ? state.admitNew(place, now, grant, false) : state.admitNewIfFree(place, now, grant))) {
       metrics.recordAdmissionOnArrival();
       return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, place, now, now, now));
     }

@@ -859,11 +859,6 @@ public final class Gate {
     return answer(setCookie, statusOf(d), "text/html", pagePolicy(nonce, imageSources), html, d, t.tag);
   }
 
-  /** The room's state as a page shows it: {@code rejected}, {@code suspended}, {@code queueAll} or {@code open}. */
-  static String pageState(Decision d, RoomSettings settings) {
-    return pageState(d, settings, false);
-  }
-
   /**
    * The room's state as a page shows it: {@code rejected}, {@code suspended}, {@code prequeue}
    * (a scheduled event pre-queues: the countdown page), {@code queueAll} or {@code open}.

@@ -37,6 +37,8 @@ import org.jspecify.annotations.Nullable;
  * @param maxWaitSeconds the estimated wait of someone who joins the line now, in seconds: 0
  *     while nobody waits, -1 when it is not known (nobody admitted lately, or the room admits
  *     nobody: queueAll, suspended, reject)
+ * @param epochMillis the length of the room's epochs now: the sync interval, or a multiple of it
+ *     in a room with many nodes (see {@link WaitingRoom.Builder#storeBudget})
  */
 public record RoomStatus(
     long now,
@@ -56,7 +58,8 @@ public record RoomStatus(
     RoomSettings settings,
     RoomSettings.@Nullable Event event,
     boolean eventPrequeueing,
-    long maxWaitSeconds) {
+    long maxWaitSeconds,
+    long epochMillis) {
 
   /** Copies the lists. */
   public RoomStatus {

@@ -3,6 +3,7 @@ package io.github.waitingroom;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
 import io.github.waitingroom.coordinator.Coordinator;
+import io.github.waitingroom.coordinator.Epochs;
 import io.github.waitingroom.coordinator.Report;
 import io.github.waitingroom.coordinator.ReportSeal;
 import io.github.waitingroom.coordinator.Transport;
@@ -95,7 +96,7 @@ final class Synchronizer {
   private final LiveSettings live;
   private final Coordinator coordinator;
   private final InstantSource clock;
-  private final long epochMillis;
+  private final long storeBudget;
   private final FailurePolicy failurePolicy;
   private final @Nullable ScheduledExecutorService scheduler;
   private final Object lock = new Object();
@@ -139,6 +140,7 @@ final class Synchronizer {
       String dataCenter,
       String nodeId,
       Duration epoch,
+      long storeBudget,
       FailurePolicy failurePolicy,
       boolean background,
       RoomMetrics metrics) {
@@ -147,7 +149,7 @@ final class Synchronizer {
     this.state = state;
     this.live = live;
     this.clock = clock;
-    this.epochMillis = epoch.toMillis();
+    this.storeBudget = storeBudget;
     this.failurePolicy = failurePolicy;
     // A fresh suffix per process: a node that restarts with the same id never overwrites the
     // report of its previous life, whose users keep counting until their sessions expire.
@@ -178,7 +180,8 @@ final class Synchronizer {
    * the room clock (see {@link LiveSettings}).
    */
   long settingsInstant() {
-    return (Math.floorDiv(nowMillis(), epochMillis) + 2) * epochMillis;
+    Epochs epochs = coordinator.epochs();
+    return epochs.start(epochs.at(nowMillis()) + 2);
   }
 
   long nowSecond() {
@@ -207,7 +210,8 @@ final class Synchronizer {
     synchronized (lock) {
       long startMillis = clock.millis();
       long nowMs = startMillis + offsetMillis;
-      long epoch = Math.floorDiv(nowMs, epochMillis);
+      Epochs epochs = coordinator.epochs();
+      long epoch = epochs.at(nowMs);
       long now = Math.floorDiv(nowMs, 1000L);
       state.activateIfDue(nowMs);
       activateSettings(nowMs);
@@ -221,7 +225,7 @@ final class Synchronizer {
         // that epoch's plan takes over (two to three epochs).
         try {
           Coordinator.Join join =
-              coordinator.join(() -> clock.millis() + offsetMillis, epochMillis, o -> offsetMillis += o);
+              coordinator.join(() -> clock.millis() + offsetMillis, o -> offsetMillis += o);
           joined = join.epoch();
           tallied = joined - 1;
           readSettings();
@@ -230,7 +234,7 @@ final class Synchronizer {
             Tally first = state.tally(clock.millis() + offsetMillis, Long.MAX_VALUE, checkInsToList());
             tallies.put(joined, first);
             tallied = joined;
-            apply(Plan.compute(live.at((joined + 1) * epochMillis).config(), joined, List.of(first), 0, List.of(first), 0),
+            apply(Plan.compute(live.at(coordinator.epochs().start(joined + 1)).config(), joined, List.of(first), 0, List.of(first), 0),
                 0, true);
           }
         } catch (IOException | RuntimeException e) {
@@ -256,7 +260,7 @@ final class Synchronizer {
         // the same instant on every node, however late this node takes it: a session that moved
         // from another node is then counted on both or on neither.
         for (long e = Math.max(tallied + 1, epoch - Report.EPOCHS_KEPT); e < epoch; e++) {
-          tallies.put(e, state.tally(nowMs, Math.floorDiv((e + 1) * epochMillis, 1000L), checkInsToList()));
+          tallies.put(e, state.tally(nowMs, Math.floorDiv(epochs.start(e + 1), 1000L), checkInsToList()));
         }
         while (tallies.size() > Report.EPOCHS_KEPT) {
           tallies.pollFirstEntry();
@@ -277,7 +281,24 @@ final class Synchronizer {
           failing = false;
           log.info("room '{}': coordinator transport answers again after {} s", config.roomId(), now - failingSince);
         }
-        long storeEpoch = storeMillis >= 0 ? Math.floorDiv(storeMillis, epochMillis) : epoch;
+        if (coordinator.epochs() != epochs) {
+          // A new era: if it began already (this node missed its document), the tallies it made
+          // since are of epochs cut the old way. Withdrawn, as those of a clock that ran ahead are,
+          // and made again as the new epochs end.
+          long first = coordinator.epochs().latest().first();
+          if (tallied >= first) {
+            tallies.clear();
+            tallies.putAll(before.headMap(first, false));
+            tallied = Math.min(talliedBefore, first - 1);
+            applied = Math.max(applied, talliedBefore);
+            log.warn("room '{}': an era of {} ms epochs began at epoch {} before this node read it; tallies since withdrawn",
+                config.roomId(), coordinator.epochs().latest().lengthMillis(), first);
+            return;
+          }
+          epochs = coordinator.epochs();
+          epoch = Math.min(epoch, epochs.at(clock.millis() + offsetMillis));
+        }
+        long storeEpoch = storeMillis >= 0 ? epochs.at(storeMillis) : epoch;
         if (storeEpoch < epoch) {
           // This node's clock ran ahead of the store's (see the class comment).
           if (tallied >= storeEpoch) {
@@ -286,7 +307,7 @@ final class Synchronizer {
             tallied = Math.min(talliedBefore, storeEpoch - 1);
             applied = Math.max(applied, talliedBefore);
             long ahead = nowMs - storeMillis;
-            if (ahead >= epochMillis) {
+            if (ahead >= epochs.length(epoch)) {
               log.warn("room '{}': this node's clock ran {} ms ahead of the store's; tallies of epochs that have"
                   + " not ended withdrawn", config.roomId(), ahead);
             } else {
@@ -302,7 +323,7 @@ final class Synchronizer {
           // room switches at once.
           boolean alone = s.roomNodes() <= 1 && s.dataCenters().size() == 1;
           Plan p = plan(s, epoch - 1);
-          apply(p, alone ? 0 : (epoch + 1) * epochMillis, true);
+          apply(p, alone ? 0 : epochs.start(epoch + 1), true);
           noteQueueing(p, now);
         }
         watchForStall(epoch);
@@ -360,6 +381,8 @@ final class Synchronizer {
    * none while the node is alone in its data center.
    */
   private long checkInsToList() {
+    Epochs epochs = coordinator.epochs();
+    long epochMillis = epochs.length(epochs.at(nowMillis()));
     return sharedDataCenter ? Math.max(config.sliceSeconds(), ceilDiv(2 * epochMillis, 1000)) : 0;
   }
 
@@ -371,9 +394,74 @@ final class Synchronizer {
     state.learnRevoked(s.dataCenters(), nowSecond());
     state.learnRevoked(s.nodes(), nowSecond());
     shares = new Shares(RoomStatus.Share.of(s.dataCenterNames(), s.dataCenters()), RoomStatus.Share.of(s.nodeNames(), s.nodes()));
-    LiveSettings.Current in = live.at((epoch + 1) * epochMillis);
+    pace(s, epoch);
+    LiveSettings.Current in = live.at(coordinator.epochs().start(epoch + 1));
     return Plan.compute(in.config(), in.admitting(), in.drawSecond(), epoch, s.dataCenters(), s.myDataCenter(), s.nodes(),
         s.me());
+  }
+
+  /** Epochs between two decisions on the epochs' length, and from a decision to the era it makes. */
+  static final int PACE_EVERY = 8;
+
+  /**
+   * Adapts the epochs' length to the room's size, as the seed adapts its workers' write rate to
+   * their number: every {@link #PACE_EVERY} epochs, the first live node of the first data center
+   * (by name) works out from the settled epoch how many values the store reads a second (every
+   * sync reads its data center's reports and every data center's sum) and, if that is over the
+   * store budget, stretches the epochs by a power of two until it is not; once the room has
+   * shrunk so that half the length would read at most half the budget, it shortens them again.
+   * The new era begins {@link #PACE_EVERY} epochs after the decision, at the start of an epoch
+   * every node numbers alike; a node that reads the decision too late (its exchanges failed
+   * meanwhile) withdraws its tallies since and tallies again. Only one node decides, so no two
+   * decisions can disagree; while the first data center is silent nobody decides.
+   */
+  private void pace(Coordinator.Settled s, long epoch) {
+    if (Math.floorMod(epoch, PACE_EVERY) != 0 || s.myDataCenter() != 0 || s.me() != 0) {
+      return;
+    }
+    Epochs epochs = coordinator.epochs();
+    if (epochs.at(nowMillis()) > epoch + 2 || epochs.latest().first() > epoch) {
+      return; // too late for every node to read it in time, or an era is already on its way
+    }
+    long current = epochs.length(epoch);
+    long wanted = lengthFor(s.dataCenterNodes(), epochs.baseMillis(), current, storeBudget);
+    if (wanted != current) {
+      long first = epoch + PACE_EVERY;
+      coordinator.schedule(new Epochs.Era(first, epochs.start(first), wanted));
+      log.info("room '{}': {} nodes in {} data centers read about {} values a second from the store; epochs of {} ms"
+              + " from epoch {} on (store budget {} a second)", config.roomId(), s.roomNodes(),
+          s.dataCenterNodes().size(), Math.round(reads(s.dataCenterNodes(), current)), wanted, first, storeBudget);
+    }
+  }
+
+  /**
+   * How many values the room reads from the store a second with epochs of {@code lengthMillis}:
+   * each of a data center's nodes reads, {@link #SYNCS_PER_EPOCH} times an epoch, the reports of
+   * its data center and the sums of every data center.
+   */
+  static double reads(List<Integer> dataCenterNodes, long lengthMillis) {
+    long perSync = 0;
+    int dcs = dataCenterNodes.size();
+    for (int n : dataCenterNodes) {
+      perSync += (long) n * (n + dcs);
+    }
+    return perSync * SYNCS_PER_EPOCH * 1000.0 / lengthMillis;
+  }
+
+  /**
+   * The epoch length for a room of these data centers: {@code current} while it reads within the
+   * budget and half of it would read more than half the budget; otherwise the shortest of {@code
+   * base} times a power of two (at most {@link Epochs#MAX_STRETCH}) that reads within the budget
+   * (within half of it, when shortening).
+   */
+  static long lengthFor(List<Integer> dataCenterNodes, long base, long current, long budget) {
+    boolean over = reads(dataCenterNodes, current) > budget;
+    double target = over ? budget : budget / 2.0;
+    long length = base;
+    while (length < base * Epochs.MAX_STRETCH && reads(dataCenterNodes, length) > target) {
+      length *= 2;
+    }
+    return over ? length : Math.min(length, current);
   }
 
   /** Takes the settings documents of the store's last answer, and puts in force any whose time has come. */
@@ -402,7 +490,7 @@ final class Synchronizer {
       log.warn("room '{}': no plan has settled in time for {} epochs of {} ms although the store answers; unless"
               + " an unreadable report holds the plans (logged before), the data centers see each"
               + " other's reports with too much lag: raise syncInterval to at least one and a half times that lag",
-          config.roomId(), epoch - 1 - lastPlan, epochMillis);
+          config.roomId(), epoch - 1 - lastPlan, coordinator.epochs().length(epoch));
     } else if (stalled && applied >= epoch - 2) {
       // The plan of the epoch before last: the latest a plan can take over (by the late read).
       stalled = false;
@@ -426,8 +514,9 @@ final class Synchronizer {
    */
   private void apply(Plan plan, long activateAtMillis, boolean roomWide) {
     // A holder the plan's tallies counted has been counted since before its epoch ended.
-    long countedBy = Math.floorDiv((plan.epoch() + 1) * epochMillis, 1000L) - 1;
-    state.schedule(plan, countedBy, activateAtMillis, roomWide, live.at((plan.epoch() + 1) * epochMillis).randomSecond());
+    long end = coordinator.epochs().start(plan.epoch() + 1);
+    long countedBy = Math.floorDiv(end, 1000L) - 1;
+    state.schedule(plan, countedBy, activateAtMillis, roomWide, live.at(end).randomSecond());
     state.activateIfDue(clock.millis() + offsetMillis);
     applied = plan.epoch();
   }
@@ -504,8 +593,10 @@ final class Synchronizer {
    */
   Duration nextSyncDelay() {
     long now = nowMillis();
-    long quarter = epochMillis / SYNCS_PER_EPOCH;
-    long phase = Math.floorMod(now, epochMillis);
+    Epochs epochs = coordinator.epochs();
+    long epoch = epochs.at(now);
+    long quarter = epochs.length(epoch) / SYNCS_PER_EPOCH;
+    long phase = now - epochs.start(epoch);
     long target = Math.floorDiv(phase + quarter / 2, quarter) * quarter + quarter / 2;
     if (target - phase < quarter / 2) {
       target += quarter;
@@ -523,7 +614,7 @@ final class Synchronizer {
     return new RoomStatus(
         now,
         plan.epoch(),
-        plan.epoch() == Long.MIN_VALUE ? -1 : Math.max(0, nowMillis - (plan.epoch() + 1) * epochMillis),
+        plan.epoch() == Long.MIN_VALUE ? -1 : Math.max(0, nowMillis - coordinator.epochs().start(plan.epoch() + 1)),
         plan.activeUsers(),
         plan.waitingUsers(),
         plan.freeSlots(),
@@ -538,7 +629,8 @@ final class Synchronizer {
         in.settings(),
         in.event(),
         in.prequeueing(),
-        maxWait(plan, now, in));
+        maxWait(plan, now, in),
+        coordinator.epochs().length(coordinator.epochs().at(nowMillis)));
   }
 
   /** The estimated wait of someone who joins the line now (see {@link RoomStatus#maxWaitSeconds()}). */

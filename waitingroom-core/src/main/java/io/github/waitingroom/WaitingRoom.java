@@ -77,7 +77,7 @@ public final class WaitingRoom implements AutoCloseable {
     this.rate = new TicketRate(b.maxRequestsPerTicket);
     this.sync = new Synchronizer(config, state, live, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
         b.dataCenter, b.nodeId,
-        b.syncInterval, b.failurePolicy, b.backgroundSync, metrics);
+        b.syncInterval, b.storeBudget, b.failurePolicy, b.backgroundSync, metrics);
     this.startSecond = sync.nowSecond();
     log.info("room '{}' open on node '{}' of data center '{}': {} active users, {} new users a minute, sessions of {} s;"
             + " store {}, {}, epochs of {} ms",
@@ -558,6 +558,7 @@ public final class WaitingRoom implements AutoCloseable {
     private String dataCenter = "local";
     private String nodeId = "node";
     private Duration syncInterval = Duration.ofSeconds(1);
+    private long storeBudget = DEFAULT_STORE_BUDGET;
     private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
     private boolean backgroundSync = true;
     private int maxRequestsPerTicket = 50;
@@ -622,6 +623,29 @@ public final class WaitingRoom implements AutoCloseable {
             "syncInterval must be between 40 ms and 1 minute but was " + interval);
       }
       this.syncInterval = interval;
+      return this;
+    }
+
+    /** The default {@link #storeBudget}: values read from the store per second by the whole room. */
+    public static final long DEFAULT_STORE_BUDGET = 20_000;
+
+    /**
+     * How many values the whole room may read from the store per second, the same on every node.
+     * Each sync reads the reports of its node's data center and the sums of every data center, so
+     * a room of N nodes in D data centers of n nodes reads about 4 x N x (n + D) values per epoch:
+     * it grows with the square of the room's size. When a settled plan shows more than the budget,
+     * the room stretches its epochs (the sync interval times 2, 4, ... up to 64) for every node at
+     * once, as the seed adapts its workers' write rate to their number: fewer store operations,
+     * slower reactions (a plan takes over two to three epochs after its tallies). It shortens them
+     * again when the room shrinks. A value is a report of one node or data center, typically 1 to
+     * 20 KB. Default: {@value #DEFAULT_STORE_BUDGET} (a room of 100 nodes in 10 data centers reads
+     * 8,000 a second with epochs of 1 s; one of 1,000 nodes in 20 data centers stretches to 16 s).
+     */
+    public Builder storeBudget(long valuesPerSecond) {
+      if (valuesPerSecond < 1) {
+        throw new IllegalArgumentException("storeBudget must be at least 1 value a second but was " + valuesPerSecond);
+      }
+      this.storeBudget = valuesPerSecond;
       return this;
     }
 

@@ -27,6 +27,8 @@ final class Cluster {
   private final KeysetHandle keys;
   /** For nodes added from now on: see {@link WaitingRoom.Builder#maxRequestsPerTicket}. */
   int maxRequestsPerTicket = 50;
+  /** For nodes added from now on: see {@link WaitingRoom.Builder#storeBudget}. */
+  long storeBudget = WaitingRoom.Builder.DEFAULT_STORE_BUDGET;
   /** For nodes added from now on: where places draw their tie-break bits ({@code null}: at random). */
   java.util.function.@org.jspecify.annotations.Nullable IntSupplier tieBreaks;
 
@@ -55,6 +57,7 @@ final class Cluster {
             .nodeId(id)
             .failurePolicy(policy)
             .maxRequestsPerTicket(maxRequestsPerTicket)
+            .storeBudget(storeBudget)
             .backgroundSync(false);
     if (tieBreaks != null) {
       builder.tieBreaks(tieBreaks);

@@ -32,6 +32,8 @@ final class LaggedTransport implements Transport {
   long bytesUp;
   /** Payload bytes answered (read from the store). */
   long bytesDown;
+  /** Values answered (each a report, a sum or a document), what the room's store budget counts. */
+  long valuesDown;
   /** Values published, and their total size, by scope kind (0: a data center's, 1: global). */
   final long[] published = new long[2];
   final long[] publishedBytes = new long[2];
@@ -88,6 +90,7 @@ final class LaggedTransport implements Transport {
                 }
               });
           out.values().forEach(b -> bytesDown += b.length);
+          valuesDown += out.size();
           answer.put(scope, out);
         });
     return answer;

@@ -116,6 +116,8 @@ final class SimReport {
     m.put("storeExchangesPerSecond", r.storeExchanges / secs);
     m.put("storeBytesUpPerSecond", r.storeBytesUp / secs);
     m.put("storeBytesDownPerSecond", r.storeBytesDown / secs);
+    m.put("storeValuesReadPerSecond", r.storeValuesDown / secs);
+    m.put("epochMillisAtEnd", r.epochMillis);
     m.put("nodeExchangesPerSecond", r.storeExchanges / secs / nodes);
     m.put("nodeBytesPerSecond", (r.storeBytesUp + r.storeBytesDown) / secs / nodes);
     m.put("nodeReportBytes", r.nodeReportBytes);

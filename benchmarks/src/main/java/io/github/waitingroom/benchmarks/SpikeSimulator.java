@@ -371,6 +371,13 @@ public final class SpikeSimulator {
       long at = event >>> ID_BITS;
       int id = (int) (event & ID_MASK);
       while (nextSample < seconds && nextSample * 1000L + warm <= at) {
+        if (nextSample == 0) {
+          // The store figures are those of the traffic, not of the rolling start before it.
+          lagged.exchanges = 0;
+          lagged.bytesUp = 0;
+          lagged.bytesDown = 0;
+          lagged.valuesDown = 0;
+        }
         sample(nextSample++);
       }
       storeClock.set(Instant.ofEpochMilli(base + at));
@@ -874,6 +881,9 @@ public final class SpikeSimulator {
     long storeExchanges;
     long storeBytesUp;
     long storeBytesDown;
+    long storeValuesDown;
+    /** The longest epoch of any node at the end of the run (the sync interval, unless the store budget stretched it). */
+    long epochMillis;
     long storeFailures;
     double nodeReportBytes;
     double dataCenterReportBytes;
@@ -975,6 +985,12 @@ public final class SpikeSimulator {
       storeExchanges = sim.lagged.exchanges;
       storeBytesUp = sim.lagged.bytesUp;
       storeBytesDown = sim.lagged.bytesDown;
+      storeValuesDown = sim.lagged.valuesDown;
+      for (WaitingRoom n : sim.nodes) {
+        if (n != null) {
+          epochMillis = Math.max(epochMillis, n.status().epochMillis());
+        }
+      }
       storeFailures = sim.faulty == null ? 0 : sim.faulty.failures;
       nodeReportBytes = sim.lagged.published[0] == 0 ? 0 : sim.lagged.publishedBytes[0] / (double) sim.lagged.published[0];
       dataCenterReportBytes =

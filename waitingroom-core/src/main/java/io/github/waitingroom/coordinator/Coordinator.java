@@ -103,8 +103,8 @@ public final class Coordinator {
   private final String publisher;
   private final String dcScope;
   private final Duration retention;
-  private final long epochMillis;
-  private final long retentionEpochs;
+  /** How time is cut into epochs; written by the sync thread, read by any (see {@link #epochs()}). */
+  private volatile Epochs epochs;
   private final Map<String, Report> nodes = new HashMap<>();
   private final Map<String, Report> dataCenters = new HashMap<>();
   private final Set<String> unreadableNodes = new HashSet<>();
@@ -137,6 +137,9 @@ public final class Coordinator {
   private final Map<String, Long> keptAt = new HashMap<>();
   /** The documents of the last answer, opened, by name. */
   private Map<String, byte[]> documents = Map.of();
+  /** The documents of the latest eras this node knows (see {@link #schedule}), by name. */
+  private final TreeMap<String, byte[]> eraDocuments = new TreeMap<>();
+  private final Set<String> loggedEras = new HashSet<>();
 
   /**
    * A coordinator for one node.
@@ -155,8 +158,7 @@ public final class Coordinator {
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.dcScope = "dc:" + dataCenter;
     this.retention = retention(config);
-    this.epochMillis = Math.max(1, epoch.toMillis());
-    this.retentionEpochs = retention.toMillis() / epochMillis + 1;
+    this.epochs = Epochs.of(epoch);
   }
 
   /**
@@ -190,15 +192,14 @@ public final class Coordinator {
    * @return the epoch this node joins at, and whether it is alone
    * @throws IOException if the transport fails; call again at the next sync
    */
-  public Join join(java.util.function.LongSupplier clock, long epochMillis, java.util.function.LongConsumer offset)
-      throws IOException {
+  public Join join(java.util.function.LongSupplier clock, java.util.function.LongConsumer offset) throws IOException {
     long guess;
     long epoch;
     Map<String, Map<String, byte[]>> answer;
     int attempt = 0;
     do {
       long before = clock.getAsLong();
-      guess = Math.floorDiv(before, epochMillis) + 1;
+      guess = epochs.at(before) + 1;
       Report marker = new Report(publisher, 1, guess, new TreeMap<>());
       answer =
           transport.exchange(
@@ -211,7 +212,9 @@ public final class Coordinator {
       if (store >= 0) {
         offset.accept(store - (before + clock.getAsLong()) / 2);
       }
-      epoch = Math.floorDiv(clock.getAsLong(), epochMillis);
+      documents = readDocuments(answer.get(GLOBAL_SCOPE));
+      readEras();
+      epoch = epochs.at(clock.getAsLong());
       // The right guess is the next epoch (or the current one, if an epoch began meanwhile).
     } while ((guess > epoch + 1 || guess < epoch) && ++attempt < 2);
     boolean alone = true;
@@ -222,7 +225,6 @@ public final class Coordinator {
       alone &= who.equals(READER) || who.startsWith(DOCUMENT) || who.equals(dataCenter + JOIN + publisher);
     }
     read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
-    documents = readDocuments(answer.get(GLOBAL_SCOPE));
     // The marker said the next epoch by the room clock; a node alone may start one earlier. (If
     // the clock was still off at the second attempt, the node waits for the epoch the marker named.)
     long joined = alone ? epoch - 1 : Math.max(guess, epoch + 1);
@@ -275,15 +277,23 @@ public final class Coordinator {
     }
     Map<String, Map<String, byte[]>> answer = transport.exchange(config.roomId(), out, retention);
     long store = storeClock(answer);
+    documents = readDocuments(answer.get(GLOBAL_SCOPE));
+    Epochs before = epochs;
+    readEras();
+    if (epochs != before && !mine.isEmpty() && mine.lastKey() >= epochs.latest().first()) {
+      // An era that has begun already (this node missed its document while its exchanges
+      // failed): the caller withdraws the tallies it made with the old lengths (see
+      // Synchronizer), and nothing is settled from them.
+      return store;
+    }
     if (store >= 0) {
       // Never ahead of the store: a node whose clock runs ahead settles nothing the store's clock
       // has not left, and does not forget by it.
-      epoch = Math.min(epoch, Math.floorDiv(store, epochMillis));
+      epoch = Math.min(epoch, epochs.at(store));
     }
     nodes.put(publisher, own);
     read(answer.get(dcScope), dcScope, nodes, unreadableNodes, "node", epoch);
     read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
-    documents = readDocuments(answer.get(GLOBAL_SCOPE));
     noteVisible(store, epoch);
     if (lastExchangeEpoch < epoch - SILENT_AFTER_EPOCHS) {
       // Back in touch after a gap (a store outage): remember every publisher for a few more
@@ -295,7 +305,7 @@ public final class Coordinator {
     }
     lastExchangeEpoch = epoch;
     if (epoch > graceUntil) {
-      forgetBefore(epoch - retentionEpochs);
+      forgetBefore(epochs.at(epochs.start(epoch) - retention.toMillis()) - 1);
     }
     lost(answer.get(dcScope), nodes, publisher, lostNodes);
     lost(answer.get(GLOBAL_SCOPE), dataCenters, dataCenter, lostDataCenters);
@@ -352,7 +362,72 @@ public final class Coordinator {
     }
     kept.clear();
     kept.putAll(documents);
-    keptAt.keySet().retainAll(kept.keySet());
+    keptAt.keySet().removeIf(name -> !kept.containsKey(name) && !eraDocuments.containsKey(name));
+  }
+
+  /** How time is cut into epochs, as this node last learned it. Any thread may call it. */
+  public Epochs epochs() {
+    return epochs;
+  }
+
+  /**
+   * Begins a new era: this node decided it from a settled plan (only one node of the room decides
+   * each one). It takes effect here at once and in the store at the next exchange, where every
+   * node reads it and keeps it (see {@link #keep}); it must begin late enough for every node to
+   * read it before then.
+   *
+   * @throws IllegalArgumentException if it does not fit the schedule (see {@link Epochs#with})
+   */
+  public void schedule(Epochs.Era era) {
+    Epochs next = epochs.with(era);
+    if (next == null) {
+      throw new IllegalArgumentException("an era that does not fit " + epochs + ": " + era);
+    }
+    adopt(next, era);
+  }
+
+  private void adopt(Epochs next, Epochs.Era era) {
+    epochs = next;
+    eraDocuments.put(Epochs.documentName(era), Epochs.encode(era));
+    while (eraDocuments.size() > Epochs.ERAS_KEPT - 1) {
+      eraDocuments.pollFirstEntry();
+    }
+  }
+
+  /**
+   * Takes the eras of the last answer's documents that come after the latest this node knows. A
+   * node that has known no era yet (it is joining) takes the earliest as it is: its numbering of
+   * the epochs before that era does not matter, it tallied none of them.
+   */
+  private void readEras() {
+    TreeMap<Long, Epochs.Era> eras = new TreeMap<>();
+    documents.forEach(
+        (name, bytes) -> {
+          if (name.startsWith(Epochs.NAME)) {
+            Epochs.Era era = Epochs.decode(bytes);
+            if (era != null && Epochs.documentName(era).equals(name)) {
+              eras.put(era.first(), era);
+            } else if (loggedEras.add(name)) {
+              log.warn("room '{}': ignoring an epochs document '{}' that this release does not read", config.roomId(),
+                  printable(name));
+            }
+          }
+        });
+    for (Epochs.Era era : eras.values()) {
+      if (era.first() <= epochs.latest().first()) {
+        continue;
+      }
+      Epochs next = epochs.with(era);
+      if (next == null && eraDocuments.isEmpty() && epochs.latest().first() == 0) {
+        next = Epochs.of(java.time.Duration.ofMillis(epochs.baseMillis())).anchored(era);
+      }
+      if (next != null) {
+        adopt(next, era);
+        log.info("room '{}': epochs of {} ms from epoch {} on", config.roomId(), era.lengthMillis(), era.first());
+      } else if (loggedEras.add(Epochs.documentName(era))) {
+        log.warn("room '{}': ignoring an era that does not fit this node's epochs {}: {}", config.roomId(), epochs, era);
+      }
+    }
   }
 
   /**
@@ -364,11 +439,13 @@ public final class Coordinator {
   }
 
   private void publishKept(long epoch, List<Transport.Publication> out) {
-    long refresh = Math.max(1, retentionEpochs / 2);
-    for (Map.Entry<String, byte[]> e : kept.entrySet()) {
+    Map<String, byte[]> all = new TreeMap<>(kept);
+    all.putAll(eraDocuments);
+    for (Map.Entry<String, byte[]> e : all.entrySet()) {
       byte[] there = documents.get(e.getKey());
       Long at = keptAt.get(e.getKey());
-      if (at == null || there == null || !java.util.Arrays.equals(there, e.getValue()) || epoch - at >= refresh) {
+      if (at == null || there == null || !java.util.Arrays.equals(there, e.getValue())
+          || epochs.start(epoch) - epochs.start(at) >= retention.toMillis() / 2) {
         out.add(new Transport.Publication(GLOBAL_SCOPE, e.getKey(), seal.seal(GLOBAL_SCOPE, e.getKey(), e.getValue())));
         keptAt.put(e.getKey(), epoch);
       }
@@ -613,7 +690,7 @@ public final class Coordinator {
    */
   private void noteVisible(long storeMillis, long epoch) {
     if (sumInAnswer != Long.MIN_VALUE) {
-      long at = storeMillis >= 0 ? Math.floorDiv(storeMillis, epochMillis) : epoch;
+      long at = storeMillis >= 0 ? epochs.at(storeMillis) : epoch;
       visibleSums.merge(at, sumInAnswer, Math::max);
     }
     while (visibleSums.size() > 2 * Report.EPOCHS_KEPT) {
@@ -687,11 +764,11 @@ public final class Coordinator {
     }
     List<String> names = new ArrayList<>(room.dataCenters().keySet());
     return new Settled(names, new ArrayList<>(room.dataCenters().values()), names.indexOf(dataCenter), liveNames, live, me,
-        room.nodes());
+        room.nodes(), new ArrayList<>(room.nodesByDataCenter().values()));
   }
 
   /** Every data center's sum of one epoch, by name, and the live nodes of the room. */
-  private record RoomSums(TreeMap<String, Tally> dataCenters, int nodes) {}
+  private record RoomSums(TreeMap<String, Tally> dataCenters, TreeMap<String, Integer> nodesByDataCenter, int nodes) {}
 
   /**
    * Every data center's sum of epoch {@code s}, or {@code null} if the epoch is not settled for the
@@ -703,8 +780,10 @@ public final class Coordinator {
       return null;
     }
     TreeMap<String, Tally> dcs = new TreeMap<>();
+    TreeMap<String, Integer> dcNodes = new TreeMap<>();
     dcs.put(dataCenter, mine);
     int roomNodes = myNodeCounts.getOrDefault(s, 1);
+    dcNodes.put(dataCenter, roomNodes);
     for (Report r : dataCenters.values()) {
       if (r.publisher().equals(dataCenter)) {
         continue;
@@ -712,6 +791,7 @@ public final class Coordinator {
       Tally t = r.tallies().get(s);
       if (t != null) {
         dcs.put(r.publisher(), t);
+        dcNodes.put(r.publisher(), r.nodes());
         roomNodes += r.nodes();
       } else if (r.joined() > s) {
         continue; // it joined after epoch s
@@ -719,6 +799,7 @@ public final class Coordinator {
         return null;
       } else {
         dcs.put(r.publisher(), silentDataCenter(r));
+        dcNodes.put(r.publisher(), r.nodes());
       }
     }
     for (Map.Entry<String, Long> j : joinedDataCenters.entrySet()) {
@@ -729,7 +810,7 @@ public final class Coordinator {
     if (!freeSlots.containsKey(s)) {
       freeSlots.put(s, Plan.freeSlots(config, Tally.sum(dcs.values()))); // once per epoch, not per call
     }
-    return new RoomSums(dcs, roomNodes);
+    return new RoomSums(dcs, dcNodes, roomNodes);
   }
 
   /** This node's data center. */
@@ -756,6 +837,8 @@ public final class Coordinator {
    * @param nodes the tallies of the live nodes of this node's data center, in publisher order
    * @param me the index of this node among them
    * @param roomNodes the live nodes of the whole room
+   * @param dataCenterNodes how many nodes each data center sums, in name order (this node's data
+   *     center: its live nodes of the epoch; the others: as their latest sums say)
    */
   public record Settled(
       List<String> dataCenterNames,
@@ -764,7 +847,8 @@ public final class Coordinator {
       List<String> nodeNames,
       List<Tally> nodes,
       int me,
-      int roomNodes) {}
+      int roomNodes,
+      List<Integer> dataCenterNodes) {}
 
   /** A name from a report made safe for a log line: printable ASCII only, at most 64 characters. */
   static String printable(@Nullable String s) {

@@ -40,8 +40,8 @@ class CoordinatorGapTest {
   /** Both nodes join and publish for eight epochs, then both lose the store for a minute. */
   @BeforeEach
   void bothPublishThenLoseTheStore() throws IOException {
-    joined = a.join(clock::millis, 1000, o -> {}).epoch();
-    b.join(clock::millis, 1000, o -> {});
+    joined = a.join(clock::millis, o -> {}).epoch();
+    b.join(clock::millis, o -> {});
     for (int i = 0; i < 8; i++) {
       long epoch = nextEpoch();
       tally(aTallies, epoch);

@@ -41,8 +41,8 @@ class SilentDataCenterTest {
 
   @Test
   void aSilentDataCenterCountsWithTheFreeSlotsOfItsLastPlan() throws IOException {
-    long euJoined = eu.join(clock::millis, 1000, o -> {}).epoch();
-    long usJoined = us.join(clock::millis, 1000, o -> {}).epoch();
+    long euJoined = eu.join(clock::millis, o -> {}).epoch();
+    long usJoined = us.join(clock::millis, o -> {}).epoch();
     long last = 0;
     for (int i = 0; i < 8; i++) {
       last = bothSync(euJoined, usJoined) - 1;
@@ -83,8 +83,8 @@ class SilentDataCenterTest {
    */
   @Test
   void aDataCenterWhoseSumsReachedTheStoreLateDoesNotPlanTheEpochsTheOthersCountedItSilentFor() throws IOException {
-    long euJoined = eu.join(clock::millis, 1000, o -> {}).epoch();
-    long usJoined = us.join(clock::millis, 1000, o -> {}).epoch();
+    long euJoined = eu.join(clock::millis, o -> {}).epoch();
+    long usJoined = us.join(clock::millis, o -> {}).epoch();
     long epoch = 0;
     for (int i = 0; i < 8; i++) {
       epoch = bothSync(euJoined, usJoined);

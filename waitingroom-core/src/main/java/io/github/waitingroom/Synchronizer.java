@@ -286,6 +286,15 @@ final class Synchronizer {
           // since are of epochs cut the old way. Withdrawn, as those of a clock that ran ahead are,
           // and made again as the new epochs end.
           long first = coordinator.epochs().latest().first();
+          if (joined > first) {
+            // It joined, by the old lengths, after the era began: its join named an epoch of the
+            // old numbering. It joins again (its users count again from its first tally).
+            tallied = Long.MIN_VALUE;
+            tallies.clear();
+            log.warn("room '{}': an era of {} ms epochs began at epoch {} before this node joined; joining again",
+                config.roomId(), coordinator.epochs().latest().lengthMillis(), first);
+            return;
+          }
           if (tallied >= first) {
             tallies.clear();
             tallies.putAll(before.headMap(first, false));

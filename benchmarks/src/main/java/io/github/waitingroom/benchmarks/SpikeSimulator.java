@@ -353,9 +353,13 @@ public final class SpikeSimulator {
     for (int k = 0; k < nodes.length; k++) {
       int dc = k % s.dataCenters();
       int i = dc * s.nodesPerDataCenter() + k / s.dataCenters();
-      WaitingRoom room = join(i, k * joinGapMillis);
-      if (!adv.lockstep()) {
-        schedule(k * joinGapMillis + room.nextSyncDelay().toMillis(), syncId(i));
+      if (k == 0 || adv.coldStart()) {
+        WaitingRoom room = join(i, k * joinGapMillis);
+        if (!adv.lockstep()) {
+          schedule(k * joinGapMillis + room.nextSyncDelay().toMillis(), syncId(i));
+        }
+      } else {
+        schedule(k * joinGapMillis, syncId(i)); // it joins then (see the sync event)
       }
     }
     if (adv.lockstep()) {
@@ -385,6 +389,14 @@ public final class SpikeSimulator {
         request(id, at);
       } else if (id < total + nodes.length) {
         int n = id - total;
+        if (nodes[n] == null) {
+          // A rolling start: the node starts (and joins) now, at its turn.
+          WaitingRoom joined = join(n, at);
+          if (!adv.lockstep()) {
+            schedule(at + Math.max(1, joined.nextSyncDelay().toMillis()), id);
+          }
+          continue;
+        }
         WaitingRoom room = node(n, at);
         room.sync();
         result.syncs++;

@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * <h2>Epochs</h2>
  *
  * Time is cut into epochs of the sync interval, on the store's clock (each answer of the
- * transport can carry it; the node keeps an offset to it). At its first sync of epoch {@code e}
+ * transport can carry it; the node keeps an offset to it); a room whose nodes would read more
+ * from the store than its budget stretches them, on every node alike (see {@link #pace} and
+ * {@link Epochs}). At its first sync of epoch {@code e}
  * the node tallies itself as of the end of epoch {@code e - 1}; the plan of epoch {@code e - 1}
  * may be applied only after that and before the next tally, that is during epoch {@code e} or, if
  * it settles late, at the first sync of epoch {@code e + 1}, which reads the store once more
@@ -415,8 +417,9 @@ final class Synchronizer {
   /**
    * Adapts the epochs' length to the room's size, as the seed adapts its workers' write rate to
    * their number: every {@link #PACE_EVERY} epochs, the first live node of the first data center
-   * (by name) works out from the settled epoch how many values the store reads a second (every
-   * sync reads its data center's reports and every data center's sum) and, if that is over the
+   * (by name) works out from the settled epoch how many reports the room reads from the store a
+   * second (every sync reads its data center's reports and every data center's sum) and, if that
+   * is over the
    * store budget, stretches the epochs by a power of two until it is not; once the room has
    * shrunk so that half the length would read at most half the budget, it shortens them again.
    * The new era begins {@link #PACE_EVERY} epochs after the decision, at the start of an epoch
@@ -437,14 +440,14 @@ final class Synchronizer {
     if (wanted != current) {
       long first = epoch + PACE_EVERY;
       coordinator.schedule(new Epochs.Era(first, epochs.start(first), wanted));
-      log.info("room '{}': {} nodes in {} data centers read about {} values a second from the store; epochs of {} ms"
+      log.info("room '{}': {} nodes in {} data centers read about {} reports a second from the store; epochs of {} ms"
               + " from epoch {} on (store budget {} a second)", config.roomId(), s.roomNodes(),
           s.dataCenterNodes().size(), Math.round(reads(s.dataCenterNodes(), current)), wanted, first, storeBudget);
     }
   }
 
   /**
-   * How many values the room reads from the store a second with epochs of {@code lengthMillis}:
+   * How many reports the room reads from the store a second with epochs of {@code lengthMillis}:
    * each of a data center's nodes reads, {@link #SYNCS_PER_EPOCH} times an epoch, the reports of
    * its data center and the sums of every data center.
    */

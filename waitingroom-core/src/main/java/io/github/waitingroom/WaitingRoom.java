@@ -611,7 +611,8 @@ public final class WaitingRoom implements AutoCloseable {
     /**
      * The length of an epoch (40 ms..1 min), the same on every node of a room: a node syncs four
      * times per epoch, and the room plans once per epoch. Longer epochs mean fewer store
-     * operations and slower reactions. A plan must settle by the first sync of the epoch after next:
+     * operations and slower reactions; a room with many nodes stretches them by itself to stay
+     * within its {@link #storeBudget}. A plan must settle by the first sync of the epoch after next:
      * keep the interval at least one and a half times the propagation lag between data centers, or plans stall
      * (the node warns).
      * Default: 1 second.
@@ -626,26 +627,28 @@ public final class WaitingRoom implements AutoCloseable {
       return this;
     }
 
-    /** The default {@link #storeBudget}: values read from the store per second by the whole room. */
+    /** The default {@link #storeBudget}: reports read from the store per second by the whole room. */
     public static final long DEFAULT_STORE_BUDGET = 20_000;
 
     /**
-     * How many values the whole room may read from the store per second, the same on every node.
+     * How many reports the whole room may read from the store per second, the same on every node.
      * Each sync reads the reports of its node's data center and the sums of every data center, so
-     * a room of N nodes in D data centers of n nodes reads about 4 x N x (n + D) values per epoch:
-     * it grows with the square of the room's size. When a settled plan shows more than the budget,
+     * a room of N nodes in D data centers of n nodes reads about 4 x N x (n + D) reports per epoch:
+     * it grows with the square of the room's size. (Each sync also reads the room's documents and
+     * a join marker of every node that joined within the retention, a few hundred bytes each; the
+     * budget leaves them out.) When a settled plan shows more than the budget,
      * the room stretches its epochs (the sync interval times 2, 4, ... up to 64) for every node at
      * once, as the seed adapts its workers' write rate to their number: fewer store operations,
      * slower reactions (a plan takes over two to three epochs after its tallies). It shortens them
-     * again when the room shrinks. A value is a report of one node or data center, typically 1 to
-     * 20 KB. Default: {@value #DEFAULT_STORE_BUDGET} (a room of 100 nodes in 10 data centers reads
-     * 8,000 a second with epochs of 1 s; one of 1,000 nodes in 20 data centers stretches to 16 s).
+     * again when the room shrinks. A report is typically 1 to 20 KB. Default: {@value
+     * #DEFAULT_STORE_BUDGET} (a room of 100 nodes in 10 data centers reads 8,000 a second with
+     * epochs of 1 s; one of 1,000 nodes in 20 data centers stretches them to 16 s).
      */
-    public Builder storeBudget(long valuesPerSecond) {
-      if (valuesPerSecond < 1) {
-        throw new IllegalArgumentException("storeBudget must be at least 1 value a second but was " + valuesPerSecond);
+    public Builder storeBudget(long reportsPerSecond) {
+      if (reportsPerSecond < 1) {
+        throw new IllegalArgumentException("storeBudget must be at least 1 report a second but was " + reportsPerSecond);
       }
-      this.storeBudget = valuesPerSecond;
+      this.storeBudget = reportsPerSecond;
       return this;
     }
 

@@ -21,7 +21,7 @@ class PacingTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
 
   /**
-   * Four nodes in two data centers read 4 x (2 x (2 + 2) + 2 x (2 + 2)) = 64 values a second
+   * Four nodes in two data centers read 4 x (2 x (2 + 2) + 2 x (2 + 2)) = 64 reports a second
    * with epochs of 1 s, 32 with epochs of 2 s; two nodes, one per data center, 24 with 1 s.
    */
   private static final long BUDGET = 50;
@@ -188,7 +188,7 @@ class PacingTest {
     c.nodes.remove(1);
     c.clocks.remove(3);
     c.clocks.remove(1);
-    // b and d are counted silent from their third missed epoch on; 24 values a second at 1 s is
+    // b and d are counted silent from their third missed epoch on; 24 reports a second at 1 s is
     // within half the budget.
     c.advance(Duration.ofSeconds(60));
     assertThat(lengths(c)).containsOnly(1000L);
@@ -206,7 +206,7 @@ class PacingTest {
     io.github.waitingroom.coordinator.InMemoryTransport store = new io.github.waitingroom.coordinator.InMemoryTransport(clock);
     RoomConfig config = RoomConfig.builder("alone").totalActiveUsers(10).newUsersPerMinute(10)
         .sessionDuration(Duration.ofMinutes(2)).build();
-    // One node reads 4 x 1 x (1 + 1) = 8 values a second with epochs of 1 s: a budget of 1 takes 8 s.
+    // One node reads 4 x 1 x (1 + 1) = 8 reports a second with epochs of 1 s: a budget of 1 takes 8 s.
     try (WaitingRoom room = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).storeBudget(1)
         .transport((roomId, publications, retention) -> {
           exchanges[0]++;
@@ -224,7 +224,7 @@ class PacingTest {
   @Test
   void theDefaultBudgetKeepsSmallRoomsAtTheSyncIntervalAndStretchesLargeOnes() {
     long budget = WaitingRoom.Builder.DEFAULT_STORE_BUDGET;
-    // 10 nodes (2 x 5): 280 values a second; 100 (10 x 10): 8,000; 1,000 (20 x 50): 280,000 at 1 s.
+    // 10 nodes (2 x 5): 280 reports a second; 100 (10 x 10): 8,000; 1,000 (20 x 50): 280,000 at 1 s.
     assertThat(Synchronizer.reads(nCopies(2, 5), 1000)).isEqualTo(280.0);
     assertThat(Synchronizer.lengthFor(nCopies(2, 5), 1000, 1000, budget)).isEqualTo(1000);
     assertThat(Synchronizer.reads(nCopies(10, 10), 1000)).isEqualTo(8000.0);

@@ -32,8 +32,14 @@ final class LaggedTransport implements Transport {
   long bytesUp;
   /** Payload bytes answered (read from the store). */
   long bytesDown;
-  /** Values answered (each a report, a sum or a document), what the room's store budget counts. */
+  /** Values answered: reports, sums, join markers, documents and empty reader values. */
   long valuesDown;
+  /**
+   * Reports answered: those of nodes in a data center's scope, and data centers' sums in the global
+   * scope (not the join markers, documents and reader values there): what the room's store budget
+   * counts.
+   */
+  long reportsDown;
   /** Values published, and their total size, by scope kind (0: a data center's, 1: global). */
   final long[] published = new long[2];
   final long[] publishedBytes = new long[2];
@@ -91,6 +97,9 @@ final class LaggedTransport implements Transport {
               });
           out.values().forEach(b -> bytesDown += b.length);
           valuesDown += out.size();
+          boolean global = scope.equals(Coordinator.GLOBAL_SCOPE);
+          out.keySet().forEach(who -> reportsDown += !global || !who.isEmpty() && !who.startsWith(Coordinator.DOCUMENT)
+              && who.indexOf('#') < 0 ? 1 : 0);
           answer.put(scope, out);
         });
     return answer;

@@ -117,6 +117,7 @@ final class SimReport {
     m.put("storeBytesUpPerSecond", r.storeBytesUp / secs);
     m.put("storeBytesDownPerSecond", r.storeBytesDown / secs);
     m.put("storeValuesReadPerSecond", r.storeValuesDown / secs);
+    m.put("storeReportsReadPerSecond", r.storeReportsDown / secs);
     m.put("epochMillisAtEnd", r.epochMillis);
     m.put("nodeExchangesPerSecond", r.storeExchanges / secs / nodes);
     m.put("nodeBytesPerSecond", (r.storeBytesUp + r.storeBytesDown) / secs / nodes);

@@ -381,6 +381,7 @@ public final class SpikeSimulator {
           lagged.bytesUp = 0;
           lagged.bytesDown = 0;
           lagged.valuesDown = 0;
+          lagged.reportsDown = 0;
         }
         sample(nextSample++);
       }
@@ -894,6 +895,7 @@ public final class SpikeSimulator {
     long storeBytesUp;
     long storeBytesDown;
     long storeValuesDown;
+    long storeReportsDown;
     /** The longest epoch of any node at the end of the run (the sync interval, unless the store budget stretched it). */
     long epochMillis;
     long storeFailures;
@@ -998,6 +1000,7 @@ public final class SpikeSimulator {
       storeBytesUp = sim.lagged.bytesUp;
       storeBytesDown = sim.lagged.bytesDown;
       storeValuesDown = sim.lagged.valuesDown;
+      storeReportsDown = sim.lagged.reportsDown;
       for (WaitingRoom n : sim.nodes) {
         if (n != null) {
           epochMillis = Math.max(epochMillis, n.status().epochMillis());

@@ -65,8 +65,9 @@ import org.slf4j.LoggerFactory;
  * never replaces a later one of the same publisher that a node holds.
  *
  * <p><b>Documents.</b> Beside reports, the global scope holds documents under names that start
- * with {@link #DOCUMENT} (the room's live settings): a node keeps those it is given ({@link
- * #keep}) in the store, putting them back whenever an answer lacks them, and hands on those of
+ * with {@link #DOCUMENT}: the room's live settings, and the eras of its {@link Epochs} (one node
+ * decides each, see {@link #schedule}; every node takes it from the store and keeps it there). A
+ * node keeps the settings it is given ({@link #keep}) and the latest eras in the store, putting them back whenever an answer lacks them, and hands on those of
  * each answer that are sealed with the room's keys ({@link #documents()}). They never count as
  * data centers.
  *

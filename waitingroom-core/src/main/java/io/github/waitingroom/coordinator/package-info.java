@@ -9,6 +9,11 @@
  * epoch is settled and published to the global scope, where every data center's sums are. A
  * transport only stores bytes (and, optionally, tells the time): all arithmetic happens here, in
  * plain Java, so a user's own transport (a database, a grid, a service) needs one method.
+ *
+ * <p>Every read returns the reports of the node's data center and the sums of every data center,
+ * so what a room reads from the store grows with the square of its size; {@link
+ * io.github.waitingroom.coordinator.Epochs} lets a large room stretch its epochs, on every node
+ * alike, to stay within a budget.
  */
 @NullMarked
 package io.github.waitingroom.coordinator;

@@ -74,6 +74,8 @@ final class RedisNodes implements AutoCloseable {
   /** VIRTUAL: the room's time, which the nodes' clocks follow with their skews. */
   private final ManualClock base;
   private long rounds;
+  /** For nodes added from now on: see {@code WaitingRoom.Builder#storeBudget}. */
+  long storeBudget = WaitingRoom.Builder.DEFAULT_STORE_BUDGET;
 
   /** Nodes over the Redis at {@code uri}, with keys under {@code prefix} (deleted on close). */
   RedisNodes(RoomConfig config, String uri, String prefix, Duration epoch, Time time) {
@@ -147,6 +149,7 @@ final class RedisNodes implements AutoCloseable {
             .nodeId(id)
             .syncInterval(epoch)
             .failurePolicy(policy)
+            .storeBudget(storeBudget)
             .backgroundSync(false)
             .build();
     Node n = new Node(dataCenter, id, skew, clock, transport, room);

@@ -54,6 +54,7 @@ final class InitParams {
                   "failurePolicy",
                   "syncInterval",
                   "maxRequestsPerTicket",
+                  "storeBudget",
                   "pathPrefix",
                   "ignorePaths",
                   "cookieName",
@@ -126,6 +127,10 @@ final class InitParams {
     String perTicket = p.get("maxRequestsPerTicket");
     if (perTicket != null) {
       rb.maxRequestsPerTicket(intValue("maxRequestsPerTicket", perTicket));
+    }
+    String budget = p.get("storeBudget");
+    if (budget != null) {
+      rb.storeBudget(intValue("storeBudget", budget));
     }
     WaitingRoom room = rb.build();
     try {

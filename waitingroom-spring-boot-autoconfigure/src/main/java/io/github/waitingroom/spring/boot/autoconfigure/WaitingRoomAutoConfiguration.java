@@ -168,6 +168,7 @@ public class WaitingRoomAutoConfiguration {
     Properties.setIfGiven("waitingroom.data-center", p.getDataCenter(), b::dataCenter);
     Properties.setIfGiven("waitingroom.sync-interval", p.getSyncInterval(), b::syncInterval);
     Properties.setIfGiven("waitingroom.max-requests-per-ticket", p.getMaxRequestsPerTicket(), b::maxRequestsPerTicket);
+    Properties.setIfGiven("waitingroom.store-budget", p.getStoreBudget(), b::storeBudget);
     b.failurePolicy(p.getFailurePolicy());
     WaitingRoom room = b.build();
     log.info(

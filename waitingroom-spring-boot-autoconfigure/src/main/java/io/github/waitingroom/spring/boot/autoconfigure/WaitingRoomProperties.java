@@ -52,6 +52,13 @@ public class WaitingRoomProperties extends RoomProperties {
   private @Nullable Integer maxRequestsPerTicket;
 
   /**
+   * How many reports (node reports and data center sums) the whole room may read from the store per second, the same on every node;
+   * a room whose nodes would read more stretches its epochs for every node at once. Default: the
+   * core's default (20,000).
+   */
+  private @Nullable Long storeBudget;
+
+  /**
    * Whether Spring's static resources (the files under spring.web.resources.static-locations,
    * HTML pages excepted), webjars, /favicon.ico and the Actuator base path pass without a ticket,
    * so that fetching an asset never counts as a visitor and a waiting user's page still gets its
@@ -128,6 +135,14 @@ public class WaitingRoomProperties extends RoomProperties {
 
   public void setMaxRequestsPerTicket(@Nullable Integer maxRequestsPerTicket) {
     this.maxRequestsPerTicket = maxRequestsPerTicket;
+  }
+
+  public @Nullable Long getStoreBudget() {
+    return storeBudget;
+  }
+
+  public void setStoreBudget(@Nullable Long storeBudget) {
+    this.storeBudget = storeBudget;
   }
 
   public boolean isIgnoreSpringResources() {

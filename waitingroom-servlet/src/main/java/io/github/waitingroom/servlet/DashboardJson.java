@@ -90,6 +90,7 @@ final class DashboardJson {
     g.writeNumberField("maxWaitSeconds", s.maxWaitSeconds());
     nullable(g, "planEpoch", s.planEpoch());
     g.writeNumberField("viewAgeMillis", s.viewAgeMillis());
+    g.writeNumberField("epochMillis", s.epochMillis());
     g.writeNumberField("activeUsers", s.activeUsers());
     g.writeNumberField("waitingUsers", s.waitingUsers());
     g.writeNumberField("freeSlots", s.freeSlots());

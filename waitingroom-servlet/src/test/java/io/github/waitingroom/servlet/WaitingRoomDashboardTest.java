@@ -309,6 +309,7 @@ class WaitingRoomDashboardTest {
     assertThat(at(json, "status", "localActiveUsers")).isEqualTo(s.localActiveUsers());
     assertThat(at(json, "status", "dataCenters")).isEqualTo(s.dataCenters());
     assertThat(at(json, "status", "roomNodes")).isEqualTo((long) s.roomNodes());
+    assertThat(at(json, "status", "epochMillis")).isEqualTo(s.epochMillis());
     assertThat(at(json, "status", "transportFailing")).isEqualTo(s.transportFailing());
     assertThat(at(json, "status", "dataCenterShares")).isEqualTo(shares(s.dataCenterShares()));
     assertThat(at(json, "status", "nodeShares")).isEqualTo(shares(s.nodeShares()));

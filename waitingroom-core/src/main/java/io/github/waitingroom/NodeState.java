@@ -474,6 +474,26 @@ final class NodeState {
     return true;
   }
 
+  /**
+   * Places other nodes admitted from the line lately (see {@link
+   * io.github.waitingroom.coordinator.Coordinator#latestAdmitted}), sorted; replaced by the sync
+   * thread after every exchange.
+   */
+  private volatile long[] admittedElsewhere = new long[0];
+
+  /** Takes the places other nodes list as admitted in their latest tallies. */
+  void learnAdmitted(long[] places) {
+    admittedElsewhere = places;
+  }
+
+  /**
+   * Whether another node listed this place as admitted in its latest tally: a waiting ticket with
+   * it is a copy of one that got in.
+   */
+  boolean admittedElsewhere(long place) {
+    return java.util.Arrays.binarySearch(admittedElsewhere, place) >= 0;
+  }
+
   /** Learns the sessions other nodes ended, from the tallies of a settled epoch: they are refused here too. */
   void learnRevoked(java.util.List<Tally> tallies, long now) {
     long until = now + config.sessionSeconds() + 2 * config.sliceSeconds();

@@ -271,6 +271,7 @@ final class Synchronizer {
       }
       try {
         long storeMillis = coordinator.exchange(joined, tallies, epoch);
+        state.learnAdmitted(coordinator.latestAdmitted());
         long after = clock.millis();
         if (storeMillis >= 0) {
           offsetMillis = storeMillis - (startMillis + after) / 2;

@@ -209,8 +209,11 @@ public final class WaitingRoom implements AutoCloseable {
     }
     Grant grant = state.grant();
     Plan next = state.scheduledPlan();
-    if (grant.plan.room().admitted(t.place()) || next != null && next.room().admitted(t.place())) {
-      return arrive(now, mayQueue, in); // a copy of a ticket that another node admitted
+    if (grant.plan.room().admitted(t.place()) || next != null && next.room().admitted(t.place())
+        || state.admittedElsewhere(t.place())) {
+      // A copy of a ticket that another node admitted: known from that node's latest tally
+      // (about an epoch after the admission, plus the lag between data centers), or from the plan.
+      return arrive(now, mayQueue, in);
     }
     // Since when some node has counted it in its line without a break (now, if the count broke):
     // a plan that counted it and reached its arrival made a slot free for it.

@@ -147,4 +147,56 @@ class CountingTest {
     String lateTicket = java.util.Objects.requireNonNull(late.ticket());
     assertThat(c.placeOf(lateTicket)).as("a new place").isNotEqualTo(c.placeOf(java.util.Objects.requireNonNull(early)));
   }
+
+  /**
+   * Copies of a waiting ticket that every node saw before the plan that calls it: once one node
+   * admits it, the others refuse the copies as soon as its latest tally (or its data center's sum)
+   * shows the admission: an epoch or so, and the lag between data centers; not only once a plan
+   * that counts it is computed, which waits for the slowest data center.
+   */
+  @Test
+  void copiesOfACalledTicketAreRefusedEverywhereOnceTheAdmittingNodesTallyShowsIt() {
+    RoomConfig oneMinute = config.toBuilder().sessionDuration(Duration.ofMinutes(1)).build();
+    Cluster c = new Cluster(oneMinute, KEYS);
+    // What c writes to the global scope (its data center's sums) lands 600 ms late: eu's nodes
+    // plan an epoch that much later, but see each other's tallies at once.
+    List<WaitingRoom> nodes = List.of(c.add("eu", "a"), c.add("eu", "b"), c.add("us", "c", c.lagging(Duration.ofMillis(600))));
+    c.warmUp();
+    for (int i = 0; i < 3; i++) {
+      assertThat(nodes.get(i).decide(null).letsThrough()).isTrue();
+    }
+    // The room is full: the holder queues, and polls every node in turn, as the clones will.
+    String ticket = java.util.Objects.requireNonNull(nodes.get(0).decide(null).ticket());
+    WaitingRoom admittedBy = null;
+    long admittedAt = 0;
+    for (int s = 0; s < 200 && admittedBy == null; s++) {
+      c.advance(Duration.ofSeconds(1));
+      WaitingRoom node = nodes.get(s % 3);
+      Decision d = node.decide(ticket);
+      if (d.letsThrough()) {
+        admittedBy = node;
+        admittedAt = c.storeClock.millis();
+      } else {
+        ticket = d.ticket() != null ? d.ticket() : ticket;
+      }
+    }
+    assertThat(admittedBy).as("the holder got in").isNotNull();
+    // Right after, a copy could still get in on another node: the same plan calls it there too.
+    // Three quarters into the epoch after the admission's, the admitting node's tally of its epoch
+    // is in the store, and the plan that counts it does not take over before the epoch after.
+    long epoch = Math.floorDiv(admittedAt, 1000);
+    while (c.storeClock.millis() < (epoch + 1) * 1000 + 875) {
+      c.step(null, 0);
+    }
+    WaitingRoom by = java.util.Objects.requireNonNull(admittedBy);
+    for (WaitingRoom other : nodes) {
+      if (other != by) {
+        // The copy arrives anew: a place of its own (and a session of its own only if the room
+        // has a slot for a newcomer, as it has here), never the place that got in.
+        Decision copy = other.decide(ticket);
+        assertThat(c.placeOf(java.util.Objects.requireNonNull(copy.ticket()))).as("the place of a copy on %s",
+            other.nodeId()).isNotEqualTo(c.placeOf(ticket));
+      }
+    }
+  }
 }

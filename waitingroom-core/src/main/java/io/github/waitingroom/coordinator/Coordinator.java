@@ -366,6 +366,39 @@ public final class Coordinator {
     keptAt.keySet().removeIf(name -> !kept.containsKey(name) && !eraDocuments.containsKey(name));
   }
 
+  /**
+   * The places the other publishers list as admitted from the line in their latest tallies, as
+   * the last answer showed them, sorted: the other nodes of this data center, and the sums of the
+   * other data centers (settled or not). A waiting ticket with one of these places is a copy of
+   * one that got in, an epoch or more before a plan that counts the admission shows it.
+   */
+  public long[] latestAdmitted() {
+    java.util.List<long[]> lists = new ArrayList<>();
+    int n = 0;
+    for (Report r : nodes.values()) {
+      if (!r.publisher().equals(publisher) && !r.tallies().isEmpty()) {
+        long[] places = r.tallies().lastEntry().getValue().admittedPlaces();
+        lists.add(places);
+        n += places.length;
+      }
+    }
+    for (Report r : dataCenters.values()) {
+      if (!r.publisher().equals(dataCenter) && !r.tallies().isEmpty()) {
+        long[] places = r.tallies().lastEntry().getValue().admittedPlaces();
+        lists.add(places);
+        n += places.length;
+      }
+    }
+    long[] all = new long[n];
+    int i = 0;
+    for (long[] places : lists) {
+      System.arraycopy(places, 0, all, i, places.length);
+      i += places.length;
+    }
+    java.util.Arrays.sort(all);
+    return all;
+  }
+
   /** How time is cut into epochs, as this node last learned it. Any thread may call it. */
   public Epochs epochs() {
     return epochs;

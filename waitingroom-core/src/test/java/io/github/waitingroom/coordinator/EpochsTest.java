@@ -77,9 +77,9 @@ class EpochsTest {
     Epochs.Era era = new Epochs.Era(1_796_032_816L, 1_796_032_816_000L, 2000);
     assertThat(Epochs.decode(Epochs.encode(era))).isEqualTo(era);
     assertThat(Epochs.documentName(era)).isEqualTo("~epochs.1796032816");
-    assertThat(Epochs.decode("waitingroom-epochs 2 1 2 3".getBytes())).isNull();
-    assertThat(Epochs.decode("waitingroom-epochs 1 1 2".getBytes())).isNull();
-    assertThat(Epochs.decode("waitingroom-epochs 1 1 2 x".getBytes())).isNull();
-    assertThat(Epochs.decode("waitingroom-epochs 1 1 2 0".getBytes())).isNull();
+    assertThat(Epochs.decode("waitingroom-epochs 2 1 2 3".getBytes(java.nio.charset.StandardCharsets.US_ASCII))).isNull();
+    assertThat(Epochs.decode("waitingroom-epochs 1 1 2".getBytes(java.nio.charset.StandardCharsets.US_ASCII))).isNull();
+    assertThat(Epochs.decode("waitingroom-epochs 1 1 2 x".getBytes(java.nio.charset.StandardCharsets.US_ASCII))).isNull();
+    assertThat(Epochs.decode("waitingroom-epochs 1 1 2 0".getBytes(java.nio.charset.StandardCharsets.US_ASCII))).isNull();
   }
 }

@@ -299,10 +299,7 @@ final class Synchronizer {
             return;
           }
           if (tallied >= first) {
-            tallies.clear();
-            tallies.putAll(before.headMap(first, false));
-            tallied = Math.min(talliedBefore, first - 1);
-            applied = Math.max(applied, talliedBefore);
+            withdrawFrom(first, before, talliedBefore);
             log.warn("room '{}': an era of {} ms epochs began at epoch {} before this node read it; tallies since withdrawn",
                 config.roomId(), coordinator.epochs().latest().lengthMillis(), first);
             return;
@@ -314,10 +311,7 @@ final class Synchronizer {
         if (storeEpoch < epoch) {
           // This node's clock ran ahead of the store's (see the class comment).
           if (tallied >= storeEpoch) {
-            tallies.clear();
-            tallies.putAll(before.headMap(storeEpoch, false));
-            tallied = Math.min(talliedBefore, storeEpoch - 1);
-            applied = Math.max(applied, talliedBefore);
+            withdrawFrom(storeEpoch, before, talliedBefore);
             long ahead = nowMs - storeMillis;
             if (ahead >= epochs.length(epoch)) {
               log.warn("room '{}': this node's clock ran {} ms ahead of the store's; tallies of epochs that have"
@@ -363,6 +357,18 @@ final class Synchronizer {
       }
       state.prune(now);
     }
+  }
+
+  /**
+   * Withdraws the tallies of epoch {@code first} on (its next exchange publishes the report
+   * without them), going back to the tallies it held before this sync, and applies no plan
+   * computed from the tallies it made before that: its bookkeeping belongs to the withdrawn ones.
+   */
+  private void withdrawFrom(long first, TreeMap<Long, Tally> before, long talliedBefore) {
+    tallies.clear();
+    tallies.putAll(before.headMap(first, false));
+    tallied = Math.min(talliedBefore, first - 1);
+    applied = Math.max(applied, talliedBefore);
   }
 
   /**

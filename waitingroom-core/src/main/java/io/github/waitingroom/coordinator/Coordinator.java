@@ -1,6 +1,7 @@
 package io.github.waitingroom.coordinator;
 
 import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.allocation.LongList;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
 import java.io.IOException;
@@ -67,7 +68,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Documents.</b> Beside reports, the global scope holds documents under names that start
  * with {@link #DOCUMENT}: the room's live settings, and the eras of its {@link Epochs} (one node
  * decides each, see {@link #schedule}; every node takes it from the store and keeps it there). A
- * node keeps the settings it is given ({@link #keep}) and the latest eras in the store, putting them back whenever an answer lacks them, and hands on those of
+ * node keeps the settings it is given ({@link #keep}) and the latest eras in the store, putting
+ * them back whenever an answer lacks them, and hands on those of
  * each answer that are sealed with the room's keys ({@link #documents()}). They never count as
  * data centers.
  *
@@ -373,30 +375,17 @@ public final class Coordinator {
    * one that got in, an epoch or more before a plan that counts the admission shows it.
    */
   public long[] latestAdmitted() {
-    java.util.List<long[]> lists = new ArrayList<>();
-    int n = 0;
-    for (Report r : nodes.values()) {
-      if (!r.publisher().equals(publisher) && !r.tallies().isEmpty()) {
-        long[] places = r.tallies().lastEntry().getValue().admittedPlaces();
-        lists.add(places);
-        n += places.length;
+    LongList all = new LongList();
+    for (Map<String, Report> scope : List.of(nodes, dataCenters)) {
+      for (Report r : scope.values()) {
+        if (!r.publisher().equals(publisher) && !r.publisher().equals(dataCenter) && !r.tallies().isEmpty()) {
+          for (long place : r.tallies().lastEntry().getValue().admittedPlaces()) {
+            all.add(place);
+          }
+        }
       }
     }
-    for (Report r : dataCenters.values()) {
-      if (!r.publisher().equals(dataCenter) && !r.tallies().isEmpty()) {
-        long[] places = r.tallies().lastEntry().getValue().admittedPlaces();
-        lists.add(places);
-        n += places.length;
-      }
-    }
-    long[] all = new long[n];
-    int i = 0;
-    for (long[] places : lists) {
-      System.arraycopy(places, 0, all, i, places.length);
-      i += places.length;
-    }
-    java.util.Arrays.sort(all);
-    return all;
+    return all.sorted();
   }
 
   /** How time is cut into epochs, as this node last learned it. Any thread may call it. */
@@ -424,7 +413,7 @@ public final class Coordinator {
     epochs = next;
     eraDocuments.put(Epochs.documentName(era), Epochs.encode(era));
     while (eraDocuments.size() > Epochs.ERAS_KEPT - 1) {
-      eraDocuments.pollFirstEntry();
+      keptAt.remove(eraDocuments.pollFirstEntry().getKey());
     }
   }
 
@@ -453,7 +442,7 @@ public final class Coordinator {
       }
       Epochs next = epochs.with(era);
       if (next == null && eraDocuments.isEmpty() && epochs.latest().first() == 0) {
-        next = Epochs.of(java.time.Duration.ofMillis(epochs.baseMillis())).anchored(era);
+        next = epochs.anchored(era);
       }
       if (next != null) {
         adopt(next, era);

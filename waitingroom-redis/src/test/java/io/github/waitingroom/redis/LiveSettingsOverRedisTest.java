@@ -6,8 +6,6 @@ import io.github.waitingroom.Decision;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.WaitingRoom;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -78,12 +76,7 @@ class LiveSettingsOverRedisTest {
     }
 
     // Redis loses the room's keys: every node keeps the settings, and puts them back.
-    RedisClient admin = RedisSupport.adminClient(uri);
-    try (StatefulRedisConnection<String, String> c = admin.connect()) {
-      RedisSupport.deleteKeys(c.sync(), prefix);
-    } finally {
-      admin.shutdown();
-    }
+    RedisSupport.deleteKeys(uri, prefix);
     room.advance(Duration.ofSeconds(2));
     for (RedisNodes.Node n : room.nodes) {
       assertThat(n.room.settings().version()).as("version on %s after the loss", n).isEqualTo(1);

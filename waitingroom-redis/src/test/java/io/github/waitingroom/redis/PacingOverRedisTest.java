@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.waitingroom.Decision;
 import io.github.waitingroom.RoomConfig;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -80,12 +78,7 @@ class PacingOverRedisTest {
     assertThat(before).as("admitted before the epochs stretched").isPositive();
 
     // Redis loses the room's keys: every node keeps its epochs and puts the decision back.
-    RedisClient admin = RedisSupport.adminClient(uri);
-    try (StatefulRedisConnection<String, String> c = admin.connect()) {
-      RedisSupport.deleteKeys(c.sync(), prefix);
-    } finally {
-      admin.shutdown();
-    }
+    RedisSupport.deleteKeys(uri, prefix);
     room.advance(Duration.ofSeconds(4));
     assertThat(lengths(room)).containsExactly(2000L);
 

@@ -64,6 +64,16 @@ final class RedisSupport {
     }
   }
 
+  /** Deletes every key that starts with {@code prefix} in the Redis at {@code uri}: the store loses the room. */
+  static void deleteKeys(String uri, String prefix) {
+    RedisClient admin = adminClient(uri);
+    try (io.lettuce.core.api.StatefulRedisConnection<String, String> c = admin.connect()) {
+      deleteKeys(c.sync(), prefix);
+    } finally {
+      admin.shutdown();
+    }
+  }
+
   /**
    * Makes the transport's values of one prefix behave as if {@code time} had passed on the
    * server, by moving their stored expiry times back.

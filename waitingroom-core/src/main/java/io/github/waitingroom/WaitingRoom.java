@@ -236,7 +236,12 @@ public final class WaitingRoom implements AutoCloseable {
     boolean seenBefore = mine != null && mine.firstSeen() <= grant.tallySecond;
     boolean fromLine = seenBefore && counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted);
     boolean called = fromLine || seenBefore && grant.called(t.place());
-    if (called && state.admitWaiting(t.place(), now, grant, fromLine) == NodeState.Admission.ADMITTED) {
+    // A poll whose ticket does not carry this node's last answer to its place (another copy of the
+    // ticket polled here since this one last polled anywhere) is a copy's, or a stale retry: it
+    // waits, and only a ticket that carries the latest poll gets in. A browser's polls, one at a
+    // time with the cookie of the last answer, always do.
+    boolean stale = seen != null && t.lastPoll() < seen.at();
+    if (called && !stale && state.admitWaiting(t.place(), now, grant, fromLine) == NodeState.Admission.ADMITTED) {
       metrics.recordAdmissionFromLine(now - t.arrival());
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }

@@ -199,4 +199,55 @@ class CountingTest {
       }
     }
   }
+
+  /**
+   * Ten clients share one waiting cookie, each keeping the cookie of its own last answer, and poll
+   * both nodes in turn. A poll whose ticket does not carry the node's last answer to that place
+   * waits: while the copies poll, the place gets in at most once (before, once on each node that
+   * saw it); once only one client is left, that one gets in, once.
+   */
+  @Test
+  void aWaitingTicketSharedByTenClientsGetsInOnceNotOncePerNode() {
+    RoomConfig oneMinute = config.toBuilder().sessionDuration(Duration.ofMinutes(1)).build();
+    Cluster c = new Cluster(oneMinute, KEYS);
+    List<WaitingRoom> nodes = List.of(c.add("eu", "a"), c.add("eu", "b"));
+    c.warmUp();
+    for (int i = 0; i < 3; i++) {
+      assertThat(nodes.get(i % 2).decide(null).letsThrough()).isTrue();
+    }
+    String shared = java.util.Objects.requireNonNull(nodes.get(0).decide(null).ticket());
+    long place = c.placeOf(shared);
+    List<String> clients = new ArrayList<>(java.util.Collections.nCopies(10, shared));
+    // Two minutes: the sessions run out at one, and the line calls the place soon after.
+    int admitted = poll(c, nodes, clients, place, 4 * 120);
+    assertThat(admitted).as("admissions of the shared place while ten clients poll").isLessThanOrEqualTo(1);
+    if (admitted == 0) {
+      List<String> last = new ArrayList<>(clients.subList(0, 1));
+      admitted += poll(c, nodes, last, place, 4 * 20);
+    }
+    assertThat(admitted).as("admissions of the shared place").isEqualTo(1);
+  }
+
+  /**
+   * The clients poll every 2 s (8 quarter epochs), spread over those quarters, on the nodes in
+   * turn, for {@code steps} quarter epochs; returns how many times {@code place} got in.
+   */
+  private static int poll(Cluster c, List<WaitingRoom> nodes, List<String> clients, long place, int steps) {
+    int admitted = 0;
+    for (int s = 0; s < steps; s++) {
+      c.step(null, 0);
+      for (int i = 0; i < clients.size(); i++) {
+        if ((s + i) % 8 == 0) {
+          Decision d = nodes.get((s / 8 + i) % 2).decide(clients.get(i));
+          String ticket = d.ticket();
+          if (d.letsThrough() && ticket != null && c.placeOf(ticket) == place) {
+            admitted++;
+          } else if (!d.letsThrough() && ticket != null) {
+            clients.set(i, ticket); // a waiting answer without a cookie leaves the client's as it was
+          }
+        }
+      }
+    }
+    return admitted;
+  }
 }

@@ -44,7 +44,9 @@ import org.jspecify.annotations.Nullable;
  *       configuration), so that a dashboard shows when every node applies a change;
  *   <li>{@value #STORE_FAILING}: 1 while the last sync failed to reach the store, else 0;
  *   <li>{@value #NODES} (nodes): the live nodes of the room in the last plan;
- *   <li>{@value #VIEW_AGE} (seconds): how old the counts of the last plan are.
+ *   <li>{@value #VIEW_AGE} (seconds): how old the counts of the last plan are;
+ *   <li>{@value #EPOCH_LENGTH} (seconds): the length of the room's epochs now, the sync interval
+ *       or a multiple of it once a large room stretched them to stay within its store budget.
  * </ul>
  *
  * <p>Counters and timers of what this node did since it started ({@link WaitingRoom#metrics()}):
@@ -103,6 +105,9 @@ public final class WaitingRoomMetrics implements MeterBinder {
 
   /** The version of the room's settings in force on this node. */
   public static final String SETTINGS_VERSION = "waitingroom.settings.version";
+
+  /** The length of the room's epochs now, in seconds. */
+  public static final String EPOCH_LENGTH = "waitingroom.epoch.length";
 
   /** Requests decided, by {@value #OUTCOME_TAG}. */
   public static final String DECISIONS = "waitingroom.decisions";
@@ -227,6 +232,9 @@ public final class WaitingRoomMetrics implements MeterBinder {
     gauge(registry, VIEW_AGE, Tags.empty(), "seconds",
         "How old the counts of the last plan are (-1 before the first)",
         s -> s.viewAgeMillis() < 0 ? -1 : s.viewAgeMillis() / 1000.0);
+    gauge(registry, EPOCH_LENGTH, Tags.empty(), "seconds",
+        "The length of the room's epochs now: the sync interval, or a multiple of it within the store budget",
+        s -> s.epochMillis() / 1000.0);
 
     for (Decision.Outcome o : Decision.Outcome.values()) {
       counter(registry, DECISIONS, Tags.of(OUTCOME_TAG, lower(o)), "Requests decided, by outcome",

@@ -142,6 +142,7 @@ class WaitingRoomMetricsTest {
             "GAUGE waitingroom.store.failing",
             "GAUGE waitingroom.nodes",
             "GAUGE waitingroom.view.age",
+            "GAUGE waitingroom.epoch.length",
             "GAUGE waitingroom.settings.version",
             "COUNTER waitingroom.decisions{outcome=pass}",
             "COUNTER waitingroom.decisions{outcome=admit}",
@@ -194,6 +195,22 @@ class WaitingRoomMetricsTest {
     assertThat(line.totalTime(java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(room.metrics().timeInLine().sumSeconds()).isGreaterThan(290);
     assertThat(registry.get("waitingroom.sync").functionTimer().count()).isEqualTo(room.metrics().syncs()).isGreaterThan(30);
     assertThat(gauge("waitingroom.view.age", "room", "shop")).isBetween(0.0, 10.0);
+  }
+
+  @Test
+  void theEpochLengthShowsARoomStretchingItsEpochsToStayWithinItsStoreBudget() {
+    // One node reads 4 x 1 x (1 + 1) = 8 reports a second with epochs of 1 s: a budget of 2
+    // stretches them to 4 s.
+    WaitingRoom room = WaitingRoom.builder(config("paced", 5, 4), KEYS).backgroundSync(false).clock(clock)
+        .storeBudget(2).build();
+    rooms.add(room);
+    new WaitingRoomMetrics(room).bindTo(registry);
+    assertThat(gauge("waitingroom.epoch.length", "room", "paced")).isEqualTo(1.0);
+    for (int s = 0; s < 4 * 40; s++) {
+      clock.advance(Duration.ofMillis(250));
+      room.sync();
+    }
+    assertThat(gauge("waitingroom.epoch.length", "room", "paced")).isEqualTo(4.0);
   }
 
   @Test

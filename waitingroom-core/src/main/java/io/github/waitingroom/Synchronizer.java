@@ -424,7 +424,7 @@ final class Synchronizer {
   /**
    * Adapts the epochs' length to the room's size, as the seed adapts its workers' write rate to
    * their number: every {@link #PACE_EVERY} epochs, the first live node of the first data center
-   * (by name) works out from the settled epoch how many reports the room reads from the store a
+   * (by name) that is not silent works out from the settled epoch how many reports the room reads from the store a
    * second (every sync reads its data center's reports and every data center's sum) and, if that
    * is over the
    * store budget, stretches the epochs by a power of two until it is not; once the room has
@@ -432,10 +432,14 @@ final class Synchronizer {
    * The new era begins {@link #PACE_EVERY} epochs after the decision, at the start of an epoch
    * every node numbers alike; a node that reads the decision too late (its exchanges failed
    * meanwhile) withdraws its tallies since and tallies again. Only one node decides, so no two
-   * decisions can disagree; while the first data center is silent nobody decides.
+   * decisions can disagree (the settled epoch says the same on every node about who is silent).
    */
   private void pace(Coordinator.Settled s, long epoch) {
-    if (Math.floorMod(epoch, PACE_EVERY) != 0 || s.myDataCenter() != 0 || s.me() != 0) {
+    int decider = 0; // the first data center that is not silent (this node's is not)
+    while (s.dataCenterNodes().get(decider) == 0) {
+      decider++;
+    }
+    if (Math.floorMod(epoch, PACE_EVERY) != 0 || s.myDataCenter() != decider || s.me() != 0) {
       return;
     }
     Epochs epochs = coordinator.epochs();

@@ -3,6 +3,7 @@ package io.github.waitingroom;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.coordinator.Transport;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -197,6 +198,38 @@ class PacingTest {
     List<String> line = new ArrayList<>();
     crowd(c, line, new ArrayList<>(), 720, () -> {});
     assertInOrder(line);
+  }
+
+  @Test
+  void whileTheFirstDataCenterIsSilentTheNextOneDecides() {
+    RoomConfig config = RoomConfig.builder("pacing")
+        .totalActiveUsers(100)
+        .newUsersPerMinute(PER_MINUTE)
+        .sessionDuration(Duration.ofMinutes(10))
+        .build();
+    Cluster c = new Cluster(config, KEYS);
+    boolean[] down = {false};
+    Cluster.Store store = c.store;
+    Transport cuttable = (roomId, publications, retention) -> {
+      if (down[0]) {
+        throw new IOException("cut off");
+      }
+      return store.exchange(roomId, publications, retention);
+    };
+    // eu decides (its name comes first), with the default budget: nothing to change. us's nodes
+    // have a budget of 30: 4 x 2 x (2 + 2) = 32 reports a second with epochs of 1 s, once eu's
+    // nodes no longer read (16 with 2 s).
+    c.add("eu", "a", cuttable);
+    c.add("eu", "b", cuttable);
+    c.storeBudget = 30;
+    c.add("us", "c");
+    c.add("us", "d");
+    c.warmUp();
+    c.advance(Duration.ofSeconds(20));
+    assertThat(lengths(c)).containsOnly(1000L);
+    down[0] = true;
+    c.advance(Duration.ofSeconds(40));
+    assertThat(lengths(c).subList(2, 4)).as("us, while eu is cut off").containsOnly(2000L);
   }
 
   @Test

@@ -822,7 +822,7 @@ public final class Coordinator {
         return null;
       } else {
         dcs.put(r.publisher(), silentDataCenter(r));
-        dcNodes.put(r.publisher(), r.nodes());
+        dcNodes.put(r.publisher(), 0); // its nodes do not reach the store
       }
     }
     for (Map.Entry<String, Long> j : joinedDataCenters.entrySet()) {
@@ -861,7 +861,7 @@ public final class Coordinator {
    * @param me the index of this node among them
    * @param roomNodes the live nodes of the whole room
    * @param dataCenterNodes how many nodes each data center sums, in name order (this node's data
-   *     center: its live nodes of the epoch; the others: as their latest sums say)
+   *     center: its live nodes of the epoch; the others: as their latest sums say; a silent one: 0)
    */
   public record Settled(
       List<String> dataCenterNames,

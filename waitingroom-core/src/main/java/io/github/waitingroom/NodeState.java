@@ -166,11 +166,9 @@ final class NodeState {
   /** The state of a place on this node. */
   enum State { WAITING, ADMITTING, ACTIVE }
 
-  NodeState(RoomConfig config) {
-    this(config, () -> java.util.concurrent.ThreadLocalRandom.current().nextInt());
-  }
-
   /**
+   * A node's state under {@code config}.
+   *
    * @param draws where the random draws of random queueing come from (see {@link #schedule}):
    *     the room's tie-break bits, which tests may seed
    */

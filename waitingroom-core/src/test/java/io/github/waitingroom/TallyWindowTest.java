@@ -25,8 +25,8 @@ class TallyWindowTest {
 
   @Test
   void aLateTallyCountsSessionsAsOfTheEndOfItsEpoch() {
-    NodeState a = new NodeState(config);
-    NodeState b = new NodeState(config);
+    NodeState a = new NodeState(config, () -> java.util.concurrent.ThreadLocalRandom.current().nextInt());
+    NodeState b = new NodeState(config, () -> java.util.concurrent.ThreadLocalRandom.current().nextInt());
     long slice = config.sliceSeconds();
     long s0 = 1_800_000_000L; // a slice start
     long place = Ticket.place(s0, 7);

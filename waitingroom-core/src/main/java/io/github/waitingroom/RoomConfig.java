@@ -29,7 +29,12 @@ import org.jspecify.annotations.Nullable;
  *     tie-break bits), the line is ordered by second, not by bucket. Still accepted and checked so
  *     that existing configurations keep working; it will be removed
  * @param sliceWidth the resolution of the counters: a check-in moves a ticket from one slice to
- *     the next at most once per slice, so this is also how often an active ticket is re-issued
+ *     the next at most once per slice, so this is also how often an active ticket is re-issued,
+ *     and a session counts up to one slice longer than {@code sessionDuration} (its last request
+ *     may fall anywhere in the slice it is counted in). The default, one second, counts a session
+ *     for its configured length rounded up to the whole second (tickets work in seconds), at the
+ *     cost of re-issuing an active ticket on the first request of every second it makes requests
+ *     in; a wider slice re-issues less often and counts sessions longer
  * @param refreshInterval how often a waiting user's page polls, and how often a waiting ticket is
  *     checked against the plan
  * @param waitingTimeout how long a waiting user who stops polling keeps their place
@@ -50,8 +55,8 @@ public record RoomConfig(
   /** The default {@link #refreshInterval()}: 20 seconds. */
   public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(20);
 
-  /** The default {@link #sliceWidth()} when it divides the bucket width and the session. */
-  public static final Duration DEFAULT_SLICE_WIDTH = Duration.ofSeconds(10);
+  /** The default {@link #sliceWidth()}: one second, so that a session counts for its configured length. */
+  public static final Duration DEFAULT_SLICE_WIDTH = Duration.ofSeconds(1);
 
   /** The longest session or timeout accepted: one day. */
   public static final Duration MAX_DURATION = Duration.ofDays(1);
@@ -268,8 +273,8 @@ public record RoomConfig(
     }
 
     /**
-     * Counter resolution. Default: 10 seconds when that divides the bucket width and fits in the
-     * session duration, otherwise 1 second.
+     * Counter resolution, and how often an active ticket is re-issued at most (see {@link
+     * RoomConfig#sliceWidth()}). Default: {@link RoomConfig#DEFAULT_SLICE_WIDTH one second}.
      */
     public Builder sliceWidth(Duration value) {
       requireUnset("sliceWidth");
@@ -316,13 +321,7 @@ public record RoomConfig(
         throw new IllegalStateException("sessionDuration is required for room '" + roomId + "'");
       }
       Duration bucket = bucketWidth == null ? DEFAULT_BUCKET_WIDTH : bucketWidth;
-      Duration slice = sliceWidth;
-      if (slice == null) {
-        boolean tenFits =
-            bucket.getSeconds() % DEFAULT_SLICE_WIDTH.getSeconds() == 0
-                && session.compareTo(DEFAULT_SLICE_WIDTH) >= 0;
-        slice = tenFits ? DEFAULT_SLICE_WIDTH : Duration.ofSeconds(1);
-      }
+      Duration slice = sliceWidth == null ? DEFAULT_SLICE_WIDTH : sliceWidth;
       Duration refresh = refreshInterval == null ? DEFAULT_REFRESH_INTERVAL : refreshInterval;
       Duration timeout = waitingTimeout == null ? refresh.multipliedBy(3).plus(slice) : waitingTimeout;
       return new RoomConfig(

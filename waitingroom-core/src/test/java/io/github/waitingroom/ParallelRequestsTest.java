@@ -15,9 +15,11 @@ import org.junit.jupiter.api.Test;
  */
 class ParallelRequestsTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
+  // Slices of 10 s (not the default 1 s): the tests time page views inside and across one slice.
   private final RoomConfig config =
       RoomConfig.builder("parallel").totalActiveUsers(3).newUsersPerMinute(3)
-          .sessionDuration(Duration.ofMinutes(1)).refreshInterval(Duration.ofSeconds(2)).build();
+          .sessionDuration(Duration.ofMinutes(1)).sliceWidth(Duration.ofSeconds(10))
+          .refreshInterval(Duration.ofSeconds(2)).build();
 
   /** What a browser keeps: the last value set for each cookie. */
   private static final class Browser {

@@ -15,19 +15,19 @@ class RoomConfigTest {
   void fillsDocumentedDefaults() {
     RoomConfig c = valid().build();
     assertThat(c.bucketWidth()).isEqualTo(Duration.ofMinutes(1));
-    assertThat(c.sliceWidth()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(c.sliceWidth()).isEqualTo(Duration.ofSeconds(1));
     assertThat(c.refreshInterval()).isEqualTo(Duration.ofSeconds(20));
-    assertThat(c.waitingTimeout()).isEqualTo(Duration.ofSeconds(70));
+    assertThat(c.waitingTimeout()).as("three refresh intervals and a slice").isEqualTo(Duration.ofSeconds(61));
   }
 
   @Test
-  void shortSessionsGetOneSecondSlices() {
+  void toBuilderKeepsEverySettingAndAGivenSliceStays() {
     RoomConfig c = valid().build().toBuilder().build();
     assertThat(c).isEqualTo(valid().build());
     assertThat(valid().build().toBuilder().totalActiveUsers(70).build().totalActiveUsers()).isEqualTo(70);
-    RoomConfig shortOne =
-        RoomConfig.builder("s").totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofSeconds(5)).build();
-    assertThat(shortOne.sliceWidth()).isEqualTo(Duration.ofSeconds(1));
+    RoomConfig wide = valid().sliceWidth(Duration.ofSeconds(10)).build();
+    assertThat(wide.toBuilder().build().sliceWidth()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(wide.waitingTimeout()).isEqualTo(Duration.ofSeconds(70));
   }
 
   @Test
@@ -52,7 +52,9 @@ class RoomConfigTest {
         .hasMessage("newUsersPerMinute (11) must not exceed totalActiveUsers (10)");
     assertThatThrownBy(() -> valid().bucketWidth(Duration.ofSeconds(45)).sliceWidth(Duration.ofSeconds(10)).build())
         .hasMessageContaining("bucketWidth (PT45S) must be a whole multiple of sliceWidth (PT10S)");
-    assertThatThrownBy(() -> valid().waitingTimeout(Duration.ofSeconds(25)).build())
+    assertThatThrownBy(() -> valid().waitingTimeout(Duration.ofSeconds(21)).build())
+        .hasMessageContaining("waitingTimeout (PT21S) must exceed refreshInterval + sliceWidth (PT21S)");
+    assertThatThrownBy(() -> valid().sliceWidth(Duration.ofSeconds(10)).waitingTimeout(Duration.ofSeconds(25)).build())
         .hasMessageContaining("waitingTimeout (PT25S) must exceed refreshInterval + sliceWidth (PT30S)");
     assertThatThrownBy(() -> RoomConfig.builder("shop").totalActiveUsers(5).build())
         .isInstanceOf(IllegalStateException.class)
@@ -60,8 +62,17 @@ class RoomConfigTest {
   }
 
   @Test
+  void aSessionCountsForItsLengthInWholeSecondsByDefault() {
+    RoomConfig c = valid().build(); // 1 s slices, 300 s sessions
+    // The last request in second 999_705 (any millisecond of it): counted through second
+    // 1_000_005, the second its 300 s end in, and not a second longer.
+    assertThat(c.firstActiveSlice(1_000_005)).isEqualTo(999_705);
+    assertThat(c.firstActiveSlice(1_000_006)).isEqualTo(999_706);
+  }
+
+  @Test
   void windowsRoundUpToWholeSlices() {
-    RoomConfig c = valid().build(); // 10 s slices, 300 s sessions
+    RoomConfig c = valid().sliceWidth(Duration.ofSeconds(10)).build(); // 10 s slices, 300 s sessions
     long now = 1_000_005;
     // A check-in at 999_700 (slice 999_700) expires at 1_000_000..1_000_010: still counted at 1_000_005.
     assertThat(c.firstActiveSlice(now)).isEqualTo(999_700);

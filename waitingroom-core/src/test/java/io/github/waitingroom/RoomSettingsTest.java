@@ -17,6 +17,7 @@ class RoomSettingsTest {
       .totalActiveUsers(100)
       .newUsersPerMinute(50)
       .sessionDuration(Duration.ofMinutes(5))
+      .sliceWidth(Duration.ofSeconds(10))
       .build();
   private static final RoomSettings BASE = RoomSettings.of(CONFIG);
 

@@ -37,7 +37,10 @@ public class RoomProperties {
   /** The width of an arrival bucket (users arriving within one bucket share a place in line). Default: 1 minute. */
   private @Nullable Duration bucketWidth;
 
-  /** The width of a counting slice: how often an active user's check-in moves forward. Default: 10 seconds. */
+  /**
+   * The width of a counting slice: how often an active user's check-in moves forward, and how much
+   * longer than the session a session may count. Default: 1 second.
+   */
   private @Nullable Duration sliceWidth;
 
   /** How often the waiting page reloads itself. Default: 20 seconds. */

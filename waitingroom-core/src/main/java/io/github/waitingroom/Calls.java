@@ -6,16 +6,25 @@ import java.util.Arrays;
  * The plans a node applied, as far as they call holders by their arrival: each plan lets in every
  * holder that its tallies counted in the line (counted since before its epoch ended) and that
  * arrived at or before its cutoff second. A holder counted without a break since then stays
- * called by that plan on every node: the plan made a slot free for it, and every tally since
- * counted it as holding it. Immutable; a plan adds an entry. Plans whose tallies are older than
- * the waiting timeout are forgotten (nobody counted then still waits).
+ * called by that plan on every node, however long it takes to come: the plan made a slot free for
+ * it, and every tally since counted it as holding it. So no node may forget a plan while another
+ * still lets its holders in: plans are kept, not timed out, and two plans whose calls differ for
+ * no holder are kept as one (the line moves forward, so the calls of the latest plans usually
+ * reach furthest and absorb the older ones). Immutable; a plan adds an entry.
  */
 final class Calls {
   static final Calls NONE = new Calls(new long[0], new long[0]);
 
+  /**
+   * The most entries kept: past it the oldest go (a holder counted without a break since before
+   * all of them, who was called and has not come, would then wait to be called again; the room
+   * never reaches it unless the cutoffs fall back thousands of times).
+   */
+  static final int MAX_ENTRIES = 4096;
+
   /** Per plan, oldest first: the last second a holder may have been counted since. */
   private final long[] countedBy;
-  /** Per plan: the greatest cutoff of that plan and every later one. */
+  /** Per plan: the greatest cutoff of that plan and every later one (never increasing along). */
   private final long[] cutFrom;
 
   private Calls(long[] countedBy, long[] cutFrom) {
@@ -41,29 +50,40 @@ final class Calls {
     return cutFrom.length == 0 ? Long.MIN_VALUE : cutFrom[0];
   }
 
+  /** How many entries are kept (see {@link #MAX_ENTRIES}). */
+  int size() {
+    return countedBy.length;
+  }
+
   /**
-   * These calls and a plan's, forgetting plans counted by before {@code forgetBefore}.
+   * These calls and a plan's.
    *
    * @param cutoff the plan's cutoff second ({@link Long#MIN_VALUE} for none: nothing to add)
    * @param counted the last second a holder may have been counted since to be in the plan's line
    */
-  Calls with(long cutoff, long counted, long forgetBefore) {
-    int from = 0;
-    while (from < countedBy.length && countedBy[from] < forgetBefore) {
-      from++;
-    }
+  Calls with(long cutoff, long counted) {
     if (cutoff == Long.MIN_VALUE) {
-      return from == 0 ? this : new Calls(
-          Arrays.copyOfRange(countedBy, from, countedBy.length), Arrays.copyOfRange(cutFrom, from, cutFrom.length));
+      return this;
     }
-    int n = countedBy.length - from;
-    long[] by = Arrays.copyOf(Arrays.copyOfRange(countedBy, from, countedBy.length), n + 1);
-    long[] cut = Arrays.copyOf(Arrays.copyOfRange(cutFrom, from, cutFrom.length), n + 1);
+    int n = countedBy.length;
+    long[] by = Arrays.copyOf(countedBy, n + 1);
+    long[] cut = Arrays.copyOf(cutFrom, n + 1);
     by[n] = Math.max(counted, n > 0 ? by[n - 1] : Long.MIN_VALUE);
     cut[n] = cutoff;
     for (int i = n - 1; i >= 0; i--) {
       cut[i] = Math.max(cut[i], cut[i + 1]);
     }
-    return new Calls(by, cut);
+    // An entry whose cut equals the next one's answers every question as the next one does (a
+    // holder counted since before it is counted since before the next one too): drop it.
+    int kept = 0;
+    for (int i = 0; i <= n; i++) {
+      if (i == n || cut[i] != cut[i + 1]) {
+        by[kept] = by[i];
+        cut[kept] = cut[i];
+        kept++;
+      }
+    }
+    int from = Math.max(0, kept - MAX_ENTRIES);
+    return new Calls(Arrays.copyOfRange(by, from, kept), Arrays.copyOfRange(cut, from, kept));
   }
 }

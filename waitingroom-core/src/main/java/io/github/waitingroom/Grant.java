@@ -10,15 +10,17 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A waiting holder is let in from the line by <em>who</em> it is, not by a count of slots:
  * every holder a plan's line counted and called by its arrival second ({@link Calls}) is let in
- * on whichever node it polls, and so is each holder of a partial second that this node called
- * itself. The plan made every such holder's slot free, so the room
+ * on whichever node it polls (on a node that did not count it, when the plans hold its slot
+ * elsewhere: see {@link #slotHeldElsewhere}), and so is each holder of a partial second that this
+ * node called itself. The plan made every such holder's slot free, so the room
  * admits at most what its limits leave, however the holders move between nodes. Slots for new
  * arrivals are a count, taken by one compare-and-set each, so the node never admits more new
  * arrivals than it was granted, whatever the number of threads.
  */
 final class Grant {
   static final Grant NONE =
-      new Grant(Plan.none(Long.MIN_VALUE), Long.MIN_VALUE, Long.MIN_VALUE, Calls.NONE, new long[0], 0);
+      new Grant(Plan.none(Long.MIN_VALUE), Long.MIN_VALUE, Long.MIN_VALUE, Calls.NONE, new long[0], 0,
+          Long.MIN_VALUE, Long.MIN_VALUE, new long[0]);
 
   final Plan plan;
   /** When the tally the plan was made from was taken (epoch second). */
@@ -33,14 +35,42 @@ final class Grant {
   /** The places of partial seconds this node called and still counts in its line, sorted. */
   private volatile long[] partialCalled;
   private final AtomicLong fresh;
+  /**
+   * The last arrival second the plan itself called from the room's line (its cutoff, or every
+   * second before its tally when it served the whole line); {@link Long#MIN_VALUE} for none, for
+   * a plan a node made alone, and for one that counted a silent publisher (whose line it could
+   * not see).
+   */
+  private final long planCut;
+  /** The last second a holder may have been counted since to be in the line of the plan's tallies. */
+  private final long planCountedBy;
+  /** The places the other nodes of this data center reserved in the plan's tallies, sorted. */
+  private final long[] peerReserved;
 
-  Grant(Plan plan, long tallySecond, long cutPlace, Calls calls, long[] partialCalled, long newSlots) {
+  Grant(Plan plan, long tallySecond, long cutPlace, Calls calls, long[] partialCalled, long newSlots, long planCut,
+      long planCountedBy, long[] peerReserved) {
     this.plan = plan;
     this.tallySecond = tallySecond;
     this.cutPlace = cutPlace;
     this.calls = calls;
     this.partialCalled = partialCalled;
     this.fresh = new AtomicLong(Math.max(0, newSlots));
+    this.planCut = planCut;
+    this.planCountedBy = planCountedBy;
+    this.peerReserved = peerReserved;
+  }
+
+  /**
+   * Whether the room's plans hold a slot for this called holder although this node did not count
+   * it (its polls went to other nodes): the plan in force called it from the line of its tallies
+   * (it was counted in some node's line since before they were taken, and its arrival is at or
+   * below the plan's cut), or another node of this data center reserved it in those tallies. Either
+   * way the slot is in the plan's sums, whichever node holds it, so letting the holder in here
+   * takes none.
+   */
+  boolean slotHeldElsewhere(long place, long countedSince) {
+    return countedSince <= planCountedBy && Ticket.arrivalOf(place) <= planCut
+        || peerReserved.length > 0 && Arrays.binarySearch(peerReserved, place) >= 0;
   }
 
   /** Whether a waiting ticket with this place has been called. */

@@ -218,7 +218,10 @@ final class NodeState {
               next.cutPlace,
               next.calls,
               next.partialCalled,
-              next.plan.newArrivalGrant() - newSince);
+              next.plan.newArrivalGrant() - newSince,
+              next.planCut,
+              next.countedBy,
+              next.peerReserved);
     }
   }
 
@@ -231,7 +234,10 @@ final class NodeState {
       long[] partialCalled,
       Grant tallyGrant,
       long newAtTally,
-      long activateAtMillis) {}
+      long activateAtMillis,
+      long planCut,
+      long countedBy,
+      long[] peerReserved) {}
 
   /**
    * Schedules a plan computed from this node's last tally to take over at {@code activateAtMillis}
@@ -247,8 +253,11 @@ final class NodeState {
    * @param drawnSecond the arrival second whose holders the room lets in at random ({@link
    *     RoomSettings.QueueingMethod#RANDOM}), or {@link Long#MIN_VALUE}: when it is the partial
    *     second, the node calls holders drawn at random, afresh at every plan, not in place order
+   * @param peerReserved the places the other nodes of this data center reserved in the plan's
+   *     tallies, sorted (see {@link Grant#slotHeldElsewhere})
    */
-  void schedule(Plan plan, long countedBy, long activateAtMillis, boolean roomWide, long drawnSecond) {
+  void schedule(
+      Plan plan, long countedBy, long activateAtMillis, boolean roomWide, long drawnSecond, long[] peerReserved) {
     long cut = grant.cutPlace;
     Scheduled pending = scheduled.get();
     if (pending != null) {
@@ -259,9 +268,7 @@ final class NodeState {
       // who missed a poll comes before any new arrival.
       cut = Math.max(cut, Ticket.place(tallySecond - 1, -1));
     }
-    Calls calls =
-        grant.calls.with(roomWide ? plan.cutoffSecond() : Long.MIN_VALUE, countedBy,
-            countedBy - config.waitingTimeoutSeconds());
+    Calls calls = grant.calls.with(roomWide ? plan.cutoffSecond() : Long.MIN_VALUE, countedBy);
     if (calls.maxCut() != Long.MIN_VALUE) {
       cut = Math.max(cut, Ticket.place(calls.maxCut(), -1));
     }
@@ -296,8 +303,13 @@ final class NodeState {
         cut = Math.max(cut, places[n - 1]);
       }
     }
-    scheduled.set(
-        new Scheduled(plan, tallySecond, cut, calls, partial.sorted(), tallyGrant, newAtTally, activateAtMillis));
+    long planCut = Long.MIN_VALUE;
+    if (roomWide && !plan.room().sharedUnknown()) {
+      planCut = plan.lineServed() && tallySecond != Long.MIN_VALUE ? tallySecond - 1 : plan.cutoffSecond();
+      planCut = Math.max(planCut, plan.cutoffSecond());
+    }
+    scheduled.set(new Scheduled(plan, tallySecond, cut, calls, partial.sorted(), tallyGrant, newAtTally,
+        activateAtMillis, planCut, countedBy, peerReserved));
   }
 
   /** The plan that takes over next, if one is scheduled. */
@@ -738,6 +750,25 @@ final class NodeState {
   private long toRoom(long mine, Plan plan) {
     long room = plan.room().arrivals();
     return mine == 0 ? 0 : Math.max(mine, Math.round((double) mine * room / Math.max(1, arrivedAtTally)));
+  }
+
+  /**
+   * Users whose session counts at {@code now} and who checked in here in it, each once. The
+   * tallies count a session on the node of its last check-in: a check-in that moves it from
+   * another node counts here and is taken off there in the sums, so this node's own count nets
+   * out the users who moved to it (until their slice on the other node expires). This counts them
+   * on every node they checked in on lately instead, which is what a node that plans alone, and
+   * cannot see the others' counts, must go by.
+   */
+  long checkedInHere(long now) {
+    long first = config.firstActiveSlice(now);
+    long n = 0;
+    for (Seen s : seen.values()) {
+      if (s.state == State.ACTIVE && s.at >= first) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Active users this node counts at {@code now}. */

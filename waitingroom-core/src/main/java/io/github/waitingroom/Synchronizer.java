@@ -70,10 +70,13 @@ import org.slf4j.LoggerFactory;
  *       within its limits for an outage shorter than the retention; after that the others no
  *       longer count the cut node, and the room may exceed its limits by the users the cut node
  *       still serves (at most its last published active users plus outstanding grant). Only
- *       logging its users out, or never forgetting a node that died, would avoid that. And a
- *       node counts each user on the node of their last check-in: without session affinity, a
- *       user whose requests move to another node during the outage looks gone to the node they
- *       left, which replaces them, so the room may run over by the users who move.
+ *       logging its users out, or never forgetting a node that died, would avoid that. A node
+ *       planning alone counts every user who checked in on it within the session, those who
+ *       moved to it from another node too (see {@link NodeState#checkedInHere}). Without session
+ *       affinity a user whose requests move to another node during the outage still looks gone to
+ *       the node they left once their session there has run out, which then replaces them: the
+ *       room may run over by the users who move and stay away from their first node longer than a
+ *       session.
  *   <li>{@link FailurePolicy#FAIL_OPEN}: it runs as a room of its own with its share of the
  *       limits (the limits divided by the room's live nodes at the last settled plan; the whole
  *       limits if it never reached the store), new arrivals included. The room may exceed its
@@ -237,7 +240,7 @@ final class Synchronizer {
             tallies.put(joined, first);
             tallied = joined;
             apply(Plan.compute(live.at(coordinator.epochs().start(joined + 1)).config(), joined, List.of(first), 0, List.of(first), 0),
-                0, true);
+                0, true, NO_PLACES);
           }
         } catch (IOException | RuntimeException e) {
           if (!failing) {
@@ -247,7 +250,7 @@ final class Synchronizer {
             log.warn("room '{}': coordinator transport failed at start ({}): {}", config.roomId(), failurePolicy, e.toString());
           }
           if (failurePolicy == FailurePolicy.FAIL_OPEN && applied < epoch - 1) {
-            apply(alone(epoch - 1, state.tally(nowMs, Long.MAX_VALUE, checkInsToList())), 0, false);
+            apply(alone(epoch - 1, state.tally(nowMs, Long.MAX_VALUE, checkInsToList())), 0, false, NO_PLACES);
           }
         }
         return;
@@ -329,7 +332,7 @@ final class Synchronizer {
           // room switches at once.
           boolean alone = s.roomNodes() <= 1 && s.dataCenters().size() == 1;
           Plan p = plan(s, epoch - 1);
-          apply(p, alone ? 0 : epochs.start(epoch + 1), true);
+          apply(p, alone ? 0 : epochs.start(epoch + 1), true, peerReserved(s));
           noteQueueing(p, now);
         }
         watchForStall(epoch);
@@ -352,7 +355,8 @@ final class Synchronizer {
           log.debug("room '{}': coordinator transport still failing: {}", config.roomId(), e.toString());
         }
         if (applied < epoch - 1) {
-          apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs, Long.MAX_VALUE, checkInsToList()) : tallies.lastEntry().getValue()), 0, false);
+          apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs, Long.MAX_VALUE, checkInsToList()) : tallies.lastEntry().getValue()), 0,
+              false, NO_PLACES);
         }
       }
       state.prune(now);
@@ -385,7 +389,7 @@ final class Synchronizer {
       Coordinator.Settled s = coordinator.settled(tallied);
       if (s != null) {
         Plan p = plan(s, tallied);
-        apply(p, 0, true);
+        apply(p, 0, true, peerReserved(s));
         noteQueueing(p, nowSecond());
       }
     } catch (IOException e) {
@@ -535,13 +539,28 @@ final class Synchronizer {
    * alone while the store fails ({@code roomWide} false) takes over at once and calls only holders
    * of this node's own line (the others' lines are not in it).
    */
-  private void apply(Plan plan, long activateAtMillis, boolean roomWide) {
+  private void apply(Plan plan, long activateAtMillis, boolean roomWide, long[] peerReserved) {
     // A holder the plan's tallies counted has been counted since before its epoch ended.
     long end = coordinator.epochs().start(plan.epoch() + 1);
     long countedBy = Math.floorDiv(end, 1000L) - 1;
-    state.schedule(plan, countedBy, activateAtMillis, roomWide, live.at(end).randomSecond());
+    state.schedule(plan, countedBy, activateAtMillis, roomWide, live.at(end).randomSecond(), peerReserved);
     state.activateIfDue(clock.millis() + offsetMillis);
     applied = plan.epoch();
+  }
+
+  private static final long[] NO_PLACES = new long[0];
+
+  /** The places the other nodes of this node's data center reserved in a settled epoch, sorted. */
+  private static long[] peerReserved(Coordinator.Settled s) {
+    java.util.stream.LongStream.Builder places = java.util.stream.LongStream.builder();
+    for (int i = 0; i < s.nodes().size(); i++) {
+      if (i != s.me()) {
+        for (long place : s.nodes().get(i).reservedPlaces()) {
+          places.add(place);
+        }
+      }
+    }
+    return places.build().sorted().distinct().toArray();
   }
 
   /** How long the line must have stayed empty before the node says that queueing stopped. */
@@ -597,9 +616,12 @@ final class Synchronizer {
     }
     RoomConfig local = config.toBuilder().totalActiveUsers(active).newUsersPerMinute(Math.min(perMinute, active)).build();
     // The plan takes over at once and drains the old grant: the slots it had for new arrivals are
-    // not carried; the holders it called who still wait are (they need no slot, see Grant).
+    // not carried; the holders it called who still wait are (they need no slot, see Grant). It
+    // counts every user who checked in here lately, also those who moved here from another node
+    // (which its own tally nets out against that node's count, unseen while the store fails).
+    long here = Math.max(mine.active(), state.checkedInHere(nowSecond()));
     Tally alone =
-        new Tally(mine.active(), mine.reserved(), 0, mine.reserved(), mine.polling(), mine.recentAdmissions(),
+        new Tally(here, mine.reserved(), 0, mine.reserved(), mine.polling(), mine.recentAdmissions(),
             mine.arrivals(), mine.line(), mine.admittedPlaces());
     Plan plan = Plan.compute(local, epoch, List.of(alone), 0, List.of(alone), 0);
     return newArrivals ? plan : plan.withoutNewArrivals();

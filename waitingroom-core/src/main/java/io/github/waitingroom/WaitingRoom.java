@@ -223,8 +223,6 @@ public final class WaitingRoom implements AutoCloseable {
     // that poll came before this node started (its counts may be gone with a restart of this node).
     state.poll(t.place(), now, counted == Long.MAX_VALUE ? now : counted, t.lastPoll(),
         t.lastPoll() >= startSecond ? t.due() : 0);
-    // Only a node that saw the place before the plan's tally lets it in: a copy turning up on
-    // another node has a tally to wait for, by which time the admission of the original is known.
     if (settings.queueingMethod() == RoomSettings.QueueingMethod.PASSTHROUGH) {
       return state.admitWaiting(t.place(), now, grant, true) == NodeState.Admission.ADMITTED
           ? admitted(Decision.Outcome.ADMIT, t.admit(now))
@@ -233,9 +231,15 @@ public final class WaitingRoom implements AutoCloseable {
     if (!in.admitting()) {
       return waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, now, in);
     }
+    // A node that saw the place before the plan's tally counted it there, and so holds its slot.
+    // A node that did not (without session affinity a holder's polls go to any node) lets it in
+    // when the room's plans hold its slot elsewhere: turning it away would let later arrivals in
+    // first. Copies of one ticket may so get in once on each node that they reach before the room
+    // knows of the first admission (an epoch and the lag between data centers), never after.
     NodeState.Seen mine = state.seen(t.place());
     boolean seenBefore = mine != null && mine.firstSeen() <= grant.tallySecond;
-    boolean fromLine = seenBefore && counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted);
+    boolean fromLine = counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted)
+        && (seenBefore || grant.slotHeldElsewhere(t.place(), counted));
     boolean called = fromLine || seenBefore && grant.called(t.place());
     // A poll whose ticket does not carry this node's last answer to its place (another copy of the
     // ticket polled here since this one last polled anywhere) is a copy's, or a stale retry: it

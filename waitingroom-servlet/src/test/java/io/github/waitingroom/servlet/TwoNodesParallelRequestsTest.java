@@ -32,9 +32,10 @@ import org.junit.jupiter.api.Test;
  * threads would. The test is the browser: it keeps the cookies itself, sends exactly the cookies
  * it chooses and applies each answer's {@code Set-Cookie} headers in the order it chooses.
  *
- * <p>A page of a waiting user sends two requests at once, with the same cookies: node A, which
- * has seen the user in line and holds a slot for them, admits one; node B, which has not, answers
- * the other with "keep waiting" and a new ticket. With one cookie the browser keeps whichever
+ * <p>A page of a waiting user sends two requests at once, with the same cookies: node A, whose
+ * plan calls the user, admits one; node B, which has just joined the room and has no plan yet (as
+ * any node whose plan does not call the user yet), answers the other with "keep waiting" and a
+ * new ticket. With one cookie the browser keeps whichever
  * answer comes last, and if that is B's, the session A just gave is lost and the next request is
  * turned away. With two cookies the session and the place never overwrite each other.
  */
@@ -82,8 +83,7 @@ class TwoNodesParallelRequestsTest {
   @BeforeEach
   void start() throws Exception {
     nodeA = node("a");
-    nodeB = node("b");
-    advance(Duration.ofSeconds(6)); // both nodes join the room and apply its plans
+    advance(Duration.ofSeconds(6)); // node A joins the room and applies its plans
   }
 
   @AfterEach
@@ -170,8 +170,9 @@ class TwoNodesParallelRequestsTest {
 
     // The waiting page reloads itself every 2 s, one request at a time, on node A, until node A
     // calls the user in. Then the page's requests go out two at once, with the same cookies: the
-    // one that reaches node A is admitted, the one that reaches node B (which has never seen the
-    // user in line) is told to keep waiting, with a new place ticket.
+    // one that reaches node A is admitted, the one that reaches node B (which joins the room at
+    // that moment, so no plan of its own calls anyone yet) is told to keep waiting, with a new
+    // place ticket. (A node with the room's plan lets a called user in wherever it polls.)
     for (int s = 1; s <= 4 * 240; s++) {
       advance(STEP);
       if (s % 8 != 0) {
@@ -185,6 +186,7 @@ class TwoNodesParallelRequestsTest {
         user = applied(user, onA);
         continue;
       }
+      nodeB = node("b");
       Answer onB = get(nodeB, sent); // sent at the same moment as onA, with the same cookies
       assertThat(onA.setCookies()).as("node A lets the user in: a session").containsOnlyKeys(SESSION);
       assertThat(onB.waiting()).as("node B keeps the user waiting").isTrue();

@@ -24,20 +24,11 @@ class CalledAnywhereTest {
     WaitingRoom a = c.add("eu", "a");
     WaitingRoom b = c.add("eu", "b");
     c.warmUp();
-    int inside = 0;
-    for (int i = 0; inside < 2; i++) {
-      assertThat(i).as("the room fills").isLessThan(60);
-      inside += (i % 2 == 0 ? a : b).decide(null).letsThrough() ? 1 : 0;
-      c.advance(Duration.ofMillis(500));
-    }
     // The user queues on a, alone in its arrival second (so the plan calls that whole second, not
     // part of it node by node), polls b once (so b has seen it, and remembers it for the waiting
     // timeout), then only a: b stops counting it, and only a holds a slot for it when its turn
     // comes.
-    c.advance(Duration.ofMillis(1500));
-    Decision d = a.decide(null);
-    assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
-    String ticket = Objects.requireNonNull(d.ticket());
+    String ticket = fillAndQueue(c, a, b);
     c.advance(Duration.ofSeconds(2));
     ticket = keep(b.decide(ticket), ticket);
     boolean calledOnA = false;
@@ -72,16 +63,7 @@ class CalledAnywhereTest {
     WaitingRoom a = c.add("eu", "a");
     WaitingRoom b = c.add("eu", "b");
     c.warmUp();
-    int inside = 0;
-    for (int i = 0; inside < 2; i++) {
-      assertThat(i).as("the room fills").isLessThan(60);
-      inside += (i % 2 == 0 ? a : b).decide(null).letsThrough() ? 1 : 0;
-      c.advance(Duration.ofMillis(500));
-    }
-    c.advance(Duration.ofMillis(1500));
-    Decision d = a.decide(null);
-    assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
-    String ticket = Objects.requireNonNull(d.ticket());
+    String ticket = fillAndQueue(c, a, b);
     boolean called = false;
     for (int s = 0; s < 180 && !called; s += 2) {
       c.advance(Duration.ofSeconds(2));
@@ -94,6 +76,21 @@ class CalledAnywhereTest {
     }
     assertThat(called).as("the sessions ran out and the plan called the user").isTrue();
     assertThat(b.decide(ticket).letsThrough()).as("let in on b, which never saw it").isTrue();
+  }
+
+  /** Fills the room of two from both nodes, then queues one user on a, alone in its arrival second. */
+  private static String fillAndQueue(Cluster c, WaitingRoom a, WaitingRoom b) {
+    int inside = 0;
+    for (int i = 0; inside < 2; i++) {
+      assertThat(i).as("the room fills").isLessThan(60);
+      inside += (i % 2 == 0 ? a : b).decide(null).letsThrough() ? 1 : 0;
+      c.advance(Duration.ofMillis(500));
+    }
+    c.advance(Duration.ofMillis(1500));
+    Decision d = a.decide(null);
+    assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    String ticket = Objects.requireNonNull(d.ticket());
+    return ticket;
   }
 
   private static String keep(Decision d, String ticket) {

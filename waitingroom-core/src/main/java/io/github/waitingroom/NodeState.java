@@ -303,11 +303,9 @@ final class NodeState {
         cut = Math.max(cut, places[n - 1]);
       }
     }
-    long planCut = Long.MIN_VALUE;
-    if (roomWide && !plan.room().sharedUnknown()) {
-      planCut = plan.lineServed() && tallySecond != Long.MIN_VALUE ? tallySecond - 1 : plan.cutoffSecond();
-      planCut = Math.max(planCut, plan.cutoffSecond());
-    }
+    // What the plan itself called from the line its tallies counted (see Grant.slotHeldElsewhere).
+    long planCut = !roomWide || plan.room().sharedUnknown() ? Long.MIN_VALUE
+        : Math.max(plan.cutoffSecond(), plan.lineServed() && tallySecond != Long.MIN_VALUE ? tallySecond - 1 : Long.MIN_VALUE);
     scheduled.set(new Scheduled(plan, tallySecond, cut, calls, partial.sorted(), tallyGrant, newAtTally,
         activateAtMillis, planCut, countedBy, peerReserved));
   }

@@ -70,7 +70,7 @@ final class Grant {
    */
   boolean slotHeldElsewhere(long place, long countedSince) {
     return countedSince <= planCountedBy && Ticket.arrivalOf(place) <= planCut
-        || peerReserved.length > 0 && Arrays.binarySearch(peerReserved, place) >= 0;
+        || Arrays.binarySearch(peerReserved, place) >= 0;
   }
 
   /** Whether a waiting ticket with this place has been called. */

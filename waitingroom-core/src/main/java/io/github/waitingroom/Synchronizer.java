@@ -1,5 +1,6 @@
 package io.github.waitingroom;
 
+import io.github.waitingroom.allocation.LongList;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
 import io.github.waitingroom.coordinator.Coordinator;
@@ -552,7 +553,7 @@ final class Synchronizer {
 
   /** The places the other nodes of this node's data center reserved in a settled epoch, sorted. */
   private static long[] peerReserved(Coordinator.Settled s) {
-    java.util.stream.LongStream.Builder places = java.util.stream.LongStream.builder();
+    LongList places = new LongList();
     for (int i = 0; i < s.nodes().size(); i++) {
       if (i != s.me()) {
         for (long place : s.nodes().get(i).reservedPlaces()) {
@@ -560,7 +561,7 @@ final class Synchronizer {
         }
       }
     }
-    return places.build().sorted().distinct().toArray();
+    return places.sorted();
   }
 
   /** How long the line must have stayed empty before the node says that queueing stopped. */

@@ -35,9 +35,10 @@ import org.slf4j.LoggerFactory;
  *       requests carry it);
  *   <li>a <b>waiting</b> ticket whose place has not timed out is admitted once a plan that
  *       counted it in the line has called it, on whichever node it polls, if that node saw it
- *       before the plan's tally (see {@link Grant}) and the ticket carries that node's last answer
- *       to its place (a copy that another copy's poll overtook waits); a copy of a ticket that was
- *       already admitted is not admitted again, but arrives anew;
+ *       before the plan's tally or the plans hold its slot on another node (see {@link Grant}),
+ *       and the ticket carries that node's last answer to its place (a copy that another copy's
+ *       poll overtook waits); a copy of a ticket that was already admitted is not admitted again
+ *       once the room knows of the admission, but arrives anew;
  *   <li><b>no ticket</b>, or one that does not open (forged, tampered, foreign, expired), is a new
  *       arrival: admitted only when the plan left slots for new arrivals (nobody waits), otherwise
  *       given a place at the back of the line.

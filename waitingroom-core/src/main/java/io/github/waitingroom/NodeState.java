@@ -604,10 +604,12 @@ final class NodeState {
       if (s.state == State.WAITING && !g.plan.room().admitted(place)) {
         boolean byArrival = g.calls.called(Ticket.arrivalOf(place), s.countedSince);
         boolean called = byArrival || g.partialCalled(place);
-        if (inLine(s, now)) {
+        if (inLine(s, asOf)) {
           polling++;
           if (called) {
-            // Called and still here: the slot the plan made for them stays theirs.
+            // Called and still here as of the epoch's end: the slot the plan made for them stays
+            // theirs. (As of the end, as the lines are: another node that counts the holder in its
+            // line counts it shared while a poll here is due then, see Polls.)
             reserved++;
             reservedPlaces.add(place);
             if (!byArrival) {

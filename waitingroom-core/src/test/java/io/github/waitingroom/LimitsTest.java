@@ -66,11 +66,11 @@ class LimitsTest {
     }
   }
 
-  // A fixed seed: twelve whole multi-node runs per build, the same twelve every time. (Until core
-  // 369fef0 the seed was 20261130; from the next core on, its ninth run, total 10, variant 1 and
-  // seed 33, meets the rare case of finding 8 described at aDataCenterCountedSilentWhileSessions-
-  // MovedIntoItUndercountsThem below, so the build keeps that case apart rather than failing on it.)
-  @Property(tries = 12, seed = "20261202")
+  // A fixed seed: twelve whole multi-node runs per build, the same twelve every time. (For the two
+  // cores before silent publishers counted the sessions that moved into them, the seed was
+  // 20261202: with 20261130 the ninth run, total 10, variant 1 and seed 33, met the case of
+  // aSilentDataCenterCountsTheSessionsThatMovedIntoIt below.)
+  @Property(tries = 12, seed = "20261130")
   void nodesThatSeeEachOtherLateNeverExceedTheLimits(
       @ForAll @IntRange(min = 5, max = 40) int total,
       @ForAll @IntRange(min = 0, max = 2) int variant,
@@ -84,19 +84,15 @@ class LimitsTest {
 
   /**
    * Visitors whose every request goes to a random node (no session affinity), so that sessions
-   * keep moving between nodes that see each other late: before the tallies of an epoch counted
-   * sessions as of that epoch's end on every node (see {@code TallyWindowTest}), 4 of 150 random
-   * seeds of this scenario went over the limit by 1 to 3; after it, 1 of 500 (1 over, total 21,
-   * seed 21446, not again in 20 runs of that seed: places draw their tie-break bits from
-   * ThreadLocalRandom). Disabled so that a build does not fail at random on that rare case (16
-   * random seeds a build: a few percent); the likely cause is a node counted silent, finding 8 in
-   * benchmarks/README.md. {@code TallyWindowTest} holds the window fix deterministically. Since the
-   * line counts a visitor once however many nodes it polls ({@code LineCountsOnceTest}): 1 of 400
-   * random seeds with totals of 5 to 40 (1 over, total 14, seed 704012, not again in 5 runs of that
-   * seed on this core nor on the one before).
+   * and called holders keep moving between nodes that see each other late. It went over the limit
+   * by 1 to 3 for a few seeds in a hundred, for three causes in turn, each now a test of its own:
+   * tallies that counted sessions as of the instant they were taken ({@code TallyWindowTest}), a
+   * data center counted silent while sessions moved into it ({@link
+   * #aSilentDataCenterCountsTheSessionsThatMovedIntoIt}), and a called holder whose node tallied
+   * late ({@link #aCalledHolderWhoseNodeTalliesLateKeepsItsSlot}). With all three fixed, 150 random
+   * seeds with totals of 20 to 40 stayed within the limits; the build runs 16 fixed ones.
    */
-  @org.junit.jupiter.api.Disabled("1 of 500 random seeds still goes 1 over (finding 8 in benchmarks/README.md)")
-  @Property(tries = 16)
+  @Property(tries = 16, seed = "20261203")
   void bouncingVisitorsNeverExceedTheLimits(
       @ForAll @IntRange(min = 20, max = 40) int total, @ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
     Crowd crowd = lateNodes(total, 1, seed);
@@ -105,21 +101,33 @@ class LimitsTest {
   }
 
   /**
-   * Known gap (finding 8): visitors who bounce between data centers at random, with nodes that
-   * miss syncs at random. One node (ap/e) planned an epoch counting data center eu silent, from
-   * eu's sum of three epochs before (3 active), while eu's sum of that very epoch, which node
-   * us/d read a second later, said 6: three sessions had moved into eu since. A check-in that moves
-   * a session counts it on the node it moves to and takes it off the slice of the node it came from
-   * (so that the sums count it once), and while the node it moved to is silent only the taking off
-   * shows. The plan of ap/e so found 3 free slots, called three holders, and the room went 2 over
-   * (12 of 10). Counting a silent publisher at least as what the others took off since its last
-   * report would close it; it needs the tallies of that epoch, which the reports keep.
+   * Finding 8: visitors who bounce between data centers, with nodes that miss syncs at random. One
+   * node (ap/e) planned an epoch counting data center eu silent, from eu's sum of three epochs
+   * before (3 active), while eu's sum of that very epoch, which node us/d read a second later, said
+   * 6: three sessions had moved into eu since. A check-in that moves a session counts it on the
+   * node it moves to and takes it off the slice of the node it came from (so that the sums count
+   * it once), and while the node it moved to is silent only the taking off shows. The room went 2
+   * over (12 of 10). A silent publisher now also counts what the others lost since its last report
+   * ({@code SilentDataCenterTest}).
    */
-  @org.junit.jupiter.api.Disabled("finding 8: a data center counted silent while sessions moved into it")
   @Test
-  void aDataCenterCountedSilentWhileSessionsMovedIntoItUndercountsThem() {
+  void aSilentDataCenterCountsTheSessionsThatMovedIntoIt() {
     Crowd crowd = lateNodes(10, 1, 33);
     assertThat(crowd.maxActive).as("peak active").isLessThanOrEqualTo(10);
+  }
+
+  /**
+   * Two visitors of one arrival second, bouncing: the plan called one of them through node c
+   * (a partial second), whose tally of the next epoch came a second late, just after the holder's
+   * poll there was due, and so reserved nothing, while node a, where the holder had polled since,
+   * counted it shared with c. Nobody counted the slot, the next plan called the other holder of
+   * that second too, and both got in: 28 of 27 ({@code TallyWindowTest} holds it deterministically).
+   */
+  @Test
+  void aCalledHolderWhoseNodeTalliesLateKeepsItsSlot() {
+    Crowd crowd = lateNodes(27, 1, 9609);
+    assertThat(crowd.maxActive).as("peak active").isLessThanOrEqualTo(27);
+    assertThat(crowd.maxAdmissionsPerMinute).as("admissions in a minute").isLessThanOrEqualTo(27);
   }
 
   /**
@@ -156,8 +164,7 @@ class LimitsTest {
   /**
    * The scenario with tie-break bits drawn from {@code seed} too, so that a seed is one whole run,
    * the same in every build (with bits from ThreadLocalRandom a fixed seed still varied: a CI run
-   * of the property below went 1 over with total 21, the rare case of finding 8 that {@link
-   * #bouncingVisitorsNeverExceedTheLimits} describes).
+   * of {@link #bouncingVisitorsNeverExceedTheLimits} went 1 over with total 21).
    */
   private static Crowd lateNodes(int total, int variant, long seed) {
     return lateNodes(total, variant, seed, new java.util.SplittableRandom(seed)::nextInt);

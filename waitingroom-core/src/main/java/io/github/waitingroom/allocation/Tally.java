@@ -13,7 +13,8 @@ import java.util.TreeMap;
  * the {@link #sum} of its nodes' tallies.
  *
  * @param active distinct users admitted whose session had not expired (for a publisher that has
- *     gone silent: also everything it was still allowed to admit, since absence is never zero)
+ *     gone silent: also everything it was still allowed to admit, since absence is never zero,
+ *     and the sessions that may have moved into it since, see {@link #silent(long, long, long)})
  * @param outstandingLine admissions from the line the publisher was still allowed to make under
  *     its last grant: they may happen after the tally was taken, so a plan counts them as taken
  * @param outstandingNew admissions of new arrivals it was still allowed to make, likewise
@@ -338,11 +339,28 @@ public record Tally(
    *     reports as outstanding ({@link Plan#freeSlots}); 0 if unknown
    */
   public Tally silent(long sessionSeconds, long granted) {
+    return silent(sessionSeconds, granted, 0);
+  }
+
+  /**
+   * This tally of a publisher that has gone silent, as {@link #silent(long, long)}, into which up
+   * to {@code movedIn} sessions may have moved since it was taken. A check-in that moves a session
+   * from another publisher counts it here and takes it off the slice it had there, so that the
+   * sums count it once; while this publisher is silent only the other side shows: the session's
+   * slice on the publisher it came from runs out, and nobody counts it. Those count as active too
+   * (they are not admissions: the rate counts stay as they are).
+   *
+   * @param sessionSeconds the room's session duration
+   * @param granted as for {@link #silent(long, long)}
+   * @param movedIn how many sessions may have moved into this publisher since the tally
+   */
+  public Tally silent(long sessionSeconds, long granted, long movedIn) {
     long outstanding = outstandingLine + outstandingNew + Math.max(0, granted);
     long users = Math.max(0, active) + outstanding;
     long churn = sessionSeconds > 0 ? -Math.floorDiv(-users * 60, sessionSeconds) : users;
     return new Tally(
-        active + outstanding, 0, 0, 0, 0, Math.max(recentAdmissions + outstanding, churn), 0, new TreeMap<>(),
+        active + outstanding + Math.max(0, movedIn), 0, 0, 0, 0, Math.max(recentAdmissions + outstanding, churn), 0,
+        new TreeMap<>(),
         admittedPlaces, new long[0], new long[0], new TreeMap<>(), false, revokedPlaces).withoutShared();
   }
 

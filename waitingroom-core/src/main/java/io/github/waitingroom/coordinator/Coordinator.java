@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * other data centers see it a sync sooner. An epoch is settled for a data
  * center once every publisher of its scope has published its tally of that epoch; publishers that
  * stopped publishing (silent for more than two epochs) count with their last tally made {@link
- * Tally#silent(long) silent}. An epoch is settled for the room once every known data center's sum
+ * Tally#silent(long) silent}, and with the users the others lost since, which may have moved into
+ * them, for the first few epochs of their silence ({@link ActiveHistory}). An epoch is settled for the room once every known data center's sum
  * for it is there. A silent data center's nodes may have applied the plan of its last epoch after
  * its last sum, so the free slots of that plan count as its users too. A data center that is only
  * late (its nodes missed syncs) must then act as a silent one: its nodes plan an epoch only if
@@ -118,6 +119,10 @@ public final class Coordinator {
   /** The free slots of the plan of every epoch this node settled, within the retention. */
   private final TreeMap<Long, Long> freeSlots = new TreeMap<>();
   private final Map<String, Long> joinedDataCenters = new HashMap<>();
+  /** What the data centers' own sums counted active, for those counted silent (see {@link ActiveHistory}). */
+  private final ActiveHistory dataCenterActive = new ActiveHistory();
+  /** What the nodes of this data center counted active, likewise. */
+  private final ActiveHistory nodeActive = new ActiveHistory();
   private long lastExchangeEpoch = Long.MIN_VALUE / 2;
   private long graceUntil = Long.MIN_VALUE;
   /** After a gap in this node's exchanges: the epoch it last exchanged in before the gap. */
@@ -611,11 +616,13 @@ public final class Coordinator {
    * scope that does not decode holds them), so the free slots of that plan count as admitted
    * too. Every node notes the free slots of each epoch it sees settled, including a node that
    * joins while its data center's sums of the last epochs are still in the store; one that never
-   * saw the epoch settled cannot know them, and counts none.
+   * saw the epoch settled cannot know them, and counts none. Sessions that moved into it since
+   * that sum count too, for a while ({@link ActiveHistory}).
    */
-  private Tally silentDataCenter(Report r) {
+  private Tally silentDataCenter(Report r, long s, Map<String, Tally> live) {
     Map.Entry<Long, Tally> last = r.tallies().lastEntry();
-    return last.getValue().silent(config.sessionSeconds(), freeSlots.getOrDefault(last.getKey(), 0L));
+    return last.getValue().silent(config.sessionSeconds(), freeSlots.getOrDefault(last.getKey(), 0L),
+        dataCenterActive.movedInto(r.publisher(), last.getKey(), s, live));
   }
 
   private void forgetBefore(long epoch) {
@@ -685,25 +692,32 @@ public final class Coordinator {
       return false;
     }
     List<Tally> parts = new ArrayList<>();
-    int live = 0;
+    Map<String, Tally> live = new TreeMap<>();
+    List<Report> silent = new ArrayList<>();
     for (Report r : new TreeMap<>(nodes).values()) {
       Tally t = r.tallies().get(s);
       if (t != null) {
         parts.add(t);
-        live++;
+        live.put(r.publisher(), t);
       } else if (r.joined() > s) {
         continue; // it joined after epoch s: it admitted nobody then
       } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS || awaited(r)) {
         return false; // it has not published epoch s yet
       } else {
-        // A node of this data center: one cut off from the store plans alone from its last
-        // published tally, without its last plan's slots (see Synchronizer), and one whose reports
-        // do not decode blocks this data center's sums anyway.
-        parts.add(r.tallies().lastEntry().getValue().silent(config.sessionSeconds()));
+        silent.add(r);
       }
     }
+    live.forEach((who, t) -> nodeActive.note(s, who, t));
+    for (Report r : silent) {
+      // A node of this data center: one cut off from the store plans alone from its last
+      // published tally, without its last plan's slots (see Synchronizer), and one whose reports
+      // do not decode blocks this data center's sums anyway. Sessions may have moved into it.
+      Map.Entry<Long, Tally> last = r.tallies().lastEntry();
+      parts.add(last.getValue().silent(config.sessionSeconds(), 0,
+          nodeActive.movedInto(r.publisher(), last.getKey(), s, live)));
+    }
     mySums.put(s, Tally.sum(parts));
-    myNodeCounts.put(s, live);
+    myNodeCounts.put(s, live.size());
     return true;
   }
 
@@ -807,6 +821,7 @@ public final class Coordinator {
     dcs.put(dataCenter, mine);
     int roomNodes = myNodeCounts.getOrDefault(s, 1);
     dcNodes.put(dataCenter, roomNodes);
+    List<Report> silent = new ArrayList<>();
     for (Report r : dataCenters.values()) {
       if (r.publisher().equals(dataCenter)) {
         continue;
@@ -821,9 +836,14 @@ public final class Coordinator {
       } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS || awaited(r)) {
         return null;
       } else {
-        dcs.put(r.publisher(), silentDataCenter(r));
-        dcNodes.put(r.publisher(), 0); // its nodes do not reach the store
+        silent.add(r);
       }
+    }
+    Map<String, Tally> live = new TreeMap<>(dcs);
+    live.forEach((who, t) -> dataCenterActive.note(s, who, t));
+    for (Report r : silent) {
+      dcs.put(r.publisher(), silentDataCenter(r, s, live));
+      dcNodes.put(r.publisher(), 0); // its nodes do not reach the store
     }
     for (Map.Entry<String, Long> j : joinedDataCenters.entrySet()) {
       if (!dcs.containsKey(j.getKey()) && j.getValue() <= s) {

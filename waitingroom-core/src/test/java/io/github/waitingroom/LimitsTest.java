@@ -324,17 +324,18 @@ class LimitsTest {
 
   /**
    * An outage without session affinity: a user admitted on node a makes every request on node b
-   * from then on, while b's own user leaves. A node planning alone used to net a user who moved to
-   * it against the node it came from (as the tallies do), so b took the mover for gone and let its
-   * own line in as its user's session ended; a does the same once the mover's last check-in there
-   * runs out. Known gap (finding 2): 3 active in a room of 2, before and after a node planning
-   * alone counts the users who moved to it ({@code NodeState.checkedInHere}, which took the
-   * simulator's {@code store-fail-closed} from 1.040x for 160 s to 1.000x). Not yet understood
-   * why b still lets its line in here; the closing note of this change says so.
+   * from then on, while b's own user leaves. Node b counts the mover (a node planning alone counts
+   * every user who checked in on it, {@code NodeState.checkedInHere}; with 10 s slices it used to
+   * net the mover against a's count, unseen during the outage, and took it for gone) and lets
+   * nobody of its line in for it. Node a cannot tell a user who moved from one who left: once the mover's last check-in there runs out, a replaces it, as FAIL_CLOSED must
+   * (a node cut off from a full room still serves its line as its users leave). That is the bound
+   * the class comment of {@code Synchronizer} documents: the room runs over by the users who move
+   * and stay away from their first node longer than a session, here by one for the seconds until
+   * b's own user's session ends. (Until this test was rewritten it asserted 2, and was disabled as
+   * a gap "not understood": the third user was a's replacement, which the bound allows.)
    */
-  @org.junit.jupiter.api.Disabled("finding 2: FAIL_CLOSED without session affinity, a user who moves during the outage")
   @Test
-  void failClosedCountsAUserWhoMovedToANodeDuringTheOutage() {
+  void failClosedWithoutAffinityRunsOverByAtMostTheUsersWhoMoved() {
     RoomConfig config = config(2, 2, Duration.ofMinutes(2));
     Cluster c = cluster(config, new java.util.SplittableRandom(5)::nextInt, "eu/a", "eu/b");
     String mover = java.util.Objects.requireNonNull(c.nodes.get(0).decide(null).ticket());
@@ -380,7 +381,8 @@ class LimitsTest {
       }
       maxActive = Math.max(maxActive, active);
     }
-    assertThat(maxActive).as("peak active").isLessThanOrEqualTo(2);
+    assertThat(maxActive).as("peak active: the limit and the one user who moved").isLessThanOrEqualTo(2 + 1);
+    assertThat(admittedAt[1]).as("b, which counts the mover, let nobody of its line in").isNegative();
     assertThat(admittedAt[0]).as("a replaced the mover once its check-in there ran out").isPositive();
   }
 

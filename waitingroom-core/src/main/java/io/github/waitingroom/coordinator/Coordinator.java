@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * center once every publisher of its scope has published its tally of that epoch; publishers that
  * stopped publishing (silent for more than two epochs) count with their last tally made {@link
  * Tally#silent(long) silent}, and with the users the others lost since, which may have moved into
- * them, for the first few epochs of their silence ({@link ActiveHistory}). An epoch is settled for the room once every known data center's sum
- * for it is there. A silent data center's nodes may have applied the plan of its last epoch after
+ * them, for the first few epochs of their silence ({@link ActiveHistory}). An epoch is settled for
+ * the room once every known data center's sum for it is there. A silent data center's nodes may have applied the plan of its last epoch after
  * its last sum, so the free slots of that plan count as its users too. A data center that is only
  * late (its nodes missed syncs) must then act as a silent one: its nodes plan an epoch only if
  * its sums reached the store in time for no other data center to count it silent for an epoch
@@ -119,7 +119,7 @@ public final class Coordinator {
   /** The free slots of the plan of every epoch this node settled, within the retention. */
   private final TreeMap<Long, Long> freeSlots = new TreeMap<>();
   private final Map<String, Long> joinedDataCenters = new HashMap<>();
-  /** What the data centers' own sums counted active, for those counted silent (see {@link ActiveHistory}). */
+  /** What the data centers' own sums counted active, for those later counted silent ({@link ActiveHistory}). */
   private final ActiveHistory dataCenterActive = new ActiveHistory();
   /** What the nodes of this data center counted active, likewise. */
   private final ActiveHistory nodeActive = new ActiveHistory();

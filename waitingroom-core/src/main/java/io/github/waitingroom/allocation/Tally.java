@@ -325,33 +325,22 @@ public record Tally(
    * @param sessionSeconds the room's session duration
    */
   public Tally silent(long sessionSeconds) {
-    return silent(sessionSeconds, 0);
+    return silent(sessionSeconds, 0, 0);
   }
 
   /**
    * This tally of a publisher that has gone silent, as {@link #silent(long)}, that may also have
    * been granted up to {@code granted} more slots after it was taken: by the plan of its epoch,
    * which a publisher applies after its tally and before its next one. Those count as admitted
-   * too.
+   * too. And up to {@code movedIn} sessions may have moved into it since: a check-in that moves a
+   * session from another publisher counts it here and takes it off the slice it had there, so that
+   * the sums count it once; while this publisher is silent only the other side shows (the
+   * session's slice on the publisher it came from runs out, and nobody counts it). Those count as
+   * active too (they are not admissions: the rate counts stay as they are).
    *
    * @param sessionSeconds the room's session duration
    * @param granted the most the plan made from this tally's epoch can have granted beyond what it
    *     reports as outstanding ({@link Plan#freeSlots}); 0 if unknown
-   */
-  public Tally silent(long sessionSeconds, long granted) {
-    return silent(sessionSeconds, granted, 0);
-  }
-
-  /**
-   * This tally of a publisher that has gone silent, as {@link #silent(long, long)}, into which up
-   * to {@code movedIn} sessions may have moved since it was taken. A check-in that moves a session
-   * from another publisher counts it here and takes it off the slice it had there, so that the
-   * sums count it once; while this publisher is silent only the other side shows: the session's
-   * slice on the publisher it came from runs out, and nobody counts it. Those count as active too
-   * (they are not admissions: the rate counts stay as they are).
-   *
-   * @param sessionSeconds the room's session duration
-   * @param granted as for {@link #silent(long, long)}
    * @param movedIn how many sessions may have moved into this publisher since the tally
    */
   public Tally silent(long sessionSeconds, long granted, long movedIn) {
@@ -360,8 +349,8 @@ public record Tally(
     long churn = sessionSeconds > 0 ? -Math.floorDiv(-users * 60, sessionSeconds) : users;
     return new Tally(
         active + outstanding + Math.max(0, movedIn), 0, 0, 0, 0, Math.max(recentAdmissions + outstanding, churn), 0,
-        new TreeMap<>(),
-        admittedPlaces, new long[0], new long[0], new TreeMap<>(), false, revokedPlaces).withoutShared();
+        new TreeMap<>(), admittedPlaces, new long[0], new long[0], new TreeMap<>(), false, revokedPlaces)
+        .withoutShared();
   }
 
   /** Everything the publisher may still admit. */

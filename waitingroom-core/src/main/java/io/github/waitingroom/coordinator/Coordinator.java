@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * stopped publishing (silent for more than two epochs) count with their last tally made {@link
  * Tally#silent(long) silent}, and with the users the others lost since, which may have moved into
  * them, for the first few epochs of their silence ({@link ActiveHistory}). An epoch is settled for
- * the room once every known data center's sum for it is there. A silent data center's nodes may have applied the plan of its last epoch after
- * its last sum, so the free slots of that plan count as its users too. A data center that is only
+ * the room once every known data center's sum for it is there. A silent data center's nodes may
+ * have applied the plan of its last epoch after its last sum, so the free slots of that plan count
+ * as its users too. A data center that is only
  * late (its nodes missed syncs) must then act as a silent one: its nodes plan an epoch only if
  * its sums reached the store in time for no other data center to count it silent for an epoch
  * whose plan meets that one (see {@code inTime}); otherwise they would plan from sums the others
@@ -610,7 +611,7 @@ public final class Coordinator {
   }
 
   /**
-   * The last sum of a data center that has gone silent, made {@link Tally#silent(long, long)
+   * The last sum of a data center that has gone silent, made {@link Tally#silent(long, long, long)
    * silent}: its nodes may have applied the plan of its epoch after that sum, and go on admitting
    * under the grants of that plan while their sums do not reach the store (a report in their
    * scope that does not decode holds them), so the free slots of that plan count as admitted
@@ -620,9 +621,19 @@ public final class Coordinator {
    * that sum count too, for a while ({@link ActiveHistory}).
    */
   private Tally silentDataCenter(Report r, long s, Map<String, Tally> live) {
+    return silent(r, freeSlots.getOrDefault(r.latestEpoch(), 0L), dataCenterActive, s, live);
+  }
+
+  /**
+   * The last tally of a publisher counted silent for epoch {@code s}, made {@link
+   * Tally#silent(long, long, long) silent} with {@code granted} more slots, and with the sessions
+   * that may have moved into it since as {@code history} tells from the {@code live} tallies of
+   * {@code s}.
+   */
+  private Tally silent(Report r, long granted, ActiveHistory history, long s, Map<String, Tally> live) {
     Map.Entry<Long, Tally> last = r.tallies().lastEntry();
-    return last.getValue().silent(config.sessionSeconds(), freeSlots.getOrDefault(last.getKey(), 0L),
-        dataCenterActive.movedInto(r.publisher(), last.getKey(), s, live));
+    return last.getValue().silent(config.sessionSeconds(), granted,
+        history.movedInto(r.publisher(), last.getKey(), s, live));
   }
 
   private void forgetBefore(long epoch) {
@@ -712,9 +723,7 @@ public final class Coordinator {
       // A node of this data center: one cut off from the store plans alone from its last
       // published tally, without its last plan's slots (see Synchronizer), and one whose reports
       // do not decode blocks this data center's sums anyway. Sessions may have moved into it.
-      Map.Entry<Long, Tally> last = r.tallies().lastEntry();
-      parts.add(last.getValue().silent(config.sessionSeconds(), 0,
-          nodeActive.movedInto(r.publisher(), last.getKey(), s, live)));
+      parts.add(silent(r, 0, nodeActive, s, live));
     }
     mySums.put(s, Tally.sum(parts));
     myNodeCounts.put(s, live.size());

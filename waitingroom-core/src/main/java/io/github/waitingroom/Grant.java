@@ -18,9 +18,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * arrivals than it was granted, whatever the number of threads.
  */
 final class Grant {
-  static final Grant NONE =
-      new Grant(Plan.none(Long.MIN_VALUE), Long.MIN_VALUE, Long.MIN_VALUE, Calls.NONE, new long[0], 0,
-          Long.MIN_VALUE, Long.MIN_VALUE, new long[0]);
+  /** The grant of a node that has applied no plan yet: nobody is called, no slot is free. */
+  static Grant none(AtomicLong newSlots) {
+    return new Grant(Plan.none(Long.MIN_VALUE), Long.MIN_VALUE, Long.MIN_VALUE, Calls.NONE, new long[0], newSlots,
+        Long.MIN_VALUE, Long.MIN_VALUE, new long[0]);
+  }
 
   final Plan plan;
   /** When the tally the plan was made from was taken (epoch second). */
@@ -34,6 +36,11 @@ final class Grant {
   final Calls calls;
   /** The places of partial seconds this node called and still counts in its line, sorted. */
   private volatile long[] partialCalled;
+  /**
+   * The slots for new arrivals left: one count per node, shared by all its grants, so that a
+   * request that read the grant just before a new one took over still takes from what is left
+   * (see {@link NodeState#activateIfDue}).
+   */
   private final AtomicLong fresh;
   /**
    * The last arrival second the plan itself called from the room's line (its cutoff, or every
@@ -47,14 +54,14 @@ final class Grant {
   /** The places the other nodes of this data center reserved in the plan's tallies, sorted. */
   private final long[] peerReserved;
 
-  Grant(Plan plan, long tallySecond, long cutPlace, Calls calls, long[] partialCalled, long newSlots, long planCut,
+  Grant(Plan plan, long tallySecond, long cutPlace, Calls calls, long[] partialCalled, AtomicLong newSlots, long planCut,
       long planCountedBy, long[] peerReserved) {
     this.plan = plan;
     this.tallySecond = tallySecond;
     this.cutPlace = cutPlace;
     this.calls = calls;
     this.partialCalled = partialCalled;
-    this.fresh = new AtomicLong(Math.max(0, newSlots));
+    this.fresh = newSlots;
     this.planCut = planCut;
     this.planCountedBy = planCountedBy;
     this.peerReserved = peerReserved;
@@ -127,10 +134,5 @@ final class Grant {
 
   long outstandingNew() {
     return fresh.get();
-  }
-
-  /** Empties the slots for new arrivals and returns what was left. */
-  long drainNew() {
-    return fresh.getAndSet(0);
   }
 }

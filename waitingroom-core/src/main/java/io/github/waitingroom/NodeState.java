@@ -5,6 +5,7 @@ import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -67,11 +68,13 @@ final class NodeState {
   private final SliceCounter arrivals = new SliceCounter();
   private final LongAdder begun = new LongAdder();
   private final LongAdder done = new LongAdder();
-  private volatile Grant grant = Grant.NONE;
+  /** The slots for new arrivals left, of whichever grant is in force (see {@link #activateIfDue}). */
+  private final AtomicLong newSlots = new AtomicLong();
+  private volatile Grant grant = Grant.none(newSlots);
   private final AtomicReference<Scheduled> scheduled = new AtomicReference<>();
   // Sync-thread state: the grant the last tally read, what it had left then, and the places of
   // partial seconds it had called that the tally found still in line.
-  private Grant tallyGrant = Grant.NONE;
+  private Grant tallyGrant = grant;
   private long newAtTally;
   private long[] partialAtTally = new long[0];
   private long tallySecond = Long.MIN_VALUE;
@@ -197,11 +200,13 @@ final class NodeState {
 
   /**
    * Lets a scheduled grant take over if its time has come; called by the sync thread only, before
-   * it tallies, so a tally always sees the grant in force. Activation drains the old grant, which
-   * must be the one the plan's tally read: what it lost since then is exactly what was admitted
-   * since the tally, and comes off the new grant. (A plan whose tally read another grant is
-   * dropped; the grant in force stays, and the next tallies report it.) Requests that meet the
-   * drained grant in that instant find no slot and wait one poll.
+   * it tallies, so a tally always sees the grant in force. The old grant must be the one the
+   * plan's tally read: what its slots for new arrivals lost since then is exactly what was
+   * admitted since the tally, and comes off the new plan's. (A plan whose tally read another grant
+   * is dropped; the grant in force stays, and the next tallies report it.) Every grant of the node
+   * shares one count of those slots, set in one atomic step, so a request that read the old grant
+   * an instant before takes its slot from the same count: no newcomer is queued because a plan
+   * took over while it was let in.
    */
   void activateIfDue(long nowMillis) {
     Scheduled next = scheduled.get();
@@ -210,7 +215,11 @@ final class NodeState {
       if (old != next.tallyGrant) {
         return;
       }
-      long newSince = next.newAtTally - old.drainNew();
+      // What was admitted since the tally comes off the plan's slots, in the same atomic step
+      // that hands them over: a request that read the old grant an instant ago takes from the
+      // count the new one has, never from a count that was emptied.
+      long planned = next.plan.newArrivalGrant();
+      newSlots.updateAndGet(left -> Math.max(0, planned - (next.newAtTally - left)));
       grant =
           new Grant(
               next.plan,
@@ -218,7 +227,7 @@ final class NodeState {
               next.cutPlace,
               next.calls,
               next.partialCalled,
-              next.plan.newArrivalGrant() - newSince,
+              newSlots,
               next.planCut,
               next.countedBy,
               next.peerReserved);

@@ -416,17 +416,18 @@ public final class Plan {
     // other plan and never reach the other.
     long[] fair = split(pool, weights, null, rotation, held);
     long heldSum = 0;
-    long wanted = 0;
+    long[] want = new long[fair.length];
     for (int i = 0; i < fair.length; i++) {
       heldSum += held[i];
-      wanted += Math.max(0, fair[i] - held[i]);
+      want[i] = Math.max(0, fair[i] - held[i]);
     }
-    long room = Math.max(0, pool - heldSum);
+    // What nobody holds goes to the holders that want more, by how much they want, each slot to
+    // one of them (in rotation when there are fewer slots than wanters): rounding each share down
+    // would leave slots unplanned whenever many want one or two.
+    long[] grow = split(Math.max(0, pool - heldSum), want, want, rotation);
     long[] out = new long[fair.length];
     for (int i = 0; i < fair.length; i++) {
-      long want = Math.max(0, fair[i] - held[i]);
-      long grow = wanted == 0 ? 0 : mulDiv(want, room, wanted);
-      out[i] = Math.min(fair[i], held[i]) + grow;
+      out[i] = Math.min(fair[i], held[i]) + grow[i];
     }
     return out;
   }
@@ -505,7 +506,6 @@ public final class Plan {
     return parts;
   }
 
-  /** {@code a * b / c} rounded down, exact for any non-negative longs whose result fits a long. */
   /**
    * Splits {@code amount} (at most the sum of {@code weights}) in proportion to {@code weights} by
    * systematic sampling: share {@code i} gets {@code floor((W_i * amount + u) / W) - floor((W_(i-1) *
@@ -550,6 +550,7 @@ public final class Plan {
     return z ^ (z >>> 31);
   }
 
+  /** {@code a * b / c} rounded down, exact for any non-negative longs whose result fits a long. */
   private static long mulDiv(long a, long b, long c) {
     long high = Math.multiplyHigh(a, b);
     if (high == 0 && a * b >= 0) {

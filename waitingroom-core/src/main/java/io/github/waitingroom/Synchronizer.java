@@ -111,6 +111,8 @@ final class Synchronizer {
   private volatile boolean failing;
   private volatile boolean closed;
   private volatile int roomNodes = 1;
+  /** Whether the last plan took over as soon as it was computed (a node alone, or planning alone). */
+  private volatile boolean activatesAtOnce = true;
   /**
    * Whether this node's data center had other live nodes at the last plan (until then: assumed),
    * so that its tallies list their check-ins (see {@link NodeState#dropDuplicates}).
@@ -536,6 +538,25 @@ final class Synchronizer {
   }
 
   /**
+   * The soonest, in whole seconds from now, that a waiting holder who arrived at {@code
+   * arrivalSecond} and whom the plan {@code inForce} has not called can be let in: a holder is let
+   * in from the line only when a plan calls it, and the first that can is the plan of the epoch
+   * after {@code inForce}'s, or of the holder's arrival if later (the first whose tallies count
+   * it). That plan is computed in the epoch after its own and takes over at the start of the next
+   * one (at once when this node plans alone). So however few people are ahead, the wait is at
+   * least this; 0 before the node's first plan.
+   */
+  long secondsUntilNextCall(Plan inForce, long arrivalSecond) {
+    if (inForce.epoch() == Long.MIN_VALUE) {
+      return 0;
+    }
+    Epochs epochs = coordinator.epochs();
+    long first = Math.max(inForce.epoch() + 1, epochs.at(arrivalSecond * 1000));
+    long takesOver = epochs.start(first + (activatesAtOnce ? 1 : 2));
+    return Math.max(0, Math.floorDiv(takesOver - nowMillis() + 999, 1000L));
+  }
+
+  /**
    * Applies a plan. The room's plans call holders counted in any node's line; a plan a node makes
    * alone while the store fails ({@code roomWide} false) takes over at once and calls only holders
    * of this node's own line (the others' lines are not in it).
@@ -547,6 +568,7 @@ final class Synchronizer {
     state.schedule(plan, countedBy, activateAtMillis, roomWide, live.at(end).randomSecond(), peerReserved);
     state.activateIfDue(clock.millis() + offsetMillis);
     applied = plan.epoch();
+    activatesAtOnce = activateAtMillis == 0;
   }
 
   private static final long[] NO_PLACES = new long[0];

@@ -344,6 +344,11 @@ public final class WaitingRoom implements AutoCloseable {
         }
       }
       e = grant.plan.estimate(t.arrival(), unseen, sync.departures(), Ticket.shareOfSecondAhead(t.place()), ownUnseen);
+      // However few are ahead, nobody uncalled gets in before the next plan that can call them.
+      long soonest = sync.secondsUntilNextCall(grant.plan, t.arrival());
+      if (e.seconds() >= 0 && e.seconds() < soonest) {
+        e = new Plan.Estimate(e.usersAhead(), soonest, Math.max(e.low(), soonest), Math.max(e.high(), soonest));
+      }
       if (surge) {
         // A surge since the plan's tally: the holder waits for those of its own second with an
         // earlier place and for everyone before it, and in a crowd that is thousands spread over

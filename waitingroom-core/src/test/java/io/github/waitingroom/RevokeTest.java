@@ -92,6 +92,46 @@ class RevokeTest {
     assertThat(c.nodes.get(0).decide(t.get(1)).letsThrough()).isTrue();
   }
 
+  /**
+   * A holder first in line is told a wait no shorter than it takes the next plan that can call it
+   * to take over, and is not let in sooner even when a slot frees at once. It used to be told 0 s
+   * (nobody ahead, so nobody to wait for), and in a crowd spread over many nodes those briefly
+   * queued while another node held the free slots were told about half of their real wait.
+   */
+  @Test
+  void theFirstInLineIsToldNoLessThanTheWaitForTheNextPlan() {
+    Cluster c = fullRoom();
+    List<String> sessions = new ArrayList<>();
+    for (WaitingRoom n : List.of(c.nodes.get(0), c.nodes.get(2))) {
+      Decision d = n.decide(null);
+      assertThat(d.outcome()).isEqualTo(Decision.Outcome.ADMIT);
+      sessions.add(d.ticket());
+      c.advance(Duration.ofSeconds(1));
+    }
+    Decision queued = c.nodes.get(0).decide(null);
+    long queuedAt = c.storeClock.millis();
+    assertThat(queued.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    assertThat(queued.usersAhead()).isZero();
+    assertThat(queued.waitSeconds()).as("the next plan is at least a second away").isPositive();
+    // A session ends at once: its slot is free for the one in line once the two admissions have
+    // left the minute's window.
+    assertThat(c.nodes.get(0).revoke(sessions.get(0))).isTrue();
+    String ticket = queued.ticket();
+    long in = -1;
+    for (int i = 0; i < 400 && in < 0; i++) {
+      Decision d = c.nodes.get(0).decide(ticket);
+      if (d.letsThrough()) {
+        in = c.storeClock.millis();
+      } else {
+        ticket = java.util.Objects.requireNonNull(d.ticket());
+        c.advance(Duration.ofMillis(250));
+      }
+    }
+    assertThat(in).as("let in once the slot is free").isNotNegative();
+    // The wait is told in whole seconds, rounded up.
+    assertThat(in - queuedAt).as("not let in sooner than told").isGreaterThan((queued.waitSeconds() - 1) * 1000);
+  }
+
   @Test
   void endingOneSessionTwiceFreesOneSlot() {
     Cluster c = fullRoom();

@@ -66,6 +66,8 @@ final class NodeState {
   private final SliceCounter active = new SliceCounter();
   private final SliceCounter admissions = new SliceCounter();
   private final SliceCounter arrivals = new SliceCounter();
+  /** The arrivals this node gave a place in line (no slot was left for them), per second. */
+  private final SliceCounter queued = new SliceCounter();
   private final LongAdder begun = new LongAdder();
   private final LongAdder done = new LongAdder();
   /** The slots for new arrivals left, of whichever grant is in force (see {@link #activateIfDue}). */
@@ -535,6 +537,9 @@ final class NodeState {
     begun.increment();
     boolean admitted = always || g.takeNew();
     record(admitted, now);
+    if (!admitted) {
+      queued.add(now, 1);
+    }
     seen.put(place, admitted ? new Seen(State.ACTIVE, config.sliceOf(now), 0, 0, 0, now) : waiting(now, now, now, Polls.NONE));
     return admitted;
   }
@@ -542,6 +547,7 @@ final class NodeState {
   /** Gives a newcomer a place in line without trying for a slot (the room lets nobody in now). */
   void queueNew(long place, long now) {
     arrivals.add(now, 1);
+    queued.add(now, 1);
     seen.put(place, waiting(now, now, now, Polls.NONE));
   }
 
@@ -695,20 +701,25 @@ final class NodeState {
   }
 
   /**
-   * About how many users arrived in the whole room from {@code fromSecond} to {@code toSecond}
-   * (both included), from this node's own arrivals then, scaled by its share of the room's
-   * arrivals in the plan: arrivals since a plan's tally are not in its line yet.
+   * About how many users joined the room's line from {@code fromSecond} to {@code toSecond} (both
+   * included): they are not in the line of a plan whose tally came before. From the arrivals this
+   * node queued then, scaled by its share of the room's arrivals in the plan (see {@link #toRoom})
+   * while the room queues everyone; when the plan had {@link Plan#spareSlots() slots to spare},
+   * newcomers elsewhere get in at once and only this node's count. Arrivals who got a slot are ahead of nobody:
+   * counting them, or scaling this node's few to every node, told the few queued before a crowd,
+   * in a room with slots to spare, about ten times their wait in the simulator.
    */
-  long roomArrivalsBetween(long fromSecond, long toSecond, Plan plan) {
+  long roomQueuedBetween(long fromSecond, long toSecond, Plan plan) {
     if (toSecond < fromSecond) {
       return 0;
     }
-    return toRoom(arrivals.sum(fromSecond, Math.min(toSecond, fromSecond + RATE_SECONDS)), plan);
+    return toRoom(queued.sum(fromSecond, Math.min(toSecond, fromSecond + RATE_SECONDS)), plan);
   }
 
+
   /**
-   * About how many users arrive in the whole room in the given second, as {@link
-   * #roomArrivalsBetween}: while the second runs, those so far and the rest of the second at the
+   * About how many users join the room's line in the given second, as {@link
+   * #roomQueuedBetween}: while the second runs, those so far and the rest of the second at the
    * rate of those who came before the holder asking (the last of those so far). In a crowd, the
    * first holders of a second would otherwise be told of a sliver of the second that will share it
    * with them: a tenth of a crowd second in, a tenth of it. The holders before the last are
@@ -717,8 +728,8 @@ final class NodeState {
    *
    * @param nowMillis the room clock, in milliseconds
    */
-  long roomArrivalsIn(long second, long nowMillis, Plan plan) {
-    long mine = arrivals.sum(second, second);
+  long roomQueuedIn(long second, long nowMillis, Plan plan) {
+    long mine = queued.sum(second, second);
     long elapsed = nowMillis - second * 1000;
     if (mine > 1 && elapsed >= 0 && elapsed < 1000) {
       mine += Math.round((double) (1000 - elapsed) * (mine - 1) / Math.max(elapsed, MIN_ELAPSED_MILLIS));
@@ -754,9 +765,13 @@ final class NodeState {
    * node's at its last tally. That tally may be newer than the plan's (plans take over an epoch
    * or two after their tallies): when a crowd reaches this node first, the scale falls towards 1,
    * as if the crowd came only here, where the plan's own tally would scale it to the whole room
-   * as if it came everywhere (in the simulator's crowd into one data center, 2.5x too long).
+   * as if it came everywhere (in the simulator's crowd into one data center, 2.5x too long). Not
+   * scaled while the plan had slots to spare (see {@link #roomQueuedBetween}).
    */
   private long toRoom(long mine, Plan plan) {
+    if (plan.spareSlots() > 0) {
+      return mine;
+    }
     long room = plan.room().arrivals();
     return mine == 0 ? 0 : Math.max(mine, Math.round((double) mine * room / Math.max(1, arrivedAtTally)));
   }
@@ -862,6 +877,7 @@ final class NodeState {
     active.pruneBefore(firstActive);
     admissions.pruneBefore(now - RATE_SECONDS);
     arrivals.pruneBefore(now - RATE_SECONDS);
+    queued.pruneBefore(now - RATE_SECONDS);
     long waitingSince = now - config.waitingTimeoutSeconds();
     // A waiting holder's poll here is kept while it counts (another node may share it, see Polls),
     // and then until its place times out; but a place whose only request here was its arrival

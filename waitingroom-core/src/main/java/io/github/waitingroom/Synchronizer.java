@@ -111,8 +111,8 @@ final class Synchronizer {
   private volatile boolean failing;
   private volatile boolean closed;
   private volatile int roomNodes = 1;
-  /** Whether the last plan took over as soon as it was computed (a node alone, or planning alone). */
-  private volatile boolean activatesAtOnce = true;
+  /** How many epochs after its own the last plan took over (see {@link #secondsUntilNextCall}). */
+  private volatile long planDelay = 1;
   /**
    * Whether this node's data center had other live nodes at the last plan (until then: assumed),
    * so that its tallies list their check-ins (see {@link NodeState#dropDuplicates}).
@@ -538,13 +538,14 @@ final class Synchronizer {
   }
 
   /**
-   * The soonest, in whole seconds from now, that a waiting holder who arrived at {@code
-   * arrivalSecond} and whom the plan {@code inForce} has not called can be let in: a holder is let
-   * in from the line only when a plan calls it, and the first that can is the plan of the epoch
-   * after {@code inForce}'s, or of the holder's arrival if later (the first whose tallies count
-   * it). That plan is computed in the epoch after its own and takes over at the start of the next
-   * one (at once when this node plans alone). So however few people are ahead, the wait is at
-   * least this; 0 before the node's first plan.
+   * How long, in whole seconds from now, until a waiting holder who arrived at {@code
+   * arrivalSecond} and whom the plan {@code inForce} has not called can be let in at the soonest:
+   * a holder is let in from the line only when a plan calls it, and the first that can is the plan
+   * of the epoch after {@code inForce}'s, or of the holder's arrival if later (the first whose
+   * tallies count it). It takes over as many epochs after its own as the last plan did: two when
+   * the room settles in time, more when the store or another data center answers late, one when
+   * this node plans alone. So however few people are ahead, the wait is at least about this; 0
+   * before the node's first plan.
    */
   long secondsUntilNextCall(Plan inForce, long arrivalSecond) {
     if (inForce.epoch() == Long.MIN_VALUE) {
@@ -552,7 +553,8 @@ final class Synchronizer {
     }
     Epochs epochs = coordinator.epochs();
     long first = Math.max(inForce.epoch() + 1, epochs.at(arrivalSecond * 1000));
-    long takesOver = epochs.start(first + (activatesAtOnce ? 1 : 2));
+    // The plan takes over at the first sync from then on (syncs come a quarter epoch apart).
+    long takesOver = epochs.start(first + planDelay) + epochs.length(first + planDelay) / SYNCS_PER_EPOCH;
     return Math.max(0, Math.floorDiv(takesOver - nowMillis() + 999, 1000L));
   }
 
@@ -568,7 +570,8 @@ final class Synchronizer {
     state.schedule(plan, countedBy, activateAtMillis, roomWide, live.at(end).randomSecond(), peerReserved);
     state.activateIfDue(clock.millis() + offsetMillis);
     applied = plan.epoch();
-    activatesAtOnce = activateAtMillis == 0;
+    long takesOver = activateAtMillis == 0 ? clock.millis() + offsetMillis : activateAtMillis;
+    planDelay = Math.max(1, coordinator.epochs().at(takesOver) - plan.epoch());
   }
 
   private static final long[] NO_PLACES = new long[0];

@@ -320,12 +320,13 @@ public final class WaitingRoom implements AutoCloseable {
     // Before its first plan (a node that just joined the room) the wait is unknown but short.
     long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
     Plan.Estimate e;
+    boolean atNextCall = false;
     if (calledHere) {
       // Called, but not let in at this poll (a parallel request of the same ticket is being
       // admitted, or the slots for new arrivals ran out): the next poll lets it in.
       e = new Plan.Estimate(0, 0, 0, 0);
     } else {
-      // Users who arrived since the plan's tally, before this holder, are not in its line yet:
+      // Users who joined the line since the plan's tally, before this holder, are not in it yet:
       // in a crowd that is thousands of people ahead. The tally counted the second it was taken
       // in up to that moment: those are in the line.
       long unseen = 0;
@@ -334,20 +335,22 @@ public final class WaitingRoom implements AutoCloseable {
       if (grant.tallySecond != Long.MIN_VALUE && t.arrival() >= grant.tallySecond) {
         surge = state.surgingSince(grant.tallySecond, now);
         Tally room = grant.plan.room();
-        unseen = Math.max(0, state.roomArrivalsBetween(grant.tallySecond, t.arrival() - 1, grant.plan)
+        unseen = Math.max(0, state.roomQueuedBetween(grant.tallySecond, t.arrival() - 1, grant.plan)
             - (t.arrival() > grant.tallySecond ? room.lineAt(grant.tallySecond) : 0));
-        // Those of its own second with an earlier place come first too: count all who arrive in
+        // Those of its own second with an earlier place come first too: count all who queue in
         // it (while it runs: at its rate so far), not only those the tally saw. In a surge the
         // wait is not told (below), and the people ahead shown leave them out.
         if (!surge) {
-          ownUnseen = Math.max(0, state.roomArrivalsIn(t.arrival(), sync.nowMillis(), grant.plan) - room.lineAt(t.arrival()));
+          ownUnseen = Math.max(0, state.roomQueuedIn(t.arrival(), sync.nowMillis(), grant.plan) - room.lineAt(t.arrival()));
         }
       }
       e = grant.plan.estimate(t.arrival(), unseen, sync.departures(), Ticket.shareOfSecondAhead(t.place()), ownUnseen);
-      // However few are ahead, nobody uncalled gets in before the next plan that can call them.
+      // However few are ahead, nobody uncalled gets in before the next plan that can call them:
+      // then the holder is told that wait, and polls again just after that plan takes over.
       long soonest = sync.secondsUntilNextCall(grant.plan, t.arrival());
-      if (e.seconds() >= 0 && e.seconds() < soonest) {
+      if (e.seconds() >= 0 && e.seconds() <= soonest) {
         e = new Plan.Estimate(e.usersAhead(), soonest, Math.max(e.low(), soonest), Math.max(e.high(), soonest));
+        atNextCall = soonest > 0;
       }
       if (surge) {
         // A surge since the plan's tally: the holder waits for those of its own second with an
@@ -398,6 +401,9 @@ public final class WaitingRoom implements AutoCloseable {
       // be gone soon (see NodeState.inLine). Faster still while this node has called holders
       // who may not have come yet, or slots for new arrivals (Grant.callsOpen).
       refresh = Math.min(refresh, grant.callsOpen() ? 2 : FRONT_REFRESH_SECONDS);
+    }
+    if (atNextCall && !drawn && !paused) {
+      refresh = Math.max(2, Math.min(refresh, e.seconds()));
     }
     long due = state.expect(t.place(), now, refresh);
     long ahead = drawn ? e.usersAhead() : Math.min(e.usersAhead(), t.aheadShown());

@@ -705,9 +705,9 @@ final class NodeState {
    * included): they are not in the line of a plan whose tally came before. From the arrivals this
    * node queued then, scaled by its share of the room's arrivals in the plan (see {@link #toRoom})
    * while the room queues everyone; when the plan had {@link Plan#spareSlots() slots to spare},
-   * newcomers elsewhere get in at once and only this node's count. Arrivals who got a slot are ahead of nobody:
-   * counting them, or scaling this node's few to every node, told the few queued before a crowd,
-   * in a room with slots to spare, about ten times their wait in the simulator.
+   * newcomers elsewhere get in at once and only this node's count. Arrivals who got a slot are
+   * ahead of nobody: counting them, or scaling this node's few to every node, told the few queued
+   * before the simulator's crowd, in a room with slots to spare, about five times their wait.
    */
   long roomQueuedBetween(long fromSecond, long toSecond, Plan plan) {
     if (toSecond < fromSecond) {
@@ -715,7 +715,6 @@ final class NodeState {
     }
     return toRoom(queued.sum(fromSecond, Math.min(toSecond, fromSecond + RATE_SECONDS)), plan);
   }
-
 
   /**
    * About how many users join the room's line in the given second, as {@link

@@ -31,18 +31,24 @@ class RevokeTest {
 
   /** Two users in (on a and c), then {@code waiting} more in line; returns all their tickets. */
   private static List<String> fill(Cluster c, int waiting) {
-    List<String> tickets = new ArrayList<>();
-    for (WaitingRoom n : List.of(c.nodes.get(0), c.nodes.get(2))) {
-      Decision d = n.decide(null);
-      assertThat(d.outcome()).isEqualTo(Decision.Outcome.ADMIT);
-      tickets.add(d.ticket());
-      c.advance(Duration.ofSeconds(1));
-    }
+    List<String> tickets = admitTwo(c);
     // A minute on: the limit of new users per minute no longer holds anyone back, the active one does.
     c.advance(Duration.ofSeconds(61));
     for (int i = 0; i < waiting; i++) {
       Decision d = c.nodes.get(i % 3).decide(null);
       assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+      tickets.add(d.ticket());
+      c.advance(Duration.ofSeconds(1));
+    }
+    return tickets;
+  }
+
+  /** Two users in, on a and then c a second later; returns their tickets. */
+  private static List<String> admitTwo(Cluster c) {
+    List<String> tickets = new ArrayList<>();
+    for (WaitingRoom n : List.of(c.nodes.get(0), c.nodes.get(2))) {
+      Decision d = n.decide(null);
+      assertThat(d.outcome()).isEqualTo(Decision.Outcome.ADMIT);
       tickets.add(d.ticket());
       c.advance(Duration.ofSeconds(1));
     }
@@ -101,13 +107,7 @@ class RevokeTest {
   @Test
   void theFirstInLineIsToldNoLessThanTheWaitForTheNextPlan() {
     Cluster c = fullRoom();
-    List<String> sessions = new ArrayList<>();
-    for (WaitingRoom n : List.of(c.nodes.get(0), c.nodes.get(2))) {
-      Decision d = n.decide(null);
-      assertThat(d.outcome()).isEqualTo(Decision.Outcome.ADMIT);
-      sessions.add(d.ticket());
-      c.advance(Duration.ofSeconds(1));
-    }
+    List<String> sessions = admitTwo(c);
     Decision queued = c.nodes.get(0).decide(null);
     long queuedAt = c.storeClock.millis();
     assertThat(queued.outcome()).isEqualTo(Decision.Outcome.QUEUE);

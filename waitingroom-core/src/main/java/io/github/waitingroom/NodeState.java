@@ -703,11 +703,8 @@ final class NodeState {
   /**
    * About how many users joined the room's line from {@code fromSecond} to {@code toSecond} (both
    * included): they are not in the line of a plan whose tally came before. From the arrivals this
-   * node queued then, scaled by its share of the room's arrivals in the plan (see {@link #toRoom})
-   * while the room queues everyone; when the plan had {@link Plan#spareSlots() slots to spare},
-   * newcomers elsewhere get in at once and only this node's count. Arrivals who got a slot are
-   * ahead of nobody: counting them, or scaling this node's few to every node, told the few queued
-   * before the simulator's crowd, in a room with slots to spare, about five times their wait.
+   * node queued then, scaled by its share of the room's arrivals in the plan (see {@link
+   * #toRoom}). Arrivals who got a slot at once are ahead of nobody.
    */
   long roomQueuedBetween(long fromSecond, long toSecond, Plan plan) {
     if (toSecond < fromSecond) {
@@ -717,9 +714,13 @@ final class NodeState {
   }
 
   /**
-   * About how many users join the room's line in the given second, as {@link
-   * #roomQueuedBetween}: while the second runs, those so far and the rest of the second at the
-   * rate of those who came before the holder asking (the last of those so far). In a crowd, the
+   * About how many users join the room's line in the given second, the holder asking among them,
+   * as {@link #roomQueuedBetween}; the holder itself is one for sure and is not scaled (as a
+   * sample of the room's rate it would count every node as having queued one: in a room with
+   * slots to spare, where one node's share ran out, that told the few queued before the
+   * simulator's crowd about five times their wait). While the second runs, those so far and the
+   * rest of the second at the rate of those who came before the holder asking (the last of those
+   * so far). In a crowd, the
    * first holders of a second would otherwise be told of a sliver of the second that will share it
    * with them: a tenth of a crowd second in, a tenth of it. The holders before the last are
    * Poisson with mean rate x elapsed, so the rate is (so far - 1) / elapsed, taken over at least
@@ -733,7 +734,7 @@ final class NodeState {
     if (mine > 1 && elapsed >= 0 && elapsed < 1000) {
       mine += Math.round((double) (1000 - elapsed) * (mine - 1) / Math.max(elapsed, MIN_ELAPSED_MILLIS));
     }
-    return toRoom(mine, plan);
+    return mine == 0 ? 0 : 1 + toRoom(mine - 1, plan);
   }
 
   /**
@@ -764,13 +765,9 @@ final class NodeState {
    * node's at its last tally. That tally may be newer than the plan's (plans take over an epoch
    * or two after their tallies): when a crowd reaches this node first, the scale falls towards 1,
    * as if the crowd came only here, where the plan's own tally would scale it to the whole room
-   * as if it came everywhere (in the simulator's crowd into one data center, 2.5x too long). Not
-   * scaled while the plan had slots to spare (see {@link #roomQueuedBetween}).
+   * as if it came everywhere (in the simulator's crowd into one data center, 2.5x too long).
    */
   private long toRoom(long mine, Plan plan) {
-    if (plan.spareSlots() > 0) {
-      return mine;
-    }
     long room = plan.room().arrivals();
     return mine == 0 ? 0 : Math.max(mine, Math.round((double) mine * room / Math.max(1, arrivedAtTally)));
   }

@@ -5,14 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
  * Who a holder who joined the line after the plan's tally is told is ahead of it: those who
- * joined the line before it since then, not everyone who arrived. Counting every arrival, scaled
- * to the room, told the few queued before flash20x5's crowd (where one node's share of the slots
+ * joined the line before it since then, scaled from this node to the room, not everyone who
+ * arrived, and the holder itself once. Counting every arrival, and scaling the holder itself to
+ * every node, told the few queued before flash20x5's crowd (where one node's share of the slots
  * ran out while the room had slots to spare) about five times their wait (median error 490 %).
  */
 class UnseenAheadTest {
@@ -21,19 +23,30 @@ class UnseenAheadTest {
           .sessionDuration(Duration.ofMinutes(10)).build();
 
   @Test
-  void newcomersLetInAtOnceAreAheadOfNobody() {
+  void newcomersLetInAtOnceAreAheadOfNobodyAndTheHolderCountsOnce() {
     NodeState node = new NodeState(config, () -> 7);
     long a = 1_800_000_000L;
-    Tally empty = node.tally(a * 1000, a - 1, 0);
-    Plan plan = Plan.compute(config, 0, List.of(empty), 0, List.of(empty), 0);
-    assertThat(plan.spareSlots()).as("the room has slots to spare").isPositive();
-    Grant five = new Grant(plan, a, Long.MIN_VALUE, Calls.NONE, new long[0], new AtomicLong(5), Long.MIN_VALUE,
-        Long.MIN_VALUE, new long[0]);
+    // Six arrivals here in the minute before the tally, of sixty in a room of ten such nodes.
+    Grant plenty = grant(Plan.none(0), a - 20, 100);
+    for (int i = 0; i < 6; i++) {
+      node.admitNew(Ticket.place(a - 10, i), a - 10, plenty, false);
+    }
+    Tally mine = node.tally(a * 1000, a - 1, 0);
+    List<Tally> room = Collections.nCopies(10, mine);
+    Plan plan = Plan.compute(config, 0, List.of(Tally.sum(room)), 0, room, 0);
+    // Since the tally five got in at once and the sixth queued, where this node's share ran out.
+    Grant five = grant(plan, a, 5);
     for (int i = 0; i < 6; i++) {
       node.admitNew(Ticket.place(a + 1, i), a + 1, five, false);
     }
-    // Five got in, the sixth queued: one is in line, where one node's share ran out.
-    assertThat(node.roomQueuedBetween(a, a + 1, plan)).isEqualTo(1);
-    assertThat(node.roomQueuedIn(a + 1, (a + 2) * 1000, plan)).isEqualTo(1);
+    assertThat(node.roomQueuedBetween(a, a + 1, plan)).as("one queued here: about ten in the room").isEqualTo(10);
+    // The holder asking, queued alone in its second, is one, not one on every node.
+    node.admitNew(Ticket.place(a + 2, 9), a + 2, five, false);
+    assertThat(node.roomQueuedIn(a + 2, (a + 3) * 1000, plan)).isEqualTo(1);
+  }
+
+  private static Grant grant(Plan plan, long tallySecond, long newSlots) {
+    return new Grant(plan, tallySecond, Long.MIN_VALUE, Calls.NONE, new long[0], new AtomicLong(newSlots),
+        Long.MIN_VALUE, Long.MIN_VALUE, new long[0]);
   }
 }

@@ -317,8 +317,7 @@ public final class Plan {
    * spread of the time to serve P users arriving as a Poisson stream at rate R (Gamma(P, R): the
    * mean ± 0.674 sqrt(P) / R), but at least ± {@value #RANGE_SHARE} of the estimate, because rates
    * change and people give up in bursts (in the simulator the Poisson spread alone held 3 to 23 %
-   * of the real waits, not half). When the plan served its whole line, its free slots beyond the
-   * line serve the first holders who joined it since, so they wait for none of those ahead.
+   * of the real waits, not half).
    *
    * @param unseenAhead holders ahead who are not in this plan's line yet (they arrived after its
    *     tallies were taken, before this holder), each counted once
@@ -349,9 +348,6 @@ public final class Plan {
     // Of the others of its second (itself left out), the share drawn before it.
     double others = room.lineAt(arrivalSecond) / countsPerHolder() + Math.max(0, ownSecondUnseen) - 1;
     long waitFor = ahead + Math.round(share * Math.max(0, others));
-    // The next plan serves those who joined the line since these tallies from the slots to spare,
-    // before anyone who comes later.
-    waitFor = Math.max(0, waitFor - spareSlots());
     double rate = room.recentAdmissions() / 60.0;
     if (rate <= 0) {
       return new Estimate(ahead, -1, -1, -1);
@@ -363,15 +359,6 @@ public final class Plan {
         (long) Math.ceil(mean),
         (long) Math.max(0, Math.floor(mean - spread)),
         (long) Math.ceil(mean + spread));
-  }
-
-  /**
-   * The free slots this plan had beyond its whole line, or 0 when it could not serve the whole
-   * line: with slots to spare the room lets newcomers in at once, and those who still queue are
-   * where a node's share ran out (the next plan serves them from these first).
-   */
-  public long spareSlots() {
-    return lineServed ? Math.max(0, freeSlots - (aheadBefore[lineSeconds.length] - aheadBefore[0])) : 0;
   }
 
   /** The least half-width of the range shown around a wait estimate, as a share of it. */

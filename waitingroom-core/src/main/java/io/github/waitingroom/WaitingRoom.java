@@ -295,6 +295,11 @@ public final class WaitingRoom implements AutoCloseable {
         0, 0, 0, 0, 0, 0);
   }
 
+  /** Whether this node holds a slot for a new arrival now (tests pick a node that admits with it). */
+  boolean holdsNewArrivalSlot() {
+    return state.grant().hasNew();
+  }
+
   /** Holders fewer than this many times the room's active-user limit from the front poll faster. */
   static final int FRONT_ROOMS = 4;
 

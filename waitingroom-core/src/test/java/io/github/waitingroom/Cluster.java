@@ -104,6 +104,26 @@ final class Cluster {
     return java.util.Objects.requireNonNull(first);
   }
 
+  /**
+   * {@code users} newcomers, each let in on the first node (in the order added) that holds a slot
+   * for new arrivals, {@code gap} apart; returns their tickets. Which nodes hold the slots of a
+   * small room depends on the split (see {@code Plan#ARRIVALS_PER_NODE}), not on the test.
+   */
+  java.util.List<String> admitNewcomers(int users, Duration gap) {
+    java.util.List<String> tickets = new ArrayList<>();
+    for (int i = 0; i < users; i++) {
+      WaitingRoom n = nodes.stream().filter(WaitingRoom::holdsNewArrivalSlot).findFirst()
+          .orElseThrow(() -> new AssertionError("no node holds a slot for a new arrival"));
+      Decision d = n.decide(null);
+      if (d.outcome() != Decision.Outcome.ADMIT) {
+        throw new AssertionError("a node holding a slot for a new arrival answered " + d.outcome());
+      }
+      tickets.add(d.ticket());
+      advance(gap);
+    }
+    return tickets;
+  }
+
   /** Moves time on in quarter epochs, syncing every node at each. */
   void advance(Duration by) {
     advance(by, null, 0);

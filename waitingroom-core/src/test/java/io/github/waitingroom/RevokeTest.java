@@ -29,7 +29,7 @@ class RevokeTest {
     return c.warmUp();
   }
 
-  /** Two users in (on a and c), then {@code waiting} more in line; returns all their tickets. */
+  /** Two users in, then {@code waiting} more in line; returns all their tickets. */
   private static List<String> fill(Cluster c, int waiting) {
     List<String> tickets = admitTwo(c);
     // A minute on: the limit of new users per minute no longer holds anyone back, the active one does.
@@ -43,16 +43,9 @@ class RevokeTest {
     return tickets;
   }
 
-  /** Two users in, on a and then c a second later; returns their tickets. */
+  /** Two users in, a second apart, on nodes that hold slots for them; returns their tickets. */
   private static List<String> admitTwo(Cluster c) {
-    List<String> tickets = new ArrayList<>();
-    for (WaitingRoom n : List.of(c.nodes.get(0), c.nodes.get(2))) {
-      Decision d = n.decide(null);
-      assertThat(d.outcome()).isEqualTo(Decision.Outcome.ADMIT);
-      tickets.add(d.ticket());
-      c.advance(Duration.ofSeconds(1));
-    }
-    return tickets;
+    return new ArrayList<>(c.admitNewcomers(2, Duration.ofSeconds(1)));
   }
 
   /** Everyone waiting polls every 2 s for {@code seconds}, on the nodes in turn; returns how many got in. */

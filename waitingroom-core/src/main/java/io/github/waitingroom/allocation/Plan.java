@@ -29,8 +29,9 @@ import org.jspecify.annotations.Nullable;
  *       them until they come back or stop polling, however many plans pass: the plan gives the
  *       node back its {@link Tally#reserved() reserved} slots on top of its new ones.
  *   <li><b>New arrivals</b> get what is left after the whole line, split among data centers and
- *       then nodes by their recent arrivals (plus one each, so that a quiet data center is never
- *       starved while slots are free), on top of what each node still had for them.
+ *       then nodes by their arrivals of the last minute plus {@value #ARRIVALS_PER_NODE} for each
+ *       node (a data center's weight is its nodes' summed), on top of what each node still had
+ *       for them.
  * </ol>
  *
  * <p>Why the grants never exceed the limit: after its tally a node admits at most its outstanding
@@ -42,6 +43,18 @@ import org.jspecify.annotations.Nullable;
  * holds it (see {@link #reshare}).
  */
 public final class Plan {
+  /**
+   * What each node adds to its arrivals of the last minute as its weight in the split of slots
+   * for new arrivals. A node that has given out its slots gets more only from a later plan, about
+   * three epochs later (its tally, the settling, the delay before the plan takes over): some 6 s
+   * with 2 s epochs, a tenth of a minute. What a node needs until then is its arrivals of that
+   * time plus one or two by chance, so its weight is its arrivals of a tenth of a minute plus one,
+   * times ten. Weighed by the minute's arrivals plus one alone, a quiet node had one slot, or none
+   * when its data center's few went to its other nodes, and queued its next newcomer while the
+   * room had slots to spare; the busiest nodes held slots for a minute of their arrivals.
+   */
+  public static final long ARRIVALS_PER_NODE = 10;
+
   private final long epoch;
   private final long freeSlots;
   private final long activeUsers;
@@ -183,20 +196,25 @@ public final class Plan {
       long[] dcWeights = new long[dataCenters.size()];
       long[] dcHeld = new long[dataCenters.size()];
       for (int d = 0; d < dcWeights.length; d++) {
-        dcWeights[d] = dataCenters.get(d).arrivals() + 1;
+        dcWeights[d] = newArrivalWeight(dataCenters.get(d));
         dcHeld[d] = dataCenters.get(d).outstandingNew();
       }
       long dcPart = reshare(remaining + room.outstandingNew(), dcWeights, dcHeld, epoch)[myDataCenter];
       long[] nodeWeights = new long[nodes.size()];
       long[] nodeHeld = new long[nodes.size()];
       for (int n = 0; n < nodeWeights.length; n++) {
-        nodeWeights[n] = nodes.get(n).arrivals() + 1;
+        nodeWeights[n] = newArrivalWeight(nodes.get(n));
         nodeHeld[n] = nodes.get(n).outstandingNew();
       }
       newGrant = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
     }
     return new Plan(
         epoch, free, room.activeUsers(), cutoff, partial, line, partialGrant, newGrant, lineServed, room);
+  }
+
+  /** A publisher's weight in the split of slots for new arrivals (see {@link #ARRIVALS_PER_NODE}). */
+  private static long newArrivalWeight(Tally t) {
+    return t.arrivals() + ARRIVALS_PER_NODE * t.nodes();
   }
 
   /**

@@ -61,6 +61,10 @@ import java.util.TreeMap;
  *     as the nodes counted them; the room's {@link #activeUsers()} counts them out, once each
  *     however many nodes or data centers ended the same session, and every node refuses their
  *     tickets from then on. At most {@value #MAX_ADMITTED_PLACES}, the latest kept
+ * @param nodes how many nodes' tallies this one sums: 1 for a node's own, the nodes a data
+ *     center's sum counted (silent ones included) for that epoch. A publisher weighs {@code
+ *     arrivals} plus {@link Plan#ARRIVALS_PER_NODE} per node in the split of slots for new
+ *     arrivals, the same for that epoch on every node that reads it
  */
 public record Tally(
     long active,
@@ -76,7 +80,8 @@ public record Tally(
     long[] reservedPlaces,
     NavigableMap<Long, Long> shared,
     boolean sharedUnknown,
-    long[] revokedPlaces) {
+    long[] revokedPlaces,
+    long nodes) {
 
   /** The most admitted places a tally keeps: the latest ones (places order by arrival). */
   public static final int MAX_ADMITTED_PLACES = 10_000;
@@ -118,6 +123,26 @@ public record Tally(
         checkIns, reservedPlaces, shared, sharedUnknown, new long[0]);
   }
 
+  /** A node's own tally ({@code nodes} 1). */
+  public Tally(
+      long active,
+      long outstandingLine,
+      long outstandingNew,
+      long reserved,
+      long polling,
+      long recentAdmissions,
+      long arrivals,
+      NavigableMap<Long, Long> line,
+      long[] admittedPlaces,
+      long[] checkIns,
+      long[] reservedPlaces,
+      NavigableMap<Long, Long> shared,
+      boolean sharedUnknown,
+      long[] revokedPlaces) {
+    this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
+        checkIns, reservedPlaces, shared, sharedUnknown, revokedPlaces, 1);
+  }
+
   /** Checks the counts and copies the collections. */
   public Tally {
     Objects.requireNonNull(line, "line");
@@ -135,7 +160,7 @@ public record Tally(
       throw new IllegalArgumentException("checkIns must hold pairs of slice and place");
     }
     if (outstandingLine < 0 || outstandingNew < 0 || reserved < 0 || polling < 0 || recentAdmissions < 0
-        || arrivals < 0) {
+        || arrivals < 0 || nodes < 0) {
       throw new IllegalArgumentException("counts must not be negative");
     }
     if (reserved > outstandingLine) {
@@ -240,6 +265,7 @@ public record Tally(
     long polling = 0;
     long recent = 0;
     long arrivals = 0;
+    long nodes = 0;
     TreeMap<Long, Long> line = new TreeMap<>();
     TreeMap<Long, Long> shared = new TreeMap<>();
     int places = 0;
@@ -253,6 +279,7 @@ public record Tally(
       polling += t.polling;
       recent += t.recentAdmissions;
       arrivals += t.arrivals;
+      nodes += t.nodes;
       t.line.forEach((second, n) -> line.merge(second, n, Long::sum));
       t.shared.forEach((second, n) -> shared.merge(second, n, Long::sum));
       unknown |= t.sharedUnknown;
@@ -271,7 +298,7 @@ public record Tally(
     return new Tally(
         active, outstandingLine - twice, outstandingNew, reserved - twice, polling, recent, arrivals, line,
         Arrays.stream(all).distinct().toArray(), new long[0], new long[0], unknown ? new TreeMap<>() : shared, unknown,
-        revoked.stream().mapToLong(Long::longValue).toArray());
+        revoked.stream().mapToLong(Long::longValue).toArray(), nodes);
   }
 
   /**
@@ -285,13 +312,13 @@ public record Tally(
     TreeMap<Long, Long> once = new TreeMap<>(line);
     shared.forEach((second, n) -> once.merge(second, -n, Long::sum));
     return new Tally(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, once,
-        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), false, revokedPlaces);
+        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), false, revokedPlaces, nodes);
   }
 
   /** This tally with its {@link #shared} holders unknown (see {@link #sharedUnknown}). */
   private Tally withoutShared() {
     return new Tally(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line,
-        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), true, revokedPlaces);
+        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), true, revokedPlaces, nodes);
   }
 
   /** The holders of the line at the given arrival second whom another node counts too. */
@@ -349,7 +376,7 @@ public record Tally(
     long churn = sessionSeconds > 0 ? -Math.floorDiv(-users * 60, sessionSeconds) : users;
     return new Tally(
         active + outstanding + Math.max(0, movedIn), 0, 0, 0, 0, Math.max(recentAdmissions + outstanding, churn), 0,
-        new TreeMap<>(), admittedPlaces, new long[0], new long[0], new TreeMap<>(), false, revokedPlaces)
+        new TreeMap<>(), admittedPlaces, new long[0], new long[0], new TreeMap<>(), false, revokedPlaces, nodes)
         .withoutShared();
   }
 
@@ -406,14 +433,16 @@ public record Tally(
         && Arrays.equals(reservedPlaces, t.reservedPlaces)
         && shared.equals(t.shared)
         && sharedUnknown == t.sharedUnknown
-        && Arrays.equals(revokedPlaces, t.revokedPlaces);
+        && Arrays.equals(revokedPlaces, t.revokedPlaces)
+        && nodes == t.nodes;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line) * 31
         + Arrays.hashCode(admittedPlaces) * 17 + Arrays.hashCode(checkIns) * 13 + Arrays.hashCode(reservedPlaces)
-        + shared.hashCode() * 7 + Boolean.hashCode(sharedUnknown) + Arrays.hashCode(revokedPlaces) * 3;
+        + shared.hashCode() * 7 + Boolean.hashCode(sharedUnknown) + Arrays.hashCode(revokedPlaces) * 3
+        + Long.hashCode(nodes);
   }
 
   @Override
@@ -423,6 +452,7 @@ public record Tally(
         + ", arrivals=" + arrivals + ", waiting=" + waiting() + ", admittedPlaces="
         + admittedPlaces.length + ", checkIns=" + checkIns.length / 2 + ", reservedPlaces="
         + reservedPlaces.length + ", revokedPlaces=" + revokedPlaces.length + ", shared="
-        + (sharedUnknown ? "unknown" : shared.values().stream().mapToLong(Long::longValue).sum()) + "]";
+        + (sharedUnknown ? "unknown" : shared.values().stream().mapToLong(Long::longValue).sum()) + ", nodes=" + nodes
+        + "]";
   }
 }

@@ -23,7 +23,7 @@ import java.util.TreeMap;
 public record Report(String publisher, int nodes, long joined, NavigableMap<Long, Tally> tallies) {
 
   /** The format version written by this release, the first field of every encoded report. */
-  public static final int FORMAT_VERSION = 2;
+  public static final int FORMAT_VERSION = 3;
 
   /** How many epochs a report keeps. */
   public static final int EPOCHS_KEPT = 3;

@@ -18,9 +18,9 @@ import org.jspecify.annotations.Nullable;
  * Encodes {@link Report}s as compact JSON (jackson-core streaming) and decodes them. Thread-safe.
  *
  * <pre>{@code
- * {"v":2,"publisher":"node-1","nodes":1,"joined":e,
+ * {"v":3,"publisher":"node-1","nodes":1,"joined":e,
  *  "tallies":[{"epoch":e,"active":n,"outstandingLine":n,"outstandingNew":n,"reserved":n,
- *              "polling":n,"recent":n,"arrivals":n,
+ *              "polling":n,"recent":n,"arrivals":n,"nodes":n,
  *              "line":[[second,count],...],"shared":[[second,count],...],"sharedUnknown":true,
  *              "admitted":[place,...],
  *              "reservedPlaces":[place,...],"checkIns":[[slice,place,...],...],
@@ -32,7 +32,10 @@ import org.jspecify.annotations.Nullable;
  * zero) and skips fields it does not know. Decoding is bounded: at most {@value #MAX_BYTES}
  * bytes, {@value #MAX_ENTRIES} line entries, admitted places or check-ins per tally, names of at most 64
  * characters, and counts between 0 and {@value #MAX_COUNT}; anything else is not a report.
- * {@code shared}, {@code sharedUnknown}, {@code reservedPlaces}, {@code checkIns} and {@code
+ * A tally's {@code nodes} is left out when it is 1 (a node's own tally). Version 3 added it: a
+ * data center's weight in the split of slots for new arrivals counts its nodes, and a version 2
+ * reader would weigh it otherwise than the others, so it does not read version 3 at all. {@code
+ * shared}, {@code sharedUnknown}, {@code reservedPlaces}, {@code checkIns} and {@code
  * revokedPlaces} are left out when empty (or false), and a reader
  * that does not know them skips them (a reader that skips {@code shared} counts holders whose polls
  * go to several nodes more than once: never fewer; one that skips {@code revokedPlaces} lets an
@@ -73,6 +76,9 @@ public final class ReportCodec {
         g.writeNumberField("polling", t.polling());
         g.writeNumberField("recent", t.recentAdmissions());
         g.writeNumberField("arrivals", t.arrivals());
+        if (t.nodes() != 1) {
+          g.writeNumberField("nodes", t.nodes());
+        }
         writeSeconds(g, "line", t.line());
         if (!t.shared().isEmpty()) {
           writeSeconds(g, "shared", t.shared());
@@ -203,6 +209,7 @@ public final class ReportCodec {
     long polling = 0;
     long recent = 0;
     long arrivals = 0;
+    long nodes = 1;
     TreeMap<Long, Long> line = new TreeMap<>();
     TreeMap<Long, Long> shared = new TreeMap<>();
     boolean sharedUnknown = false;
@@ -222,6 +229,7 @@ public final class ReportCodec {
         case "polling" -> polling = integer(p, value, 0, MAX_COUNT);
         case "recent" -> recent = integer(p, value, 0, MAX_COUNT);
         case "arrivals" -> arrivals = integer(p, value, 0, MAX_COUNT);
+        case "nodes" -> nodes = integer(p, value, 0, 1_000_000);
         case "line" -> seconds(p, value, "line", line);
         case "shared" -> seconds(p, value, "shared", shared);
         case "sharedUnknown" -> {
@@ -256,7 +264,7 @@ public final class ReportCodec {
     require(!sharedUnknown || shared.isEmpty(), "shared holders listed but unknown");
     into.put(epoch,
         new Tally(active, outstandingLine, outstandingNew, reserved, polling, recent, arrivals, line, admitted,
-            checkIns.toArray(), reservedPlaces, shared, sharedUnknown, revokedPlaces));
+            checkIns.toArray(), reservedPlaces, shared, sharedUnknown, revokedPlaces, nodes));
   }
 
   /** Pairs of an arrival second and a count, at most {@link #MAX_ENTRIES}, added into {@code into}. */

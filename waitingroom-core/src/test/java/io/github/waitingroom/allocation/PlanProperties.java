@@ -130,6 +130,31 @@ class PlanProperties {
   }
 
   /**
+   * A quiet data center weighs each of its nodes, not one for all: while the room has slots to
+   * spare, every one of its nodes gets one for its next newcomer. Weighed by its arrivals plus one,
+   * a quiet data center of five nodes got one slot for all five next to a busy one, and its other
+   * nodes queued their next newcomer while the room had slots to spare (flash20x5 before the
+   * crowd). The busy node still gets more than its arrivals until the next plans.
+   */
+  @Test
+  void aQuietDataCenterGetsASlotForEachOfItsNodesWhileSlotsAreSpare() {
+    RoomConfig config = config(200, 160);
+    // One busy node: 100 arrivals, all admitted, in the last minute: 60 slots are free.
+    List<Tally> busy = List.of(new Tally(100, 0, 0, 0, 0, 100, 100, new TreeMap<>(), new long[0]));
+    List<Tally> quiet = new java.util.ArrayList<>();
+    for (int n = 0; n < 5; n++) {
+      quiet.add(new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]));
+    }
+    List<Tally> dataCenters = List.of(Tally.sum(busy), Tally.sum(quiet));
+    assertThat(Plan.compute(config, 600, dataCenters, 0, busy, 0).newArrivalGrant())
+        .as("the busy node: more than its 10 arrivals of the next 6 s").isGreaterThan(10);
+    for (int n = 0; n < quiet.size(); n++) {
+      assertThat(Plan.compute(config, 600, dataCenters, 1, quiet, n).newArrivalGrant())
+          .as("quiet node %d", n).isGreaterThanOrEqualTo(1);
+    }
+  }
+
+  /**
    * A spare slot for new arrivals that nobody takes stays granted, plan after plan, to the node or
    * data center that holds it. It used to go round in turn: the next in turn could not take it
    * while another still held it, and the holder gave it back, so every other plan granted it to

@@ -54,27 +54,28 @@ class ReportCodecTest {
   void versionComesFirstAndUnknownFieldsAreSkipped() {
     Report r = new Report("n", 0, 5, new TreeMap<>());
     String json = new String(ReportCodec.encode(r), StandardCharsets.UTF_8);
-    assertThat(json).startsWith("{\"v\":2,");
+    assertThat(json).startsWith("{\"v\":3,");
     String withExtra = json.replace("\"nodes\":0", "\"nodes\":0,\"future\":{\"x\":[1,2]}");
     assertThat(ReportCodec.decode(withExtra.getBytes(StandardCharsets.UTF_8))).isEqualTo(r);
   }
 
   @Test
   void rejectsOtherVersionsGarbageAndWhatBreaksABound() {
-    assertThatThrownBy(() -> decode("{\"v\":3,\"publisher\":\"n\"}")).hasMessageContaining("version 3");
+    assertThatThrownBy(() -> decode("{\"v\":4,\"publisher\":\"n\"}")).hasMessageContaining("version 4");
+    assertThatThrownBy(() -> decode("{\"v\":2,\"publisher\":\"n\"}")).hasMessageContaining("version 2");
     assertThatThrownBy(() -> decode("{\"v\":1,\"publisher\":\"n\"}")).hasMessageContaining("version 1");
-    assertThatThrownBy(() -> decode("{\"publisher\":\"n\",\"v\":2}")).hasMessageContaining("must start with its version");
+    assertThatThrownBy(() -> decode("{\"publisher\":\"n\",\"v\":3}")).hasMessageContaining("must start with its version");
     assertThatThrownBy(() -> ReportCodec.decode(new byte[] {1, 2, 3})).isInstanceOf(IllegalArgumentException.class);
-    String head = "{\"v\":2,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,";
+    String head = "{\"v\":3,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,";
     assertThatThrownBy(() -> decode(head + "\"active\":-1000000000000000}]}")).hasMessageContaining("out of range");
     assertThatThrownBy(() -> decode(head + "\"outstandingLine\":-1}]}")).hasMessageContaining("out of range");
     assertThatThrownBy(() -> decode(head + "\"outstandingLine\":1,\"reserved\":2}]}")).hasMessageContaining("reserved");
     assertThatThrownBy(() -> decode(head + "\"line\":[[1,-5]]}]}")).hasMessageContaining("out of range");
     assertThatThrownBy(() -> decode(head + "\"checkIns\":[[10,[1]]]}]}")).hasMessageContaining("holds places");
     assertThatThrownBy(() -> decode(head + "\"checkIns\":[5]}]}")).hasMessageContaining("array of slices");
-    assertThatThrownBy(() -> decode("{\"v\":2,\"publisher\":\"" + "x".repeat(100) + "\"}")).hasMessageContaining("short");
+    assertThatThrownBy(() -> decode("{\"v\":3,\"publisher\":\"" + "x".repeat(100) + "\"}")).hasMessageContaining("short");
     assertThatThrownBy(() -> ReportCodec.decode(new byte[ReportCodec.MAX_BYTES + 1])).hasMessageContaining("larger");
-    assertThatThrownBy(() -> decode("{\"v\":2,\"publisher\":\"n\",\"nodes\":1}")).hasMessageContaining("lacks");
+    assertThatThrownBy(() -> decode("{\"v\":3,\"publisher\":\"n\",\"nodes\":1}")).hasMessageContaining("lacks");
   }
 
   @Test
@@ -110,7 +111,15 @@ class ReportCodecTest {
     assertThat(sum.active()).isEqualTo(2);
     assertThat(sum.line()).containsExactly(Map.entry(100L, 5L), Map.entry(101L, 2L));
     assertThat(sum.admittedPlaces()).containsExactly(9L, 12L);
+    assertThat(sum.nodes()).as("a sum counts the nodes it sums").isEqualTo(2);
+    assertThat(Tally.sum(List.of(sum, a)).nodes()).isEqualTo(3);
+    Report dc = new Report("eu", 2, 1, new TreeMap<>(Map.of(1L, sum, 2L, a)));
+    String json = new String(ReportCodec.encode(dc), StandardCharsets.UTF_8);
+    assertThat(json.split("\"nodes\":", -1)).as("the report's and the sum's, not the node tally's").hasSize(3);
+    assertThat(ReportCodec.decode(json.getBytes(StandardCharsets.UTF_8)).tallies())
+        .containsExactly(Map.entry(1L, sum), Map.entry(2L, a));
     Tally silent = a.silent(600);
+    assertThat(silent.nodes()).isEqualTo(1);
     assertThat(silent.active()).isEqualTo(3 + 2 + 2);
     assertThat(silent.outstanding()).isZero();
     assertThat(silent.line()).isEmpty();
@@ -134,7 +143,7 @@ class ReportCodecTest {
     assertThat(sum.active()).isEqualTo(16);
     Report r = new Report("n", 1, 1, new TreeMap<>(Map.of(1L, a)));
     assertThat(ReportCodec.decode(ReportCodec.encode(r))).as("round trip").isEqualTo(r);
-    String head = "{\"v\":2,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,";
+    String head = "{\"v\":3,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,";
     assertThatThrownBy(() -> decode(head + "\"outstandingLine\":1,\"reserved\":1,\"reservedPlaces\":[1,2]}]}"))
         .hasMessageContaining("more reservedPlaces than reserved");
   }
@@ -158,7 +167,7 @@ class ReportCodecTest {
     Report plain = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, a)));
     assertThat(new String(ReportCodec.encode(plain), StandardCharsets.UTF_8)).as("left out when empty")
         .doesNotContain("shared");
-    String head = "{\"v\":2,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,";
+    String head = "{\"v\":3,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,";
     assertThatThrownBy(() -> decode(head + "\"line\":[[100,1]],\"shared\":[[100,2]]}]}"))
         .hasMessageContaining("more shared than in line at 100");
     assertThatThrownBy(() -> new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0],

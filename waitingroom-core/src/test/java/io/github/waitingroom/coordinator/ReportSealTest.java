@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class ReportSealTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
-  private static final byte[] REPORT = "{\"v\":2,\"publisher\":\"a#1\"}".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] REPORT = "{\"v\":3,\"publisher\":\"a#1\"}".getBytes(StandardCharsets.UTF_8);
 
   private final ReportSeal seal = new ReportSeal(KEYS, "shop");
 

@@ -378,7 +378,7 @@ class AbsenceIsNeverZeroTest {
   /** A well-formed report in the current format, as any writer to the store could make one. */
   private static byte[] report(String publisher, long epoch, long active) {
     String name = publisher.replace("\r", "\\r").replace("\n", "\\n").replace("\u0007", "\\u0007");
-    String json = "{\"v\":2,\"publisher\":\"" + name + "\",\"nodes\":1,\"joined\":0,\"tallies\":[{\"epoch\":" + epoch
+    String json = "{\"v\":3,\"publisher\":\"" + name + "\",\"nodes\":1,\"joined\":0,\"tallies\":[{\"epoch\":" + epoch
         + ",\"active\":" + active + ",\"outstandingLine\":0,\"outstandingNew\":0,\"reserved\":0,\"polling\":0,"
         + "\"recent\":0,\"arrivals\":0,\"line\":[],\"admitted\":[]}]}";
     return json.getBytes(StandardCharsets.UTF_8);

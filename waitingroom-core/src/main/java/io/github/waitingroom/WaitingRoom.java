@@ -325,8 +325,8 @@ public final class WaitingRoom implements AutoCloseable {
     // Before its first plan (a node that just joined the room) the wait is unknown but short.
     long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
     Plan.Estimate e;
-    // The wait the refresh interval follows, when it is not the one told (see below).
-    long pollBy = -1;
+    // The least wait a holder the plans have not called yet can be told (see below).
+    long soonest = -1;
     if (calledHere) {
       // Called, but not let in at this poll (a parallel request of the same ticket is being
       // admitted, or the slots for new arrivals ran out): the next poll lets it in.
@@ -351,15 +351,7 @@ public final class WaitingRoom implements AutoCloseable {
         }
       }
       e = grant.plan.estimate(t.arrival(), unseen, sync.departures(), Ticket.shareOfSecondAhead(t.place()), ownUnseen);
-      // However few are ahead, nobody uncalled gets in before the next plan that can call them:
-      // the holder is told that wait. It still polls as the wait before it says (near the front,
-      // every two seconds): polling only then came a second late whenever that plan took over
-      // later than the last one did, and the room stood empty meanwhile (LineTest over Redis).
-      long soonest = sync.secondsUntilNextCall(grant.plan, t.arrival());
-      if (e.seconds() >= 0 && e.seconds() < soonest) {
-        pollBy = e.seconds();
-        e = new Plan.Estimate(e.usersAhead(), soonest, Math.max(e.low(), soonest), Math.max(e.high(), soonest));
-      }
+      soonest = sync.secondsUntilNextCall(grant.plan, t.arrival());
       if (surge) {
         // A surge since the plan's tally: the holder waits for those of its own second with an
         // earlier place and for everyone before it, and in a crowd that is thousands spread over
@@ -378,6 +370,7 @@ public final class WaitingRoom implements AutoCloseable {
     boolean drawn = in.settings().queueingMethod() == RoomSettings.QueueingMethod.RANDOM
         && t.arrival() == in.lineSecond();
     if (drawn && !calledHere) {
+      soonest = -1;
       Plan.Estimate pool = grant.plan.estimate(t.arrival(), 0, sync.departures(), 1.0, 0);
       long mean = pool.seconds();
       // Everyone in the room's line: those of the draw's second and any who waited from before it.
@@ -399,9 +392,9 @@ public final class WaitingRoom implements AutoCloseable {
     }
     if (paused) {
       // the room's refresh interval: nobody is called before it opens
-    } else if (pollBy >= 0 || e.seconds() >= 0 && e.seconds() < 2 * refresh) {
+    } else if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
       // Near the front: ask again sooner, so a slot that frees is used within seconds.
-      refresh = Math.max(2, Math.min(refresh, (pollBy >= 0 ? pollBy : e.seconds()) / 2));
+      refresh = Math.max(2, Math.min(refresh, e.seconds() / 2));
     } else if (e.usersAhead() < FRONT_ROOMS * in.config().totalActiveUsers()) {
       // Within a few rooms' worth of the front a holder may be called any moment, and the
       // estimate cannot tell when (those called ahead may have gone): ask again within seconds,
@@ -409,6 +402,13 @@ public final class WaitingRoom implements AutoCloseable {
       // be gone soon (see NodeState.inLine). Faster still while this node has called holders
       // who may not have come yet, or slots for new arrivals (Grant.callsOpen).
       refresh = Math.min(refresh, grant.callsOpen() ? 2 : FRONT_REFRESH_SECONDS);
+    }
+    if (!paused && e.seconds() >= 0 && e.seconds() < soonest) {
+      // However few are ahead, nobody uncalled gets in before the next plan that can call them:
+      // the holder is told that wait. It still polls as the wait before it says (near the front,
+      // every two seconds): polling only then came a second late whenever that plan took over
+      // later than the last one did, and the room stood empty meanwhile (LineTest over Redis).
+      e = new Plan.Estimate(e.usersAhead(), soonest, Math.max(e.low(), soonest), Math.max(e.high(), soonest));
     }
     long due = state.expect(t.place(), now, refresh);
     long ahead = drawn ? e.usersAhead() : Math.min(e.usersAhead(), t.aheadShown());

@@ -672,7 +672,7 @@ final class NodeState {
         admitted.sorted(),
         checkIns.toArray(),
         reservedPlaces.size() <= Tally.MAX_ADMITTED_PLACES ? reservedPlaces.toArray() : new long[0],
-        shared, false, revokedCounted(config.firstActiveSlice(asOf)));
+        shared, false, revokedCounted(config.firstActiveSlice(asOf)), 1);
   }
 
   /**

@@ -104,7 +104,7 @@ public record Tally(
         new long[0], new long[0], new TreeMap<>(), false);
   }
 
-  /** A tally that lists no revoked places. */
+  /** A node's own tally ({@code nodes} 1) that lists no revoked places. */
   public Tally(
       long active,
       long outstandingLine,
@@ -120,27 +120,7 @@ public record Tally(
       NavigableMap<Long, Long> shared,
       boolean sharedUnknown) {
     this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
-        checkIns, reservedPlaces, shared, sharedUnknown, new long[0]);
-  }
-
-  /** A node's own tally ({@code nodes} 1). */
-  public Tally(
-      long active,
-      long outstandingLine,
-      long outstandingNew,
-      long reserved,
-      long polling,
-      long recentAdmissions,
-      long arrivals,
-      NavigableMap<Long, Long> line,
-      long[] admittedPlaces,
-      long[] checkIns,
-      long[] reservedPlaces,
-      NavigableMap<Long, Long> shared,
-      boolean sharedUnknown,
-      long[] revokedPlaces) {
-    this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
-        checkIns, reservedPlaces, shared, sharedUnknown, revokedPlaces, 1);
+        checkIns, reservedPlaces, shared, sharedUnknown, new long[0], 1);
   }
 
   /** Checks the counts and copies the collections. */

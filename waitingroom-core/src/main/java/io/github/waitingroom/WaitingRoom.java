@@ -403,7 +403,7 @@ public final class WaitingRoom implements AutoCloseable {
       // who may not have come yet, or slots for new arrivals (Grant.callsOpen).
       refresh = Math.min(refresh, grant.callsOpen() ? 2 : FRONT_REFRESH_SECONDS);
     }
-    if (!paused && e.seconds() >= 0 && e.seconds() < soonest) {
+    if (e.seconds() >= 0 && e.seconds() < soonest) {
       // However few are ahead, nobody uncalled gets in before the next plan that can call them:
       // the holder is told that wait. It still polls as the wait before it says (near the front,
       // every two seconds): polling only then came a second late whenever that plan took over

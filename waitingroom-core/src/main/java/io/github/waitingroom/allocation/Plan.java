@@ -62,6 +62,8 @@ public final class Plan {
   private final long partialSecond;
   private final long lineGrant;
   private final long partialGrant;
+  private final long dataCenterPartialGrant;
+  private final boolean partialDrawn;
   private final long newArrivalGrant;
   private final boolean lineServed;
   private final long[] lineSeconds;
@@ -76,6 +78,8 @@ public final class Plan {
       long partialSecond,
       long lineGrant,
       long partialGrant,
+      long dataCenterPartialGrant,
+      boolean partialDrawn,
       long newArrivalGrant,
       boolean lineServed,
       Tally room) {
@@ -86,6 +90,8 @@ public final class Plan {
     this.partialSecond = partialSecond;
     this.lineGrant = lineGrant;
     this.partialGrant = partialGrant;
+    this.dataCenterPartialGrant = dataCenterPartialGrant;
+    this.partialDrawn = partialDrawn;
     this.newArrivalGrant = newArrivalGrant;
     this.lineServed = lineServed;
     this.room = room;
@@ -103,7 +109,7 @@ public final class Plan {
 
   /** A plan that grants nothing: for a node that has no settled tallies to plan from. */
   public static Plan none(long epoch) {
-    return new Plan(epoch, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0, 0, false, Tally.EMPTY);
+    return new Plan(epoch, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0, 0, false, 0, false, Tally.EMPTY);
   }
 
   /**
@@ -174,20 +180,23 @@ public final class Plan {
       line += n;
     }
     long partialGrant = 0;
+    long dcPartial = 0;
+    boolean draw = partial != Long.MIN_VALUE && partial == drawSecond;
     if (partial != Long.MIN_VALUE) {
       long[] dcHold = new long[dataCenters.size()];
       for (int d = 0; d < dcHold.length; d++) {
         dcHold[d] = dataCenters.get(d).lineAt(partial) - dataCenters.get(d).sharedAt(partial);
       }
-      boolean draw = partial == drawSecond;
-      long dcPart = draw
+      dcPartial = draw
           ? systematic(remaining, dcHold, epoch * 2)[myDataCenter]
           : split(remaining, dcHold, dcHold, epoch)[myDataCenter];
       long[] nodeHold = new long[nodes.size()];
       for (int n = 0; n < nodeHold.length; n++) {
         nodeHold[n] = nodes.get(n).lineAt(partial);
       }
-      partialGrant = draw ? systematic(dcPart, nodeHold, epoch * 2 + 1)[me] : split(dcPart, nodeHold, nodeHold, epoch)[me];
+      partialGrant = draw
+          ? systematic(dcPartial, nodeHold, epoch * 2 + 1)[me]
+          : split(dcPartial, nodeHold, nodeHold, epoch)[me];
     }
     long newGrant = 0;
     if (lineServed && admitting) {
@@ -209,7 +218,8 @@ public final class Plan {
       newGrant = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
     }
     return new Plan(
-        epoch, free, room.activeUsers(), cutoff, partial, line, partialGrant, newGrant, lineServed, room);
+        epoch, free, room.activeUsers(), cutoff, partial, line, partialGrant, dcPartial, draw, newGrant, lineServed,
+        room);
   }
 
   /** A publisher's weight in the split of slots for new arrivals (see {@link #ARRIVALS_PER_NODE}). */
@@ -241,7 +251,8 @@ public final class Plan {
   /** This plan without its slots for new arrivals (and so not {@link #lineServed}). */
   public Plan withoutNewArrivals() {
     return new Plan(
-        epoch, freeSlots, activeUsers, cutoffSecond, partialSecond, lineGrant, partialGrant, 0, false, room);
+        epoch, freeSlots, activeUsers, cutoffSecond, partialSecond, lineGrant, partialGrant, dataCenterPartialGrant, partialDrawn,
+        0, false, room);
   }
 
   /** The epoch whose tallies this plan was computed from. */
@@ -296,11 +307,26 @@ public final class Plan {
   }
 
   /**
-   * This node's slots for users of the {@link #partialSecond partial second}: the node calls
-   * that many of its users of that second, in place order.
+   * This node's slots for users of the {@link #partialSecond partial second}: for the first of
+   * its data center's share of them (by place) who poll this node (of a draw: of its own share, as
+   * a lottery ranks them by place), or, under random queueing, for that many of the users of that
+   * second it counts, drawn at random.
    */
   public long partialGrant() {
     return partialGrant;
+  }
+
+  /** Whether the {@link #partialSecond partial second} is a draw (see {@link #compute(RoomConfig, boolean, long, long, List, int, List, int)}). */
+  public boolean partialDrawn() {
+    return partialDrawn;
+  }
+
+  /**
+   * This node's data center's slots for users of the {@link #partialSecond partial second}, which
+   * its nodes share out as {@link #partialGrant()}.
+   */
+  public long dataCenterPartialGrant() {
+    return dataCenterPartialGrant;
   }
 
   /**

@@ -320,11 +320,8 @@ final class NodeState {
     long[] places = plan.partialGrant() > 0 ? placesWaiting(a -> a == plan.partialSecond(), true) : new long[0];
     if (plan.partialSecond() != drawnSecond && places.length > 0) {
       partialSlots = plan.partialGrant();
-      // The first holders by place that the plan gives the data center slots for: whoever of them
-      // polls here first. A lottery's ranks are its places, so of a draw only as many as this node
-      // has slots for.
-      long first = plan.partialDrawn() ? plan.partialGrant() : plan.dataCenterPartialGrant();
-      partialCut = Math.max(partialCut, places[(int) Math.min(places.length, first) - 1]);
+      // Whoever of the plan's first holders of the second polls here first.
+      partialCut = Math.max(partialCut, places[(int) Math.min(places.length, plan.partialFirst()) - 1]);
     } else if (places.length > 0) {
       // A draw: a partial Fisher-Yates shuffle, whose first n places are a uniform draw.
       int n = (int) Math.min(places.length, plan.partialGrant());

@@ -62,8 +62,7 @@ public final class Plan {
   private final long partialSecond;
   private final long lineGrant;
   private final long partialGrant;
-  private final long dataCenterPartialGrant;
-  private final boolean partialDrawn;
+  private final long partialFirst;
   private final long newArrivalGrant;
   private final boolean lineServed;
   private final long[] lineSeconds;
@@ -78,8 +77,7 @@ public final class Plan {
       long partialSecond,
       long lineGrant,
       long partialGrant,
-      long dataCenterPartialGrant,
-      boolean partialDrawn,
+      long partialFirst,
       long newArrivalGrant,
       boolean lineServed,
       Tally room) {
@@ -90,8 +88,7 @@ public final class Plan {
     this.partialSecond = partialSecond;
     this.lineGrant = lineGrant;
     this.partialGrant = partialGrant;
-    this.dataCenterPartialGrant = dataCenterPartialGrant;
-    this.partialDrawn = partialDrawn;
+    this.partialFirst = partialFirst;
     this.newArrivalGrant = newArrivalGrant;
     this.lineServed = lineServed;
     this.room = room;
@@ -109,7 +106,7 @@ public final class Plan {
 
   /** A plan that grants nothing: for a node that has no settled tallies to plan from. */
   public static Plan none(long epoch) {
-    return new Plan(epoch, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0, 0, false, 0, false, Tally.EMPTY);
+    return new Plan(epoch, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0, 0, 0, false, Tally.EMPTY);
   }
 
   /**
@@ -180,14 +177,14 @@ public final class Plan {
       line += n;
     }
     long partialGrant = 0;
-    long dcPartial = 0;
-    boolean draw = partial != Long.MIN_VALUE && partial == drawSecond;
+    long partialFirst = 0;
     if (partial != Long.MIN_VALUE) {
+      boolean draw = partial == drawSecond;
       long[] dcHold = new long[dataCenters.size()];
       for (int d = 0; d < dcHold.length; d++) {
         dcHold[d] = dataCenters.get(d).lineAt(partial) - dataCenters.get(d).sharedAt(partial);
       }
-      dcPartial = draw
+      long dcPartial = draw
           ? systematic(remaining, dcHold, epoch * 2)[myDataCenter]
           : split(remaining, dcHold, dcHold, epoch)[myDataCenter];
       long[] nodeHold = new long[nodes.size()];
@@ -197,6 +194,11 @@ public final class Plan {
       partialGrant = draw
           ? systematic(dcPartial, nodeHold, epoch * 2 + 1)[me]
           : split(dcPartial, nodeHold, nodeHold, epoch)[me];
+      // Whoever of the first holders of this node's line, as many as the data center has slots
+      // for, polls here first (the node's line holds some of the data center's holders, and a
+      // node's first ones are near the data center's first). Of a lottery's draw, whose ranks are
+      // places, only as many as the node has slots for.
+      partialFirst = draw ? partialGrant : dcPartial;
     }
     long newGrant = 0;
     if (lineServed && admitting) {
@@ -218,8 +220,7 @@ public final class Plan {
       newGrant = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
     }
     return new Plan(
-        epoch, free, room.activeUsers(), cutoff, partial, line, partialGrant, dcPartial, draw, newGrant, lineServed,
-        room);
+        epoch, free, room.activeUsers(), cutoff, partial, line, partialGrant, partialFirst, newGrant, lineServed, room);
   }
 
   /** A publisher's weight in the split of slots for new arrivals (see {@link #ARRIVALS_PER_NODE}). */
@@ -251,8 +252,8 @@ public final class Plan {
   /** This plan without its slots for new arrivals (and so not {@link #lineServed}). */
   public Plan withoutNewArrivals() {
     return new Plan(
-        epoch, freeSlots, activeUsers, cutoffSecond, partialSecond, lineGrant, partialGrant, dataCenterPartialGrant, partialDrawn,
-        0, false, room);
+        epoch, freeSlots, activeUsers, cutoffSecond, partialSecond, lineGrant, partialGrant, partialFirst, 0, false,
+        room);
   }
 
   /** The epoch whose tallies this plan was computed from. */
@@ -307,26 +308,21 @@ public final class Plan {
   }
 
   /**
-   * This node's slots for users of the {@link #partialSecond partial second}: for the first of
-   * its data center's share of them (by place) who poll this node (of a draw: of its own share, as
-   * a lottery ranks them by place), or, under random queueing, for that many of the users of that
-   * second it counts, drawn at random.
+   * This node's slots for users of the {@link #partialSecond partial second}: for whichever of
+   * the {@link #partialFirst() first} of them poll this node first, or, under random queueing,
+   * for that many of the users of that second it counts, drawn at random.
    */
   public long partialGrant() {
     return partialGrant;
   }
 
-  /** Whether the {@link #partialSecond partial second} is a draw (see {@link #compute(RoomConfig, boolean, long, long, List, int, List, int)}). */
-  public boolean partialDrawn() {
-    return partialDrawn;
-  }
-
   /**
-   * This node's data center's slots for users of the {@link #partialSecond partial second}, which
-   * its nodes share out as {@link #partialGrant()}.
+   * How many of the first users of the {@link #partialSecond partial second} in this node's line
+   * (by place) may take its {@link #partialGrant()} slots here: as many as the plan gives the
+   * data center slots for (of a draw, as many as it gives this node).
    */
-  public long dataCenterPartialGrant() {
-    return dataCenterPartialGrant;
+  public long partialFirst() {
+    return partialFirst;
   }
 
   /**

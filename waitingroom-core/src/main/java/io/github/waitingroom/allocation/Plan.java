@@ -22,9 +22,10 @@ import org.jspecify.annotations.Nullable;
  *       see {@link Tally#shared}) is served oldest first: every second whose users
  *       all fit lies at or below the {@link #cutoffSecond() cutoff}; the first second that does
  *       not fit gets the rest of the slots as a {@link #partialSecond() partial} second, split
- *       among data centers and nodes by the users each holds in it. A node lets in the users of
- *       its line at or below its cutoff, so a later arrival never gets a slot before an earlier
- *       one; there are no per-bucket budgets and no fragmentation.
+ *       among data centers and nodes by the users each holds in it, for its {@link
+ *       #partialFirst() first} users. A node lets in the users of its line at or below its
+ *       cutoff, so a later arrival never gets a slot before an earlier one; there are no
+ *       per-bucket budgets and no fragmentation.
  *   <li><b>Reserved slots stay.</b> A user a node has called keeps the slot the node holds for
  *       them until they come back or stop polling, however many plans pass: the plan gives the
  *       node back its {@link Tally#reserved() reserved} slots on top of its new ones.
@@ -34,13 +35,14 @@ import org.jspecify.annotations.Nullable;
  *       for them.
  * </ol>
  *
- * <p>Why the grants never exceed the limit: after its tally a node admits at most its outstanding
- * slots (under its old grant) or its new grant, whichever is more, and the new grant is its
- * reserved slots (at most its outstanding line slots) plus its share of the free slots. So the
- * whole room admits at most everything outstanding plus the free slots, which is what the
- * limits leave. Remainders of every split go round in turn, starting from a different publisher
- * each epoch, except that a remainder of the slots for new arrivals stays with a node that still
- * holds it (see {@link #reshare}).
+ * <p>Why the grants never exceed the limit: after its tally a node admits at most what it had
+ * outstanding then (under its old grant) plus its share of the free slots: its new grant is its
+ * reserved slots (part of what was outstanding, and given back less what was taken of them since
+ * the tally, or held by users who are let in once) plus that share. So the whole room admits at
+ * most everything outstanding plus the free slots, which is what the limits leave. Remainders
+ * of every split go round in turn, starting from a different publisher each epoch, except that a
+ * remainder of the slots for new arrivals stays with a node that still holds it (see {@link
+ * #reshare}).
  */
 public final class Plan {
   /**

@@ -11,17 +11,27 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A waiting holder is let in from the line by <em>who</em> it is, not by a count of slots:
  * every holder a plan's line counted and called by its arrival second ({@link Calls}) is let in
  * on whichever node it polls (on a node that did not count it, when the plans hold its slot
- * elsewhere: see {@link #slotHeldElsewhere}), and so is each holder of a partial second that this
- * node called itself. The plan made every such holder's slot free, so the room
- * admits at most what its limits leave, however the holders move between nodes. Slots for new
- * arrivals are a count, taken by one compare-and-set each, so the node never admits more new
- * arrivals than it was granted, whatever the number of threads.
+ * elsewhere: see {@link #slotHeldElsewhere}), and so is each holder of a drawn partial second
+ * that this node called itself. The plan made every such holder's slot free, so the room
+ * admits at most what its limits leave, however the holders move between nodes. The slots of the
+ * plan's partial second (by arrival) and those for new arrivals are counts, taken by one
+ * compare-and-set each, so the node never admits more of either than it was granted, whatever
+ * the number of threads.
+ *
+ * <p>The partial second's slots go to whichever of its first holders poll this node first (those
+ * among the first of its line, by place, that the plan gives the whole data center slots for),
+ * not to holders the node picks: without session affinity a holder the node picked polls the
+ * other nodes of its data center next, and would keep the slot from everyone until it missed two
+ * polls here, while the ones the other nodes picked poll here. A tally counts what is left of
+ * them as reserved for as many of those holders as it still finds in the line (they are left out
+ * of the line), so the next plan gives them back as it does any reserved slot; the rest go back
+ * to the room.
  */
 final class Grant {
   /** The grant of a node that has applied no plan yet: nobody is called, no slot is free. */
-  static Grant none(AtomicLong newSlots) {
+  static Grant none(AtomicLong newSlots, AtomicLong partialSlots) {
     return new Grant(Plan.none(Long.MIN_VALUE), Long.MIN_VALUE, Long.MIN_VALUE, Calls.NONE, new long[0], newSlots,
-        Long.MIN_VALUE, Long.MIN_VALUE, new long[0]);
+        Long.MIN_VALUE, Long.MIN_VALUE, new long[0], partialSlots, Long.MIN_VALUE);
   }
 
   final Plan plan;
@@ -34,7 +44,10 @@ final class Grant {
   final long cutPlace;
   /** The holders the plans applied so far called by their arrival (see {@link Calls}). */
   final Calls calls;
-  /** The places of partial seconds this node called and still counts in its line, sorted. */
+  /**
+   * The places of partial seconds this node called and still counts in its line (drawn seconds,
+   * and its own line's while it plans alone), sorted.
+   */
   private volatile long[] partialCalled;
   /**
    * The slots for new arrivals left: one count per node, shared by all its grants, so that a
@@ -42,6 +55,13 @@ final class Grant {
    * (see {@link NodeState#activateIfDue}).
    */
   private final AtomicLong fresh;
+  /**
+   * The slots left for the first holders of partial seconds who poll here (see the class
+   * comment): one count per node, shared by all its grants, as {@link #fresh}.
+   */
+  private final AtomicLong partialSlots;
+  /** The last place whose holder may take one of {@link #partialSlots}. */
+  final long partialCut;
   /**
    * The last arrival second the plan itself called from the room's line (its cutoff, or every
    * second before its tally when it served the whole line); {@link Long#MIN_VALUE} for none, for
@@ -55,7 +75,7 @@ final class Grant {
   private final long[] peerReserved;
 
   Grant(Plan plan, long tallySecond, long cutPlace, Calls calls, long[] partialCalled, AtomicLong newSlots, long planCut,
-      long planCountedBy, long[] peerReserved) {
+      long planCountedBy, long[] peerReserved, AtomicLong partialSlots, long partialCut) {
     this.plan = plan;
     this.tallySecond = tallySecond;
     this.cutPlace = cutPlace;
@@ -65,6 +85,8 @@ final class Grant {
     this.planCut = planCut;
     this.planCountedBy = planCountedBy;
     this.peerReserved = peerReserved;
+    this.partialSlots = partialSlots;
+    this.partialCut = partialCut;
   }
 
   /**
@@ -110,8 +132,30 @@ final class Grant {
 
   /** Takes one slot for a user who arrived without a ticket (or came back after the line went on). */
   boolean takeNew() {
-    for (long left = fresh.get(); left > 0; left = fresh.get()) {
-      if (fresh.compareAndSet(left, left - 1)) {
+    return take(fresh);
+  }
+
+  /**
+   * Whether the holder of this place, if the line has not called it, may take one of the slots
+   * for the first holders of partial seconds here.
+   */
+  boolean partialOpen(long place) {
+    return place <= partialCut && partialSlots.get() > 0;
+  }
+
+  /** Takes one of the slots for the first holders of partial seconds (see {@link #partialOpen}). */
+  boolean takePartial() {
+    return take(partialSlots);
+  }
+
+  /** The slots for the first holders of partial seconds left (outstanding at a tally). */
+  long outstandingPartial() {
+    return partialSlots.get();
+  }
+
+  private static boolean take(AtomicLong slots) {
+    for (long left = slots.get(); left > 0; left = slots.get()) {
+      if (slots.compareAndSet(left, left - 1)) {
         return true;
       }
     }

@@ -72,13 +72,19 @@ final class NodeState {
   private final LongAdder done = new LongAdder();
   /** The slots for new arrivals left, of whichever grant is in force (see {@link #activateIfDue}). */
   private final AtomicLong newSlots = new AtomicLong();
-  private volatile Grant grant = Grant.none(newSlots);
+  /** The slots for the first holders of partial seconds left, of whichever grant is in force (see {@link Grant}). */
+  private final AtomicLong partialSlots = new AtomicLong();
+  private volatile Grant grant = Grant.none(newSlots, partialSlots);
   private final AtomicReference<Scheduled> scheduled = new AtomicReference<>();
   // Sync-thread state: the grant the last tally read, what it had left then, and the places of
   // partial seconds it had called that the tally found still in line.
   private Grant tallyGrant = grant;
   private long newAtTally;
   private long[] partialAtTally = new long[0];
+  // What was left of the slots for the first holders of partial seconds at the last tally, and how
+  // many of them it counted as reserved (for holders it still found in line).
+  private long partialLeftAtTally;
+  private long partialKeptAtTally;
   private long tallySecond = Long.MIN_VALUE;
   /** The second the last tally counted the line as of: polls due before it no longer count. */
   private volatile long lineAsOf = Long.MIN_VALUE;
@@ -222,6 +228,10 @@ final class NodeState {
       // count the new one has, never from a count that was emptied.
       long planned = next.plan.newArrivalGrant();
       newSlots.updateAndGet(left -> Math.max(0, planned - (next.newAtTally - left)));
+      // Likewise the slots for partial seconds the tally kept as reserved, less what was taken
+      // since, plus the plan's new ones.
+      partialSlots.updateAndGet(
+          left -> Math.max(0, next.partialKept - (next.partialLeftAtTally - left)) + next.partialSlots);
       grant =
           new Grant(
               next.plan,
@@ -232,7 +242,9 @@ final class NodeState {
               newSlots,
               next.planCut,
               next.countedBy,
-              next.peerReserved);
+              next.peerReserved,
+              partialSlots,
+              next.partialCut);
     }
   }
 
@@ -248,15 +260,21 @@ final class NodeState {
       long activateAtMillis,
       long planCut,
       long countedBy,
-      long[] peerReserved) {}
+      long[] peerReserved,
+      long partialSlots,
+      long partialCut,
+      long partialLeftAtTally,
+      long partialKept) {}
 
   /**
    * Schedules a plan computed from this node's last tally to take over at {@code activateAtMillis}
    * (every node of the room switches to a plan at the same instant, so nobody is called on one
    * node while the same plan has not reached another). Every holder counted in the line up to the
-   * plan's cutoff second is called, on every node; of the plan's partial second, this node calls
-   * as many of the holders it counts as the plan gives it slots for, in place order. The slots
-   * for new arrivals are the plan's, less what was admitted since the tally.
+   * plan's cutoff second is called, on every node; the slots the plan gives this node for its
+   * partial second go to the first who poll here of as many of its first holders in this node's
+   * line as the plan gives the data center slots for (see {@link Grant}), or, when it is a drawn
+   * second, to as many holders it counts, drawn at random. The slots for new arrivals
+   * are the plan's, less what was admitted since the tally.
    *
    * @param roomWide whether the plan is the room's (made from every node's tallies); a plan a node
    *     makes alone while the store fails calls only the holders of its own line, by place, since
@@ -294,15 +312,24 @@ final class NodeState {
       }
       cut = Math.max(cut, Ticket.place(plan.cutoffSecond(), -1));
     }
-    if (plan.partialGrant() > 0) {
-      // The plan's slots are for holders of the partial second who hold none yet: the tally
-      // counted the ones called before as reserved, not in its line.
-      long[] places = placesWaiting(a -> a == plan.partialSecond(), true);
+    long partialSlots = 0;
+    // The slots the tally kept are for holders at or below the last cut.
+    long partialCut = partialKeptAtTally > 0 ? tallyGrant.partialCut : Long.MIN_VALUE;
+    // The holders of the partial second who hold no slot yet (the tally counted the ones called
+    // before as reserved, not in its line).
+    long[] places = plan.partialGrant() > 0 ? placesWaiting(a -> a == plan.partialSecond(), true) : new long[0];
+    boolean draw = plan.partialSecond() == drawnSecond;
+    if (!draw && places.length > 0 && places.length >= FIRST_COME_HOLDERS * plan.partialGrant()) {
+      partialSlots = plan.partialGrant();
+      // Whoever of the plan's first holders of the second polls here first.
+      partialCut = Math.max(partialCut, places[(int) Math.min(places.length, plan.partialFirst()) - 1]);
+    } else if (places.length > 0) {
+      // A few holders for each slot, or a draw: this node calls as many of them as it has slots
+      // for, the first by place or drawn at random (a partial Fisher-Yates shuffle, whose first
+      // n places are a uniform draw), and holds a slot for each by place.
       int n = (int) Math.min(places.length, plan.partialGrant());
-      boolean draw = plan.partialSecond() == drawnSecond;
       for (int i = 0; i < n; i++) {
         if (draw) {
-          // A partial Fisher-Yates shuffle: the first n places become a uniform draw.
           int j = i + Math.floorMod(draws.getAsInt(), places.length - i);
           long swap = places[i];
           places[i] = places[j];
@@ -318,8 +345,20 @@ final class NodeState {
     long planCut = !roomWide || plan.room().sharedUnknown() ? Long.MIN_VALUE
         : Math.max(plan.cutoffSecond(), plan.lineServed() && tallySecond != Long.MIN_VALUE ? tallySecond - 1 : Long.MIN_VALUE);
     scheduled.set(new Scheduled(plan, tallySecond, cut, calls, partial.sorted(), tallyGrant, newAtTally,
-        activateAtMillis, planCut, countedBy, peerReserved));
+        activateAtMillis, planCut, countedBy, peerReserved, partialSlots, partialCut, partialLeftAtTally,
+        partialKeptAtTally));
   }
+
+  /**
+   * How many holders of a partial second a node's line must count for each slot the plan gives
+   * it there for those slots to go to whoever of the first holders polls it first (see {@link
+   * Grant}). With fewer (many nodes, a few holders each) the node calls the first holders of its
+   * line by place and holds a slot for each: a holder that several nodes count may be called on
+   * each, and whichever it polls lets it in, while the room counts its slot once (see {@link
+   * Tally#reservedPlaces()}); a count of slots held on each of those nodes would be counted on
+   * each, and stays unused while its holders poll the other nodes.
+   */
+  static final int FIRST_COME_HOLDERS = 4;
 
   /** The plan that takes over next, if one is scheduled. */
   @org.jspecify.annotations.Nullable Plan scheduledPlan() {
@@ -427,14 +466,24 @@ final class NodeState {
   /** The outcome of an attempt to admit a waiting ticket. */
   enum Admission { ADMITTED, NO_SLOT, BUSY }
 
+  /** Which slot a waiting ticket is let in on (see {@link #admitWaiting}). */
+  enum Slot {
+    /** The line has called it: the plans hold its slot, it takes none (see {@link Grant}). */
+    HELD,
+    /** One of the grant's slots for the holders of the plan's partial second. */
+    PARTIAL,
+    /**
+     * A slot for new arrivals: it was called but not counted in the plan's line (it missed polls
+     * and came back), and is still older than any new arrival.
+     */
+    NEW
+  }
+
   /**
-   * Admits a waiting ticket: one the line has called ({@code fromLine}: it needs no slot, see
-   * {@link Grant}), or one that was called but not counted in the plan's line (it missed polls
-   * and came back), which takes a slot for new arrivals if there is one (it is still older than
-   * any new arrival). Only one request per place gets that far: a parallel request of the same
-   * ticket is {@link Admission#BUSY}.
+   * Admits a waiting ticket on the given slot, if the grant has one left. Only one request per
+   * place gets that far: a parallel request of the same ticket is {@link Admission#BUSY}.
    */
-  Admission admitWaiting(long place, long now, Grant g, boolean fromLine) {
+  Admission admitWaiting(long place, long now, Grant g, Slot slot) {
     Seen prev = seen.get(place);
     if (prev != null && prev.state != State.WAITING) {
       return Admission.BUSY;
@@ -444,7 +493,11 @@ final class NodeState {
       return Admission.BUSY;
     }
     begun.increment();
-    boolean admitted = fromLine || g.takeNew();
+    boolean admitted = switch (slot) {
+      case HELD -> true;
+      case PARTIAL -> g.takePartial();
+      case NEW -> g.takeNew();
+    };
     record(admitted, now);
     seen.put(place, admitted
         ? new Seen(State.ACTIVE, config.sliceOf(now), now, 0, 0, claim.firstSeen)
@@ -611,6 +664,8 @@ final class NodeState {
     LongList admitted = new LongList();
     LongList checkIns = new LongList();
     LongList reservedPlaces = new LongList();
+    // Holders in line who may take a slot for the first holders of partial seconds.
+    TreeMap<Long, Seen> firstHolders = new TreeMap<>();
     boolean listCheckIns = listCheckInsSeconds > 0;
     long checkInsFrom = config.sliceOf(now - listCheckInsSeconds);
     for (var e : seen.entrySet()) {
@@ -632,7 +687,9 @@ final class NodeState {
             }
           }
         }
-        if (!called) {
+        if (!called && place <= g.partialCut && inLine(s, asOf)) {
+          firstHolders.put(place, s);
+        } else if (!called) {
           // As of the epoch's end, as on every node (see Polls).
           countInLine(s, asOf, Ticket.arrivalOf(place), line, shared);
         }
@@ -649,6 +706,19 @@ final class NodeState {
     partialAtTally = partial.sorted();
     g.keepPartialCalled(partialAtTally);
     long outstandingNew = g.outstandingNew();
+    long outstandingPartial = g.outstandingPartial();
+    // The slots for the first holders of partial seconds that are left stay reserved for as many of
+    // them as are still in line, the first by place; the others count in the line again.
+    long kept = Math.min(outstandingPartial, firstHolders.size());
+    long k = 0;
+    for (var e : firstHolders.entrySet()) {
+      if (k++ >= kept) {
+        countInLine(e.getValue(), asOf, Ticket.arrivalOf(e.getKey()), line, shared);
+      }
+    }
+    reserved += kept;
+    partialLeftAtTally = outstandingPartial;
+    partialKeptAtTally = kept;
     tallySecond = now;
     lineAsOf = asOf;
     tallyGrant = g;
@@ -662,7 +732,7 @@ final class NodeState {
     recent += inFlight;
     return new Tally(
         activeUsers,
-        reserved,
+        reserved - kept + outstandingPartial,
         outstandingNew,
         reserved,
         polling,

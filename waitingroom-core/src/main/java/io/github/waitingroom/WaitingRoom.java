@@ -225,7 +225,7 @@ public final class WaitingRoom implements AutoCloseable {
     state.poll(t.place(), now, counted == Long.MAX_VALUE ? now : counted, t.lastPoll(),
         t.lastPoll() >= startSecond ? t.due() : 0);
     if (settings.queueingMethod() == RoomSettings.QueueingMethod.PASSTHROUGH) {
-      return state.admitWaiting(t.place(), now, grant, true) == NodeState.Admission.ADMITTED
+      return state.admitWaiting(t.place(), now, grant, NodeState.Slot.HELD) == NodeState.Admission.ADMITTED
           ? admitted(Decision.Outcome.ADMIT, t.admit(now))
           : waitingUnchanged(now);
     }
@@ -242,16 +242,19 @@ public final class WaitingRoom implements AutoCloseable {
     boolean fromLine = counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted)
         && (seenBefore || grant.slotHeldElsewhere(t.place(), counted));
     boolean called = fromLine || seenBefore && grant.called(t.place());
+    // Of the plan's partial second, the first holders to poll here take the slots it gave this node.
+    boolean partial = !fromLine && seenBefore && counted != Long.MAX_VALUE && grant.partialOpen(t.place());
     // A poll whose ticket does not carry this node's last answer to its place (another copy of the
     // ticket polled here since this one last polled anywhere) is a copy's, or a stale retry: it
     // waits, and only a ticket that carries the latest poll gets in. A browser's polls, one at a
     // time with the cookie of the last answer, always do.
     boolean stale = seen != null && t.lastPoll() < seen.at();
-    if (called && !stale && state.admitWaiting(t.place(), now, grant, fromLine) == NodeState.Admission.ADMITTED) {
+    NodeState.Slot slot = fromLine ? NodeState.Slot.HELD : partial ? NodeState.Slot.PARTIAL : NodeState.Slot.NEW;
+    if ((called || partial) && !stale && state.admitWaiting(t.place(), now, grant, slot) == NodeState.Admission.ADMITTED) {
       metrics.recordAdmissionFromLine(now - t.arrival());
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
-    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew(), now, in);
+    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew() || partial, now, in);
   }
 
   private Decision waitingUnchanged(long now) {

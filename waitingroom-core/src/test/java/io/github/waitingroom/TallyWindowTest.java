@@ -32,7 +32,7 @@ class TallyWindowTest {
     long slice = config.sliceSeconds();
     long s0 = 1_800_000_000L; // a slice start
     long place = Ticket.place(s0, 7);
-    assertThat(a.admitNew(place, s0, new Grant(io.github.waitingroom.allocation.Plan.none(0), 0, 0, Calls.NONE, new long[0], new java.util.concurrent.atomic.AtomicLong(1), Long.MIN_VALUE, Long.MIN_VALUE, new long[0]), false))
+    assertThat(a.admitNew(place, s0, new Grant(io.github.waitingroom.allocation.Plan.none(0), 0, 0, Calls.NONE, new long[0], new java.util.concurrent.atomic.AtomicLong(1), Long.MIN_VALUE, Long.MIN_VALUE, new long[0], new java.util.concurrent.atomic.AtomicLong(), Long.MIN_VALUE), false))
         .as("admitted on a in slice S0").isTrue();
     // The user's next request, in the next slice, goes to b: b moves the session from S0.
     b.checkIn(new Ticket(Ticket.State.ACTIVE, place, s0, s0, s0), s0 + slice + 1);

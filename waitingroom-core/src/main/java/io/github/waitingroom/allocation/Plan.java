@@ -22,9 +22,10 @@ import org.jspecify.annotations.Nullable;
  *       see {@link Tally#shared}) is served oldest first: every second whose users
  *       all fit lies at or below the {@link #cutoffSecond() cutoff}; the first second that does
  *       not fit gets the rest of the slots as a {@link #partialSecond() partial} second, split
- *       among data centers and nodes by the users each holds in it. A node lets in the users of
- *       its line at or below its cutoff, so a later arrival never gets a slot before an earlier
- *       one; there are no per-bucket budgets and no fragmentation.
+ *       among data centers and nodes by the users each holds in it, for its {@link
+ *       #partialFirst() first} users. A node lets in the users of its line at or below its
+ *       cutoff, so a later arrival never gets a slot before an earlier one; there are no
+ *       per-bucket budgets and no fragmentation.
  *   <li><b>Reserved slots stay.</b> A user a node has called keeps the slot the node holds for
  *       them until they come back or stop polling, however many plans pass: the plan gives the
  *       node back its {@link Tally#reserved() reserved} slots on top of its new ones.
@@ -34,13 +35,14 @@ import org.jspecify.annotations.Nullable;
  *       for them.
  * </ol>
  *
- * <p>Why the grants never exceed the limit: after its tally a node admits at most its outstanding
- * slots (under its old grant) or its new grant, whichever is more, and the new grant is its
- * reserved slots (at most its outstanding line slots) plus its share of the free slots. So the
- * whole room admits at most everything outstanding plus the free slots, which is what the
- * limits leave. Remainders of every split go round in turn, starting from a different publisher
- * each epoch, except that a remainder of the slots for new arrivals stays with a node that still
- * holds it (see {@link #reshare}).
+ * <p>Why the grants never exceed the limit: after its tally a node admits at most what it had
+ * outstanding then (under its old grant) plus its share of the free slots: its new grant is its
+ * reserved slots (part of what was outstanding, and given back less what was taken of them since
+ * the tally, or held by users who are let in once) plus that share. So the whole room admits at
+ * most everything outstanding plus the free slots, which is what the limits leave. Remainders
+ * of every split go round in turn, starting from a different publisher each epoch, except that a
+ * remainder of the slots for new arrivals stays with a node that still holds it (see {@link
+ * #reshare}).
  */
 public final class Plan {
   /**
@@ -62,6 +64,7 @@ public final class Plan {
   private final long partialSecond;
   private final long lineGrant;
   private final long partialGrant;
+  private final long partialFirst;
   private final long newArrivalGrant;
   private final boolean lineServed;
   private final long[] lineSeconds;
@@ -76,6 +79,7 @@ public final class Plan {
       long partialSecond,
       long lineGrant,
       long partialGrant,
+      long partialFirst,
       long newArrivalGrant,
       boolean lineServed,
       Tally room) {
@@ -86,6 +90,7 @@ public final class Plan {
     this.partialSecond = partialSecond;
     this.lineGrant = lineGrant;
     this.partialGrant = partialGrant;
+    this.partialFirst = partialFirst;
     this.newArrivalGrant = newArrivalGrant;
     this.lineServed = lineServed;
     this.room = room;
@@ -103,7 +108,7 @@ public final class Plan {
 
   /** A plan that grants nothing: for a node that has no settled tallies to plan from. */
   public static Plan none(long epoch) {
-    return new Plan(epoch, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0, 0, false, Tally.EMPTY);
+    return new Plan(epoch, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0, 0, 0, false, Tally.EMPTY);
   }
 
   /**
@@ -174,20 +179,28 @@ public final class Plan {
       line += n;
     }
     long partialGrant = 0;
+    long partialFirst = 0;
     if (partial != Long.MIN_VALUE) {
+      boolean draw = partial == drawSecond;
       long[] dcHold = new long[dataCenters.size()];
       for (int d = 0; d < dcHold.length; d++) {
         dcHold[d] = dataCenters.get(d).lineAt(partial) - dataCenters.get(d).sharedAt(partial);
       }
-      boolean draw = partial == drawSecond;
-      long dcPart = draw
+      long dcPartial = draw
           ? systematic(remaining, dcHold, epoch * 2)[myDataCenter]
           : split(remaining, dcHold, dcHold, epoch)[myDataCenter];
       long[] nodeHold = new long[nodes.size()];
       for (int n = 0; n < nodeHold.length; n++) {
         nodeHold[n] = nodes.get(n).lineAt(partial);
       }
-      partialGrant = draw ? systematic(dcPart, nodeHold, epoch * 2 + 1)[me] : split(dcPart, nodeHold, nodeHold, epoch)[me];
+      partialGrant = draw
+          ? systematic(dcPartial, nodeHold, epoch * 2 + 1)[me]
+          : split(dcPartial, nodeHold, nodeHold, epoch)[me];
+      // Whoever of the first holders of this node's line, as many as the data center has slots
+      // for, polls here first (the node's line holds some of the data center's holders, and a
+      // node's first ones are near the data center's first). Of a lottery's draw, whose ranks are
+      // places, only as many as the node has slots for.
+      partialFirst = draw ? partialGrant : dcPartial;
     }
     long newGrant = 0;
     if (lineServed && admitting) {
@@ -209,7 +222,7 @@ public final class Plan {
       newGrant = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
     }
     return new Plan(
-        epoch, free, room.activeUsers(), cutoff, partial, line, partialGrant, newGrant, lineServed, room);
+        epoch, free, room.activeUsers(), cutoff, partial, line, partialGrant, partialFirst, newGrant, lineServed, room);
   }
 
   /** A publisher's weight in the split of slots for new arrivals (see {@link #ARRIVALS_PER_NODE}). */
@@ -241,7 +254,8 @@ public final class Plan {
   /** This plan without its slots for new arrivals (and so not {@link #lineServed}). */
   public Plan withoutNewArrivals() {
     return new Plan(
-        epoch, freeSlots, activeUsers, cutoffSecond, partialSecond, lineGrant, partialGrant, 0, false, room);
+        epoch, freeSlots, activeUsers, cutoffSecond, partialSecond, lineGrant, partialGrant, partialFirst, 0, false,
+        room);
   }
 
   /** The epoch whose tallies this plan was computed from. */
@@ -296,11 +310,21 @@ public final class Plan {
   }
 
   /**
-   * This node's slots for users of the {@link #partialSecond partial second}: the node calls
-   * that many of its users of that second, in place order.
+   * This node's slots for users of the {@link #partialSecond partial second}: for whichever of
+   * the {@link #partialFirst() first} of them poll this node first, or, under random queueing,
+   * for that many of the users of that second it counts, drawn at random.
    */
   public long partialGrant() {
     return partialGrant;
+  }
+
+  /**
+   * How many of the first users of the {@link #partialSecond partial second} in this node's line
+   * (by place) may take its {@link #partialGrant()} slots here: as many as the plan gives the
+   * data center slots for (of a draw, as many as it gives this node).
+   */
+  public long partialFirst() {
+    return partialFirst;
   }
 
   /**

@@ -53,8 +53,10 @@ class PlanProperties {
       for (int n = 0; n < dcs.get(d).size(); n++) {
         Plan p = Plan.compute(config, epoch, sums, d, dcs.get(d), n);
         Tally me = dcs.get(d).get(n);
-        // What a node may admit after its tally: its old outstanding or its new grant, whichever is more.
-        long line = Math.max(p.lineGrant() + p.partialGrant(), me.outstandingLine());
+        // What a node may admit after its tally: what it had outstanding then, plus its share of the
+        // free slots (its new grant less its reserved slots, which were part of what was outstanding).
+        long line = me.outstandingLine() + p.lineGrant() - me.reserved() + p.partialGrant();
+        assertThat(p.partialFirst()).as("first holders who may take the partial second's slots").isGreaterThanOrEqualTo(p.partialGrant());
         long fresh = Math.max(p.newArrivalGrant(), me.outstandingNew());
         newlyGranted += line + fresh;
         cutoff = p.cutoffSecond();

@@ -11,18 +11,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A waiting holder is let in from the line by <em>who</em> it is, not by a count of slots:
  * every holder a plan's line counted and called by its arrival second ({@link Calls}) is let in
  * on whichever node it polls (on a node that did not count it, when the plans hold its slot
- * elsewhere: see {@link #slotHeldElsewhere}), and so is each holder of a drawn partial second
- * that this node called itself. The plan made every such holder's slot free, so the room
+ * elsewhere: see {@link #slotHeldElsewhere}), and so is each holder of a partial second that
+ * this node called itself (a few holders for each slot, or a draw: see {@link
+ * NodeState#FIRST_COME_HOLDERS}). The plan made every such holder's slot free, so the room
  * admits at most what its limits leave, however the holders move between nodes. The slots of the
  * plan's partial second (by arrival) and those for new arrivals are counts, taken by one
  * compare-and-set each, so the node never admits more of either than it was granted, whatever
  * the number of threads.
  *
- * <p>The partial second's slots go to whichever of its first holders poll this node first (those
- * among the first of its line, by place, that the plan gives the whole data center slots for),
- * not to holders the node picks: without session affinity a holder the node picked polls the
- * other nodes of its data center next, and would keep the slot from everyone until it missed two
- * polls here, while the ones the other nodes picked poll here. A tally counts what is left of
+ * <p>In a crowd the partial second's slots go to whichever of its first holders poll this node
+ * first (those among the first of its line, by place, that the plan gives the whole data center
+ * slots for), not to holders the node picks: without session affinity a holder the node picked
+ * polls the other nodes of its data center next, and would keep the slot from everyone until it
+ * missed two polls here, while the ones the other nodes picked poll here. A tally counts what is left of
  * them as reserved for as many of those holders as it still finds in the line (they are left out
  * of the line), so the next plan gives them back as it does any reserved slot; the rest go back
  * to the room.

@@ -310,9 +310,10 @@ public final class Plan {
   }
 
   /**
-   * This node's slots for users of the {@link #partialSecond partial second}: for whichever of
-   * the {@link #partialFirst() first} of them poll this node first, or, under random queueing,
-   * for that many of the users of that second it counts, drawn at random.
+   * This node's slots for users of the {@link #partialSecond partial second}: in a crowd, for
+   * whichever of the {@link #partialFirst() first} of them poll this node first; otherwise for
+   * that many of the users of that second it counts, the first by place or, under random
+   * queueing, drawn at random.
    */
   public long partialGrant() {
     return partialGrant;

@@ -243,7 +243,8 @@ public final class WaitingRoom implements AutoCloseable {
         && (seenBefore || grant.slotHeldElsewhere(t.place(), counted));
     boolean called = fromLine || seenBefore && grant.called(t.place());
     // Of the plan's partial second, the first holders to poll here take the slots it gave this node.
-    boolean partial = !fromLine && seenBefore && counted != Long.MAX_VALUE && grant.partialOpen(t.place());
+    boolean partial = !fromLine && seen != null && state.inLine(seen, grant.tallySecond) && counted != Long.MAX_VALUE
+        && grant.partialOpen(t.place());
     // A poll whose ticket does not carry this node's last answer to its place (another copy of the
     // ticket polled here since this one last polled anywhere) is a copy's, or a stale retry: it
     // waits, and only a ticket that carries the latest poll gets in. A browser's polls, one at a

@@ -270,11 +270,11 @@ final class NodeState {
    * Schedules a plan computed from this node's last tally to take over at {@code activateAtMillis}
    * (every node of the room switches to a plan at the same instant, so nobody is called on one
    * node while the same plan has not reached another). Every holder counted in the line up to the
-   * plan's cutoff second is called, on every node; the slots the plan gives this node for its
-   * partial second go to the first who poll here of as many of its first holders in this node's
-   * line as the plan gives the data center slots for (see {@link Grant}), or, when it is a drawn
-   * second, to as many holders it counts, drawn at random. The slots for new arrivals
-   * are the plan's, less what was admitted since the tally.
+   * plan's cutoff second is called, on every node. The slots the plan gives this node for its
+   * partial second go, in a crowd ({@link #FIRST_COME_HOLDERS}), to whichever of the plan's first
+   * holders in this node's line poll here first (see {@link Grant}); otherwise this node calls as
+   * many holders it counts, the first by place or, when it is a drawn second, drawn at random.
+   * The slots for new arrivals are the plan's, less what was admitted since the tally.
    *
    * @param roomWide whether the plan is the room's (made from every node's tallies); a plan a node
    *     makes alone while the store fails calls only the holders of its own line, by place, since

@@ -45,10 +45,7 @@ final class Grant {
   final long cutPlace;
   /** The holders the plans applied so far called by their arrival (see {@link Calls}). */
   final Calls calls;
-  /**
-   * The places of partial seconds this node called and still counts in its line (drawn seconds,
-   * and its own line's while it plans alone), sorted.
-   */
+  /** The places of partial seconds this node called and still counts in its line, sorted. */
   private volatile long[] partialCalled;
   /**
    * The slots for new arrivals left: one count per node, shared by all its grants, so that a

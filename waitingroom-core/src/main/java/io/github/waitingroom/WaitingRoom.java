@@ -242,7 +242,8 @@ public final class WaitingRoom implements AutoCloseable {
     boolean fromLine = counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted)
         && (seenBefore || grant.slotHeldElsewhere(t.place(), counted));
     boolean called = fromLine || seenBefore && grant.called(t.place());
-    // Of the plan's partial second, the first holders to poll here take the slots it gave this node.
+    // In a crowd, the first holders of the plan's partial second that this node counted in its line
+    // at the tally take the slots the plan gave it, whoever polls first (see Grant).
     boolean partial = !fromLine && seen != null && state.inLine(seen, grant.tallySecond) && counted != Long.MAX_VALUE
         && grant.partialOpen(t.place());
     // A poll whose ticket does not carry this node's last answer to its place (another copy of the

@@ -237,8 +237,9 @@ public final class WaitingRoom implements AutoCloseable {
     // when the room's plans hold its slot elsewhere: turning it away would let later arrivals in
     // first. So does any node of the data center for a holder another node of it called and
     // reserved: once its polls move, the node that called it stops counting it and its slot goes
-    // to someone behind it. Copies of one ticket may so get in once on each node that they reach before the room
-    // knows of the first admission (an epoch and the lag between data centers), never after.
+    // to someone behind it. Copies of one ticket may so get in once on each node that they reach
+    // before the room knows of the first admission (an epoch and the lag between data centers),
+    // never after.
     NodeState.Seen mine = state.seen(t.place());
     boolean seenBefore = mine != null && mine.firstSeen() <= grant.tallySecond;
     boolean fromLine = counted != Long.MAX_VALUE

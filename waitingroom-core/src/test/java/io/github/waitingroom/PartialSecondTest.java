@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,18 @@ class PartialSecondTest {
           .sessionDuration(Duration.ofMinutes(1)).refreshInterval(Duration.ofSeconds(2))
           .waitingTimeout(Duration.ofMinutes(5)).build();
 
+  /** Queues this many newcomers in the current second, the i-th on node(i); their tickets by place. */
+  private static List<String> queueInOneSecond(Cluster c, int holders, IntFunction<WaitingRoom> node) {
+    List<String> tickets = new ArrayList<>();
+    for (int i = 0; i < holders; i++) {
+      Decision d = node.apply(i).decide(null);
+      assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+      tickets.add(Objects.requireNonNull(d.ticket()));
+    }
+    tickets.sort(Comparator.comparingLong(c::placeOf));
+    return tickets;
+  }
+
   @Test
   void theFirstHoldersOfAPartialSecondGetInOnWhicheverNodeTheyPoll() {
     Cluster c = new Cluster(config, KEYS);
@@ -34,13 +47,7 @@ class PartialSecondTest {
     // Two sessions that start together (and so end together: two slots free at once), then four
     // holders who arrive in one second, more than the two slots.
     c.admitNewcomers(2, Duration.ZERO);
-    List<String> tickets = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      Decision d = (i % 2 == 0 ? a : b).decide(null);
-      assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
-      tickets.add(Objects.requireNonNull(d.ticket()));
-    }
-    tickets.sort(Comparator.comparingLong(c::placeOf));
+    List<String> tickets = queueInOneSecond(c, 4, i -> i % 2 == 0 ? a : b);
     // Each polls both nodes, every 2 s; the second holder polls a first and the first polls b
     // first, so a node that called only the first holder of its line turns the second away.
     int[][] order = {{1, 0}, {0, 1}, {0, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 0}, {3, 1}};
@@ -85,13 +92,7 @@ class PartialSecondTest {
     c.admitNewcomers(2, Duration.ZERO);
     final int holders = 5;
     long end = c.now() + 60;
-    List<String> tickets = new ArrayList<>();
-    for (int i = 0; i < holders; i++) {
-      Decision d = b.decide(null);
-      assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
-      tickets.add(Objects.requireNonNull(d.ticket()));
-    }
-    tickets.sort(Comparator.comparingLong(c::placeOf));
+    List<String> tickets = queueInOneSecond(c, holders, i -> b);
     // All poll b every 2 s while the room is full; after the sessions end, the first holder polls
     // a only (without session affinity any node may get a browser's next poll): its first poll
     // there comes after b called it, 2 s after b's last poll of it.

@@ -96,16 +96,8 @@ final class Grant {
    * takes none.
    */
   boolean slotHeldElsewhere(long place, long countedSince) {
-    return countedSince <= planCountedBy && Ticket.arrivalOf(place) <= planCut || reservedByPeer(place);
-  }
-
-  /**
-   * Whether another node of this data center called the holder of this place and reserved its
-   * slot in the plan's tallies: the holder may be let in here, whether this node called it or not
-   * (its polls moved here, and the node that called it stops counting it).
-   */
-  boolean reservedByPeer(long place) {
-    return Arrays.binarySearch(peerReserved, place) >= 0;
+    return countedSince <= planCountedBy && Ticket.arrivalOf(place) <= planCut
+        || Arrays.binarySearch(peerReserved, place) >= 0;
   }
 
   /** Whether a waiting ticket with this place has been called. */

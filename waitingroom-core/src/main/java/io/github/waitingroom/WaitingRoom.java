@@ -235,16 +235,12 @@ public final class WaitingRoom implements AutoCloseable {
     // A node that saw the place before the plan's tally counted it there, and so holds its slot.
     // A node that did not (without session affinity a holder's polls go to any node) lets it in
     // when the room's plans hold its slot elsewhere: turning it away would let later arrivals in
-    // first. So does any node of the data center for a holder another node of it called and
-    // reserved: once its polls move, the node that called it stops counting it and its slot goes
-    // to someone behind it. Copies of one ticket may so get in once on each node that they reach
-    // before the room knows of the first admission (an epoch and the lag between data centers),
-    // never after.
+    // first. Copies of one ticket may so get in once on each node that they reach before the room
+    // knows of the first admission (an epoch and the lag between data centers), never after.
     NodeState.Seen mine = state.seen(t.place());
     boolean seenBefore = mine != null && mine.firstSeen() <= grant.tallySecond;
-    boolean fromLine = counted != Long.MAX_VALUE
-        && (grant.lineCalled(t.place(), counted) && (seenBefore || grant.slotHeldElsewhere(t.place(), counted))
-            || grant.reservedByPeer(t.place()));
+    boolean fromLine = counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted)
+        && (seenBefore || grant.slotHeldElsewhere(t.place(), counted));
     boolean called = fromLine || seenBefore && grant.called(t.place());
     // In a crowd, the first holders of the plan's partial second that this node counted in its line
     // at the tally take the slots the plan gave it, whoever polls first (see Grant).

@@ -101,6 +101,21 @@ class LimitsTest {
   }
 
   /**
+   * A case of {@link #bouncingVisitorsNeverExceedTheLimits} that 300 random seeds found on
+   * {@code 5995cae} (the 20th of them), which let a holder that another node of its data center
+   * called and reserved in on whichever node it polled: the room went 1 over (21 of 20). A node
+   * that has not counted such a holder in its line holds no slot for it, and once the node that
+   * called it stops counting it no tally does, while the node it polls may still let it in (as
+   * benchmarks/README.md section 11 found for the same idea). Reverted; this seed stays a test.
+   */
+  @Test
+  void aHolderAnotherNodeCalledIsNotLetInWhereNoTallyHoldsItsSlot() {
+    Crowd crowd = lateNodes(20, 1, 36135);
+    assertThat(crowd.maxActive).as("peak active").isLessThanOrEqualTo(20);
+    assertThat(crowd.maxAdmissionsPerMinute).as("admissions in a minute").isLessThanOrEqualTo(20);
+  }
+
+  /**
    * Finding 8: visitors who bounce between data centers, with nodes that miss syncs at random. One
    * node (ap/e) planned an epoch counting data center eu silent, from eu's sum of three epochs
    * before (3 active), while eu's sum of that very epoch, which node us/d read a second later, said

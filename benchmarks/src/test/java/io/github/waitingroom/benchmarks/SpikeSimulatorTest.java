@@ -83,13 +83,13 @@ class SpikeSimulatorTest {
     assertLimits(r);
   }
 
-  // Known gap of issue 8 (on 27ce5f3: 0 in 43 of 46 runs, 1 or 2 users in three). 63
-  // FIFO-inverted users on seed 11 while a called user got in only on a
-  // node that held a slot for it; since a called user is let in on whichever node it polls (and
-  // plans stopped stalling with a lag of half an epoch), 0 in five runs and 1 in a sixth: places
-  // take random tie-break bits, and the rest of the gap (partial seconds and slots for new
-  // arrivals are per node, see benchmarks/README.md, finding 1) still shows now and then.
-  @org.junit.jupiter.api.Disabled("known gap: 0 FIFO-inverted users on smoke seed 11 in 5 of 6 runs, 1 in one")
+  // Known gap of issue 8: on 8786976, 1 or 2 FIFO-inverted users on seed 11 in 3 of 40 runs. A
+  // holder of a partial second called by place on one node polls the other node of its data
+  // center next; that node sees its slot reserved by the peer but did not call it, so it turns it
+  // away while a later second gets in elsewhere. Letting it in there (5995cae) went over the limit
+  // (LimitsTest.aHolderAnotherNodeCalledIsNotLetInWhereNoTallyHoldsItsSlot); see
+  // benchmarks/README.md, section 13.
+  @org.junit.jupiter.api.Disabled("known gap: 0 FIFO-inverted users on smoke seed 11 in 37 of 40 runs, 1 or 2 in three")
   @Test
   void severalDataCentersWithLagServeTheLineInOrder() {
     SpikeSimulator.Result r = SpikeSimulator.run(Scenario.smoke(11));

@@ -106,7 +106,8 @@ class LimitsTest {
    * called and reserved in on whichever node it polled: the room went 1 over (21 of 20). A node
    * that has not counted such a holder in its line holds no slot for it, and once the node that
    * called it stops counting it no tally does, while the node it polls may still let it in (as
-   * benchmarks/README.md section 11 found for the same idea; section 13). Reverted; this seed stays a test.
+   * benchmarks/README.md section 11 found for the same idea; see its section 13). Reverted; this
+   * seed stays a test.
    */
   @Test
   void aHolderAnotherNodeCalledIsNotLetInWhereNoTallyHoldsItsSlot() {

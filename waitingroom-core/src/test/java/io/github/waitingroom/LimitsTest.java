@@ -106,7 +106,7 @@ class LimitsTest {
    * their fixed seeds only, and those did not catch {@code 5995cae}, which 20 random seeds did
    * (see {@link #aHolderAnotherNodeCalledIsNotLetInWhereNoTallyHoldsItsSlot}). Skipped unless asked
    * for: {@code mvn -pl waitingroom-core test -Dtest='LimitsTest#limitsHoldForRandomSeeds'
-   * -Dlimits.randomSeeds=300} (a few seconds a seed). A failure names its case, to keep as a test.
+   * -Dlimits.randomSeeds=300} (1 to 2 s a seed on 2 cores). A failure names its case, to keep as a test.
    */
   @Test
   void limitsHoldForRandomSeeds() {

@@ -10,7 +10,9 @@ public enum FailurePolicy {
    * Keep serving this node's own line, oldest first, up to what the other nodes count this node
    * for (they count it with its last published tally, as if it had used everything it was still
    * allowed): as many active users at once, and as many admissions a minute, as it last published
-   * plus its outstanding grant. New arrivals queue. The room never exceeds its limits.
+   * plus its outstanding grant. New arrivals queue. The room stays within its limits for an
+   * outage shorter than the store's retention, and, without session affinity, as long as users do
+   * not move away from their first node for longer than a session (see the README's "Outages").
    */
   FAIL_CLOSED,
   /**

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -60,7 +61,15 @@ import org.slf4j.LoggerFactory;
  * While the transport fails, other nodes count this node with its last published tally as if it
  * had used all of its grant ({@link Tally#silent}), for as long as they keep its report: the
  * {@link Coordinator#retention retention} after its last report, the longest a dead node's users
- * could still be active. For every epoch of the outage the node plans alone, from its own tally:
+ * could still be active. They do so only once that tally is more than {@link
+ * Coordinator#SILENT_AFTER_EPOCHS} epochs old, and their plans take over two epochs after their
+ * own: until then the plans in force count the node by its tallies, that is by its grant. So the
+ * node keeps its grant until the plans of the others count it silent, and sends the tallies of its
+ * first failed exchange until one is answered: an exchange whose answer never came (a timeout
+ * after the store ran it) may have published them, and the others then count it by those. Its
+ * last published tally is whichever of its last answered one and those reached the store: it
+ * stays within both. From then on (under {@link FailurePolicy#FAIL_OPEN}, at once) the node plans
+ * alone for every epoch of the outage, from its own tally:
  *
  * <ul>
  *   <li>{@link FailurePolicy#FAIL_CLOSED}: it keeps serving its own line (oldest first) but never
@@ -131,6 +140,21 @@ final class Synchronizer {
   private long joined;
   private long applied = Long.MIN_VALUE;
   private @Nullable Tally lastPublished;
+  /**
+   * The latest tally an exchange carried, answered or not, and its epoch: an exchange whose answer
+   * never came (a timeout after the store ran it) may have published it, so the others may count
+   * this node by it.
+   */
+  private @Nullable Tally lastSent;
+  private long lastSentEpoch = Long.MIN_VALUE;
+  /** The tallies the last exchange carried. */
+  private NavigableMap<Long, Tally> sentLast = new TreeMap<>();
+  /**
+   * While the store fails: the tallies the first failed exchange carried, which every exchange
+   * carries until one is answered (see {@link #mayPlanAlone}); {@code null} while the store
+   * answers.
+   */
+  private @Nullable NavigableMap<Long, Tally> sentBeforeOutage;
   private long failingSince;
   private boolean stalled;
   /** The last epoch planned before the current stall. */
@@ -276,18 +300,20 @@ final class Synchronizer {
         tallied = epoch - 1;
       }
       try {
-        long storeMillis = coordinator.exchange(joined, tallies, epoch);
+        NavigableMap<Long, Tally> sent = toSend();
+        long storeMillis = coordinator.exchange(joined, sent, epoch);
         state.learnAdmitted(coordinator.latestAdmitted());
         long after = clock.millis();
         if (storeMillis >= 0) {
           offsetMillis = storeMillis - (startMillis + after) / 2;
         }
-        if (!tallies.isEmpty()) {
-          lastPublished = tallies.lastEntry().getValue();
+        if (!sent.isEmpty()) {
+          lastPublished = sent.lastEntry().getValue();
         }
         readSettings();
         if (failing) {
           failing = false;
+          sentBeforeOutage = null;
           log.info("room '{}': coordinator transport answers again after {} s", config.roomId(), now - failingSince);
         }
         if (coordinator.epochs() != epochs) {
@@ -351,13 +377,14 @@ final class Synchronizer {
         if (!failing) {
           failing = true;
           failingSince = now;
+          sentBeforeOutage = sentLast;
           metrics.recordStoreOutage();
           log.warn("room '{}': coordinator transport failed, planning alone ({}): {}",
               config.roomId(), failurePolicy, e.toString());
         } else {
           log.debug("room '{}': coordinator transport still failing: {}", config.roomId(), e.toString());
         }
-        if (applied < epoch - 1) {
+        if (applied < epoch - 1 && mayPlanAlone(epoch)) {
           apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs, Long.MAX_VALUE, checkInsToList()) : tallies.lastEntry().getValue()), 0,
               false, NO_PLACES);
         }
@@ -388,7 +415,7 @@ final class Synchronizer {
    */
   private void applyLate(long epoch) {
     try {
-      coordinator.exchange(joined, tallies, epoch);
+      coordinator.exchange(joined, toSend(), epoch);
       Coordinator.Settled s = coordinator.settled(tallied);
       if (s != null) {
         Plan p = plan(s, tallied);
@@ -616,6 +643,35 @@ final class Synchronizer {
     }
   }
 
+  /**
+   * The tallies the next exchange carries: the latest ones, or while the store fails those the
+   * first failed exchange carried. Notes them as sent (see {@link #lastSent}).
+   */
+  private NavigableMap<Long, Tally> toSend() {
+    NavigableMap<Long, Tally> held = sentBeforeOutage;
+    NavigableMap<Long, Tally> sent = held != null ? held : new TreeMap<>(tallies);
+    if (!sent.isEmpty() && sent.lastKey() > lastSentEpoch) {
+      lastSent = sent.lastEntry().getValue();
+      lastSentEpoch = sent.lastKey();
+    }
+    sentLast = sent;
+    return sent;
+  }
+
+  /**
+   * Whether a node whose exchange failed in {@code epoch} may plan alone now. Under {@link
+   * FailurePolicy#FAIL_CLOSED} only once every plan in force elsewhere counts it silent (see the
+   * class comment): the others count it by the latest tally it sent until that is more than
+   * {@link Coordinator#SILENT_AFTER_EPOCHS} epochs old, and a plan takes over two epochs after its
+   * own. Until then it keeps its grant, which they count. Under {@link FailurePolicy#FAIL_OPEN} at
+   * once: it may exceed the limits by its share anyway.
+   */
+  private boolean mayPlanAlone(long epoch) {
+    return failurePolicy == FailurePolicy.FAIL_OPEN
+        || lastSentEpoch == Long.MIN_VALUE
+        || epoch >= lastSentEpoch + Coordinator.SILENT_AFTER_EPOCHS + 3;
+  }
+
   /** This node's own plan for an epoch of an outage (see the class comment). */
   private Plan alone(long epoch, Tally mine) {
     RoomConfig config = live.current().config();
@@ -630,10 +686,13 @@ final class Synchronizer {
       if (published == null) {
         return Plan.none(epoch);
       }
-      // Exactly what the others count this node for while it is silent.
+      // Exactly what the others count this node for while it is silent, by whichever of its last
+      // answered tally and the last it sent reached the store.
       Tally last = published.silent(config.sessionSeconds());
-      long activeLimit = Math.max(0, last.active());
-      long rateLimit = last.recentAdmissions();
+      Tally sent = lastSent;
+      Tally maybe = sent != null && sent != published ? sent.silent(config.sessionSeconds()) : last;
+      long activeLimit = Math.max(0, Math.min(last.active(), maybe.active()));
+      long rateLimit = Math.min(last.recentAdmissions(), maybe.recentAdmissions());
       if (activeLimit <= 0 || rateLimit <= 0) {
         return Plan.none(epoch);
       }

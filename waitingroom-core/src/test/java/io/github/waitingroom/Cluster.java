@@ -175,6 +175,13 @@ final class Cluster {
   final class Store implements Transport {
     private InMemoryTransport delegate = new InMemoryTransport(storeClock);
     volatile boolean failing;
+    /**
+     * How often an exchange is run by the store but its answer never reaches the node (a timeout
+     * after the store wrote what the node published): the node sees a failure, the others see its
+     * report.
+     */
+    double loseAnswers;
+    final java.util.Random losses = new java.util.Random(1);
 
     void flush() {
       delegate = new InMemoryTransport(storeClock);
@@ -190,7 +197,11 @@ final class Cluster {
       if (failing) {
         throw new IOException("store down");
       }
-      return delegate.exchange(roomId, publications, retention);
+      Map<String, Map<String, byte[]>> answer = delegate.exchange(roomId, publications, retention);
+      if (loseAnswers > 0 && losses.nextDouble() < loseAnswers) {
+        throw new IOException("answer lost after the store ran the exchange");
+      }
+      return answer;
     }
   }
 

@@ -16,8 +16,8 @@ import java.util.TreeMap;
 /**
  * A store that goes wrong on a schedule ({@link Scenario.Fault}): it fails (every exchange
  * throws), is flushed (loses everything), answers with about half of the other publishers missing,
- * or answers with an extra publisher whose report has a newer format version (a rolling upgrade).
- * Wraps a {@link LaggedTransport}. Not thread-safe, like the simulator.
+ * answers with an extra publisher whose report has a newer format version (a rolling upgrade), or
+ * loses the answer of every tenth exchange after running it (a timeout). Wraps a {@link LaggedTransport}. Not thread-safe, like the simulator.
  */
 final class FaultyTransport implements Transport {
   private final LaggedTransport store;
@@ -28,6 +28,8 @@ final class FaultyTransport implements Transport {
   private final byte[] newerReport;
   /** Exchanges that failed. */
   long failures;
+  /** Exchanges run while answers may be lost, to lose every tenth. */
+  private long lossCandidates;
 
   FaultyTransport(LaggedTransport store, InstantSource clock, long startMillis, List<Scenario.Fault> faults) {
     this.store = store;
@@ -46,6 +48,7 @@ final class FaultyTransport implements Transport {
     long t = clock.millis() - startMillis;
     boolean partial = false;
     boolean newer = false;
+    boolean lose = false;
     for (int i = 0; i < faults.size(); i++) {
       Scenario.Fault f = faults.get(i);
       switch (f.kind()) {
@@ -63,9 +66,14 @@ final class FaultyTransport implements Transport {
         }
         case PARTIAL -> partial |= f.covers(t);
         case NEWER_VERSION -> newer |= f.covers(t);
+        case LOST_ANSWERS -> lose |= f.covers(t) && lossCandidates++ % 10 == 9;
       }
     }
     Map<String, Map<String, byte[]>> answer = store.exchange(roomId, publications, retention);
+    if (lose) {
+      failures++;
+      throw new IOException("simulated timeout: the store ran the exchange, its answer was lost");
+    }
     if (!partial && !newer) {
       return answer;
     }

@@ -182,7 +182,12 @@ public record Scenario(
     /** Answers miss about half of the other publishers' values. */
     PARTIAL,
     /** Answers carry one extra publisher per scope whose report has a newer format version. */
-    NEWER_VERSION
+    NEWER_VERSION,
+    /**
+     * One exchange in ten is run by the store but its answer is lost (a command that timed out
+     * after the store ran it): the node sees a failure, the others see what it published.
+     */
+    LOST_ANSWERS
   }
 
   /** How arrivals of a wave spread over its time span. */
@@ -403,7 +408,8 @@ public record Scenario(
         new Fault(FaultKind.OUTAGE, Duration.ofMinutes(5), Duration.ofMinutes(4)),
         new Fault(FaultKind.FLUSH, Duration.ofMinutes(12), Duration.ZERO),
         new Fault(FaultKind.PARTIAL, Duration.ofMinutes(15), Duration.ofMinutes(2)),
-        new Fault(FaultKind.NEWER_VERSION, Duration.ofMinutes(19), Duration.ofMinutes(2)));
+        new Fault(FaultKind.NEWER_VERSION, Duration.ofMinutes(19), Duration.ofMinutes(2)),
+        new Fault(FaultKind.LOST_ANSWERS, Duration.ofMinutes(22), Duration.ofMinutes(2)));
   }
 
   /** The adversarial scenarios: one blind spot of the first simulator each. */
@@ -417,9 +423,9 @@ public record Scenario(
             none.withClones(100, Duration.ofMinutes(7)), hostileWaves()),
         hostileBase("skew", "node clocks off by up to +-5 s", none.withSkew(Duration.ofSeconds(5)), hostileWaves()),
         hostileBase("store-fail-open", "FAIL_OPEN; store down minutes 5-9, flushed at 12, partial answers 15-17, "
-            + "a newer report version 19-21", none.withFaults(FailurePolicy.FAIL_OPEN, storeFaults()), hostileWaves()),
+            + "a newer report version 19-21, one answer in ten lost 22-24", none.withFaults(FailurePolicy.FAIL_OPEN, storeFaults()), hostileWaves()),
         hostileBase("store-fail-closed", "FAIL_CLOSED; store down minutes 5-9, flushed at 12, partial answers 15-17, "
-            + "a newer report version 19-21", none.withFaults(FailurePolicy.FAIL_CLOSED, storeFaults()), hostileWaves()),
+            + "a newer report version 19-21, one answer in ten lost 22-24", none.withFaults(FailurePolicy.FAIL_CLOSED, storeFaults()), hostileWaves()),
         hostileBase("burst", "arrivals packed into the first second of each slice (min 2-10) and of each minute (min 12-20)",
             none,
             List.of(

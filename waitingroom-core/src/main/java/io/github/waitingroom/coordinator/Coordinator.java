@@ -97,7 +97,7 @@ public final class Coordinator {
   public static final String DOCUMENT = "~";
 
   /** Epochs a publisher may lag before it counts as silent. */
-  static final int SILENT_AFTER_EPOCHS = 2;
+  public static final int SILENT_AFTER_EPOCHS = 2;
 
   private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
 

@@ -61,10 +61,16 @@ class MultiDataCenterTest {
 
   /** Nine nodes in three data centers, arrivals 60/30/10 %: a quiet start, a spike, calm. */
   private MultiNodeSimulation nineNodes(RoomConfig config, boolean sticky) {
+    return nineNodes(config, sticky, 7, 7, 0);
+  }
+
+  /** {@link #nineNodes(RoomConfig, boolean)} with its seeds and lost answers (see {@link MultiNodeSimulation}). */
+  private MultiNodeSimulation nineNodes(RoomConfig config, boolean sticky, long seed, long tieBreakSeed,
+      double lostAnswers) {
     MultiNodeSimulation sim =
         new MultiNodeSimulation(
             config, new String[] {"dc-a", "dc-b", "dc-c"}, new double[] {0.6, 0.3, 0.1}, 3, uri, prefix,
-            this::transport);
+            this::transport, seed, tieBreakSeed, lostAnswers);
     this.sim = sim;
     if (sticky) {
       sim.sticky();
@@ -117,6 +123,48 @@ class MultiDataCenterTest {
     MultiNodeSimulation sim = nineNodes(config, false);
     assertThat(sim.maxActive).isLessThanOrEqualTo(config.totalActiveUsers());
     assertThat(sim.maxAdmittedInAMinute).isGreaterThanOrEqualTo(config.newUsersPerMinute() * 95 / 100);
+  }
+
+  /**
+   * A command that times out after Redis ran it: the node takes the failure for an outage while the
+   * others read what it published. Nodes that planned alone at once, by their last answered tally,
+   * let 101 in within a minute against 100 in this run (one sync in 20 loses its answer; the tie-break
+   * seed was found by {@link #theLimitHoldsWithoutAffinityForRandomSeeds}), and 201 of 200 were
+   * active once in about 15 CI runs on a loaded machine.
+   */
+  @Test
+  void answersLostAfterRedisRanThemNeverExceedTheLimits() {
+    RoomConfig config = config("lost-answers-" + UUID.randomUUID().toString().substring(0, 8));
+    MultiNodeSimulation sim = nineNodes(config, false, 7, 130723, 0.05);
+    assertThat(sim.maxActive).isLessThanOrEqualTo(config.totalActiveUsers());
+    assertThat(sim.maxAdmittedInAMinute).isLessThanOrEqualTo(config.newUsersPerMinute());
+  }
+
+  /**
+   * {@link #withoutSessionAffinityTheRoomStillFillsUp}'s limits on random tie-break seeds (its
+   * visitors are those of seed 7), which the build runs on seed 7 only. Skipped unless asked for:
+   * {@code mvn -pl waitingroom-redis test
+   * -Dtest='MultiDataCenterTest#theLimitHoldsWithoutAffinityForRandomSeeds' -Dmultidc.randomSeeds=50}
+   * (about 10 s a seed), with {@code -Dmultidc.lostAnswers=0.05} to lose one answer in 20. A failure
+   * names its seed, and {@code -Dmultidc.seed=S} replays it.
+   */
+  @Test
+  void theLimitHoldsWithoutAffinityForRandomSeeds() {
+    int seeds = Integer.getInteger("multidc.randomSeeds", 0);
+    Long replay = Long.getLong("multidc.seed");
+    org.junit.jupiter.api.Assumptions.assumeTrue(seeds > 0 || replay != null,
+        "run with -Dmultidc.randomSeeds=N, or -Dmultidc.seed=S to replay one");
+    java.util.SplittableRandom r = new java.util.SplittableRandom();
+    for (int i = 0; i < (replay != null ? 1 : seeds); i++) {
+      long seed = replay != null ? replay : r.nextLong(1_000_001);
+      RoomConfig config = config("multi-dc-" + seed);
+      double lost = Double.parseDouble(System.getProperty("multidc.lostAnswers", "0"));
+      MultiNodeSimulation sim = nineNodes(config, false, 7, seed, lost);
+      assertThat(sim.maxActive).as("seed %d", seed).isLessThanOrEqualTo(config.totalActiveUsers());
+      assertThat(sim.maxAdmittedInAMinute).as("seed %d", seed).isLessThanOrEqualTo(config.newUsersPerMinute());
+      sim.close();
+      this.sim = null;
+    }
   }
 
   private Transport transport(String store) {

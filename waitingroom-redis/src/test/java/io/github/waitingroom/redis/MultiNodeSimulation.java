@@ -35,7 +35,7 @@ final class MultiNodeSimulation {
   final RedisNodes room;
   final List<Node> nodes = new ArrayList<>();
   final List<Visitor> visitors = new ArrayList<>();
-  final Random random = new Random(7);
+  final Random random;
   final String[] dataCenters;
   final double[] arrivalShare;
 
@@ -102,12 +102,27 @@ final class MultiNodeSimulation {
    */
   MultiNodeSimulation(RoomConfig config, String[] dataCenters, double[] arrivalShare, int nodesPerDataCenter,
       String store, String prefix, Function<String, Transport> transports) {
+    this(config, dataCenters, arrivalShare, nodesPerDataCenter, store, prefix, transports, 7, 7, 0);
+  }
+
+  /**
+   * As above, replayable: visitors, routing, skipped syncs and lost answers come from {@code seed},
+   * the nodes' tie-break bits from {@code tieBreakSeed}, so one pair of seeds is one run (the store
+   * answers the same to the same requests).
+   *
+   * @param lostAnswers how often a node's sync reaches the store but loses its answer
+   */
+  MultiNodeSimulation(RoomConfig config, String[] dataCenters, double[] arrivalShare, int nodesPerDataCenter,
+      String store, String prefix, Function<String, Transport> transports, long seed, long tieBreakSeed,
+      double lostAnswers) {
     this.config = config;
+    this.random = new Random(seed);
     this.dataCenters = dataCenters;
     this.arrivalShare = arrivalShare;
     this.newestAdmittedSecond = new long[dataCenters.length];
     java.util.Arrays.fill(newestAdmittedSecond, Long.MIN_VALUE);
     this.room = new RedisNodes(config, store, prefix, Duration.ofSeconds(1), RedisNodes.Time.VIRTUAL, transports);
+    room.tieBreaks = new java.util.SplittableRandom(tieBreakSeed);
     for (String dc : dataCenters) {
       for (int n = 0; n < nodesPerDataCenter; n++) {
         RedisNodes.Node node = room.add(dc, "node-" + n);
@@ -116,6 +131,7 @@ final class MultiNodeSimulation {
     }
     // Every node has published and read everything before the visitors come.
     room.advance(Duration.ofSeconds(3));
+    room.lostAnswers = lostAnswers;
     room.advance(Duration.ofMillis(1000 - room.sourceNow().toEpochMilli() % 1000));
   }
 

@@ -76,6 +76,16 @@ final class RedisNodes implements AutoCloseable {
   private long rounds;
   /** For nodes added from now on: see {@code WaitingRoom.Builder#storeBudget}. */
   long storeBudget = WaitingRoom.Builder.DEFAULT_STORE_BUDGET;
+  /**
+   * For nodes added from now on: where their places' tie-break bits come from, a stream split off
+   * for each node so that a run replays ({@code null}: at random, as in production).
+   */
+  java.util.@Nullable SplittableRandom tieBreaks;
+  /**
+   * How often a sync of {@link #step(Random, double)} reaches the store but loses its answer (see
+   * {@link TestTransport#loseAnswers}).
+   */
+  double lostAnswers;
 
   /** Nodes over the Redis at {@code uri}, with keys under {@code prefix} (deleted on close). */
   RedisNodes(RoomConfig config, String uri, String prefix, Duration epoch, Time time) {
@@ -141,7 +151,7 @@ final class RedisNodes implements AutoCloseable {
 
   private Node build(String dataCenter, String id, Duration skew, FailurePolicy policy, TestTransport transport) {
     ManualClock clock = new ManualClock(sourceNow().plus(skew));
-    WaitingRoom room =
+    WaitingRoom.Builder builder =
         WaitingRoom.builder(config, MultiNodeSimulation.KEYS)
             .clock(clock)
             .transport(transport)
@@ -150,8 +160,11 @@ final class RedisNodes implements AutoCloseable {
             .syncInterval(epoch)
             .failurePolicy(policy)
             .storeBudget(storeBudget)
-            .backgroundSync(false)
-            .build();
+            .backgroundSync(false);
+    if (tieBreaks != null) {
+      builder.tieBreaks(tieBreaks.split()::nextInt);
+    }
+    WaitingRoom room = builder.build();
     Node n = new Node(dataCenter, id, skew, clock, transport, room);
     nodes.add(n);
     return n;
@@ -218,6 +231,9 @@ final class RedisNodes implements AutoCloseable {
     for (int i = 0; i < k; i++) {
       Node n = nodes.get((int) ((first + i) % k));
       if (n.alive && (random == null || random.nextDouble() >= skip)) {
+        if (random != null && lostAnswers > 0) {
+          n.transport.loseAnswers = random.nextDouble() < lostAnswers;
+        }
         n.room.sync();
       }
     }

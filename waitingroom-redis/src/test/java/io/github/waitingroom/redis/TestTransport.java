@@ -20,6 +20,11 @@ final class TestTransport implements Transport, AutoCloseable {
   private final Transport delegate;
   private final boolean storeClock;
   private volatile boolean down;
+  /**
+   * Whether the next exchanges reach the store but their answers are lost, as when a command times
+   * out after Redis ran it: the node sees a failure, the others see what it published.
+   */
+  volatile boolean loseAnswers;
   private volatile byte @Nullable [] publishAs;
   private volatile @Nullable String rewrittenScope;
   private volatile @Nullable ReportSeal seal;
@@ -96,6 +101,9 @@ final class TestTransport implements Transport, AutoCloseable {
         });
     if (!storeClock) {
       answer.remove(Transport.CLOCK_SCOPE);
+    }
+    if (loseAnswers) {
+      throw new IOException("answer lost (timed out after the store ran the exchange)");
     }
     return answer;
   }

@@ -248,6 +248,15 @@ final class NodeState {
     }
   }
 
+  /**
+   * Takes away the slots for new arrivals left: a node cut off from the store under {@code
+   * FAIL_CLOSED} queues new arrivals from its first failed exchange on, while it keeps the rest of
+   * its grant (see {@link Synchronizer}).
+   */
+  void closeToNewArrivals() {
+    newSlots.set(0);
+  }
+
   /** A plan waiting for its time, with the tally it was computed from. */
   private record Scheduled(
       Plan plan,

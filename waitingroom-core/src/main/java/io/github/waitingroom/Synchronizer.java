@@ -64,12 +64,14 @@ import org.slf4j.LoggerFactory;
  * could still be active. They do so only once that tally is more than {@link
  * Coordinator#SILENT_AFTER_EPOCHS} epochs old, and their plans take over two epochs after their
  * own: until then the plans in force count the node by its tallies, that is by its grant. So the
- * node keeps its grant until the plans of the others count it silent, and sends the tallies of its
- * first failed exchange until one is answered: an exchange whose answer never came (a timeout
- * after the store ran it) may have published them, and the others then count it by those. Its
- * last published tally is whichever of its last answered one and those reached the store: it
- * stays within both. From then on (under {@link FailurePolicy#FAIL_OPEN}, at once) the node plans
- * alone for every epoch of the outage, from its own tally:
+ * node keeps its grant (under {@link FailurePolicy#FAIL_CLOSED} less its slots for new arrivals,
+ * which it gives up at its first failed exchange) until the plans of the others count it silent,
+ * and sends the tallies of its first failed exchange until one is answered: an exchange whose
+ * answer never came (a timeout after the store ran it) may have published them, and the others
+ * then count it by those. Its last published tally is whichever of its last answered one and
+ * those reached the store: it stays within both. From then on (under {@link
+ * FailurePolicy#FAIL_OPEN}, at once) the node plans alone for every epoch of the outage, from its
+ * own tally:
  *
  * <ul>
  *   <li>{@link FailurePolicy#FAIL_CLOSED}: it keeps serving its own line (oldest first) but never
@@ -383,6 +385,9 @@ final class Synchronizer {
               config.roomId(), failurePolicy, e.toString());
         } else {
           log.debug("room '{}': coordinator transport still failing: {}", config.roomId(), e.toString());
+        }
+        if (failurePolicy == FailurePolicy.FAIL_CLOSED) {
+          state.closeToNewArrivals();
         }
         if (applied < epoch - 1 && mayPlanAlone(epoch)) {
           apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs, Long.MAX_VALUE, checkInsToList()) : tallies.lastEntry().getValue()), 0,

@@ -376,10 +376,12 @@ final class Synchronizer {
         if (closed) {
           return; // interrupted by close(): not a transport failure
         }
+        if (sentBeforeOutage == null) {
+          sentBeforeOutage = sentLast;
+        }
         if (!failing) {
           failing = true;
           failingSince = now;
-          sentBeforeOutage = sentLast;
           metrics.recordStoreOutage();
           log.warn("room '{}': coordinator transport failed, planning alone ({}): {}",
               config.roomId(), failurePolicy, e.toString());

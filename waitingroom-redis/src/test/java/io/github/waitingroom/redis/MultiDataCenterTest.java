@@ -143,7 +143,7 @@ class MultiDataCenterTest {
   /**
    * {@link #withoutSessionAffinityTheRoomStillFillsUp}'s limits on random tie-break seeds (its
    * visitors are those of seed 7), which the build runs on seed 7 only. Skipped unless asked for:
-   * {@code mvn -pl waitingroom-redis test
+   * {@code mvn -pl waitingroom-redis -am test -Dsurefire.failIfNoSpecifiedTests=false
    * -Dtest='MultiDataCenterTest#theLimitHoldsWithoutAffinityForRandomSeeds' -Dmultidc.randomSeeds=50}
    * (about 10 s a seed), with {@code -Dmultidc.lostAnswers=0.05} to lose one answer in 20. A failure
    * names its seed, and {@code -Dmultidc.seed=S} replays it.

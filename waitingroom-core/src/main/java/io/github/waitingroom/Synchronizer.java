@@ -69,9 +69,8 @@ import org.slf4j.LoggerFactory;
  * and sends the tallies of its first failed exchange until one is answered: an exchange whose
  * answer never came (a timeout after the store ran it) may have published them, and the others
  * then count it by those. Its last published tally is whichever of its last answered one and
- * those reached the store: it stays within both. From then on (under {@link
- * FailurePolicy#FAIL_OPEN}, at once) the node plans alone for every epoch of the outage, from its
- * own tally:
+ * those reached the store: it stays within both. From then on the node plans alone for every
+ * epoch of the outage, from its own tally (so a few failed exchanges, timeouts, open nothing):
  *
  * <ul>
  *   <li>{@link FailurePolicy#FAIL_CLOSED}: it keeps serving its own line (oldest first) but never
@@ -666,17 +665,14 @@ final class Synchronizer {
   }
 
   /**
-   * Whether a node whose exchange failed in {@code epoch} may plan alone now. Under {@link
-   * FailurePolicy#FAIL_CLOSED} only once every plan in force elsewhere counts it silent (see the
-   * class comment): the others count it by the latest tally it sent until that is more than
-   * {@link Coordinator#SILENT_AFTER_EPOCHS} epochs old, and a plan takes over two epochs after its
-   * own. Until then it keeps its grant, which they count. Under {@link FailurePolicy#FAIL_OPEN} at
-   * once: it may exceed the limits by its share anyway.
+   * Whether a node whose exchange failed in {@code epoch} may plan alone now: only once every plan
+   * in force elsewhere counts it silent (see the class comment). The others count it by the latest
+   * tally it sent until that is more than {@link Coordinator#SILENT_AFTER_EPOCHS} epochs old, and a
+   * plan takes over two epochs after its own. Until then it keeps its grant, which they count, so
+   * that a few failed exchanges (timeouts) change nothing, under either policy.
    */
   private boolean mayPlanAlone(long epoch) {
-    return failurePolicy == FailurePolicy.FAIL_OPEN
-        || lastSentEpoch == Long.MIN_VALUE
-        || epoch >= lastSentEpoch + Coordinator.SILENT_AFTER_EPOCHS + 3;
+    return lastSentEpoch == Long.MIN_VALUE || epoch >= lastSentEpoch + Coordinator.SILENT_AFTER_EPOCHS + 3;
   }
 
   /** This node's own plan for an epoch of an outage (see the class comment). */

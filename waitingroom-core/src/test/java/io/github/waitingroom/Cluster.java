@@ -47,6 +47,11 @@ final class Cluster {
     return add(dataCenter, id, Duration.ZERO, FailurePolicy.FAIL_CLOSED, transport);
   }
 
+  /** Adds a node with that failure policy that reaches the store through {@code transport}. */
+  WaitingRoom add(String dataCenter, String id, FailurePolicy policy, Transport transport) {
+    return add(dataCenter, id, Duration.ZERO, policy, transport);
+  }
+
   private WaitingRoom add(String dataCenter, String id, Duration skew, FailurePolicy policy, Transport transport) {
     ManualClock clock = new ManualClock(storeClock.instant().plus(skew));
     WaitingRoom.Builder builder =

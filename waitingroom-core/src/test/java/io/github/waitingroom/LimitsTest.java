@@ -475,6 +475,40 @@ class LimitsTest {
     assertThat(crowd.admissions).as("each node admits up to its share, 10 / 2 nodes").hasSize(10);
   }
 
+  /**
+   * A second of failed exchanges (timeouts) is not an outage: a FAIL_OPEN node that planned alone
+   * at once took its share of the limits (10 / 3 nodes, rounded up) for new arrivals, with the room
+   * full on the other two, and let them in over the limit. It keeps its grant until the others
+   * count it silent.
+   */
+  @Test
+  void aSecondOfFailedExchangesDoesNotOpenAFailOpenNode() {
+    RoomConfig config = config(10, 10, Duration.ofMinutes(2));
+    Cluster c = new Cluster(config, KEYS);
+    WaitingRoom a = c.add("eu", "a", Duration.ZERO, FailurePolicy.FAIL_OPEN);
+    WaitingRoom b = c.add("eu", "b", Duration.ZERO, FailurePolicy.FAIL_OPEN);
+    c.warmUp();
+    c.fill(a, b);
+    // A node that joins the full room: none of its users is active, and it has no slot.
+    boolean[] cut = {false};
+    WaitingRoom joined = c.add("eu", "c", FailurePolicy.FAIL_OPEN, (room, publications, retention) -> {
+      if (cut[0]) {
+        throw new java.io.IOException("timed out");
+      }
+      return c.store.exchange(room, publications, retention);
+    });
+    c.advance(Duration.ofSeconds(6));
+    cut[0] = true;
+    c.advance(Duration.ofSeconds(1));
+    cut[0] = false;
+    int admitted = 0;
+    for (int i = 0; i < 20; i++) {
+      admitted += joined.decide(null).letsThrough() ? 1 : 0;
+      c.advance(Duration.ofMillis(500));
+    }
+    assertThat(admitted).as("newcomers let in on the node that joined, with the room full").isZero();
+  }
+
   @Test
   void storeOperationsPerNodeStayFourPerEpochWhateverTheTraffic() {
     RoomConfig config = config(50, 50, Duration.ofMinutes(1));

@@ -189,17 +189,12 @@ class LimitsTest {
    */
   @Test
   void parallelRequestsOnNodesThatSeeEachOtherLateStayWithinTheLimit() {
-    Crowd crowd = lateNodes(15, 2, 729770, new Random(1)::nextInt);
+    Crowd crowd = lateNodes(15, 2, 729770, new Random(1)::nextInt, 0);
     assertThat(crowd.maxActive).as("peak active").isLessThanOrEqualTo(15);
     assertThat(crowd.maxAdmissionsPerMinute).as("admissions in a minute").isLessThanOrEqualTo(15);
     assertThat(crowd.admissions).as("the line moves").hasSizeGreaterThan(15);
   }
 
-  /**
-   * The scenario with tie-break bits drawn from {@code seed} too, so that a seed is one whole run,
-   * the same in every build (with bits from ThreadLocalRandom a fixed seed still varied: a CI run
-   * of {@link #bouncingVisitorsNeverExceedTheLimits} went 1 over with total 21).
-   */
   /** {@link #lateNodes} checked against both limits; a failure names the case. */
   private static Crowd withinLimits(int total, int variant, long seed) {
     return withinLimits(total, variant, seed, 0);
@@ -214,16 +209,19 @@ class LimitsTest {
     return crowd;
   }
 
+  /**
+   * The scenario with tie-break bits drawn from {@code seed} too, so that a seed is one whole run,
+   * the same in every build (with bits from ThreadLocalRandom a fixed seed still varied: a CI run
+   * of {@link #bouncingVisitorsNeverExceedTheLimits} went 1 over with total 21).
+   */
   private static Crowd lateNodes(int total, int variant, long seed) {
-    return lateNodes(total, variant, seed, new java.util.SplittableRandom(seed)::nextInt);
+    return lateNodes(total, variant, seed, new java.util.SplittableRandom(seed)::nextInt, 0);
   }
 
-  private static Crowd lateNodes(
-      int total, int variant, long seed, java.util.function.@org.jspecify.annotations.Nullable IntSupplier tieBreaks) {
-    return lateNodes(total, variant, seed, tieBreaks, 0);
-  }
-
-  /** Also losing that share of the store's answers after it ran the exchange (see {@link Cluster.Store#loseAnswers}). */
+  /**
+   * The scenario with these tie-break bits, losing that share of the store's answers after it ran
+   * the exchange (see {@link Cluster.Store#loseAnswers}).
+   */
   private static Crowd lateNodes(int total, int variant, long seed,
       java.util.function.@org.jspecify.annotations.Nullable IntSupplier tieBreaks, double lostAnswers) {
     RoomConfig config = config(total, total, Duration.ofSeconds(60));

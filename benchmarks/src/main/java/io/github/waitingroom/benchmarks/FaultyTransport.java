@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * A store that goes wrong on a schedule ({@link Scenario.Fault}): it fails (every exchange
  * throws), is flushed (loses everything), answers with about half of the other publishers missing,
  * answers with an extra publisher whose report has a newer format version (a rolling upgrade), or
- * loses the answer of every tenth exchange after running it (a timeout). Wraps a {@link LaggedTransport}. Not thread-safe, like the simulator.
+ * loses the answer of every tenth exchange after running it (a timeout). Wraps a {@link
+ * LaggedTransport}. Not thread-safe, like the simulator.
  */
 final class FaultyTransport implements Transport {
   private final LaggedTransport store;

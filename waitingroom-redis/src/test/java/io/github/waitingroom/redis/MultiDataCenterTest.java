@@ -61,16 +61,18 @@ class MultiDataCenterTest {
 
   /** Nine nodes in three data centers, arrivals 60/30/10 %: a quiet start, a spike, calm. */
   private MultiNodeSimulation nineNodes(RoomConfig config, boolean sticky) {
-    return nineNodes(config, sticky, 7, 7, 0);
+    return nineNodes(config, sticky, 7, 0);
   }
 
-  /** {@link #nineNodes(RoomConfig, boolean)} with its seeds and lost answers (see {@link MultiNodeSimulation}). */
-  private MultiNodeSimulation nineNodes(RoomConfig config, boolean sticky, long seed, long tieBreakSeed,
-      double lostAnswers) {
+  /**
+   * {@link #nineNodes(RoomConfig, boolean)} with the visitors of seed 7, the nodes' tie-break bits
+   * of {@code tieBreakSeed}, and that share of lost answers (see {@link MultiNodeSimulation}).
+   */
+  private MultiNodeSimulation nineNodes(RoomConfig config, boolean sticky, long tieBreakSeed, double lostAnswers) {
     MultiNodeSimulation sim =
         new MultiNodeSimulation(
             config, new String[] {"dc-a", "dc-b", "dc-c"}, new double[] {0.6, 0.3, 0.1}, 3, uri, prefix,
-            this::transport, seed, tieBreakSeed, lostAnswers);
+            this::transport, 7, tieBreakSeed, lostAnswers);
     this.sim = sim;
     if (sticky) {
       sim.sticky();
@@ -135,7 +137,7 @@ class MultiDataCenterTest {
   @Test
   void answersLostAfterRedisRanThemNeverExceedTheLimits() {
     RoomConfig config = config("lost-answers-" + UUID.randomUUID().toString().substring(0, 8));
-    MultiNodeSimulation sim = nineNodes(config, false, 7, 130723, 0.05);
+    MultiNodeSimulation sim = nineNodes(config, false, 130723, 0.05);
     assertThat(sim.maxActive).isLessThanOrEqualTo(config.totalActiveUsers());
     assertThat(sim.maxAdmittedInAMinute).isLessThanOrEqualTo(config.newUsersPerMinute());
   }
@@ -154,12 +156,12 @@ class MultiDataCenterTest {
     Long replay = Long.getLong("multidc.seed");
     org.junit.jupiter.api.Assumptions.assumeTrue(seeds > 0 || replay != null,
         "run with -Dmultidc.randomSeeds=N, or -Dmultidc.seed=S to replay one");
+    double lost = Double.parseDouble(System.getProperty("multidc.lostAnswers", "0"));
     java.util.SplittableRandom r = new java.util.SplittableRandom();
     for (int i = 0; i < (replay != null ? 1 : seeds); i++) {
       long seed = replay != null ? replay : r.nextLong(1_000_001);
       RoomConfig config = config("multi-dc-" + seed);
-      double lost = Double.parseDouble(System.getProperty("multidc.lostAnswers", "0"));
-      MultiNodeSimulation sim = nineNodes(config, false, 7, seed, lost);
+      MultiNodeSimulation sim = nineNodes(config, false, seed, lost);
       assertThat(sim.maxActive).as("seed %d", seed).isLessThanOrEqualTo(config.totalActiveUsers());
       assertThat(sim.maxAdmittedInAMinute).as("seed %d", seed).isLessThanOrEqualTo(config.newUsersPerMinute());
       sim.close();

@@ -241,7 +241,11 @@ public final class WaitingRoom implements AutoCloseable {
     boolean seenBefore = mine != null && mine.firstSeen() <= grant.tallySecond;
     boolean fromLine = counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted)
         && (seenBefore || grant.slotHeldElsewhere(t.place(), counted));
-    boolean called = fromLine || seenBefore && grant.called(t.place());
+    // A holder that queued after the tally of a plan that served the whole line (its node had no
+    // slot for new arrivals left) is older than every newcomer still to come: it takes a slot for
+    // new arrivals on whichever node has one, as a newcomer would, not only after the next plan.
+    boolean queuedSinceServedLine = grant.plan.lineServed() && t.arrival() >= grant.tallySecond;
+    boolean called = fromLine || seenBefore && grant.called(t.place()) || queuedSinceServedLine;
     // In a crowd, the first holders of the plan's partial second that this node counted in its line
     // at the tally take the slots the plan gave it, whoever polls first (see Grant).
     boolean partial = !fromLine && seen != null && state.inLine(seen, grant.tallySecond) && counted != Long.MAX_VALUE

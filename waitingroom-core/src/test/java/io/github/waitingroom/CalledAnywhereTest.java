@@ -78,6 +78,37 @@ class CalledAnywhereTest {
     assertThat(b.decide(ticket).letsThrough()).as("let in on b, which never saw it").isTrue();
   }
 
+  /**
+   * A newcomer queued on a node that had given out its slots for new arrivals, while the room had
+   * room to spare, gets in at its next poll on a node that still holds such a slot: before, it
+   * waited for a plan that counted it (three epochs or more), while later newcomers walked in on
+   * that node (flash20x5 before its crowd: one user at a time queued for 4-5 s with the room at
+   * 40-80 %).
+   */
+  @Test
+  void aNewcomerQueuedWhereTheSlotsRanOutGetsInWhereOneIsLeft() {
+    RoomConfig roomy = RoomConfig.builder("roomy").totalActiveUsers(100).newUsersPerMinute(100)
+        .sessionDuration(Duration.ofMinutes(1)).refreshInterval(Duration.ofSeconds(2))
+        .waitingTimeout(Duration.ofMinutes(3)).build();
+    Cluster c = new Cluster(roomy, KEYS);
+    WaitingRoom a = c.add("eu", "a");
+    WaitingRoom b = c.add("eu", "b");
+    c.warmUp();
+    // a lets newcomers in until its slots run out (no sync in between: no plan gives it more).
+    Decision d = a.decide(null);
+    int admitted = 0;
+    for (; d.letsThrough(); d = a.decide(null)) {
+      admitted++;
+      assertThat(admitted).as("a runs out of slots").isLessThan(100);
+    }
+    assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    String ticket = Objects.requireNonNull(d.ticket());
+    // Its next poll (a second later: before any plan that counted it) reaches b.
+    c.advance(Duration.ofSeconds(1));
+    assertThat(b.holdsNewArrivalSlot()).as("b still holds slots for new arrivals").isTrue();
+    assertThat(b.decide(ticket).letsThrough()).as("let in on b at its next poll").isTrue();
+  }
+
   /** Fills the room of two from both nodes, then queues one user on a, alone in its arrival second. */
   private static String fillAndQueue(Cluster c, WaitingRoom a, WaitingRoom b) {
     int inside = 0;

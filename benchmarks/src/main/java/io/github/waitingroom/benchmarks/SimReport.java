@@ -75,6 +75,7 @@ final class SimReport {
     m.put("queuedSeconds", r.queueSeconds);
     m.put("secondsBelow97", r.secondsBelowTarget);
     m.put("fifoInversionUsers", r.invertedUsers);
+    m.put("fifoInversionUsersFromLine", r.invertedUsersFromLine);
     m.put("fifoInversions", r.inversions);
     m.put("fifoInversionsCrossDc", r.crossDcInversions);
     m.put("strictInversions", r.strictInversions);

@@ -108,6 +108,7 @@ public final class SpikeSimulator {
   private final long[] expiryMillis;
   private final boolean[] counted;
   private final boolean[] inverted;
+  private final boolean[] invertedFromLine;
   private final boolean[] aheadGrew;
 
   // Replayers: user id, first admitted ticket, end of replaying.
@@ -138,6 +139,8 @@ public final class SpikeSimulator {
   private int waitingNow;
   private final TreeMap<Long, Integer> waitingBySecond = new TreeMap<>();
   private long newestAdmittedSecond = Long.MIN_VALUE;
+  /** As {@link #newestAdmittedSecond}, of users admitted from the line only (not on arrival). */
+  private long newestFromLineSecond = Long.MIN_VALUE;
   private final long[] newestAdmittedSecondByDc;
 
   private final Result result;
@@ -200,6 +203,7 @@ public final class SpikeSimulator {
     this.expiryMillis = new long[total];
     this.counted = new boolean[total];
     this.inverted = new boolean[total];
+    this.invertedFromLine = new boolean[total];
     this.aheadGrew = new boolean[total];
     this.replayer = new int[adv.replayers()];
     this.replayTicket = new String[adv.replayers()];
@@ -502,7 +506,12 @@ public final class SpikeSimulator {
 
   /** The place (arrival second) of the user's current ticket, as the room wrote it. */
   private long placeSecondOf(int u, long at) {
-    Ticket t = codec.open(placeTicket[u], START_EPOCH_SECOND + Math.floorDiv(at - warm, 1000));
+    return arrivalSecondOf(placeTicket[u], at);
+  }
+
+  /** The arrival second of the place a ticket carries (waiting or session). */
+  private long arrivalSecondOf(@Nullable String sealed, long at) {
+    Ticket t = codec.open(sealed, START_EPOCH_SECOND + Math.floorDiv(at - warm, 1000));
     return t == null ? Long.MIN_VALUE : t.arrival() - START_EPOCH_SECOND;
   }
 
@@ -518,7 +527,8 @@ public final class SpikeSimulator {
         arrivedIn[second]++;
         result.arrivalsByDc[dataCenter[u]]++;
         PageAnswer a = page(u, at, 1);
-        placeSecond[u] = placeSecondOf(u, at);
+        // A newcomer let in at once holds no place ticket: its arrival second is its session's.
+        placeSecond[u] = a.letThrough() ? arrivalSecondOf(ticket[u], at) : placeSecondOf(u, at);
         if (a.letThrough()) {
           admit(u, at, false);
         } else {
@@ -632,6 +642,10 @@ public final class SpikeSimulator {
         inverted[u] = true;
         result.invertedUsers++;
       }
+      if (newestFromLineSecond > mine && !invertedFromLine[u]) {
+        invertedFromLine[u] = true;
+        result.invertedUsersFromLine++;
+      }
     }
     if (d.usersAhead() > lastAhead[u]) {
       result.aheadIncreases++;
@@ -657,6 +671,9 @@ public final class SpikeSimulator {
     }
     if (kind[u] == HONEST) {
       newestAdmittedSecond = Math.max(newestAdmittedSecond, placeSecond[u]);
+      if (fromLine) {
+        newestFromLineSecond = Math.max(newestFromLineSecond, placeSecond[u]);
+      }
       int dc = dataCenter[u];
       newestAdmittedSecondByDc[dc] = Math.max(newestAdmittedSecondByDc[dc], placeSecond[u]);
     }
@@ -876,6 +893,8 @@ public final class SpikeSimulator {
     long inversions;
     long crossDcInversions;
     int invertedUsers;
+    /** Users inverted by an admission from the line (not by a newcomer let in on arrival). */
+    int invertedUsersFromLine;
     long aheadIncreases;
     long maxAheadIncrease;
     int aheadGrewUsers;
@@ -1060,7 +1079,7 @@ public final class SpikeSimulator {
           Locale.ROOT,
           "%s: %d arrivals, %d queued, %d admitted, %d abandoned; peak active %d / %d (%.3fx, %d s over),"
               + " peak admitted in 60 s %d / %d (%.3fx), utilization while queued %.1f%% over %d s (%d s below 97%%),"
-              + " FIFO inversions %d (users %d, cross-DC %d; strict %d), ahead grew %d times (users %d, max +%d),"
+              + " FIFO inversions %d (users %d, by admissions from the line %d, cross-DC %d; strict %d), ahead grew %d times (users %d, max +%d),"
               + " wait estimate |error| p50 %.1f%% p90 %.1f%% (signed p50 %+.1f%%, unknown %d, sample %d incl. %d"
               + " still waiting, %d left out; first estimate after p50 %.1f s p90 %.1f s), 25-75 range hit %.1f%%, bounced %d, lost place %d, revived %d,"
               + " cookie expired early %d, duplicate admits %d, replays %d (admitted %d), clones admitted %d"
@@ -1068,7 +1087,7 @@ public final class SpikeSimulator {
           scenario.name(), users, queued, admitted, abandoned, peakActive, scenario.totalActiveUsers(),
           peakActiveRatio(), secondsOverLimit, peakAdmittedPerMinute, scenario.newUsersPerMinute(),
           peakPerMinuteRatio(), utilization * 100, queueSeconds, secondsBelowTarget, inversions, invertedUsers,
-          crossDcInversions, strictInversions, aheadIncreases, aheadGrewUsers, maxAheadIncrease,
+          invertedUsersFromLine, crossDcInversions, strictInversions, aheadIncreases, aheadGrewUsers, maxAheadIncrease,
           medianAbsError() * 100, estimateErrors.absQuantile(0.9) * 100, estimateErrors.quantile(0.5) * 100,
           unknownEstimates, estimateErrors.size(), censoredIncluded, censoredExcluded,
           firstEstimateDelays.quantile(0.5) / 1000, firstEstimateDelays.quantile(0.9) / 1000, rangeHitRate() * 100,

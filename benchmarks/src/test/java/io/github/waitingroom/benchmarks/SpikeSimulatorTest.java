@@ -88,7 +88,10 @@ class SpikeSimulatorTest {
   // center next; that node sees its slot reserved by the peer but did not call it, so it turns it
   // away while a later second gets in elsewhere. Letting it in there (5995cae) went over the limit
   // (LimitsTest.aHolderAnotherNodeCalledIsNotLetInWhereNoTallyHoldsItsSlot); see
-  // benchmarks/README.md, section 13.
+  // benchmarks/README.md, section 13. Since section 15 the count includes newcomers let in on
+  // arrival (walk-ins) while a holder queued on a node that had given out its slots, which the
+  // simulator did not count before (smoke seed 42: 2 users so inverted, on the cores before and
+  // after 1d63f23).
   @org.junit.jupiter.api.Disabled("known gap: 0 FIFO-inverted users on smoke seed 11 in 37 of 40 runs, 1 or 2 in three")
   @Test
   void severalDataCentersWithLagServeTheLineInOrder() {

@@ -321,6 +321,12 @@ public final class WaitingRoom implements AutoCloseable {
    */
   static final long NEWCOMER_REFRESH_SECONDS = 5;
 
+  /**
+   * The refresh interval of a holder queued since the tally of a plan that served the whole line
+   * (its node had given out its slots for new arrivals; another may still have one).
+   */
+  static final long QUEUED_WITH_ROOM_REFRESH_SECONDS = 1;
+
   /** The refresh interval while a surge no plan has counted leaves a holder's wait unknown. */
   static final long SURGE_REFRESH_SECONDS = 2;
 
@@ -336,6 +342,7 @@ public final class WaitingRoom implements AutoCloseable {
     Plan.Estimate e;
     // The least wait a holder the plans have not called yet can be told (see below).
     long soonest = -1;
+    boolean surge = false;
     if (calledHere) {
       // Called, but not let in at this poll (a parallel request of the same ticket is being
       // admitted, or the slots for new arrivals ran out): the next poll lets it in.
@@ -346,7 +353,6 @@ public final class WaitingRoom implements AutoCloseable {
       // in up to that moment: those are in the line.
       long unseen = 0;
       long ownUnseen = 0;
-      boolean surge = false;
       if (grant.tallySecond != Long.MIN_VALUE && t.arrival() >= grant.tallySecond) {
         surge = state.surgingSince(grant.tallySecond, now);
         Tally room = grant.plan.room();
@@ -366,8 +372,9 @@ public final class WaitingRoom implements AutoCloseable {
         // earlier place and for everyone before it, and in a crowd that is thousands spread over
         // nodes and data centers nobody has heard from since. This node cannot tell how many
         // (only its own share of the room's arrivals before the surge), so the wait is not
-        // known yet: it asks again every two seconds until a plan that counted the holder's
-        // second takes over (an epoch or two, plus the store's lag).
+        // known yet: it asks again every two seconds (every second while the plan served the
+        // whole line, below) until a plan that counted the holder's second takes over (an epoch
+        // or two, plus the store's lag).
         e = new Plan.Estimate(e.usersAhead(), -1, -1, -1);
         refresh = SURGE_REFRESH_SECONDS;
       }
@@ -411,6 +418,16 @@ public final class WaitingRoom implements AutoCloseable {
       // be gone soon (see NodeState.inLine). Faster still while this node has called holders
       // who may not have come yet, or slots for new arrivals (Grant.callsOpen).
       refresh = Math.min(refresh, grant.callsOpen() ? 2 : FRONT_REFRESH_SECONDS);
+    }
+    if (!paused && !drawn && grant.plan.lineServed() && t.arrival() >= grant.tallySecond
+        && grant.plan.room().nodes() > 1) {
+      // Queued where the slots for new arrivals ran out while the room served its whole line:
+      // another node may still hold one, and its next poll takes it there (see keepWaiting),
+      // before newcomers who come later. It asks again in a second, not two, until a plan counts
+      // it (in a surge too): meanwhile the room has room (flash20x5 before its crowd: single
+      // newcomers queued for two seconds while the room stood at 35-80 %). It stays in this
+      // node's line for four seconds after such a poll (two intervals and two seconds).
+      refresh = QUEUED_WITH_ROOM_REFRESH_SECONDS;
     }
     if (e.seconds() >= 0 && e.seconds() < soonest) {
       // However few are ahead, nobody uncalled gets in before the next plan that can call them:

@@ -83,7 +83,7 @@ class CalledAnywhereTest {
    * room to spare, gets in at its next poll on a node that still holds such a slot: before, it
    * waited for a plan that counted it (three epochs or more), while later newcomers walked in on
    * that node (flash20x5 before its crowd: one user at a time queued for 4-5 s with the room at
-   * 40-80 %).
+   * 40-80 %). It polls again after a second, not two.
    */
   @Test
   void aNewcomerQueuedWhereTheSlotsRanOutGetsInWhereOneIsLeft() {
@@ -102,6 +102,9 @@ class CalledAnywhereTest {
       assertThat(admitted).as("a runs out of slots").isLessThan(100);
     }
     assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    // The room has room: it is told to ask again in a second, not two (two seconds of it queued
+    // with the room at 35-80 % were half of flash20x5's shortfall in use).
+    assertThat(d.refreshSeconds()).as("asks again in a second").isEqualTo(1);
     String ticket = Objects.requireNonNull(d.ticket());
     // Its next poll (a second later: before any plan that counted it) reaches b.
     c.advance(Duration.ofSeconds(1));

@@ -859,7 +859,7 @@ public final class SpikeSimulator {
       java.lang.reflect.Method g = state.getClass().getDeclaredMethod("grant");
       g.setAccessible(true);
       Object grant = g.invoke(state);
-      java.lang.reflect.Method line = grant.getClass().getDeclaredMethod("outstandingLine");
+      java.lang.reflect.Method line = grant.getClass().getDeclaredMethod("outstandingPartial");
       java.lang.reflect.Method fresh = grant.getClass().getDeclaredMethod("outstandingNew");
       line.setAccessible(true);
       fresh.setAccessible(true);

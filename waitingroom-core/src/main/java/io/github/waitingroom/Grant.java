@@ -106,6 +106,14 @@ final class Grant {
   }
 
   /**
+   * Whether a holder that arrived at this second queued since the tally of a plan that served the
+   * whole line: its node had no slot for new arrivals left, and another node may still have one.
+   */
+  boolean queuedSinceServedLine(long arrival) {
+    return plan.lineServed() && arrival >= tallySecond;
+  }
+
+  /**
    * Whether a holder with this place, counted in a line without a break since {@code
    * countedSince}, may be let in from the line here: a plan called it by its arrival, or it is one
    * of the holders of a partial second this node called (and still counts).

@@ -244,8 +244,7 @@ public final class WaitingRoom implements AutoCloseable {
     // A holder that queued after the tally of a plan that served the whole line (its node had no
     // slot for new arrivals left) is older than every newcomer still to come: it takes a slot for
     // new arrivals on whichever node has one, as a newcomer would, not only after the next plan.
-    boolean queuedSinceServedLine = grant.plan.lineServed() && t.arrival() >= grant.tallySecond;
-    boolean called = fromLine || seenBefore && grant.called(t.place()) || queuedSinceServedLine;
+    boolean called = fromLine || seenBefore && grant.called(t.place()) || grant.queuedSinceServedLine(t.arrival());
     // In a crowd, the first holders of the plan's partial second that this node counted in its line
     // at the tally take the slots the plan gave it, whoever polls first (see Grant).
     boolean partial = !fromLine && seen != null && state.inLine(seen, grant.tallySecond) && counted != Long.MAX_VALUE
@@ -342,7 +341,6 @@ public final class WaitingRoom implements AutoCloseable {
     Plan.Estimate e;
     // The least wait a holder the plans have not called yet can be told (see below).
     long soonest = -1;
-    boolean surge = false;
     if (calledHere) {
       // Called, but not let in at this poll (a parallel request of the same ticket is being
       // admitted, or the slots for new arrivals ran out): the next poll lets it in.
@@ -353,6 +351,7 @@ public final class WaitingRoom implements AutoCloseable {
       // in up to that moment: those are in the line.
       long unseen = 0;
       long ownUnseen = 0;
+      boolean surge = false;
       if (grant.tallySecond != Long.MIN_VALUE && t.arrival() >= grant.tallySecond) {
         surge = state.surgingSince(grant.tallySecond, now);
         Tally room = grant.plan.room();
@@ -419,8 +418,7 @@ public final class WaitingRoom implements AutoCloseable {
       // who may not have come yet, or slots for new arrivals (Grant.callsOpen).
       refresh = Math.min(refresh, grant.callsOpen() ? 2 : FRONT_REFRESH_SECONDS);
     }
-    if (!paused && !drawn && grant.plan.lineServed() && t.arrival() >= grant.tallySecond
-        && grant.plan.room().nodes() > 1) {
+    if (!paused && !drawn && grant.queuedSinceServedLine(t.arrival()) && grant.plan.room().nodes() > 1) {
       // Queued where the slots for new arrivals ran out while the room served its whole line:
       // another node may still hold one, and its next poll takes it there (see keepWaiting),
       // before newcomers who come later. It asks again in a second, not two, until a plan counts

@@ -20,8 +20,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * the number of threads.
  *
  * <p>In a crowd the partial second's slots go to whichever of its first holders poll this node
- * first (those among the first of its line, by place, twice as many as the plan gives the whole
- * data center slots for), not to holders the node picks: without session affinity a holder the
+ * first (those among the first of its line, by place, as many as the plan gives the whole data
+ * center slots for, and {@value #LATER_HOLDERS_FACTOR} times as many from half an epoch after
+ * the grant took over: see {@link #partialOpen}), not to holders the node picks: without session affinity a holder the
  * node picked polls the other nodes of its data center next, and would keep the slot from
  * everyone until it missed two polls here, while the ones the other nodes picked poll here. A
  * tally counts what is left of them as reserved for as many of those holders as it still finds in
@@ -29,10 +30,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * reserved slot; the rest go back to the room.
  */
 final class Grant {
+  /**
+   * How many times as many of its first holders of the partial second a node opens its slots to,
+   * half an epoch after its grant took over (see {@link #partialOpen}).
+   */
+  static final int LATER_HOLDERS_FACTOR = 8;
+
   /** The grant of a node that has applied no plan yet: nobody is called, no slot is free. */
   static Grant none(AtomicLong newSlots, AtomicLong partialSlots) {
     return new Grant(Plan.none(Long.MIN_VALUE), Long.MIN_VALUE, Long.MIN_VALUE, Calls.NONE, new long[0], newSlots,
-        Long.MIN_VALUE, Long.MIN_VALUE, new long[0], partialSlots, Long.MIN_VALUE);
+        Long.MIN_VALUE, Long.MIN_VALUE, new long[0], partialSlots, Long.MIN_VALUE, Long.MIN_VALUE, Long.MAX_VALUE);
   }
 
   final Plan plan;
@@ -58,8 +65,12 @@ final class Grant {
    * comment): one count per node, shared by all its grants, as {@link #fresh}.
    */
   private final AtomicLong partialSlots;
-  /** The last place whose holder may take one of {@link #partialSlots}. */
+  /** The last place whose holder may take one of {@link #partialSlots} as soon as the grant takes over. */
   final long partialCut;
+  /** The last place whose holder may take one of {@link #partialSlots} from {@link #laterFromMillis} on. */
+  final long partialCutLater;
+  /** When the holders up to {@link #partialCutLater} may take the slots (room clock, ms). */
+  final long laterFromMillis;
   /**
    * The last arrival second the plan itself called from the room's line (its cutoff, or every
    * second before its tally when it served the whole line); {@link Long#MIN_VALUE} for none, for
@@ -73,7 +84,8 @@ final class Grant {
   private final long[] peerReserved;
 
   Grant(Plan plan, long tallySecond, long cutPlace, Calls calls, long[] partialCalled, AtomicLong newSlots, long planCut,
-      long planCountedBy, long[] peerReserved, AtomicLong partialSlots, long partialCut) {
+      long planCountedBy, long[] peerReserved, AtomicLong partialSlots, long partialCut, long partialCutLater,
+      long laterFromMillis) {
     this.plan = plan;
     this.tallySecond = tallySecond;
     this.cutPlace = cutPlace;
@@ -85,6 +97,8 @@ final class Grant {
     this.peerReserved = peerReserved;
     this.partialSlots = partialSlots;
     this.partialCut = partialCut;
+    this.partialCutLater = partialCutLater;
+    this.laterFromMillis = laterFromMillis;
   }
 
   /**
@@ -143,10 +157,22 @@ final class Grant {
 
   /**
    * Whether the holder of this place, if the line has not called it, may take one of the slots
-   * for the first holders of partial seconds here.
+   * for the first holders of partial seconds here now (room clock, ms).
+   *
+   * <p>For the first half epoch after the plan gave the slots only as many of the first holders as
+   * it gives their data center slots for may, so that the front of the line goes first, as told;
+   * then {@value #LATER_HOLDERS_FACTOR} times as many, whoever polls first (slots a tally kept for
+   * the holders stay as open as they were). Without session
+   * affinity the last of the first holders are often away when their turn comes (in on another
+   * node, which learns of it a tally later, polling the other nodes, or gone), and the slots they
+   * leave would wait for the next plan: in {@code flash20x5} some 40 of a data center's slots sat
+   * unused at every tally, and the crowd was served at 96 % of the limit. Twice as many holders
+   * from the start served it at 97.5 %, but each turn became a draw among twice as many, and the
+   * front waited longer than it was told; a second's head start for the first keeps their turns
+   * (benchmarks/README.md, section 17).
    */
-  boolean partialOpen(long place) {
-    return place <= partialCut && partialSlots.get() > 0;
+  boolean partialOpen(long place, long nowMillis) {
+    return (place <= partialCut || place <= partialCutLater && nowMillis >= laterFromMillis) && partialSlots.get() > 0;
   }
 
   /** Takes one of the slots for the first holders of partial seconds (see {@link #partialOpen}). */

@@ -244,7 +244,11 @@ final class NodeState {
               next.countedBy,
               next.peerReserved,
               partialSlots,
-              next.partialCut);
+              next.partialCut,
+              next.partialCutLater,
+              // New slots open to more holders a while after they do to the first; slots the tally
+              // kept only stay as open as they were.
+              next.partialSlots > 0 ? nowMillis + next.laterAfterMillis : old.laterFromMillis);
     }
   }
 
@@ -272,6 +276,8 @@ final class NodeState {
       long[] peerReserved,
       long partialSlots,
       long partialCut,
+      long partialCutLater,
+      long laterAfterMillis,
       long partialLeftAtTally,
       long partialKept) {}
 
@@ -293,9 +299,11 @@ final class NodeState {
    *     second, the node calls holders drawn at random, afresh at every plan, not in place order
    * @param peerReserved the places the other nodes of this data center reserved in the plan's
    *     tallies, sorted (see {@link Grant#slotHeldElsewhere})
+   * @param laterAfterMillis how long after the plan takes over its slots for the partial second in
+   *     a crowd open to more than its first holders (see {@link Grant#partialOpen})
    */
-  void schedule(
-      Plan plan, long countedBy, long activateAtMillis, boolean roomWide, long drawnSecond, long[] peerReserved) {
+  void schedule(Plan plan, long countedBy, long activateAtMillis, boolean roomWide, long drawnSecond,
+      long[] peerReserved, long laterAfterMillis) {
     long cut = grant.cutPlace;
     Scheduled pending = scheduled.get();
     if (pending != null) {
@@ -322,16 +330,20 @@ final class NodeState {
       cut = Math.max(cut, Ticket.place(plan.cutoffSecond(), -1));
     }
     long partialSlots = 0;
-    // The slots the tally kept are for holders at or below the last cut.
+    // The slots the tally kept are for holders at or below the last cuts.
     long partialCut = partialKeptAtTally > 0 ? tallyGrant.partialCut : Long.MIN_VALUE;
+    long partialCutLater = partialKeptAtTally > 0 ? tallyGrant.partialCutLater : Long.MIN_VALUE;
     // The holders of the partial second who hold no slot yet (the tally counted the ones called
     // before as reserved, not in its line).
     long[] places = plan.partialGrant() > 0 ? placesWaiting(a -> a == plan.partialSecond(), true) : new long[0];
     boolean draw = plan.partialSecond() == drawnSecond;
     if (!draw && places.length > 0 && places.length >= FIRST_COME_HOLDERS * plan.partialGrant()) {
       partialSlots = plan.partialGrant();
-      // Whoever of the plan's first holders of the second polls here first.
+      // Whoever of the plan's first holders of the second polls here first, and a second later
+      // whoever of more of them (see Grant#partialOpen).
       partialCut = Math.max(partialCut, places[(int) Math.min(places.length, plan.partialFirst()) - 1]);
+      long later = Grant.LATER_HOLDERS_FACTOR * plan.partialFirst();
+      partialCutLater = Math.max(partialCutLater, places[(int) Math.min(places.length, later) - 1]);
     } else if (places.length > 0) {
       // A few holders for each slot, or a draw: this node calls as many of them as it has slots
       // for, the first by place or drawn at random (a partial Fisher-Yates shuffle, whose first
@@ -354,8 +366,8 @@ final class NodeState {
     long planCut = !roomWide || plan.room().sharedUnknown() ? Long.MIN_VALUE
         : Math.max(plan.cutoffSecond(), plan.lineServed() && tallySecond != Long.MIN_VALUE ? tallySecond - 1 : Long.MIN_VALUE);
     scheduled.set(new Scheduled(plan, tallySecond, cut, calls, partial.sorted(), tallyGrant, newAtTally,
-        activateAtMillis, planCut, countedBy, peerReserved, partialSlots, partialCut, partialLeftAtTally,
-        partialKeptAtTally));
+        activateAtMillis, planCut, countedBy, peerReserved, partialSlots, partialCut, partialCutLater,
+        laterAfterMillis, partialLeftAtTally, partialKeptAtTally));
   }
 
   /**
@@ -696,7 +708,7 @@ final class NodeState {
             }
           }
         }
-        if (!called && place <= g.partialCut && inLine(s, asOf)) {
+        if (!called && place <= g.partialCutLater && inLine(s, asOf)) {
           firstHolders.put(place, s);
         } else if (!called) {
           // As of the epoch's end, as on every node (see Polls).

@@ -600,7 +600,10 @@ final class Synchronizer {
     // A holder the plan's tallies counted has been counted since before its epoch ended.
     long end = coordinator.epochs().start(plan.epoch() + 1);
     long countedBy = Math.floorDiv(end, 1000L) - 1;
-    state.schedule(plan, countedBy, activateAtMillis, roomWide, live.at(end).randomSecond(), peerReserved);
+    // A crowd's later holders may take the partial second's slots from half an epoch after the
+    // plan takes over: with 2 s epochs a second, and before the next plan with any.
+    long laterAfter = coordinator.epochs().length(plan.epoch()) / 2;
+    state.schedule(plan, countedBy, activateAtMillis, roomWide, live.at(end).randomSecond(), peerReserved, laterAfter);
     state.activateIfDue(clock.millis() + offsetMillis);
     applied = plan.epoch();
     long takesOver = activateAtMillis == 0 ? clock.millis() + offsetMillis : activateAtMillis;

@@ -248,7 +248,7 @@ public final class WaitingRoom implements AutoCloseable {
     // In a crowd, the first holders of the plan's partial second that this node counted in its line
     // at the tally take the slots the plan gave it, whoever polls first (see Grant).
     boolean partial = !fromLine && seen != null && state.inLine(seen, grant.tallySecond) && counted != Long.MAX_VALUE
-        && grant.partialOpen(t.place());
+        && grant.partialOpen(t.place(), sync.nowMillis());
     // A poll whose ticket does not carry this node's last answer to its place (another copy of the
     // ticket polled here since this one last polled anywhere) is a copy's, or a stale retry: it
     // waits, and only a ticket that carries the latest poll gets in. A browser's polls, one at a

@@ -32,7 +32,7 @@ class TallyWindowTest {
     long slice = config.sliceSeconds();
     long s0 = 1_800_000_000L; // a slice start
     long place = Ticket.place(s0, 7);
-    assertThat(a.admitNew(place, s0, new Grant(io.github.waitingroom.allocation.Plan.none(0), 0, 0, Calls.NONE, new long[0], new java.util.concurrent.atomic.AtomicLong(1), Long.MIN_VALUE, Long.MIN_VALUE, new long[0], new java.util.concurrent.atomic.AtomicLong(), Long.MIN_VALUE), false))
+    assertThat(a.admitNew(place, s0, new Grant(io.github.waitingroom.allocation.Plan.none(0), 0, 0, Calls.NONE, new long[0], new java.util.concurrent.atomic.AtomicLong(1), Long.MIN_VALUE, Long.MIN_VALUE, new long[0], new java.util.concurrent.atomic.AtomicLong(), Long.MIN_VALUE, Long.MIN_VALUE, Long.MAX_VALUE), false))
         .as("admitted on a in slice S0").isTrue();
     // The user's next request, in the next slice, goes to b: b moves the session from S0.
     b.checkIn(new Ticket(Ticket.State.ACTIVE, place, s0, s0, s0), s0 + slice + 1);
@@ -66,7 +66,7 @@ class TallyWindowTest {
     Tally first = x.tally((a + 1) * 1000, a, 0);
     Plan plan = Plan.compute(config, 0, List.of(first), 0, List.of(first), 0);
     assertThat(plan.cutoffSecond()).as("the plan calls the holder's second").isEqualTo(a);
-    x.schedule(plan, a, (a + 1) * 1000, true, Long.MIN_VALUE, new long[0]);
+    x.schedule(plan, a, (a + 1) * 1000, true, Long.MIN_VALUE, new long[0], 500);
     x.activateIfDue((a + 1) * 1000);
     // Its next poll goes to y, with x's due in its ticket: y counts it shared until then.
     y.poll(place, a + 5, a, a, due);

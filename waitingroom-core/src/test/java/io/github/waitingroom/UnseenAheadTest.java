@@ -47,6 +47,7 @@ class UnseenAheadTest {
 
   private static Grant grant(Plan plan, long tallySecond, long newSlots) {
     return new Grant(plan, tallySecond, Long.MIN_VALUE, Calls.NONE, new long[0], new AtomicLong(newSlots),
-        Long.MIN_VALUE, Long.MIN_VALUE, new long[0], new AtomicLong(), Long.MIN_VALUE);
+        Long.MIN_VALUE, Long.MIN_VALUE, new long[0], new AtomicLong(), Long.MIN_VALUE,
+        Long.MIN_VALUE, Long.MAX_VALUE);
   }
 }

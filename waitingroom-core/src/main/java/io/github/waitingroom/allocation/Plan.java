@@ -46,13 +46,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Plan {
   /**
-   * How many of a crowd's first holders of the partial second, for each slot its data center has
-   * there, may take those slots: whoever of them polls a node that has one first (see {@code
-   * Grant}).
-   */
-  static final int PARTIAL_FIRST_FACTOR = 2;
-
-  /**
    * What each node adds to its arrivals of the last minute as its weight in the split of slots
    * for new arrivals. A node that has given out its slots gets more only from a later plan, about
    * three epochs later (its tally, the settling, the delay before the plan takes over): some 6 s
@@ -203,16 +196,12 @@ public final class Plan {
       partialGrant = draw
           ? systematic(dcPartial, nodeHold, epoch * 2 + 1)[me]
           : split(dcPartial, nodeHold, nodeHold, epoch)[me];
-      // Whoever of the first holders of this node's line, twice as many as the data center has
-      // slots for, polls here first (the node's line holds some of the data center's holders, and
-      // a node's first ones are near the data center's first). With only as many holders as slots,
-      // the last slots waited while the last of those holders polled the other nodes, whose slots
-      // had gone (flash20x5: some 40 of the data center's slots unused at every tally, a crowd
-      // served at 96 % of the limit); with twice as many, each node hears from about twice as many
-      // of them as it has slots before the next plan. The line stays in order by arrival second,
-      // and within the partial second by place up to that many holders. Of a lottery's draw,
-      // whose ranks are places, only as many as the node has slots for.
-      partialFirst = draw ? partialGrant : PARTIAL_FIRST_FACTOR * dcPartial;
+      // Whoever of the first holders of this node's line, as many as the data center has slots
+      // for, polls here first (the node's line holds some of the data center's holders, and a
+      // node's first ones are near the data center's first); a second after the plan takes over,
+      // more of them (see Grant#partialOpen). Of a lottery's draw, whose ranks are places, only as
+      // many as the node has slots for.
+      partialFirst = draw ? partialGrant : dcPartial;
     }
     long newGrant = 0;
     if (lineServed && admitting) {
@@ -333,8 +322,10 @@ public final class Plan {
 
   /**
    * How many of the first users of the {@link #partialSecond partial second} in this node's line
-   * (by place) may take its {@link #partialGrant()} slots here: twice as many as the plan gives
-   * the data center slots for (of a draw, as many as it gives this node).
+   * (by place) may take its {@link #partialGrant()} slots here as soon as the plan takes over: as
+   * many as the plan gives the data center slots for (of a draw, as many as it gives this node).
+   * A second later, in a crowd, the node opens them to more of its first users (see {@code
+   * Grant}).
    */
   public long partialFirst() {
     return partialFirst;

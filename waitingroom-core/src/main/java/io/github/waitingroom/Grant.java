@@ -34,7 +34,7 @@ final class Grant {
    * How many times as many of its first holders of the partial second a node opens its slots to,
    * half an epoch after its grant took over (see {@link #partialOpen}).
    */
-  static final int LATER_HOLDERS_FACTOR = 8;
+  static final int LATER_HOLDERS_FACTOR = 5;
 
   /** The grant of a node that has applied no plan yet: nobody is called, no slot is free. */
   static Grant none(AtomicLong newSlots, AtomicLong partialSlots) {
@@ -162,14 +162,14 @@ final class Grant {
    * <p>For the first half epoch after the plan gave the slots only as many of the first holders as
    * it gives their data center slots for may, so that the front of the line goes first, as told;
    * then {@value #LATER_HOLDERS_FACTOR} times as many, whoever polls first (slots a tally kept for
-   * the holders stay as open as they were). Without session
-   * affinity the last of the first holders are often away when their turn comes (in on another
-   * node, which learns of it a tally later, polling the other nodes, or gone), and the slots they
-   * leave would wait for the next plan: in {@code flash20x5} some 40 of a data center's slots sat
-   * unused at every tally, and the crowd was served at 96 % of the limit. Twice as many holders
-   * from the start served it at 97.5 %, but each turn became a draw among twice as many, and the
-   * front waited longer than it was told; a second's head start for the first keeps their turns
-   * (benchmarks/README.md, section 17).
+   * the holders stay as open as they were). Without session affinity the last of the first
+   * holders are often away when their turn comes (in on another node, which learns of it a tally
+   * later, polling the other nodes, or gone), and the slots they leave would wait for the next
+   * plan: in {@code flash20x5} some 40 of a data center's slots sat unused at every tally, and the
+   * room stood at 94-95 % of its limit while people waited. Twice as many holders from the start
+   * gave 96.2-96.6 %, and the front of the line waited longer than it was told. Half an epoch's
+   * head start for the first, then five times as many, gave 97.1-97.5 %; four times as many
+   * 96.7-96.9 % with better estimates, six or more no more (benchmarks/README.md, section 17).
    */
   boolean partialOpen(long place, long nowMillis) {
     return (place <= partialCut || place <= partialCutLater && nowMillis >= laterFromMillis) && partialSlots.get() > 0;

@@ -61,7 +61,7 @@ class PartialSecondTest {
   /**
    * In a crowd (four holders or more for each slot), a node's slots for the partial second go to
    * whichever of the first holders polls it first: for the first second of the plan only as many
-   * holders as the data center has slots, then eight times as many. With only as many throughout,
+   * holders as the data center has slots, then five times as many. With only as many throughout,
    * the slots waited while those holders polled elsewhere or had gone (they count in the line
    * until they miss two polls), and the next holders, polling that node, were turned away until
    * the next plan (flash20x5: some 40 slots unused at every tally, the crowd served at 96 % of the

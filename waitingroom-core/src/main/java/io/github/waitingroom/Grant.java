@@ -22,9 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>In a crowd the partial second's slots go to whichever of its first holders poll this node
  * first (those among the first of its line, by place, as many as the plan gives the whole data
  * center slots for, and {@value #LATER_HOLDERS_FACTOR} times as many from half an epoch after
- * the grant took over: see {@link #partialOpen}), not to holders the node picks: without session affinity a holder the
- * node picked polls the other nodes of its data center next, and would keep the slot from
- * everyone until it missed two polls here, while the ones the other nodes picked poll here. A
+ * the grant took over: see {@link #partialOpen}), not to holders the node picks: without session
+ * affinity a holder the node picked polls the other nodes of its data center next, and would keep
+ * the slot from everyone until it missed two polls here, while the ones the other nodes picked
+ * poll here. A
  * tally counts what is left of them as reserved for as many of those holders as it still finds in
  * the line (they are left out of the line), so the next plan gives them back as it does any
  * reserved slot; the rest go back to the room.

@@ -246,8 +246,8 @@ final class NodeState {
               partialSlots,
               next.partialCut,
               next.partialCutLater,
-              // New slots open to more holders a while after they do to the first; slots the tally
-              // kept only stay as open as they were.
+              // New slots open to more holders half an epoch after they do to the first; slots the
+              // tally kept, with no new ones, stay as open as they were.
               next.partialSlots > 0 ? nowMillis + next.laterAfterMillis : old.laterFromMillis);
     }
   }
@@ -339,8 +339,8 @@ final class NodeState {
     boolean draw = plan.partialSecond() == drawnSecond;
     if (!draw && places.length > 0 && places.length >= FIRST_COME_HOLDERS * plan.partialGrant()) {
       partialSlots = plan.partialGrant();
-      // Whoever of the plan's first holders of the second polls here first, and a second later
-      // whoever of more of them (see Grant#partialOpen).
+      // Whoever of the plan's first holders of the second polls here first, and half an epoch
+      // later whoever of more of them (see Grant#partialOpen).
       partialCut = Math.max(partialCut, places[(int) Math.min(places.length, plan.partialFirst()) - 1]);
       long later = Grant.LATER_HOLDERS_FACTOR * plan.partialFirst();
       partialCutLater = Math.max(partialCutLater, places[(int) Math.min(places.length, later) - 1]);

@@ -68,7 +68,7 @@ class PartialSecondTest {
    * limit). With more from the start, the front of the line lost its turn to whoever polled first.
    */
   @Test
-  void inACrowdTheSlotsGoToTheNextHoldersASecondAfterTheFirst() {
+  void inACrowdTheSlotsGoToTheNextHoldersOnceTheFirstHadAHeadStart() {
     Cluster c = new Cluster(config, KEYS);
     WaitingRoom a = c.add("eu", "a");
     WaitingRoom b = c.add("eu", "b");

@@ -198,9 +198,9 @@ public final class Plan {
           : split(dcPartial, nodeHold, nodeHold, epoch)[me];
       // Whoever of the first holders of this node's line, as many as the data center has slots
       // for, polls here first (the node's line holds some of the data center's holders, and a
-      // node's first ones are near the data center's first); a second after the plan takes over,
-      // more of them (see Grant#partialOpen). Of a lottery's draw, whose ranks are places, only as
-      // many as the node has slots for.
+      // node's first ones are near the data center's first); half an epoch after the plan takes
+      // over, more of them (see Grant#partialOpen). Of a lottery's draw, whose ranks are places,
+      // only as many as the node has slots for.
       partialFirst = draw ? partialGrant : dcPartial;
     }
     long newGrant = 0;

@@ -25,10 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * the grant took over: see {@link #partialOpen}), not to holders the node picks: without session
  * affinity a holder the node picked polls the other nodes of its data center next, and would keep
  * the slot from everyone until it missed two polls here, while the ones the other nodes picked
- * poll here. A
- * tally counts what is left of them as reserved for as many of those holders as it still finds in
- * the line (they are left out of the line), so the next plan gives them back as it does any
- * reserved slot; the rest go back to the room.
+ * poll here. A tally counts what is left of them as reserved for as many of those holders (up to
+ * the wider cut) as it still finds in the line (they are left out of the line), so the next plan
+ * gives them back as it does any reserved slot; the rest go back to the room.
  */
 final class Grant {
   /**

@@ -324,7 +324,7 @@ public final class Plan {
    * How many of the first users of the {@link #partialSecond partial second} in this node's line
    * (by place) may take its {@link #partialGrant()} slots here as soon as the plan takes over: as
    * many as the plan gives the data center slots for (of a draw, as many as it gives this node).
-   * A second later, in a crowd, the node opens them to more of its first users (see {@code
+   * Half an epoch later, in a crowd, the node opens them to more of its first users (see {@code
    * Grant}).
    */
   public long partialFirst() {

@@ -138,6 +138,7 @@ public final class Gate {
   private final int waitingStatus;
   private final int rejectStatus;
   private final boolean revoke;
+  private final boolean corsPassThrough;
   private final String statusParam;
   private final PageTemplate template;
   private final Messages messages;
@@ -196,6 +197,7 @@ public final class Gate {
     this.waitingStatus = b.waitingStatus;
     this.rejectStatus = b.rejectStatus;
     this.revoke = b.revoke;
+    this.corsPassThrough = b.corsPassThrough;
     List<String> configured = new ArrayList<>();
     configured.add(b.defaultLanguage);
     if (b.language != null) {
@@ -428,10 +430,57 @@ public final class Gate {
   }
 
   /**
-   * Whether the room decides a request. A CORS preflight, an {@code OPTIONS} request with both
-   * {@code Origin} and {@code Access-Control-Request-Method}, never is: browsers never send cookies
-   * with it, and queueing it would only add phantom users. Every other {@code OPTIONS} request is
-   * decided like a {@code GET}. Then the {@linkplain PathRules path rules} apply.
+   * Whether a request is a CORS preflight: an {@code OPTIONS} request with both {@code Origin} and
+   * {@code Access-Control-Request-Method}, whatever their values (empty ones too).
+   *
+   * @param method the HTTP method
+   * @param origin the {@code Origin} header, or {@code null}
+   * @param accessControlRequestMethod the {@code Access-Control-Request-Method} header, or {@code null}
+   * @return whether it is a preflight
+   */
+  public static boolean isPreflight(
+      String method, @Nullable String origin, @Nullable String accessControlRequestMethod) {
+    return "OPTIONS".equals(method) && origin != null && accessControlRequestMethod != null;
+  }
+
+  /**
+   * Whether CORS preflights pass on to the application ({@link Builder#corsPassThrough}).
+   *
+   * @return whether pass-through is on
+   */
+  public boolean corsPassThrough() {
+    return corsPassThrough;
+  }
+
+  /**
+   * The gate's own answer to a CORS preflight ({@link #isPreflight}) on a path the room {@linkplain
+   * #covers covers}, or {@code null} when the request is no preflight or {@linkplain
+   * Builder#corsPassThrough pass-through} is on. Adapters ask this before {@link #decides}, after
+   * their bypass rules, and write the answer as they write any other: a preflight then never
+   * reaches application code, which could act on it (a servlet's {@code service} books on any
+   * method). The answer is {@code 204} with no {@code Access-Control-Allow-*} header, so the
+   * browser refuses the cross-origin request it asked about; no cookie, nothing counted.
+   *
+   * @param method the HTTP method
+   * @param origin the {@code Origin} header, or {@code null}
+   * @param accessControlRequestMethod the {@code Access-Control-Request-Method} header, or {@code null}
+   * @return the answer to write, or {@code null} to go on as usual
+   */
+  public @Nullable GateResponse preflight(
+      String method, @Nullable String origin, @Nullable String accessControlRequestMethod) {
+    return corsPassThrough || !isPreflight(method, origin, accessControlRequestMethod) ? null : PREFLIGHT_ANSWER;
+  }
+
+  private static final GateResponse PREFLIGHT_ANSWER =
+      GateResponse.answer(null, 204, "", Map.of("Cache-Control", NO_STORE, "X-Content-Type-Options", "nosniff",
+          "Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers"), "");
+
+  /**
+   * Whether the room decides a request. A CORS preflight ({@link #isPreflight}) never is: with
+   * {@linkplain Builder#corsPassThrough pass-through} on it goes on to the application untouched
+   * (browsers never send cookies with it, and queueing it would only add phantom users), and
+   * otherwise the adapter has already written {@link #preflight}'s answer. Every other {@code
+   * OPTIONS} request is decided like a {@code GET}. Then the {@linkplain PathRules path rules} apply.
    *
    * @param method the HTTP method
    * @param rawPath the path as the client sent it, after the context path (percent-escapes and
@@ -447,8 +496,7 @@ public final class Gate {
       String path,
       @Nullable String origin,
       @Nullable String accessControlRequestMethod) {
-    boolean preflight = "OPTIONS".equals(method) && origin != null && accessControlRequestMethod != null;
-    return !preflight && paths.guards(method, rawPath, path);
+    return !isPreflight(method, origin, accessControlRequestMethod) && paths.guards(method, rawPath, path);
   }
 
   /**
@@ -1298,6 +1346,7 @@ public final class Gate {
     private int waitingStatus = 200;
     private int rejectStatus = DEFAULT_REJECT_STATUS;
     private boolean revoke;
+    private boolean corsPassThrough;
     private String statusParam = DEFAULT_STATUS_PARAM;
     private @Nullable String templateHtml;
     private String templateSource = "custom template";
@@ -1444,6 +1493,24 @@ public final class Gate {
      */
     public Builder revoke(boolean enabled) {
       this.revoke = enabled;
+      return this;
+    }
+
+    /**
+     * Lets CORS preflights ({@code OPTIONS} with {@code Origin} and {@code
+     * Access-Control-Request-Method}) on the room's paths go on to the application, untouched and
+     * uncounted, for an application that answers them itself (Spring's CORS support does, without
+     * calling a handler). Default: off, the gate answers every preflight itself ({@link
+     * Gate#preflight}: {@code 204}, no {@code Access-Control-Allow-*} header, which refuses the
+     * cross-origin request), so that no preflight ever reaches application code that might act
+     * on it. Turn it on only when everything behind the room answers an {@code OPTIONS} without
+     * side effects.
+     *
+     * @param enabled whether preflights pass on to the application
+     * @return this builder
+     */
+    public Builder corsPassThrough(boolean enabled) {
+      this.corsPassThrough = enabled;
       return this;
     }
 

@@ -63,6 +63,7 @@ final class InitParams {
                   "waitingStatus",
                   "rejectStatus",
                   "revoke",
+                  "corsPassThrough",
                   "statusParam",
                   "templateFile",
                   "pageStyle",
@@ -309,6 +310,10 @@ final class InitParams {
     v = get("revoke");
     if (v != null) {
       fb.revoke(Boolean.parseBoolean(booleanValue("revoke")));
+    }
+    v = get("corsPassThrough");
+    if (v != null) {
+      fb.corsPassThrough(Boolean.parseBoolean(booleanValue("corsPassThrough")));
     }
     v = get("statusParam");
     if (v != null) {

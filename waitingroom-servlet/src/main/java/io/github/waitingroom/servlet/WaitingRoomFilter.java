@@ -64,8 +64,10 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>A CORS preflight, an {@code OPTIONS} request with both {@code Origin} and {@code
- *       Access-Control-Request-Method}, passes through untouched: browsers never send cookies with
- *       it. Every other {@code OPTIONS} request is decided like a {@code GET}.
+ *       Access-Control-Request-Method}, is answered by the filter itself ({@link Gate#preflight}:
+ *       {@code 204}, no CORS headers), never counted and never passed on, unless {@link
+ *       Builder#corsPassThrough} lets it through untouched. Every other {@code OPTIONS} request is
+ *       decided like a {@code GET}.
  *   <li>Paths outside the {@linkplain Builder#pathPrefix guarded prefix} pass through.
  *   <li>{@linkplain Builder#ignorePaths Ignored paths} pass through only for {@code GET} and {@code
  *       HEAD} requests whose path is canonical (no percent-escape, path parameter or dot segment);
@@ -191,8 +193,18 @@ public final class WaitingRoomFilter implements Filter {
         || !(response instanceof HttpServletResponse res)
         || req.getDispatcherType() != DispatcherType.REQUEST
         || toDashboard(req)
-        || !claim(s, req)
-        || !s.gate.decides(
+        || !claim(s, req)) {
+      chain.doFilter(request, response);
+      return;
+    }
+    GateResponse preflight =
+        s.gate.preflight(req.getMethod(), req.getHeader("Origin"), req.getHeader("Access-Control-Request-Method"));
+    if (preflight != null) {
+      // A CORS preflight never reaches the application, unless it opted in (corsPassThrough).
+      write(res, preflight);
+      return;
+    }
+    if (!s.gate.decides(
             req.getMethod(),
             rawPathWithinApplication(req),
             pathWithinApplication(req),
@@ -377,9 +389,13 @@ public final class WaitingRoomFilter implements Filter {
     for (Map.Entry<String, String> h : g.headers().entrySet()) {
       res.setHeader(h.getKey(), h.getValue());
     }
-    res.setContentType(g.contentType());
+    if (!g.contentType().isEmpty()) {
+      res.setContentType(g.contentType());
+    }
     res.setContentLength(body.length);
-    res.getOutputStream().write(body);
+    if (body.length > 0) {
+      res.getOutputStream().write(body);
+    }
   }
 
   /**
@@ -647,6 +663,20 @@ public final class WaitingRoomFilter implements Filter {
      */
     public Builder revoke(boolean enabled) {
       gate.revoke(enabled);
+      return this;
+    }
+
+    /**
+     * Lets CORS preflights on the room's paths go on to the application. Default: off, the filter
+     * answers them itself ({@code 204}, no {@code Access-Control-Allow-*}), so that no preflight
+     * reaches application code that acts on any method.
+     *
+     * @param enabled whether preflights pass on to the application
+     * @return this builder
+     * @see Gate.Builder#corsPassThrough
+     */
+    public Builder corsPassThrough(boolean enabled) {
+      gate.corsPassThrough(enabled);
       return this;
     }
 

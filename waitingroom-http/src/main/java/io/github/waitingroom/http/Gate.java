@@ -521,7 +521,9 @@ public final class Gate {
     if (token != null) {
       HumanCheck h = Objects.requireNonNull(human);
       try {
-        verdict = h.verify(token, request.remoteAddress()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        // Never longer than the check's timeout on a request thread, whatever the check does.
+        verdict = h.verify(token, request.remoteAddress()).toCompletableFuture()
+            .get(waitNanos(h), TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         verdict = HumanCheck.Verdict.FAILED;
@@ -530,6 +532,12 @@ public final class Gate {
       }
     }
     return challenge(request, verdict);
+  }
+
+  /** How long a request thread waits for a human check: its timeout, at most 30 s. */
+  private static long waitNanos(HumanCheck h) {
+    Duration t = h.timeout();
+    return t == null || t.isNegative() ? 0 : Math.min(t.toNanos(), TimeUnit.SECONDS.toNanos(30));
   }
 
   /**
@@ -556,7 +564,10 @@ public final class Gate {
     } catch (RuntimeException e) {
       asked = CompletableFuture.completedFuture(HumanCheck.Verdict.FAILED);
     }
-    return asked.handle((v, failure) -> challenge(request, failure != null || v == null ? HumanCheck.Verdict.FAILED : v));
+    CompletableFuture<HumanCheck.Verdict> bounded = new CompletableFuture<>();
+    asked.whenComplete((v, failure) -> bounded.complete(failure != null || v == null ? HumanCheck.Verdict.FAILED : v));
+    bounded.completeOnTimeout(HumanCheck.Verdict.FAILED, waitNanos(h), TimeUnit.NANOSECONDS);
+    return bounded.thenApply(v -> challenge(request, v));
   }
 
   /**
@@ -588,7 +599,17 @@ public final class Gate {
       return null;
     }
     String t = queryValue(request.query(), HUMAN_PARAM);
-    return t == null || t.isEmpty() || t.length() > MAX_HUMAN_TOKEN_LENGTH ? null : t;
+    if (t == null || t.isEmpty() || t.length() > 3 * MAX_HUMAN_TOKEN_LENGTH) {
+      return null;
+    }
+    // As sent in the query: decoded once here, encoded once by the check's form.
+    String decoded;
+    try {
+      decoded = t.indexOf('%') < 0 && t.indexOf('+') < 0 ? t : java.net.URLDecoder.decode(t, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    return decoded.isEmpty() || decoded.length() > MAX_HUMAN_TOKEN_LENGTH ? null : decoded;
   }
 
   /**

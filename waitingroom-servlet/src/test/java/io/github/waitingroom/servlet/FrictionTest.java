@@ -351,6 +351,52 @@ class FrictionTest {
     assertThat(other.get("/").body()).doesNotContain("You are in line");
   }
 
+  /**
+   * Issue 42: the servlet filter kept the request thread for 30 s against a check configured for
+   * 2 s. A check that never answers holds the request no longer than its timeout: the answer (a
+   * challenge again) comes within the test's bound of 10 s, while the check would never complete.
+   */
+  @Test
+  void aCheckThatNeverAnswersHoldsTheRequestThreadNoLongerThanItsTimeout() throws Exception {
+    WaitingRoom r = room();
+    java.util.concurrent.CompletableFuture<HumanCheck.Verdict> never = new java.util.concurrent.CompletableFuture<>();
+    HumanCheck stuck = new HumanCheck() {
+      @Override
+      public Widget widget() {
+        return new Widget("https://challenges.example/api.js", "stuck", "site-key", List.of("https://challenges.example"));
+      }
+
+      @Override
+      public java.util.concurrent.CompletionStage<Verdict> verify(String token, @Nullable String remoteAddress) {
+        return never;
+      }
+
+      @Override
+      public Duration timeout() {
+        return Duration.ofMillis(200);
+      }
+    };
+    fullRoom(WaitingRoomFilter.builder(r).humanCheck(stuck));
+    Visitor v = new Visitor(srv());
+    assertThat(status(v.getJson("/?waitingRoomStatus=1&waitingRoomHuman=anything")))
+        .as("failed at the timeout: asked again").containsEntry("status", "challenge");
+    assertThat(never).isNotDone();
+  }
+
+  /** Issue 42: the token was sent to the service still percent-encoded, then encoded again. */
+  @Test
+  void theTokenReachesTheServiceAsTheWidgetGaveIt() throws Exception {
+    WaitingRoom r = room();
+    HumanCheck turnstile = SiteVerify.turnstile("site-key-1", "s3cret").verifyUrl(siteVerify());
+    fullRoom(WaitingRoomFilter.builder(r).humanCheck(turnstile));
+    Visitor v = new Visitor(srv());
+    v.get("/");
+    // What the page's URLSearchParams sends for the token "0.a+b/c=d e".
+    v.getJson("/?waitingRoomStatus=1&waitingRoomHuman=0.a%2Bb%2Fc%3Dd+e");
+    assertThat(asked).hasSize(1);
+    assertThat(asked.peek().get("response")).containsExactly("0.a+b/c=d e");
+  }
+
   @Test
   void frictionIsOffByDefault() throws Exception {
     WaitingRoom r = room();

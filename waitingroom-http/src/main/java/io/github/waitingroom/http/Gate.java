@@ -74,10 +74,12 @@ import org.slf4j.LoggerFactory;
  * <p><b>Friction</b> ({@link Builder#proofOfWork}, {@link Builder#humanCheck}): while people wait,
  * a newcomer the room would put in line gets a challenge page (the waiting page with {@code
  * challenge} true) instead of a place, and its place once it has solved the proof of work, passed
- * the human check, or waited out the {@linkplain Builder#challengePenalty penalty}; see the README
+ * the human check, or (within a {@linkplain Builder#noScriptPlaces budget}, none by default)
+ * waited out the {@linkplain Builder#challengePenalty penalty}; see the README
  * ("Bots and floods"). An admitted or waiting visitor's request costs what it costs without.
  *
- * <p>Immutable and thread-safe; {@link #handle} calls {@link WaitingRoom#decide}, which takes no
+ * <p>Thread-safe (its one piece of state, the {@linkplain Builder#noScriptPlaces no-script budget}, is an
+ * atomic word); {@link #handle} calls {@link WaitingRoom#decide}, which takes no
  * lock and does no I/O, so an event loop may call it, except for the one request that {@link
  * #mayBlock} (a newcomer's human check): call {@link #handleAsync} for it.
  */
@@ -155,6 +157,10 @@ public final class Gate {
   private final @Nullable ProofOfWork pow;
   private final @Nullable HumanCheck human;
   private final long penaltySeconds;
+  /** Places per minute for waiting out the penalty alone ({@link Builder#noScriptPlaces}). */
+  private final int noScriptPerMinute;
+  /** This minute's no-script places: the minute (low 24 bits) above 40 bits of count. */
+  private final java.util.concurrent.atomic.AtomicLong noScriptUsed = new java.util.concurrent.atomic.AtomicLong();
   private final @Nullable Seal flagSeal;
   /** The extra sources the challenge page's policy allows for the human check's widget ("" for none). */
   private final String widgetSources;
@@ -173,6 +179,7 @@ public final class Gate {
     this.pow = friction ? new ProofOfWork(room.seal("pow"), b.powDifficulty, ProofOfWork.DEFAULT_TTL_SECONDS) : null;
     this.flagSeal = b.humanCheck != null ? room.seal("flag") : null;
     this.penaltySeconds = b.penalty.toSeconds();
+    this.noScriptPerMinute = b.noScriptPerMinute;
     this.widgetSources = b.humanCheck == null ? "" : " " + String.join(" ", b.humanCheck.widget().sources());
     this.statusParam = checkToken("statusParam", b.statusParam);
     if (b.sameSite == SameSite.NONE && b.secure == CookieSecure.NEVER) {
@@ -681,9 +688,10 @@ public final class Gate {
 
   /**
    * A newcomer the room would put in line, not yet let queue: it gets a place if it passed the
-   * human check, sent a proof of work that solves a challenge not spent on this node, or holds a
-   * challenge (in its cookie) at least the penalty old; a flagged one goes to the infinite queue;
-   * anyone else gets the challenge page.
+   * human check, or sent a proof of work that solves the challenge its own cookie holds (bound to
+   * the client that fetched it) and that was not spent on this node; or, within the {@linkplain
+   * Builder#noScriptPlaces no-script budget}, holds a challenge at least the penalty old. A
+   * flagged one goes to the infinite queue; anyone else gets the challenge page.
    */
   private GateResponse challenge(GateRequest request, HumanCheck.@Nullable Verdict verdict) {
     ProofOfWork p = Objects.requireNonNull(pow);
@@ -695,12 +703,16 @@ public final class Gate {
     ProofOfWork.Challenge held = f != null && f.startsWith(CHALLENGE_PREFIX) ? p.open(f.substring(2), now) : null;
     boolean pass = verdict == HumanCheck.Verdict.PASSED;
     String proof = pass || p.difficulty() == 0 ? null : queryValue(request.query(), PROOF_PARAM);
-    if (proof != null) {
-      int dot = proof.lastIndexOf('.');
-      ProofOfWork.Challenge c = dot > 0 ? p.open(proof.substring(0, dot), now) : null;
-      pass = c != null && ProofOfWork.solves(c.token(), proof.substring(dot + 1), c.difficulty()) && p.spend(c, now);
+    if (proof != null && held != null) {
+      // Only the challenge this client's cookie holds: a challenge fetched by another client (a
+      // harvester's) gets no place here, whoever solved it.
+      String t = held.token();
+      int dot = t.length();
+      pass = proof.length() > dot + 1 && proof.charAt(dot) == '.' && proof.startsWith(t)
+          && ProofOfWork.solves(t, proof.substring(dot + 1), held.difficulty()) && p.spend(held, now);
     }
-    if (!pass && held != null && now - held.issued() >= penaltySeconds) {
+    if (!pass && held != null && noScriptPerMinute > 0 && now - held.issued() >= penaltySeconds && !p.spent(held)
+        && noScriptPlace(now)) {
       pass = p.spend(held, now);
     }
     if (pass) {
@@ -711,7 +723,10 @@ public final class Gate {
     long remaining;
     if (held != null && !p.spent(held)) {
       token = held.token();
-      remaining = Math.max(1, penaltySeconds - (now - held.issued()));
+      long age = now - held.issued();
+      // Past the penalty without a budget left (or none at all), the page asks again after a
+      // whole penalty: never a reload every second.
+      remaining = age < penaltySeconds ? penaltySeconds - age : noScriptPerMinute > 0 ? Math.min(penaltySeconds, 5) : penaltySeconds;
     } else {
       token = p.issue(now);
       setCookie = setCookie(frictionCookieName, request.contextPath(), request.secure(), CHALLENGE_PREFIX + token,
@@ -731,6 +746,25 @@ public final class Gate {
     String nonce = nonce();
     String html = template.render(values(d, t, nonce, now, request, c, settings));
     return answer(setCookie, waitingStatus, "text/html", challengePolicy(nonce), html, d, t.tag);
+  }
+
+  /**
+   * Takes one place of this minute's {@linkplain Builder#noScriptPlaces no-script budget}: one
+   * compare-and-set on a word that holds the minute and the count, no lock, no allocation.
+   */
+  private boolean noScriptPlace(long now) {
+    long minute = Math.floorDiv(now, 60);
+    while (true) {
+      long state = noScriptUsed.get();
+      long used = state >>> 40 == (minute & 0xFFFFFF) ? state & 0xFF_FFFF_FFFFL : 0;
+      if (used >= noScriptPerMinute) {
+        return false;
+      }
+      long next = ((minute & 0xFFFFFF) << 40) | (used + 1);
+      if (noScriptUsed.compareAndSet(state, next)) {
+        return true;
+      }
+    }
   }
 
   /** A challenge shown to a newcomer: its token, difficulty, and the seconds left of the penalty. */
@@ -1380,6 +1414,7 @@ public final class Gate {
     private String brandColor = "#2f6fdf";
     private int powDifficulty;
     private Duration penalty = DEFAULT_CHALLENGE_PENALTY;
+    private int noScriptPerMinute;
     private @Nullable HumanCheck humanCheck;
 
     private Builder(WaitingRoom room) {
@@ -1698,10 +1733,12 @@ public final class Gate {
      * gets a challenge page first, whose script solves a {@link ProofOfWork} challenge in a Web
      * Worker (about 2<sup>bits</sup> SHA-256 hashes) and gets its place when the gate has checked
      * the solution (one AEAD decryption and one hash). Nothing changes while the room has slots
-     * for new arrivals, nor for admitted or waiting visitors. A visitor without JavaScript, or whose
-     * browser fails, gets its place once the {@linkplain #challengePenalty penalty} is over: it
-     * waits behind those who solved, and is never locked out. The costs measured on a desktop and
-     * an emulated phone are in the README ("Bots and floods"). Default: 0, off.
+     * for new arrivals, nor for admitted or waiting visitors. A solution counts only for the
+     * challenge in the solving client's own challenge cookie, and once per node: every place costs
+     * one solution. A visitor without JavaScript, or whose browser fails, gets a place only within
+     * the {@linkplain #noScriptPlaces no-script budget} (none by default), once the {@linkplain
+     * #challengePenalty penalty} is over. The costs measured on a desktop and an emulated phone are
+     * in the README ("Bots and floods"). Default: 0, off.
      *
      * @param bits the leading zero bits of a solution, 0 (off) to {@value ProofOfWork#MAX_DIFFICULTY}
      * @return this builder
@@ -1717,8 +1754,10 @@ public final class Gate {
 
     /**
      * How long a newcomer who solves no challenge (no JavaScript, a failed worker, no human check
-     * passed) waits on the challenge page before it gets its place anyway: counted from its first
-     * challenge, which its challenge cookie keeps. Default: 30 seconds.
+     * passed) waits on the challenge page before it may get a place within the {@linkplain
+     * #noScriptPlaces no-script budget}: counted from its first challenge, which its challenge
+     * cookie keeps; also how often the challenge page reloads. Without a budget (the default),
+     * waiting gets no place: only a solution or a passed human check does. Default: 30 seconds.
      *
      * @param penalty 1 s to 5 min
      * @return this builder
@@ -1733,8 +1772,28 @@ public final class Gate {
     }
 
     /**
+     * How many newcomers per minute this node lets queue for only waiting out the {@linkplain
+     * #challengePenalty penalty} on the challenge page, without a solution or a passed human
+     * check: the path of a browser without JavaScript. The budget is the node's, shared by every
+     * such client, so a bot that fetches (harvests) many challenges and waits gets at most this
+     * many places a minute, and no more with more challenges. Default: 0, none: with friction on,
+     * every place in line costs a solved proof of work or a passed human check (a failed or never
+     * answered check stays failed however long the client waits).
+     *
+     * @param perMinute 0 (none) to 10,000
+     * @return this builder
+     */
+    public Builder noScriptPlaces(int perMinute) {
+      if (perMinute < 0 || perMinute > 10_000) {
+        throw new IllegalArgumentException("noScriptPlaces must be 0 to 10000 a minute but was " + perMinute);
+      }
+      this.noScriptPerMinute = perMinute;
+      return this;
+    }
+
+    /**
      * A CAPTCHA service that newcomers may pass instead of the proof of work (or with none: then
-     * the widget or the penalty), such as {@link SiteVerify#turnstile}, {@link SiteVerify#hcaptcha}
+     * the widget, or the penalty within the {@linkplain #noScriptPlaces no-script budget}), such as {@link SiteVerify#turnstile}, {@link SiteVerify#hcaptcha}
      * or {@link SiteVerify#recaptcha}. Asked once per newcomer the room would put in line; a
      * client it {@linkplain HumanCheck.Verdict#FLAGGED flags} goes to the infinite queue. The
      * challenge page's Content-Security-Policy allows the widget's sources. Default: none.

@@ -796,7 +796,8 @@ public final class WaitingRoomFilter implements Filter {
     }
 
     /**
-     * How long a newcomer who solves no challenge waits before it gets its place. Default: 30 s.
+     * How long a newcomer who solves no challenge waits before it may get a place within the
+     * {@linkplain #noScriptPlaces no-script budget}. Default: 30 s.
      *
      * @param penalty 1 s to 5 min
      * @return this builder
@@ -804,6 +805,20 @@ public final class WaitingRoomFilter implements Filter {
      */
     public Builder challengePenalty(java.time.Duration penalty) {
       gate.challengePenalty(penalty);
+      return this;
+    }
+
+    /**
+     * How many newcomers per minute this node lets queue for only waiting out the penalty (the
+     * path of a browser without JavaScript). Default: 0, none: every place costs a solution or a
+     * passed human check.
+     *
+     * @param perMinute 0 to 10,000
+     * @return this builder
+     * @see Gate.Builder#noScriptPlaces
+     */
+    public Builder noScriptPlaces(int perMinute) {
+      gate.noScriptPlaces(perMinute);
       return this;
     }
 

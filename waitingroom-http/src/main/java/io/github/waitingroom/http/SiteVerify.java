@@ -315,21 +315,23 @@ public final class SiteVerify implements HumanCheck {
   @Override
   public CompletionStage<Verdict> verify(String token, @Nullable String remoteAddress) {
     long now = System.nanoTime();
-    Asked a = verdicts.find(token);
+    // Kept under the token's digest: a flood of long junk tokens costs the cache 44 characters each.
+    String key = key(token);
+    Asked a = verdicts.find(key);
     if (a == null || now - a.born() > TimeUnit.SECONDS.toNanos(CACHE_SECONDS)) {
       Asked fresh = new Asked(new CompletableFuture<>(), new AtomicBoolean(), now);
-      a = verdicts.keep(token, fresh, now);
+      a = verdicts.keep(key, fresh, now);
       if (a == fresh) {
         if (inFlight.incrementAndGet() > MAX_IN_FLIGHT) {
           inFlight.decrementAndGet();
-          verdicts.forget(token, fresh);
+          verdicts.forget(key, fresh);
           log.warn("human check at {}: {} questions in flight already, this one failed unasked", verifyUrl, MAX_IN_FLIGHT);
           fresh.verdict().complete(Verdict.FAILED);
         } else {
           ask(token, remoteAddress).whenComplete((v, e) -> {
             inFlight.decrementAndGet();
             if (e != null || v == null) {
-              verdicts.forget(token, fresh);
+              verdicts.forget(key, fresh);
             }
             fresh.verdict().complete(e != null || v == null ? Verdict.FAILED : v);
           });
@@ -338,6 +340,16 @@ public final class SiteVerify implements HumanCheck {
     }
     AtomicBoolean given = a.passGiven();
     return a.verdict().thenApply(v -> v != Verdict.PASSED || given.compareAndSet(false, true) ? v : Verdict.FAILED);
+  }
+
+  /** The cache's key of a token: its SHA-256, base64. */
+  private static String key(String token) {
+    try {
+      byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+      return java.util.Base64.getEncoder().encodeToString(d);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
   }
 
   /**

@@ -12,7 +12,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The demo's application: a ticket shop with a few pages. It knows nothing of the waiting room
- * except that it shows the room's current counts in its footer.
+ * except that it shows the room's current counts in its footer. Only a {@code POST} to {@code
+ * /checkout} books (and, with {@code --revoke}, ends the session); an {@code OPTIONS} is answered
+ * without acting.
  */
 final class ShopServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
@@ -41,6 +43,19 @@ final class ShopServlet extends HttpServlet {
   @Override
   protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
     String path = req.getRequestURI();
+    String method = req.getMethod();
+    if ("OPTIONS".equals(method)) {
+      // Nothing acts on an OPTIONS (a CORS preflight never gets here: the filter answers those).
+      res.setStatus(HttpServletResponse.SC_NO_CONTENT);
+      res.setHeader("Allow", path.equals("/checkout") ? "POST, OPTIONS" : "GET, HEAD, OPTIONS");
+      return;
+    }
+    if (path.equals("/checkout") && !"POST".equals(method)) {
+      // Only the form's POST books a ticket.
+      res.setStatus(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
+      res.setHeader("Allow", "POST, OPTIONS");
+      return;
+    }
     if (path.equals("/health")) {
       res.setContentType("text/plain;charset=UTF-8");
       res.getWriter().write("ok");

@@ -261,4 +261,38 @@ class DemoServerTest {
       assertThat(replay.body()).doesNotContain("You are in.");
     }
   }
+
+  /**
+   * Issue 42: the demo's servlet booked a ticket (and, with --revoke, ended the session) on any
+   * method, an {@code OPTIONS} and a CORS preflight included. Now the filter answers preflights and
+   * the shop books only on a {@code POST}.
+   */
+  @Test
+  void anOptionsRequestNeverBooks() throws Exception {
+    String[] args = {"--port", "0", "--revoke", "true", "--total", "1", "--per-minute", "1"};
+    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
+      HttpClient visitor = browser();
+      assertThat(get(visitor, demo.port(), "/").body()).contains("You are in.");
+      URI checkout = URI.create("http://127.0.0.1:" + demo.port() + "/checkout");
+      HttpResponse<String> options = visitor.send(
+          HttpRequest.newBuilder(checkout).method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(options.statusCode()).isEqualTo(204);
+      assertThat(options.body()).doesNotContain("booked");
+      HttpResponse<String> preflight = visitor.send(
+          HttpRequest.newBuilder(checkout).method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+              .header("Origin", "").header("Access-Control-Request-Method", "").build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(preflight.statusCode()).isEqualTo(204);
+      HttpResponse<String> stranger = browser().send(
+          HttpRequest.newBuilder(checkout).method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+              .header("Origin", "https://elsewhere.example").header("Access-Control-Request-Method", "POST").build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(stranger.statusCode()).as("a preflight in a full room").isEqualTo(204);
+      assertThat(stranger.body()).isEmpty();
+      assertThat(get(visitor, demo.port(), "/checkout").statusCode()).as("a GET does not book either").isEqualTo(405);
+      assertThat(demo.room().metrics().revoked()).as("nothing booked, no session ended").isZero();
+      assertThat(get(visitor, demo.port(), "/").body()).as("the visitor is still in").contains("You are in.");
+    }
+  }
 }

@@ -74,10 +74,12 @@ import org.slf4j.LoggerFactory;
  * <p><b>Friction</b> ({@link Builder#proofOfWork}, {@link Builder#humanCheck}): while people wait,
  * a newcomer the room would put in line gets a challenge page (the waiting page with {@code
  * challenge} true) instead of a place, and its place once it has solved the proof of work, passed
- * the human check, or waited out the {@linkplain Builder#challengePenalty penalty}; see the README
+ * the human check, or (within a {@linkplain Builder#noScriptPlaces budget}, none by default)
+ * waited out the {@linkplain Builder#challengePenalty penalty}; see the README
  * ("Bots and floods"). An admitted or waiting visitor's request costs what it costs without.
  *
- * <p>Immutable and thread-safe; {@link #handle} calls {@link WaitingRoom#decide}, which takes no
+ * <p>Thread-safe (its one piece of state, the {@linkplain Builder#noScriptPlaces no-script budget}, is an
+ * atomic word); {@link #handle} calls {@link WaitingRoom#decide}, which takes no
  * lock and does no I/O, so an event loop may call it, except for the one request that {@link
  * #mayBlock} (a newcomer's human check): call {@link #handleAsync} for it.
  */
@@ -138,6 +140,7 @@ public final class Gate {
   private final int waitingStatus;
   private final int rejectStatus;
   private final boolean revoke;
+  private final boolean corsPassThrough;
   private final String statusParam;
   private final PageTemplate template;
   private final Messages messages;
@@ -154,6 +157,10 @@ public final class Gate {
   private final @Nullable ProofOfWork pow;
   private final @Nullable HumanCheck human;
   private final long penaltySeconds;
+  /** Places per minute for waiting out the penalty alone ({@link Builder#noScriptPlaces}). */
+  private final int noScriptPerMinute;
+  /** This minute's no-script places: the minute (low 24 bits) above 40 bits of count. */
+  private final java.util.concurrent.atomic.AtomicLong noScriptUsed = new java.util.concurrent.atomic.AtomicLong();
   private final @Nullable Seal flagSeal;
   /** The extra sources the challenge page's policy allows for the human check's widget ("" for none). */
   private final String widgetSources;
@@ -172,6 +179,7 @@ public final class Gate {
     this.pow = friction ? new ProofOfWork(room.seal("pow"), b.powDifficulty, ProofOfWork.DEFAULT_TTL_SECONDS) : null;
     this.flagSeal = b.humanCheck != null ? room.seal("flag") : null;
     this.penaltySeconds = b.penalty.toSeconds();
+    this.noScriptPerMinute = b.noScriptPerMinute;
     this.widgetSources = b.humanCheck == null ? "" : " " + String.join(" ", b.humanCheck.widget().sources());
     this.statusParam = checkToken("statusParam", b.statusParam);
     if (b.sameSite == SameSite.NONE && b.secure == CookieSecure.NEVER) {
@@ -196,6 +204,7 @@ public final class Gate {
     this.waitingStatus = b.waitingStatus;
     this.rejectStatus = b.rejectStatus;
     this.revoke = b.revoke;
+    this.corsPassThrough = b.corsPassThrough;
     List<String> configured = new ArrayList<>();
     configured.add(b.defaultLanguage);
     if (b.language != null) {
@@ -428,10 +437,57 @@ public final class Gate {
   }
 
   /**
-   * Whether the room decides a request. A CORS preflight, an {@code OPTIONS} request with both
-   * {@code Origin} and {@code Access-Control-Request-Method}, never is: browsers never send cookies
-   * with it, and queueing it would only add phantom users. Every other {@code OPTIONS} request is
-   * decided like a {@code GET}. Then the {@linkplain PathRules path rules} apply.
+   * Whether a request is a CORS preflight: an {@code OPTIONS} request with both {@code Origin} and
+   * {@code Access-Control-Request-Method}, whatever their values (empty ones too).
+   *
+   * @param method the HTTP method
+   * @param origin the {@code Origin} header, or {@code null}
+   * @param accessControlRequestMethod the {@code Access-Control-Request-Method} header, or {@code null}
+   * @return whether it is a preflight
+   */
+  public static boolean isPreflight(
+      String method, @Nullable String origin, @Nullable String accessControlRequestMethod) {
+    return "OPTIONS".equals(method) && origin != null && accessControlRequestMethod != null;
+  }
+
+  /**
+   * Whether CORS preflights pass on to the application ({@link Builder#corsPassThrough}).
+   *
+   * @return whether pass-through is on
+   */
+  public boolean corsPassThrough() {
+    return corsPassThrough;
+  }
+
+  /**
+   * The gate's own answer to a CORS preflight ({@link #isPreflight}) on a path the room {@linkplain
+   * #covers covers}, or {@code null} when the request is no preflight or {@linkplain
+   * Builder#corsPassThrough pass-through} is on. Adapters ask this before {@link #decides}, after
+   * their bypass rules, and write the answer as they write any other: a preflight then never
+   * reaches application code, which could act on it (a servlet's {@code service} books on any
+   * method). The answer is {@code 204} with no {@code Access-Control-Allow-*} header, so the
+   * browser refuses the cross-origin request it asked about; no cookie, nothing counted.
+   *
+   * @param method the HTTP method
+   * @param origin the {@code Origin} header, or {@code null}
+   * @param accessControlRequestMethod the {@code Access-Control-Request-Method} header, or {@code null}
+   * @return the answer to write, or {@code null} to go on as usual
+   */
+  public @Nullable GateResponse preflight(
+      String method, @Nullable String origin, @Nullable String accessControlRequestMethod) {
+    return corsPassThrough || !isPreflight(method, origin, accessControlRequestMethod) ? null : PREFLIGHT_ANSWER;
+  }
+
+  private static final GateResponse PREFLIGHT_ANSWER =
+      GateResponse.answer(null, 204, "", Map.of("Cache-Control", NO_STORE, "X-Content-Type-Options", "nosniff",
+          "Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers"), "");
+
+  /**
+   * Whether the room decides a request. A CORS preflight ({@link #isPreflight}) never is: with
+   * {@linkplain Builder#corsPassThrough pass-through} on it goes on to the application untouched
+   * (browsers never send cookies with it, and queueing it would only add phantom users), and
+   * otherwise the adapter has already written {@link #preflight}'s answer. Every other {@code
+   * OPTIONS} request is decided like a {@code GET}. Then the {@linkplain PathRules path rules} apply.
    *
    * @param method the HTTP method
    * @param rawPath the path as the client sent it, after the context path (percent-escapes and
@@ -447,8 +503,7 @@ public final class Gate {
       String path,
       @Nullable String origin,
       @Nullable String accessControlRequestMethod) {
-    boolean preflight = "OPTIONS".equals(method) && origin != null && accessControlRequestMethod != null;
-    return !preflight && paths.guards(method, rawPath, path);
+    return !isPreflight(method, origin, accessControlRequestMethod) && paths.guards(method, rawPath, path);
   }
 
   /**
@@ -473,7 +528,9 @@ public final class Gate {
     if (token != null) {
       HumanCheck h = Objects.requireNonNull(human);
       try {
-        verdict = h.verify(token, request.remoteAddress()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        // Never longer than the check's timeout on a request thread, whatever the check does.
+        verdict = h.verify(token, request.remoteAddress()).toCompletableFuture()
+            .get(waitNanos(h), TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         verdict = HumanCheck.Verdict.FAILED;
@@ -482,6 +539,12 @@ public final class Gate {
       }
     }
     return challenge(request, verdict);
+  }
+
+  /** How long a request thread waits for a human check: its timeout, at most 30 s. */
+  private static long waitNanos(HumanCheck h) {
+    Duration t = h.timeout();
+    return t == null || t.isNegative() ? 0 : Math.min(t.toNanos(), TimeUnit.SECONDS.toNanos(30));
   }
 
   /**
@@ -508,7 +571,10 @@ public final class Gate {
     } catch (RuntimeException e) {
       asked = CompletableFuture.completedFuture(HumanCheck.Verdict.FAILED);
     }
-    return asked.handle((v, failure) -> challenge(request, failure != null || v == null ? HumanCheck.Verdict.FAILED : v));
+    CompletableFuture<HumanCheck.Verdict> bounded = new CompletableFuture<>();
+    asked.whenComplete((v, failure) -> bounded.complete(failure != null || v == null ? HumanCheck.Verdict.FAILED : v));
+    bounded.completeOnTimeout(HumanCheck.Verdict.FAILED, waitNanos(h), TimeUnit.NANOSECONDS);
+    return bounded.thenApply(v -> challenge(request, v));
   }
 
   /**
@@ -540,7 +606,17 @@ public final class Gate {
       return null;
     }
     String t = queryValue(request.query(), HUMAN_PARAM);
-    return t == null || t.isEmpty() || t.length() > MAX_HUMAN_TOKEN_LENGTH ? null : t;
+    if (t == null || t.isEmpty() || t.length() > 3 * MAX_HUMAN_TOKEN_LENGTH) {
+      return null;
+    }
+    // As sent in the query: decoded once here, encoded once by the check's form.
+    String decoded;
+    try {
+      decoded = t.indexOf('%') < 0 && t.indexOf('+') < 0 ? t : java.net.URLDecoder.decode(t, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    return decoded.isEmpty() || decoded.length() > MAX_HUMAN_TOKEN_LENGTH ? null : decoded;
   }
 
   /**
@@ -612,9 +688,10 @@ public final class Gate {
 
   /**
    * A newcomer the room would put in line, not yet let queue: it gets a place if it passed the
-   * human check, sent a proof of work that solves a challenge not spent on this node, or holds a
-   * challenge (in its cookie) at least the penalty old; a flagged one goes to the infinite queue;
-   * anyone else gets the challenge page.
+   * human check, or sent a proof of work that solves the challenge its own cookie holds (bound to
+   * the client that fetched it) and that was not spent on this node; or, within the {@linkplain
+   * Builder#noScriptPlaces no-script budget}, holds a challenge at least the penalty old. A
+   * flagged one goes to the infinite queue; anyone else gets the challenge page.
    */
   private GateResponse challenge(GateRequest request, HumanCheck.@Nullable Verdict verdict) {
     ProofOfWork p = Objects.requireNonNull(pow);
@@ -626,12 +703,16 @@ public final class Gate {
     ProofOfWork.Challenge held = f != null && f.startsWith(CHALLENGE_PREFIX) ? p.open(f.substring(2), now) : null;
     boolean pass = verdict == HumanCheck.Verdict.PASSED;
     String proof = pass || p.difficulty() == 0 ? null : queryValue(request.query(), PROOF_PARAM);
-    if (proof != null) {
-      int dot = proof.lastIndexOf('.');
-      ProofOfWork.Challenge c = dot > 0 ? p.open(proof.substring(0, dot), now) : null;
-      pass = c != null && ProofOfWork.solves(c.token(), proof.substring(dot + 1), c.difficulty()) && p.spend(c, now);
+    if (proof != null && held != null) {
+      // Only the challenge this client's cookie holds: a challenge fetched by another client (a
+      // harvester's) gets no place here, whoever solved it.
+      String t = held.token();
+      int dot = t.length();
+      pass = proof.length() > dot + 1 && proof.charAt(dot) == '.' && proof.startsWith(t)
+          && ProofOfWork.solves(t, proof.substring(dot + 1), held.difficulty()) && p.spend(held, now);
     }
-    if (!pass && held != null && now - held.issued() >= penaltySeconds) {
+    if (!pass && held != null && noScriptPerMinute > 0 && now - held.issued() >= penaltySeconds && !p.spent(held)
+        && noScriptPlace(now)) {
       pass = p.spend(held, now);
     }
     if (pass) {
@@ -642,7 +723,10 @@ public final class Gate {
     long remaining;
     if (held != null && !p.spent(held)) {
       token = held.token();
-      remaining = Math.max(1, penaltySeconds - (now - held.issued()));
+      long age = now - held.issued();
+      // Past the penalty without a budget left (or none at all), the page asks again after a
+      // whole penalty: never a reload every second.
+      remaining = age < penaltySeconds ? penaltySeconds - age : noScriptPerMinute > 0 ? Math.min(penaltySeconds, 5) : penaltySeconds;
     } else {
       token = p.issue(now);
       setCookie = setCookie(frictionCookieName, request.contextPath(), request.secure(), CHALLENGE_PREFIX + token,
@@ -662,6 +746,25 @@ public final class Gate {
     String nonce = nonce();
     String html = template.render(values(d, t, nonce, now, request, c, settings));
     return answer(setCookie, waitingStatus, "text/html", challengePolicy(nonce), html, d, t.tag);
+  }
+
+  /**
+   * Takes one place of this minute's {@linkplain Builder#noScriptPlaces no-script budget}: one
+   * compare-and-set on a word that holds the minute and the count, no lock, no allocation.
+   */
+  private boolean noScriptPlace(long now) {
+    long minute = Math.floorDiv(now, 60);
+    while (true) {
+      long state = noScriptUsed.get();
+      long used = state >>> 40 == (minute & 0xFFFFFF) ? state & 0xFF_FFFF_FFFFL : 0;
+      if (used >= noScriptPerMinute) {
+        return false;
+      }
+      long next = ((minute & 0xFFFFFF) << 40) | (used + 1);
+      if (noScriptUsed.compareAndSet(state, next)) {
+        return true;
+      }
+    }
   }
 
   /** A challenge shown to a newcomer: its token, difficulty, and the seconds left of the penalty. */
@@ -1298,6 +1401,7 @@ public final class Gate {
     private int waitingStatus = 200;
     private int rejectStatus = DEFAULT_REJECT_STATUS;
     private boolean revoke;
+    private boolean corsPassThrough;
     private String statusParam = DEFAULT_STATUS_PARAM;
     private @Nullable String templateHtml;
     private String templateSource = "custom template";
@@ -1310,6 +1414,7 @@ public final class Gate {
     private String brandColor = "#2f6fdf";
     private int powDifficulty;
     private Duration penalty = DEFAULT_CHALLENGE_PENALTY;
+    private int noScriptPerMinute;
     private @Nullable HumanCheck humanCheck;
 
     private Builder(WaitingRoom room) {
@@ -1444,6 +1549,24 @@ public final class Gate {
      */
     public Builder revoke(boolean enabled) {
       this.revoke = enabled;
+      return this;
+    }
+
+    /**
+     * Lets CORS preflights ({@code OPTIONS} with {@code Origin} and {@code
+     * Access-Control-Request-Method}) on the room's paths go on to the application, untouched and
+     * uncounted, for an application that answers them itself (Spring's CORS support does, without
+     * calling a handler). Default: off, the gate answers every preflight itself ({@link
+     * Gate#preflight}: {@code 204}, no {@code Access-Control-Allow-*} header, which refuses the
+     * cross-origin request), so that no preflight ever reaches application code that might act
+     * on it. Turn it on only when everything behind the room answers an {@code OPTIONS} without
+     * side effects.
+     *
+     * @param enabled whether preflights pass on to the application
+     * @return this builder
+     */
+    public Builder corsPassThrough(boolean enabled) {
+      this.corsPassThrough = enabled;
       return this;
     }
 
@@ -1610,10 +1733,12 @@ public final class Gate {
      * gets a challenge page first, whose script solves a {@link ProofOfWork} challenge in a Web
      * Worker (about 2<sup>bits</sup> SHA-256 hashes) and gets its place when the gate has checked
      * the solution (one AEAD decryption and one hash). Nothing changes while the room has slots
-     * for new arrivals, nor for admitted or waiting visitors. A visitor without JavaScript, or whose
-     * browser fails, gets its place once the {@linkplain #challengePenalty penalty} is over: it
-     * waits behind those who solved, and is never locked out. The costs measured on a desktop and
-     * an emulated phone are in the README ("Bots and floods"). Default: 0, off.
+     * for new arrivals, nor for admitted or waiting visitors. A solution counts only for the
+     * challenge in the solving client's own challenge cookie, and once per node: every place costs
+     * one solution. A visitor without JavaScript, or whose browser fails, gets a place only within
+     * the {@linkplain #noScriptPlaces no-script budget} (none by default), once the {@linkplain
+     * #challengePenalty penalty} is over. The costs measured on a desktop and an emulated phone are
+     * in the README ("Bots and floods"). Default: 0, off.
      *
      * @param bits the leading zero bits of a solution, 0 (off) to {@value ProofOfWork#MAX_DIFFICULTY}
      * @return this builder
@@ -1629,8 +1754,10 @@ public final class Gate {
 
     /**
      * How long a newcomer who solves no challenge (no JavaScript, a failed worker, no human check
-     * passed) waits on the challenge page before it gets its place anyway: counted from its first
-     * challenge, which its challenge cookie keeps. Default: 30 seconds.
+     * passed) waits on the challenge page before it may get a place within the {@linkplain
+     * #noScriptPlaces no-script budget}: counted from its first challenge, which its challenge
+     * cookie keeps; also how often the challenge page reloads. Without a budget (the default),
+     * waiting gets no place: only a solution or a passed human check does. Default: 30 seconds.
      *
      * @param penalty 1 s to 5 min
      * @return this builder
@@ -1645,8 +1772,28 @@ public final class Gate {
     }
 
     /**
+     * How many newcomers per minute this node lets queue for only waiting out the {@linkplain
+     * #challengePenalty penalty} on the challenge page, without a solution or a passed human
+     * check: the path of a browser without JavaScript. The budget is the node's, shared by every
+     * such client, so a bot that fetches (harvests) many challenges and waits gets at most this
+     * many places a minute, and no more with more challenges. Default: 0, none: with friction on,
+     * every place in line costs a solved proof of work or a passed human check (a failed or never
+     * answered check stays failed however long the client waits).
+     *
+     * @param perMinute 0 (none) to 10,000
+     * @return this builder
+     */
+    public Builder noScriptPlaces(int perMinute) {
+      if (perMinute < 0 || perMinute > 10_000) {
+        throw new IllegalArgumentException("noScriptPlaces must be 0 to 10000 a minute but was " + perMinute);
+      }
+      this.noScriptPerMinute = perMinute;
+      return this;
+    }
+
+    /**
      * A CAPTCHA service that newcomers may pass instead of the proof of work (or with none: then
-     * the widget or the penalty), such as {@link SiteVerify#turnstile}, {@link SiteVerify#hcaptcha}
+     * the widget, or the penalty within the {@linkplain #noScriptPlaces no-script budget}), such as {@link SiteVerify#turnstile}, {@link SiteVerify#hcaptcha}
      * or {@link SiteVerify#recaptcha}. Asked once per newcomer the room would put in line; a
      * client it {@linkplain HumanCheck.Verdict#FLAGGED flags} goes to the infinite queue. The
      * challenge page's Content-Security-Policy allows the widget's sources. Default: none.

@@ -1,5 +1,6 @@
 package io.github.waitingroom.http;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
@@ -16,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The challenge page shows the service's {@link #widget()}; when the visitor passes it, the
  * widget's callback sends its token with the page's status poll ({@code ?waitingRoomHuman=<token>}),
- * and the gate asks {@link #verify}. A client the service {@linkplain Verdict#FLAGGED flags} goes
+ * and the gate asks {@link #verify}, decoded from the query once, and waits for it at most {@link
+ * #timeout()}. A client the service {@linkplain Verdict#FLAGGED flags} goes
  * to the infinite queue: a waiting page that never lets it in, and that it never leaves while it
  * keeps its cookies.
  */
@@ -40,6 +42,20 @@ public interface HumanCheck {
    * @return the verdict
    */
   CompletionStage<Verdict> verify(String token, @Nullable String remoteAddress);
+
+  /**
+   * The longest a verdict may take. The servlet filter waits no longer than this on a request
+   * thread (the verdict is then {@link Verdict#FAILED}); {@link SiteVerify} completes {@link
+   * #verify} within it. Default: 5 seconds.
+   *
+   * @return the timeout, at most 30 seconds
+   */
+  default Duration timeout() {
+    return DEFAULT_TIMEOUT;
+  }
+
+  /** The default {@link #timeout()}. */
+  Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
   /** What a check found. */
   enum Verdict {

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,9 +29,13 @@ import org.jspecify.annotations.Nullable;
  * <p>A challenge is good for {@link #ttlSeconds()} after it was issued. Each node keeps the
  * challenges that were used to get a place (spent) until they expire, so that one challenge gets
  * at most one place per node: across N nodes without session affinity a solution can get up to N
- * places. The set is bounded: at most {@value #MAX_SPENT} challenges per {@code ttl} window and
- * node (about 56 bytes each); beyond that, newcomers on that node are asked again until the window
- * turns.
+ * places. The memory is bounded, and a full set never locks out honest newcomers: per {@code ttl}
+ * window and node, the first {@value #MAX_SPENT} spent challenges are kept exactly (about 56 bytes
+ * each), and any beyond in a Bloom filter of {@value #OVERFLOW_BITS} bits (2 MiB, allocated only
+ * when needed), which refuses every replay and, wrongly, a small share of new challenges: about
+ * 0.2 % after another million, 2 % after two million. (Before, a full set refused every newcomer
+ * of that node until the window turned.) Two spends of one challenge racing on the filter in the
+ * same instant may both count; the exact set has no such race.
  *
  * <p>Thread-safe.
  */
@@ -43,6 +48,11 @@ public final class ProofOfWork {
 
   /** The most challenges one node remembers as spent per window of {@link #ttlSeconds()}. */
   public static final int MAX_SPENT = 1_000_000;
+
+  /** The bits of the Bloom filter that takes a window's spent challenges beyond {@value #MAX_SPENT}. */
+  public static final int OVERFLOW_BITS = 1 << 24;
+
+  private static final int OVERFLOW_HASHES = 4;
 
   /** The highest difficulty: 2^32 hashes, hours on a phone. */
   public static final int MAX_DIFFICULTY = 32;
@@ -65,13 +75,94 @@ public final class ProofOfWork {
   private final int difficulty;
   private final long ttl;
   private final Object rotation = new Object();
+  private final int maxSpent;
   private volatile Spent current;
   private volatile Spent previous;
 
-  /** The challenges of one window of issue times spent on this node. */
-  private record Spent(long window, Set<Long> ids, AtomicInteger size) {
-    Spent(long window) {
-      this(window, ConcurrentHashMap.newKeySet(), new AtomicInteger());
+  /**
+   * The challenges of one window of issue times spent on this node: exactly up to {@value
+   * #MAX_SPENT}, then in a Bloom filter made when first needed.
+   */
+  private static final class Spent {
+    final long window;
+    final int max;
+    final Set<Long> ids = ConcurrentHashMap.newKeySet();
+    final AtomicInteger size = new AtomicInteger();
+    private volatile @Nullable AtomicLongArray overflow;
+
+    Spent(long window, int max) {
+      this.window = window;
+      this.max = max;
+    }
+
+    /** Adds an id; whether it was not there before (the filter may wrongly say it was). */
+    boolean add(long id) {
+      if (ids.contains(id)) {
+        return false;
+      }
+      AtomicLongArray o = overflow;
+      if (o != null && present(o, id)) {
+        return false;
+      }
+      if (size.get() < max) {
+        if (ids.add(id)) {
+          size.incrementAndGet();
+          return true;
+        }
+        return false;
+      }
+      return addOverflow(id);
+    }
+
+    boolean contains(long id) {
+      AtomicLongArray o = overflow;
+      return ids.contains(id) || (o != null && present(o, id));
+    }
+
+    private boolean addOverflow(long id) {
+      AtomicLongArray o = overflow;
+      if (o == null) {
+        synchronized (this) {
+          o = overflow;
+          if (o == null) {
+            o = new AtomicLongArray(OVERFLOW_BITS / 64);
+            overflow = o;
+          }
+        }
+      }
+      boolean fresh = false;
+      long h = mix(id);
+      for (int i = 0; i < OVERFLOW_HASHES; i++) {
+        int bit = bit(h, i);
+        long mask = 1L << (bit & 63);
+        long before = o.getAndAccumulate(bit >>> 6, mask, (a, m) -> a | m);
+        fresh |= (before & mask) == 0;
+      }
+      return fresh;
+    }
+
+    private static boolean present(AtomicLongArray o, long id) {
+      long h = mix(id);
+      for (int i = 0; i < OVERFLOW_HASHES; i++) {
+        int bit = bit(h, i);
+        if ((o.get(bit >>> 6) & (1L << (bit & 63))) == 0) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** The i-th bit of an id (double hashing over two halves of a 64-bit mix). */
+    private static int bit(long h, int i) {
+      int a = (int) h;
+      int b = (int) (h >>> 32) | 1;
+      return (a + i * b) & (OVERFLOW_BITS - 1);
+    }
+
+    private static long mix(long z) {
+      z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+      z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+      return z ^ (z >>> 33);
     }
   }
 
@@ -84,6 +175,12 @@ public final class ProofOfWork {
    * @param ttlSeconds how long a challenge is good for, at least 10 s
    */
   public ProofOfWork(Seal seal, int difficulty, long ttlSeconds) {
+    this(seal, difficulty, ttlSeconds, MAX_SPENT);
+  }
+
+  /** With another bound of the exact spent set than {@value #MAX_SPENT}: for tests. */
+  ProofOfWork(Seal seal, int difficulty, long ttlSeconds, int maxSpent) {
+    this.maxSpent = maxSpent;
     this.seal = Objects.requireNonNull(seal, "seal");
     if (difficulty < 0 || difficulty > MAX_DIFFICULTY) {
       throw new IllegalArgumentException(
@@ -94,8 +191,8 @@ public final class ProofOfWork {
     }
     this.difficulty = difficulty;
     this.ttl = ttlSeconds;
-    this.current = new Spent(Long.MIN_VALUE);
-    this.previous = new Spent(Long.MIN_VALUE);
+    this.current = new Spent(Long.MIN_VALUE, maxSpent);
+    this.previous = new Spent(Long.MIN_VALUE, maxSpent);
   }
 
   /** An opened challenge: when it was issued, its random id and its difficulty. */
@@ -194,38 +291,32 @@ public final class ProofOfWork {
   /**
    * Marks a challenge as used to get a place on this node.
    *
-   * @return whether it had not been used here before (and there was room to remember it)
+   * @return whether it had not been used here before (the Bloom filter of a window past {@value
+   *     #MAX_SPENT} spends may wrongly say it had, rarely)
    */
   boolean spend(Challenge c, long now) {
     long window = Math.floorDiv(c.issued(), ttl);
     Spent cur = current;
-    if (window > cur.window()) {
+    if (window > cur.window) {
       synchronized (rotation) {
         cur = current;
-        if (window > cur.window()) {
-          previous = window == cur.window() + 1 ? cur : new Spent(window - 1);
-          cur = new Spent(window);
+        if (window > cur.window) {
+          previous = window == cur.window + 1 ? cur : new Spent(window - 1, maxSpent);
+          cur = new Spent(window, maxSpent);
           current = cur;
         }
       }
     }
-    Spent s = window == cur.window() ? cur : window == cur.window() - 1 ? previous : null;
-    if (s == null || s.window() != window || s.size().get() >= MAX_SPENT) {
-      return false;
-    }
-    if (s.ids().add(c.id())) {
-      s.size().incrementAndGet();
-      return true;
-    }
-    return false;
+    Spent s = window == cur.window ? cur : window == cur.window - 1 ? previous : null;
+    return s != null && s.window == window && s.add(c.id());
   }
 
   /** Whether a challenge has been used to get a place on this node. */
   boolean spent(Challenge c) {
     long window = Math.floorDiv(c.issued(), ttl);
     Spent cur = current;
-    Spent s = window == cur.window() ? cur : window == cur.window() - 1 ? previous : null;
-    return s != null && s.window() == window && s.ids().contains(c.id());
+    Spent s = window == cur.window ? cur : window == cur.window - 1 ? previous : null;
+    return s != null && s.window == window && s.contains(c.id());
   }
 
   /**

@@ -81,6 +81,7 @@ public abstract class GateContract {
    * @param cookieSecure when the cookie is {@code Secure}
    * @param cookieSameSite the cookie's {@code SameSite}
    * @param waitingStatus the status of waiting answers
+   * @param corsPassThrough whether CORS preflights pass on to the application
    */
   public record Options(
       String pathPrefix,
@@ -88,26 +89,32 @@ public abstract class GateContract {
       @Nullable String cookieName,
       CookieSecure cookieSecure,
       SameSite cookieSameSite,
-      int waitingStatus) {
+      int waitingStatus,
+      boolean corsPassThrough) {
 
     static Options defaults() {
-      return new Options("/", List.of(), null, CookieSecure.AUTO, SameSite.LAX, 200);
+      return new Options("/", List.of(), null, CookieSecure.AUTO, SameSite.LAX, 200, false);
     }
 
     Options withPathPrefix(String prefix) {
-      return new Options(prefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus);
+      return new Options(prefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus, corsPassThrough);
     }
 
     Options withIgnorePaths(String... paths) {
-      return new Options(pathPrefix, List.of(paths), cookieName, cookieSecure, cookieSameSite, waitingStatus);
+      return new Options(pathPrefix, List.of(paths), cookieName, cookieSecure, cookieSameSite, waitingStatus,
+          corsPassThrough);
     }
 
     Options withCookie(String name, CookieSecure secure, SameSite sameSite) {
-      return new Options(pathPrefix, ignorePaths, name, secure, sameSite, waitingStatus);
+      return new Options(pathPrefix, ignorePaths, name, secure, sameSite, waitingStatus, corsPassThrough);
     }
 
     Options withWaitingStatus(int status) {
-      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, status);
+      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, status, corsPassThrough);
+    }
+
+    Options withCorsPassThrough(boolean on) {
+      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus, on);
     }
   }
 
@@ -426,9 +433,17 @@ public abstract class GateContract {
     assertThat(again.headers().allValues("Cache-Control")).as("then the application's own").containsExactly("max-age=600");
   }
 
+  /** Preflights as an attacker sends them: any values of the two headers, empty ones too. */
+  private static final List<Map<String, String>> PREFLIGHTS =
+      List.of(
+          Map.of("Origin", "https://elsewhere.example", "Access-Control-Request-Method", "POST"),
+          Map.of("Origin", "", "Access-Control-Request-Method", ""),
+          Map.of("Origin", "null", "Access-Control-Request-Method", "DELETE"),
+          Map.of("Origin", "x", "Access-Control-Request-Method", "x", "Accept", "text/html"));
+
   @Test
-  void corsPreflightsPassUntouchedAndNeverJoinTheLine() throws Exception {
-    start(Options.defaults());
+  void corsPreflightsPassUntouchedAndNeverJoinTheLineWhenTheApplicationOptsIn() throws Exception {
+    start(Options.defaults().withCorsPassThrough(true));
     for (int i = 0; i < 4; i++) {
       HttpResponse<String> r = new Visitor(server()).preflight("/api/orders");
       assertThat(inApp(r)).isTrue();
@@ -439,6 +454,37 @@ public abstract class GateContract {
     assertThat(room().status().waitingUsers()).isZero();
     assertThat(inApp(new Visitor(server()).send("OPTIONS", "/api/orders")))
         .as("an OPTIONS that is no preflight is decided like a GET, and admitted").isTrue();
+  }
+
+  /**
+   * Issue 42: a preflight with any two headers reached the application in a full room, and an
+   * application that acts on any method (the demo's servlet) booked on it. By default the filter
+   * answers every preflight itself, empty room or full, and the application never sees one.
+   */
+  @Test
+  void corsPreflightsNeverReachTheApplicationByDefault() throws Exception {
+    start(Options.defaults().withIgnorePaths("/static/"));
+    HttpResponse<String> early = new Visitor(server()).preflight("/api/orders");
+    assertThat(early.statusCode()).as("even with free slots").isEqualTo(204);
+    new Visitor(server()).get("/");
+    new Visitor(server()).get("/");
+    int hits = server().appHits();
+    assertThat(hits).isEqualTo(2);
+    for (Map<String, String> headers : PREFLIGHTS) {
+      for (String path : List.of("/api/orders", "/checkout", "/static/app.css", "/")) {
+        HttpResponse<String> r = new Visitor(server()).send("OPTIONS", path, headers);
+        assertThat(r.statusCode()).as(path + " " + headers).isEqualTo(204);
+        assertThat(r.body()).isEmpty();
+        assertThat(setCookies(r)).isEmpty();
+        assertThat(r.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+        assertThat(r.headers().firstValue("Cache-Control")).hasValue("private, no-store");
+      }
+    }
+    assertThat(server().appHits()).as("no preflight reached the application").isEqualTo(hits);
+    room().sync();
+    assertThat(room().status().waitingUsers()).as("and none joined the line").isZero();
+    assertThat(onWaitingPage(new Visitor(server()).send("OPTIONS", "/api/orders")))
+        .as("an OPTIONS that is no preflight is decided like a GET").isTrue();
   }
 
   @Test
@@ -503,7 +549,7 @@ public abstract class GateContract {
           "OPTIONS", path, Map.of("Origin", "https://elsewhere.example", "Access-Control-Request-Method", "POST"));
     }
 
-    private HttpResponse<String> send(String method, String path, Map<String, String> headers)
+    HttpResponse<String> send(String method, String path, Map<String, String> headers)
         throws IOException, InterruptedException {
       HttpRequest.Builder b =
           HttpRequest.newBuilder(server.uri(path))

@@ -63,6 +63,7 @@ final class InitParams {
                   "waitingStatus",
                   "rejectStatus",
                   "revoke",
+                  "corsPassThrough",
                   "statusParam",
                   "templateFile",
                   "pageStyle",
@@ -74,6 +75,7 @@ final class InitParams {
                   "brandColor",
                   "proofOfWork",
                   "challengePenalty",
+                  "noScriptPlaces",
                   "humanCheck",
                   "humanCheckSiteKey",
                   "humanCheckSecretEnv",
@@ -310,6 +312,10 @@ final class InitParams {
     if (v != null) {
       fb.revoke(Boolean.parseBoolean(booleanValue("revoke")));
     }
+    v = get("corsPassThrough");
+    if (v != null) {
+      fb.corsPassThrough(Boolean.parseBoolean(booleanValue("corsPassThrough")));
+    }
     v = get("statusParam");
     if (v != null) {
       fb.statusParam(v);
@@ -356,7 +362,7 @@ final class InitParams {
   }
 
   /**
-   * {@code proofOfWork} (bits), {@code challengePenalty}, and a human check: {@code humanCheck}
+   * {@code proofOfWork} (bits), {@code challengePenalty}, {@code noScriptPlaces} (a minute), and a human check: {@code humanCheck}
    * ({@code turnstile}, {@code hcaptcha}, {@code recaptcha}) with {@code humanCheckSiteKey}, {@code
    * humanCheckSecretEnv} (the NAME of the environment variable that holds the secret key: never
    * the secret in web.xml) and optionally {@code humanCheckFlagBelow}.
@@ -374,6 +380,15 @@ final class InitParams {
     if (penalty != null) {
       try {
         fb.challengePenalty(penalty);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("init-param " + e.getMessage(), e);
+      }
+    }
+    v = get("noScriptPlaces");
+    if (v != null) {
+      int perMinute = intValue("noScriptPlaces", v);
+      try {
+        fb.noScriptPlaces(perMinute);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("init-param " + e.getMessage(), e);
       }

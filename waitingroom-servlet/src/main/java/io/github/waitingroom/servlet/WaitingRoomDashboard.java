@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -69,7 +70,16 @@ import org.slf4j.LoggerFactory;
  *       off. The room may be left out when the dashboard has only one.
  * </ul>
  *
- * <p>Every answer but the page needs the token (or the role), as the data do.
+ * <p>Every answer but the page needs the token (or the role), as the data do. Any other method
+ * ({@code TRACE}, {@code OPTIONS}, {@code POST}, ...) gets 405 with {@code Allow: GET, HEAD, PUT}
+ * and is never echoed. Wrong bearer tokens are slowed per client address: after {@value
+ * #FREE_FAILURES} wrong tokens, each further one locks the client out for twice as long as the
+ * one before (1 s, 2 s, ... up to {@value #MAX_LOCKOUT_SECONDS} s), during which every request of
+ * it that carries a token gets 429 with {@code Retry-After}, the right token too; a right token
+ * outside a lockout forgets its failures. Behind a proxy, set the container to read the client's
+ * address from it, or all clients share one count. A {@code PUT} may raise the version by at most
+ * {@value #MAX_VERSION_STEP} over the newest the node knows (400 otherwise), so that no document
+ * can take a version no later change could exceed.
  *
  * <p>Every response carries {@code Cache-Control: no-store}, {@code X-Content-Type-Options:
  * nosniff}, {@code Referrer-Policy: no-referrer} and a Content-Security-Policy that allows only the
@@ -87,6 +97,22 @@ public final class WaitingRoomDashboard extends HttpServlet {
   /** The shortest bearer token {@link Builder#bearerToken} accepts. */
   public static final int MIN_TOKEN_LENGTH = 16;
 
+  /** Wrong bearer tokens a client may send before it is slowed down. */
+  public static final int FREE_FAILURES = 10;
+
+  /** The longest a client that keeps sending wrong tokens is locked out, in seconds. */
+  public static final long MAX_LOCKOUT_SECONDS = 300;
+
+  /** The most a {@code PUT} may raise the settings' version over the newest the node knows. */
+  public static final long MAX_VERSION_STEP = 1_000;
+
+  /** The most client addresses whose wrong tokens are counted apart; beyond, they share one count. */
+  static final int MAX_CLIENTS = 10_000;
+
+  /** How long a client's wrong tokens are remembered after its last one, in milliseconds. */
+  private static final long FORGET_MILLIS = 15 * 60 * 1000L;
+
+  private static final String ALLOW = "GET, HEAD, PUT";
   private static final String NO_STORE = "no-store";
   private static final String DATA_POLICY = "default-src 'none'; frame-ancestors 'none'";
   private static final Shell SHELL = Shell.load();
@@ -98,6 +124,11 @@ public final class WaitingRoomDashboard extends HttpServlet {
   private final transient byte[] page;
   private final transient AtomicBoolean warned = new AtomicBoolean();
   private final transient boolean settingsChanges;
+  /** Wrong tokens by client address ({@code ""}: the shared count when the map is full). */
+  private final transient ConcurrentHashMap<String, Failures> failures = new ConcurrentHashMap<>();
+
+  /** A client's wrong tokens: how many, the last one's time, and until when it is locked out (epoch ms). */
+  private record Failures(int count, long last, long lockedUntil) {}
 
   private WaitingRoomDashboard(Builder b, @Nullable String tokenDigest, @Nullable String role) {
     this.rooms = List.copyOf(b.rooms);
@@ -136,6 +167,24 @@ public final class WaitingRoomDashboard extends HttpServlet {
     return settingsChanges;
   }
 
+  /**
+   * Lets {@code GET}, {@code HEAD} and {@code PUT} through to their handlers and answers every
+   * other method 405 itself: never the default {@code TRACE}, which would echo the request's
+   * {@code Authorization} header.
+   */
+  @Override
+  protected void service(HttpServletRequest req, HttpServletResponse res) throws jakarta.servlet.ServletException, IOException {
+    String method = req.getMethod();
+    if ("GET".equals(method) || "HEAD".equals(method) || "PUT".equals(method)) {
+      super.service(req, res);
+      return;
+    }
+    commonHeaders(res);
+    res.setHeader("Allow", ALLOW);
+    write(res, HttpServletResponse.SC_METHOD_NOT_ALLOWED, "application/json", DATA_POLICY,
+        error("the dashboard answers GET, HEAD and PUT only"));
+  }
+
   /** Serves the page, its data, the rooms' status and settings, or 404. */
   @Override
   protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
@@ -154,21 +203,18 @@ public final class WaitingRoomDashboard extends HttpServlet {
       path = "/";
     }
     if (path.equals("/")) {
-      if (role != null && !allowed(req)) {
-        refuse(res);
+      if (role != null && !allowed(req, res)) {
         return;
       }
       write(res, HttpServletResponse.SC_OK, "text/html;charset=UTF-8", SHELL.policy, page);
     } else if (path.equals("/data")) {
-      if (!allowed(req)) {
-        refuse(res);
+      if (!allowed(req, res)) {
         return;
       }
       byte[] body = DashboardJson.write(rooms, clock.millis());
       write(res, HttpServletResponse.SC_OK, "application/json", DATA_POLICY, body);
     } else if (path.equals("/status") || path.equals("/settings")) {
-      if (!allowed(req)) {
-        refuse(res);
+      if (!allowed(req, res)) {
         return;
       }
       String id = req.getParameter("room");
@@ -202,8 +248,7 @@ public final class WaitingRoomDashboard extends HttpServlet {
           error("only <mapping>/settings takes a PUT"));
       return;
     }
-    if (!allowed(req)) {
-      refuse(res);
+    if (!allowed(req, res)) {
       return;
     }
     if (!settingsChanges) {
@@ -229,7 +274,14 @@ public final class WaitingRoomDashboard extends HttpServlet {
     RoomSettings next;
     Instant from;
     try {
-      next = RoomSettings.fromJson(body, room.latestSettings());
+      RoomSettings base = room.latestSettings();
+      next = RoomSettings.fromJson(body, base);
+      if (next.version() > base.version() + MAX_VERSION_STEP) {
+        json(res, HttpServletResponse.SC_BAD_REQUEST, error("version must be at most " + (base.version() + MAX_VERSION_STEP)
+            + " (the newest this node knows, " + base.version() + ", plus " + MAX_VERSION_STEP + ") but was " + next.version()
+            + "; leave it out to take the next one"));
+        return;
+      }
       from = room.updateSettings(next);
     } catch (IllegalArgumentException e) {
       json(res, HttpServletResponse.SC_BAD_REQUEST, error(String.valueOf(e.getMessage())));
@@ -318,21 +370,83 @@ public final class WaitingRoomDashboard extends HttpServlet {
     res.setHeader("Referrer-Policy", "no-referrer");
   }
 
-  private boolean allowed(HttpServletRequest req) {
+  /**
+   * Whether the request may see the data; if not, the refusal is written: 401 (or 403 for the
+   * role), or 429 while the client is locked out for wrong tokens.
+   */
+  private boolean allowed(HttpServletRequest req, HttpServletResponse res) throws IOException {
     String expected = tokenDigest;
-    if (expected != null) {
-      String header = req.getHeader("Authorization");
-      if (header == null || header.length() < 7 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-        return false;
+    if (expected == null) {
+      String r = Objects.requireNonNull(role);
+      if (req.getUserPrincipal() != null && req.isUserInRole(r)) {
+        return true;
       }
-      // Digests of equal length, compared in constant time: neither the token's length nor its
-      // characters show in how long a refusal takes.
-      return MessageDigest.isEqual(
-          digest(header.substring(7).trim()).getBytes(StandardCharsets.US_ASCII),
-          expected.getBytes(StandardCharsets.US_ASCII));
+      refuse(res);
+      return false;
     }
-    String r = Objects.requireNonNull(role);
-    return req.getUserPrincipal() != null && req.isUserInRole(r);
+    String header = req.getHeader("Authorization");
+    if (header == null) {
+      refuse(res);
+      return false;
+    }
+    long now = clock.millis();
+    String client = clientKey(req);
+    Failures f = failures.get(client);
+    if (f != null && now < f.lockedUntil()) {
+      tooMany(res, f.lockedUntil() - now);
+      return false;
+    }
+    // Digests of equal length, compared in constant time: neither the token's length nor its
+    // characters show in how long a refusal takes.
+    boolean right = header.length() >= 7 && header.regionMatches(true, 0, "Bearer ", 0, 7)
+        && MessageDigest.isEqual(
+            digest(header.substring(7).trim()).getBytes(StandardCharsets.US_ASCII),
+            expected.getBytes(StandardCharsets.US_ASCII));
+    if (right) {
+      if (f != null) {
+        failures.remove(client, f);
+      }
+      return true;
+    }
+    Failures counted = failures.compute(client, (k, old) -> failed(old, now));
+    if (counted != null && now < counted.lockedUntil()) {
+      log.warn("dashboard: {} wrong bearer tokens from {}, locked out for {} ms", counted.count(),
+          client.isEmpty() ? "many clients" : client, counted.lockedUntil() - now);
+    }
+    refuse(res);
+    return false;
+  }
+
+  /** One more wrong token on top of {@code old}: counted, and past the free ones, a lockout twice as long as the last. */
+  private static Failures failed(@Nullable Failures old, long now) {
+    int count = old == null || now - old.last() > FORGET_MILLIS ? 1 : old.count() + 1;
+    long locked = 0;
+    if (count > FREE_FAILURES) {
+      int doublings = Math.min(count - FREE_FAILURES - 1, 30);
+      locked = now + Math.min(MAX_LOCKOUT_SECONDS * 1000, 1000L << doublings);
+    }
+    return new Failures(count, now, locked);
+  }
+
+  /** The client's address, or the shared key when too many clients are counted already. */
+  private String clientKey(HttpServletRequest req) {
+    String address = req.getRemoteAddr();
+    String key = address == null ? "" : address;
+    if (failures.size() >= MAX_CLIENTS && !failures.containsKey(key)) {
+      long now = clock.millis();
+      failures.entrySet().removeIf(e -> now >= e.getValue().lockedUntil() && now - e.getValue().last() > 60_000);
+      if (failures.size() >= MAX_CLIENTS) {
+        return "";
+      }
+    }
+    return key;
+  }
+
+  private void tooMany(HttpServletResponse res, long millis) throws IOException {
+    long seconds = Math.max(1, (millis + 999) / 1000);
+    res.setHeader("Retry-After", Long.toString(seconds));
+    write(res, 429, "application/json", DATA_POLICY,
+        error("too many wrong bearer tokens from this client: try again in " + seconds + " s"));
   }
 
   private void refuse(HttpServletResponse res) throws IOException {
@@ -510,8 +624,9 @@ public final class WaitingRoomDashboard extends HttpServlet {
     }
 
     /**
-     * The clock that time-stamps each reading, over which the page computes rates. Default: the
-     * system clock. Simulations and tests pass the rooms' own clock.
+     * The clock that time-stamps each reading, over which the page computes rates, and that times
+     * the lockouts of clients that send wrong tokens. Default: the system clock. Simulations and
+     * tests pass the rooms' own clock.
      */
     public Builder clock(InstantSource clock) {
       this.clock = Objects.requireNonNull(clock, "clock");

@@ -64,8 +64,10 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>A CORS preflight, an {@code OPTIONS} request with both {@code Origin} and {@code
- *       Access-Control-Request-Method}, passes through untouched: browsers never send cookies with
- *       it. Every other {@code OPTIONS} request is decided like a {@code GET}.
+ *       Access-Control-Request-Method}, is answered by the filter itself ({@link Gate#preflight}:
+ *       {@code 204}, no CORS headers), never counted and never passed on, unless {@link
+ *       Builder#corsPassThrough} lets it through untouched. Every other {@code OPTIONS} request is
+ *       decided like a {@code GET}.
  *   <li>Paths outside the {@linkplain Builder#pathPrefix guarded prefix} pass through.
  *   <li>{@linkplain Builder#ignorePaths Ignored paths} pass through only for {@code GET} and {@code
  *       HEAD} requests whose path is canonical (no percent-escape, path parameter or dot segment);
@@ -191,8 +193,18 @@ public final class WaitingRoomFilter implements Filter {
         || !(response instanceof HttpServletResponse res)
         || req.getDispatcherType() != DispatcherType.REQUEST
         || toDashboard(req)
-        || !claim(s, req)
-        || !s.gate.decides(
+        || !claim(s, req)) {
+      chain.doFilter(request, response);
+      return;
+    }
+    GateResponse preflight =
+        s.gate.preflight(req.getMethod(), req.getHeader("Origin"), req.getHeader("Access-Control-Request-Method"));
+    if (preflight != null) {
+      // A CORS preflight never reaches the application, unless it opted in (corsPassThrough).
+      write(res, preflight);
+      return;
+    }
+    if (!s.gate.decides(
             req.getMethod(),
             rawPathWithinApplication(req),
             pathWithinApplication(req),
@@ -377,9 +389,13 @@ public final class WaitingRoomFilter implements Filter {
     for (Map.Entry<String, String> h : g.headers().entrySet()) {
       res.setHeader(h.getKey(), h.getValue());
     }
-    res.setContentType(g.contentType());
+    if (!g.contentType().isEmpty()) {
+      res.setContentType(g.contentType());
+    }
     res.setContentLength(body.length);
-    res.getOutputStream().write(body);
+    if (body.length > 0) {
+      res.getOutputStream().write(body);
+    }
   }
 
   /**
@@ -650,6 +666,20 @@ public final class WaitingRoomFilter implements Filter {
       return this;
     }
 
+    /**
+     * Lets CORS preflights on the room's paths go on to the application. Default: off, the filter
+     * answers them itself ({@code 204}, no {@code Access-Control-Allow-*}), so that no preflight
+     * reaches application code that acts on any method.
+     *
+     * @param enabled whether preflights pass on to the application
+     * @return this builder
+     * @see Gate.Builder#corsPassThrough
+     */
+    public Builder corsPassThrough(boolean enabled) {
+      gate.corsPassThrough(enabled);
+      return this;
+    }
+
     /** The query flag that asks for the JSON status only. Default: {@value #DEFAULT_STATUS_PARAM}. */
     public Builder statusParam(String name) {
       gate.statusParam(name);
@@ -766,7 +796,8 @@ public final class WaitingRoomFilter implements Filter {
     }
 
     /**
-     * How long a newcomer who solves no challenge waits before it gets its place. Default: 30 s.
+     * How long a newcomer who solves no challenge waits before it may get a place within the
+     * {@linkplain #noScriptPlaces no-script budget}. Default: 30 s.
      *
      * @param penalty 1 s to 5 min
      * @return this builder
@@ -774,6 +805,20 @@ public final class WaitingRoomFilter implements Filter {
      */
     public Builder challengePenalty(java.time.Duration penalty) {
       gate.challengePenalty(penalty);
+      return this;
+    }
+
+    /**
+     * How many newcomers per minute this node lets queue for only waiting out the penalty (the
+     * path of a browser without JavaScript). Default: 0, none: every place costs a solution or a
+     * passed human check.
+     *
+     * @param perMinute 0 to 10,000
+     * @return this builder
+     * @see Gate.Builder#noScriptPlaces
+     */
+    public Builder noScriptPlaces(int perMinute) {
+      gate.noScriptPlaces(perMinute);
       return this;
     }
 

@@ -181,7 +181,8 @@ class FrictionTest {
   @Test
   void withoutJavaScriptANewcomerGetsItsPlaceAfterThePenaltyBehindThoseWhoSolved() throws Exception {
     WaitingRoom r = room();
-    fullRoom(WaitingRoomFilter.builder(r).proofOfWork(BITS).challengePenalty(Duration.ofSeconds(40)));
+    // The no-script path is the application's choice (issue 42): a budget of places a minute.
+    fullRoom(WaitingRoomFilter.builder(r).proofOfWork(BITS).challengePenalty(Duration.ofSeconds(40)).noScriptPlaces(10));
     Visitor plain = new Visitor(srv()); // follows the meta refresh, runs no script
     Visitor solver = new Visitor(srv());
     HttpResponse<String> first = plain.get("/");
@@ -307,7 +308,7 @@ class FrictionTest {
     closed.close();
     HumanCheck down = SiteVerify.hcaptcha("site-key-2", "s3cret").verifyUrl("http://127.0.0.1:" + port + "/siteverify")
         .timeout(Duration.ofSeconds(2));
-    fullRoom(WaitingRoomFilter.builder(r).humanCheck(down));
+    fullRoom(WaitingRoomFilter.builder(r).humanCheck(down).noScriptPlaces(10));
     Visitor v = new Visitor(srv());
     assertThat(v.get("/").body()).contains("class=\"h-captcha\"").contains("bits = 0,");
     assertThat(status(v.getJson("/?waitingRoomStatus=1&waitingRoomHuman=good"))).containsEntry("status", "challenge");
@@ -349,6 +350,187 @@ class FrictionTest {
     other.setTicket("wr_shop_c", "f.forged");
     sync(Duration.ofSeconds(1));
     assertThat(other.get("/").body()).doesNotContain("You are in line");
+  }
+
+  /**
+   * Issue 42: a challenge older than the penalty passed without a proof of work, and challenges
+   * were free to fetch: 10,000 harvested, redeemed 31 s later with no work, got 10,000 places. Now
+   * waiting gets no place unless the application grants a no-script budget, and then no more a
+   * minute than the budget, however many challenges a bot holds.
+   */
+  @Test
+  void harvestedChallengesGetNoPlaceWithoutWorkAndTheNoScriptPathIsABudget() throws Exception {
+    WaitingRoom r = room();
+    Visitor first = fullRoom(WaitingRoomFilter.builder(r).proofOfWork(BITS));
+    List<Visitor> harvested = new java.util.ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      Visitor bot = new Visitor(srv());
+      assertThat(bot.get("/").body()).contains("Checking your browser");
+      harvested.add(bot);
+    }
+    long arrivals = r.metrics().arrivals();
+    sync(Duration.ofSeconds(31));
+    assertThat(first.get("/").body()).as("the room stays full").startsWith("app:");
+    for (Visitor bot : harvested) {
+      HttpResponse<String> again = bot.get("/");
+      assertThat(again.body()).as("past the penalty, no work: no place").contains("Checking your browser")
+          .contains("content=\"30\"");
+      assertThat(bot.ticket("wr_shop_q")).isNull();
+    }
+    for (int i = 0; i < 10; i++) {
+      sync(Duration.ofSeconds(30));
+      assertThat(first.get("/").body()).startsWith("app:");
+    }
+    for (Visitor bot : harvested) {
+      assertThat(status(bot.getJson("/?waitingRoomStatus=1"))).containsEntry("status", "challenge");
+      assertThat(bot.ticket("wr_shop_q")).isNull();
+    }
+    assertThat(r.metrics().arrivals()).as("none counted").isEqualTo(arrivals);
+    srv().close();
+    server = null;
+    r.close();
+    room = null;
+
+    // With a budget of 3 a minute, 20 harvested challenges get 3 places a minute, no more.
+    WaitingRoom budgeted = room();
+    Visitor holder = fullRoom(WaitingRoomFilter.builder(budgeted).proofOfWork(BITS).noScriptPlaces(3));
+    List<Visitor> bots = new java.util.ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      Visitor bot = new Visitor(srv());
+      bot.get("/");
+      bots.add(bot);
+    }
+    sync(Duration.ofSeconds(31));
+    assertThat(holder.get("/").body()).startsWith("app:");
+    while (clock.instant().getEpochSecond() % 60 != 0) { // to the start of a minute
+      sync(Duration.ofSeconds(Math.min(20, 60 - clock.instant().getEpochSecond() % 60)));
+      assertThat(holder.get("/").body()).startsWith("app:");
+    }
+    int placed = 0;
+    for (Visitor bot : bots) {
+      bot.get("/");
+      placed += bot.ticket("wr_shop_q") != null ? 1 : 0;
+    }
+    assertThat(placed).isEqualTo(3);
+    sync(Duration.ofSeconds(30));
+    assertThat(holder.get("/").body()).startsWith("app:");
+    for (Visitor bot : bots) {
+      if (bot.ticket("wr_shop_q") == null) {
+        bot.get("/");
+        placed += bot.ticket("wr_shop_q") != null ? 1 : 0;
+      }
+    }
+    assertThat(placed).as("the same minute: no more").isEqualTo(3);
+    sync(Duration.ofSeconds(30));
+    assertThat(holder.get("/").body()).startsWith("app:");
+    for (Visitor bot : bots) {
+      if (bot.ticket("wr_shop_q") == null) {
+        bot.get("/");
+        placed += bot.ticket("wr_shop_q") != null ? 1 : 0;
+      }
+    }
+    assertThat(placed).as("three more the next minute").isEqualTo(6);
+  }
+
+  /**
+   * Issue 42: challenges were not bound to the client that fetched them. A solution counts only
+   * for the challenge in the solver's own cookie: a challenge solved elsewhere, or sent by a client
+   * that holds another challenge or none, gets no place.
+   */
+  @Test
+  void aSolutionCountsOnlyForTheChallengeInTheSolversOwnCookie() throws Exception {
+    WaitingRoom r = room();
+    fullRoom(WaitingRoomFilter.builder(r).proofOfWork(BITS));
+    Visitor harvester = new Visitor(srv());
+    String token = token(harvester.get("/"));
+    String proof = token + "." + ProofOfWork.solve(token, BITS);
+
+    Visitor bare = new Visitor(srv());
+    assertThat(status(bare.getJson("/?waitingRoomStatus=1&waitingRoomProof=" + proof)))
+        .as("no challenge cookie").containsEntry("status", "challenge");
+    Visitor other = new Visitor(srv());
+    assertThat(token(other.get("/"))).isNotEqualTo(token);
+    assertThat(status(other.getJson("/?waitingRoomStatus=1&waitingRoomProof=" + proof)))
+        .as("another challenge in its cookie").containsEntry("status", "challenge");
+    assertThat(bare.ticket("wr_shop_q")).isNull();
+    assertThat(other.ticket("wr_shop_q")).isNull();
+
+    assertThat(status(harvester.getJson("/?waitingRoomStatus=1&waitingRoomProof=" + proof)))
+        .as("the client that fetched it").containsEntry("status", "queued");
+    assertThat(harvester.ticket("wr_shop_q")).isNotNull();
+  }
+
+  /**
+   * Issue 42: with the human check on, 1,000 of 1,000 bots got places without answering it, by
+   * waiting. A failed check, or one never answered by a client that never loads the widget, stays
+   * failed however long the client waits.
+   */
+  @Test
+  void aFailedHumanCheckStaysFailedHoweverLongTheClientWaits() throws Exception {
+    WaitingRoom r = room();
+    HumanCheck turnstile = SiteVerify.turnstile("site-key-1", "s3cret").verifyUrl(siteVerify());
+    Visitor first = fullRoom(WaitingRoomFilter.builder(r).humanCheck(turnstile));
+    Visitor failed = new Visitor(srv());
+    Visitor silent = new Visitor(srv());
+    assertThat(failed.get("/").body()).contains("cf-turnstile");
+    silent.get("/");
+    assertThat(status(failed.getJson("/?waitingRoomStatus=1&waitingRoomHuman=forged"))).containsEntry("status", "challenge");
+    for (int i = 0; i < 10; i++) {
+      sync(Duration.ofSeconds(30));
+      assertThat(first.get("/").body()).as("the room stays full").startsWith("app:");
+      assertThat(status(failed.getJson("/?waitingRoomStatus=1"))).containsEntry("status", "challenge");
+      assertThat(status(silent.getJson("/?waitingRoomStatus=1"))).containsEntry("status", "challenge");
+    }
+    assertThat(failed.ticket("wr_shop_q")).isNull();
+    assertThat(silent.ticket("wr_shop_q")).isNull();
+    assertThat(status(silent.getJson("/?waitingRoomStatus=1&waitingRoomHuman=good"))).as("a pass still works")
+        .containsEntry("status", "queued");
+  }
+
+  /**
+   * Issue 42: the servlet filter kept the request thread for 30 s against a check configured for
+   * 2 s. A check that never answers holds the request no longer than its timeout: the answer (a
+   * challenge again) comes within the test's bound of 10 s, while the check would never complete.
+   */
+  @Test
+  void aCheckThatNeverAnswersHoldsTheRequestThreadNoLongerThanItsTimeout() throws Exception {
+    WaitingRoom r = room();
+    java.util.concurrent.CompletableFuture<HumanCheck.Verdict> never = new java.util.concurrent.CompletableFuture<>();
+    HumanCheck stuck = new HumanCheck() {
+      @Override
+      public Widget widget() {
+        return new Widget("https://challenges.example/api.js", "stuck", "site-key", List.of("https://challenges.example"));
+      }
+
+      @Override
+      public java.util.concurrent.CompletionStage<Verdict> verify(String token, @Nullable String remoteAddress) {
+        return never;
+      }
+
+      @Override
+      public Duration timeout() {
+        return Duration.ofMillis(200);
+      }
+    };
+    fullRoom(WaitingRoomFilter.builder(r).humanCheck(stuck));
+    Visitor v = new Visitor(srv());
+    assertThat(status(v.getJson("/?waitingRoomStatus=1&waitingRoomHuman=anything")))
+        .as("failed at the timeout: asked again").containsEntry("status", "challenge");
+    assertThat(never).isNotDone();
+  }
+
+  /** Issue 42: the token was sent to the service still percent-encoded, then encoded again. */
+  @Test
+  void theTokenReachesTheServiceAsTheWidgetGaveIt() throws Exception {
+    WaitingRoom r = room();
+    HumanCheck turnstile = SiteVerify.turnstile("site-key-1", "s3cret").verifyUrl(siteVerify());
+    fullRoom(WaitingRoomFilter.builder(r).humanCheck(turnstile));
+    Visitor v = new Visitor(srv());
+    v.get("/");
+    // What the page's URLSearchParams sends for the token "0.a+b/c=d e".
+    v.getJson("/?waitingRoomStatus=1&waitingRoomHuman=0.a%2Bb%2Fc%3Dd+e");
+    assertThat(asked).hasSize(1);
+    assertThat(asked.peek().get("response")).containsExactly("0.a+b/c=d e");
   }
 
   @Test

@@ -358,4 +358,33 @@ class InitParamsTest {
     bad.put("humanCheckSiteKey", "site-key");
     assertThat(failure(bad)).contains("humanCheckSiteKey needs init-param humanCheck");
   }
+
+  /** Issue 42's two new init-params: CORS pass-through and the no-script budget. */
+  @Test
+  void corsPassThroughAndNoScriptPlacesFromInitParams() {
+    Map<String, String> p = minimal();
+    p.put("corsPassThrough", "true");
+    p.put("proofOfWork", "16");
+    p.put("noScriptPlaces", "5");
+    WaitingRoomFilter.Settings s = read(p, Map.of());
+    try {
+      assertThat(s.gate.corsPassThrough()).isTrue();
+    } finally {
+      s.room.close();
+    }
+    WaitingRoomFilter.Settings plain = read(minimal(), Map.of());
+    try {
+      assertThat(plain.gate.corsPassThrough()).as("off by default").isFalse();
+    } finally {
+      plain.room.close();
+    }
+    Map<String, String> bad = minimal();
+    bad.put("corsPassThrough", "yes");
+    assertThat(failure(bad)).contains("init-param corsPassThrough must be true or false but was 'yes'");
+    bad = minimal();
+    bad.put("noScriptPlaces", "-1");
+    assertThat(failure(bad)).contains("noScriptPlaces must be 0 to 10000 a minute but was -1");
+    bad.put("noScriptPlaces", "many");
+    assertThat(failure(bad)).contains("init-param noScriptPlaces must be a whole number but was 'many'");
+  }
 }

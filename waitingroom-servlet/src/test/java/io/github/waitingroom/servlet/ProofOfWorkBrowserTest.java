@@ -79,7 +79,8 @@ class ProofOfWorkBrowserTest {
     room = r;
     TestServer s =
         TestServer.start(
-            WaitingRoomFilter.builder(r).ignorePaths("/static/").proofOfWork(bits).challengePenalty(penalty).build());
+            WaitingRoomFilter.builder(r).ignorePaths("/static/").proofOfWork(bits).challengePenalty(penalty)
+                .noScriptPlaces(60).build());
     server = s;
     assertThat(new Visitor(s).get("/").body()).startsWith("app:");
     return s;

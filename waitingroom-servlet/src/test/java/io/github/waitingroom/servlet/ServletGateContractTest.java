@@ -14,7 +14,8 @@ class ServletGateContractTest extends GateContract {
             .ignorePaths(o.ignorePaths().toArray(String[]::new))
             .cookieSecure(o.cookieSecure())
             .cookieSameSite(o.cookieSameSite())
-            .waitingStatus(o.waitingStatus());
+            .waitingStatus(o.waitingStatus())
+            .corsPassThrough(o.corsPassThrough());
     String cookieName = o.cookieName();
     if (cookieName != null) {
       b.cookieName(cookieName);

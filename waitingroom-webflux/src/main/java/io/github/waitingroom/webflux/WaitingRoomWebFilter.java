@@ -45,8 +45,9 @@ import reactor.core.publisher.Mono;
  * }
  * }</pre>
  *
- * <p>For each request the room decides (see {@link Gate#decides}: the guarded prefix, minus
- * ignored paths and CORS preflights) the filter reads the two ticket cookies (session and place,
+ * <p>A CORS preflight on a guarded path is answered by the filter itself ({@link Gate#preflight}),
+ * unless {@link Builder#corsPassThrough} lets it through. For each request the room decides (see
+ * {@link Gate#decides}: the guarded prefix, minus ignored paths and CORS preflights) the filter reads the two ticket cookies (session and place,
  * see {@link Gate}), lets the gate decide, adds the new ticket as a {@code Set-Cookie} header when
  * there is one (under the session cookie's name when the request is let through, the place
  * cookie's otherwise), and either passes the exchange
@@ -76,14 +77,19 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
   private final List<Gate> given;
   private final Gate gate;
   private final GateRouter router;
-  private final Predicate<ServerWebExchange> passes;
+  /** Static files: pass without a ticket, for {@code GET} and {@code HEAD} only. */
+  private final Predicate<ServerHttpRequest> staticFiles;
+  /** Bypass rules: pass without a ticket, whatever the method. */
+  private final Predicate<ServerWebExchange> bypass;
   private final int order;
 
-  private WaitingRoomWebFilter(List<Gate> gates, Predicate<ServerWebExchange> passes, int order) {
+  private WaitingRoomWebFilter(
+      List<Gate> gates, Predicate<ServerHttpRequest> staticFiles, Predicate<ServerWebExchange> bypass, int order) {
     this.given = gates;
     this.router = GateRouter.of(gates);
     this.gate = gates.get(0);
-    this.passes = passes;
+    this.staticFiles = staticFiles;
+    this.bypass = bypass;
     this.order = order;
   }
 
@@ -106,17 +112,20 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
    * @return the filter
    */
   public static WaitingRoomWebFilter of(Gate gate, int order) {
-    return new WaitingRoomWebFilter(List.of(Objects.requireNonNull(gate, "gate")), exchange -> false, order);
+    return new WaitingRoomWebFilter(List.of(Objects.requireNonNull(gate, "gate")), request -> false, exchange -> false, order);
   }
 
   /**
    * One filter over several rooms of one application: a request belongs to the room with the most
    * specific path prefix that covers it, and only that room decides (and counts) it; a request
-   * that no room covers, or that {@code passes} lets through, passes untouched.
+   * that no room covers, or a {@code GET} or {@code HEAD} that {@code passes} accepts, passes
+   * untouched.
    *
    * @param gates the rooms' gates, at least one; their rooms are owned (and closed) by the caller
-   * @param passes requests that pass without a ticket and without counting, before any room is
-   *     asked (such as the application's static files); it runs on the event loop and must not block
+   * @param passes the application's static files: {@code GET} and {@code HEAD} requests it accepts
+   *     pass without a ticket and without counting, before any room is asked; any other method is
+   *     decided by the room whatever this says (a write is never a static fetch). It runs on the
+   *     event loop and must not block; for rules that pass any method, see {@link #bypassing}
    * @param order the filter's order among the application's {@code WebFilter}s
    * @return the filter
    * @throws IllegalArgumentException when there is no gate, or two gates share a path prefix or a
@@ -127,7 +136,7 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
       throw new IllegalArgumentException("gates is empty: give the filter at least one room");
     }
     Objects.requireNonNull(passes, "passes");
-    return new WaitingRoomWebFilter(List.copyOf(gates), exchange -> passes.test(exchange.getRequest()), order);
+    return new WaitingRoomWebFilter(List.copyOf(gates), passes, exchange -> false, order);
   }
 
   /**
@@ -148,7 +157,7 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
    */
   public WaitingRoomWebFilter bypassing(Predicate<ServerWebExchange> bypass) {
     Objects.requireNonNull(bypass, "bypass");
-    return new WaitingRoomWebFilter(given, passes.or(bypass), order);
+    return new WaitingRoomWebFilter(given, staticFiles, this.bypass.or(bypass), order);
   }
 
   /**
@@ -191,14 +200,20 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     HttpHeaders headers = request.getHeaders();
     String path = decoded(within);
     Gate gate = router.route(path);
+    String method = request.getMethod().name();
     if (gate == null
-        || passes.test(exchange)
-        || !gate.decides(
-            request.getMethod().name(),
-            within.value(),
-            path,
-            headers.getFirst("Origin"),
-            headers.getFirst("Access-Control-Request-Method"))) {
+        || (("GET".equals(method) || "HEAD".equals(method)) && staticFiles.test(request))
+        || bypass.test(exchange)) {
+      return chain.filter(exchange);
+    }
+    String origin = headers.getFirst("Origin");
+    String preflightMethod = headers.getFirst("Access-Control-Request-Method");
+    GateResponse preflight = gate.preflight(method, origin, preflightMethod);
+    if (preflight != null) {
+      // A CORS preflight never reaches the application, unless it opted in (corsPassThrough).
+      return write(exchange.getResponse(), preflight);
+    }
+    if (!gate.decides(method, within.value(), path, origin, preflightMethod)) {
       return chain.filter(exchange);
     }
     HttpCookie ticket = request.getCookies().getFirst(gate.cookieName());
@@ -250,13 +265,23 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
       }
       return chain.filter(exchange);
     }
+    return write(response, g);
+  }
+
+  /** Writes an answer of the gate: its status, headers and body. */
+  private static Mono<Void> write(ServerHttpResponse response, GateResponse g) {
     byte[] body = g.body();
     response.setStatusCode(HttpStatusCode.valueOf(g.status()));
     HttpHeaders out = response.getHeaders();
     for (Map.Entry<String, String> h : g.headers().entrySet()) {
       out.set(h.getKey(), h.getValue());
     }
-    out.set(HttpHeaders.CONTENT_TYPE, g.contentType());
+    if (!g.contentType().isEmpty()) {
+      out.set(HttpHeaders.CONTENT_TYPE, g.contentType());
+    }
+    if (body.length == 0) {
+      return response.setComplete();
+    }
     out.setContentLength(body.length);
     return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
   }
@@ -444,6 +469,20 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     }
 
     /**
+     * Lets CORS preflights on the room's paths go on to the application. Default: off, the filter
+     * answers them itself ({@code 204}, no {@code Access-Control-Allow-*}), so that no preflight
+     * reaches application code that acts on any method.
+     *
+     * @param enabled whether preflights pass on to the application
+     * @return this builder
+     * @see Gate.Builder#corsPassThrough
+     */
+    public Builder corsPassThrough(boolean enabled) {
+      gate.corsPassThrough(enabled);
+      return this;
+    }
+
+    /**
      * The query flag that asks for the JSON status only. Default: {@value Gate#DEFAULT_STATUS_PARAM}.
      *
      * @param name 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}
@@ -566,7 +605,8 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     }
 
     /**
-     * How long a newcomer who solves no challenge waits before it gets its place. Default: 30 s.
+     * How long a newcomer who solves no challenge waits before it may get a place within the
+     * {@linkplain #noScriptPlaces no-script budget}. Default: 30 s.
      *
      * @param penalty 1 s to 5 min
      * @return this builder
@@ -574,6 +614,20 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
      */
     public Builder challengePenalty(java.time.Duration penalty) {
       gate.challengePenalty(penalty);
+      return this;
+    }
+
+    /**
+     * How many newcomers per minute this node lets queue for only waiting out the penalty (the
+     * path of a browser without JavaScript). Default: 0, none: every place costs a solution or a
+     * passed human check.
+     *
+     * @param perMinute 0 to 10,000
+     * @return this builder
+     * @see Gate.Builder#noScriptPlaces
+     */
+    public Builder noScriptPlaces(int perMinute) {
+      gate.noScriptPlaces(perMinute);
       return this;
     }
 
@@ -609,7 +663,7 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
      * @throws IllegalArgumentException naming the first bad setting and its value
      */
     public WaitingRoomWebFilter build() {
-      return new WaitingRoomWebFilter(List.of(gate.build()), exchange -> false, order);
+      return new WaitingRoomWebFilter(List.of(gate.build()), request -> false, exchange -> false, order);
     }
   }
 }

@@ -12,11 +12,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.WebHandler;
 import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
@@ -77,6 +80,16 @@ class WaitingRoomWebFilterBypassTest {
     return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  private HttpResponse<String> send(HttpClient client, String method, String path) throws Exception {
+    HttpRequest r =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .header("Accept", "text/html")
+            .timeout(Duration.ofSeconds(10))
+            .build();
+    return client.send(r, HttpResponse.BodyHandlers.ofString());
+  }
+
   private static HttpClient visitor() {
     return HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
   }
@@ -115,5 +128,34 @@ class WaitingRoomWebFilterBypassTest {
 
     assertThat(get(visitor(), OPERATOR, "yes").body()).isEqualTo("app");
     assertThat(get(visitor(), OPERATOR, "yes").body()).contains("You are in line");
+  }
+
+  /**
+   * Issue 42: the starter's static-file rule ({@code of(gates, passes, order)}) let {@code POST
+   * /css/shop.css} skip the room, for any method. A static file is a {@code GET} or a {@code HEAD};
+   * every other method is decided by the room, while bypass rules still pass any method.
+   */
+  @Test
+  void staticFilesPassForGetAndHeadOnly() throws Exception {
+    Predicate<ServerHttpRequest> css = request -> request.getPath().pathWithinApplication().value().equals("/css/shop.css");
+    WaitingRoomWebFilter filter =
+        WaitingRoomWebFilter.of(List.of(WaitingRoomWebFilter.builder(room).build().gate()), css, WaitingRoomWebFilter.DEFAULT_ORDER)
+            .bypassing(exchange -> "yes".equals(exchange.getRequest().getHeaders().getFirst(OPERATOR)));
+    start(filter);
+    assertThat(get(visitor()).body()).isEqualTo("app"); // the one slot is taken
+    for (String method : List.of("GET", "HEAD")) {
+      HttpResponse<String> r = send(visitor(), method, "/css/shop.css");
+      assertThat(r.statusCode()).as(method).isEqualTo(200);
+      assertThat(r.headers().allValues("Set-Cookie")).as(method).isEmpty();
+    }
+    assertThat(send(visitor(), "GET", "/css/shop.css").body()).isEqualTo("app");
+    for (String method : List.of("POST", "PUT", "DELETE", "PATCH", "OPTIONS")) {
+      assertThat(send(visitor(), method, "/css/shop.css").body()).as(method).contains("You are in line");
+    }
+    HttpRequest operator =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/css/shop.css"))
+            .POST(HttpRequest.BodyPublishers.noBody()).header(OPERATOR, "yes").build();
+    assertThat(visitor().send(operator, HttpResponse.BodyHandlers.ofString()).body())
+        .as("a bypass rule still passes any method").isEqualTo("app");
   }
 }

@@ -69,6 +69,12 @@ class WebFluxFrictionTest {
         public CompletionStage<Verdict> verify(String token, @Nullable String remoteAddress) {
           return "bot".equals(token) ? CompletableFuture.completedFuture(Verdict.FLAGGED) : pending;
         }
+
+        /** Longer than the test takes: the verdict is the test's to give (the gate waits no longer than this). */
+        @Override
+        public Duration timeout() {
+          return Duration.ofSeconds(30);
+        }
       };
 
   @AfterEach
@@ -165,5 +171,37 @@ class WebFluxFrictionTest {
     room.sync();
     assertThat(get(bot, "/").get(20, TimeUnit.SECONDS).body()).contains("You are in line");
     assertThat(get(visitor(new CookieManager()), "/").get(20, TimeUnit.SECONDS).body()).isEqualTo("app");
+  }
+
+  /**
+   * Issue 42: a check that never answers kept the newcomer's request open for as long as it took.
+   * Now the answer (a challenge again) comes at the check's timeout, well within the test's bound.
+   */
+  @Test
+  void aCheckThatNeverAnswersFailsAtItsTimeout() throws Exception {
+    HumanCheck stuck =
+        new HumanCheck() {
+          @Override
+          public Widget widget() {
+            return new Widget("https://captcha.example/api.js", "my-captcha", "key", List.of("https://captcha.example"));
+          }
+
+          @Override
+          public CompletionStage<Verdict> verify(String token, @Nullable String remoteAddress) {
+            return pending;
+          }
+
+          @Override
+          public Duration timeout() {
+            return Duration.ofMillis(200);
+          }
+        };
+    start(WaitingRoomWebFilter.builder(room).humanCheck(stuck).build());
+    assertThat(get(visitor(new CookieManager()), "/").get(20, TimeUnit.SECONDS).body()).isEqualTo("app");
+    HttpClient newcomer = visitor(new CookieManager());
+    get(newcomer, "/").get(20, TimeUnit.SECONDS);
+    assertThat(get(newcomer, "/?waitingRoomStatus=1&waitingRoomHuman=tok").get(10, TimeUnit.SECONDS).body())
+        .contains("\"status\":\"challenge\"");
+    assertThat(pending).isNotDone();
   }
 }

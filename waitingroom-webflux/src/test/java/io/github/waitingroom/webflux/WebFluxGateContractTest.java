@@ -31,7 +31,8 @@ class WebFluxGateContractTest extends GateContract {
             .ignorePaths(o.ignorePaths().toArray(String[]::new))
             .cookieSecure(o.cookieSecure())
             .cookieSameSite(o.cookieSameSite())
-            .waitingStatus(o.waitingStatus());
+            .waitingStatus(o.waitingStatus())
+            .corsPassThrough(o.corsPassThrough());
     String cookieName = o.cookieName();
     if (cookieName != null) {
       b.cookieName(cookieName);

@@ -1,39 +1,23 @@
 package io.github.waitingroom.http;
 
-import io.github.waitingroom.Decision;
 import io.github.waitingroom.RoomSettings;
-import io.github.waitingroom.Seal;
 import io.github.waitingroom.WaitingRoom;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+
 
 /**
  * The container-neutral part of a waiting room filter: which requests the room decides, and what
@@ -84,8 +68,6 @@ import org.slf4j.LoggerFactory;
  * #mayBlock} (a newcomer's human check): call {@link #handleAsync} for it.
  */
 public final class Gate {
-  private static final Logger LOG = LoggerFactory.getLogger(Gate.class);
-
   /** The default {@linkplain Builder#rejectStatus status} of the "sold out" page. */
   public static final int DEFAULT_REJECT_STATUS = 403;
 
@@ -120,156 +102,39 @@ public final class Gate {
   /** The default {@linkplain Builder#challengePenalty penalty} of a newcomer who solves no challenge. */
   public static final Duration DEFAULT_CHALLENGE_PENALTY = Duration.ofSeconds(30);
 
-  private static final String CHALLENGE_PREFIX = "c.";
-  private static final String FLAG_PREFIX = "f.";
-  private static final String WORKER_SCRIPT = resource("pow-worker.js");
   private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-  private static final Pattern RETURN_URL = Pattern.compile("/[A-Za-z0-9._~!$&()*+,;=:@/?%-]{0,2000}");
-  private static final String JSON_POLICY = "default-src 'none'";
-  private static final SecureRandom NONCES = new SecureRandom();
-  private static final Base64.Encoder NONCE_ENCODER = Base64.getUrlEncoder().withoutPadding();
 
+  // The roles a gate is made of, each in its own package-private class: PathRules (routing),
+  // CookiePolicy, PageModel (texts, template values), Answers (headers, JSON, pages), Csp,
+  // Friction (proof of work, human check, infinite queue), PageScripts (the page's scripts).
   private final WaitingRoom room;
   private final PathRules paths;
-  private final String cookieName;
-  private final String placeCookieName;
-  /** A {@code __Host-} cookie: always {@code Secure}, {@code Path=/}, never a {@code Domain}. */
-  private final boolean hostCookie;
-  private final CookieSecure secure;
-  private final SameSite sameSite;
-  private final int waitingStatus;
+  private final CookiePolicy cookies;
+  private final PageModel pages;
+  private final Answers answers;
+  /** With friction on ({@link Builder#proofOfWork} or {@link Builder#humanCheck}), its challenges; else {@code null}. */
+  private final @Nullable Friction friction;
   private final int rejectStatus;
   private final boolean revoke;
   private final boolean corsPassThrough;
   private final String statusParam;
-  private final PageTemplate template;
-  private final Messages messages;
-  private final String defaultLanguage;
-  private final @Nullable String language;
-  private final String brandName;
-  private final String logoUrl;
-  private final String brandColor;
-  private final String brandTextColor;
-  private final String imageSources;
-  private final String frictionCookieName;
-  /** Whether newcomers face a challenge while people wait: a proof of work, a human check, or both. */
-  private final boolean friction;
-  private final @Nullable ProofOfWork pow;
-  private final @Nullable HumanCheck human;
-  private final long penaltySeconds;
-  /** Places per minute for waiting out the penalty alone ({@link Builder#noScriptPlaces}). */
-  private final int noScriptPerMinute;
-  /** This minute's no-script places: the minute (low 24 bits) above 40 bits of count. */
-  private final java.util.concurrent.atomic.AtomicLong noScriptUsed = new java.util.concurrent.atomic.AtomicLong();
-  private final @Nullable Seal flagSeal;
-  /** The extra sources the challenge page's policy allows for the human check's widget ("" for none). */
-  private final String widgetSources;
-  /** The page texts of the live settings last seen, by language (see {@link #texts}). */
-  private volatile @Nullable Overlay overlay;
 
   private Gate(Builder b) {
     this.room = b.room;
     this.paths = new PathRules(b.pathPrefix, b.ignorePaths);
-    String name = b.cookieName != null ? b.cookieName : "wr_" + room.config().roomId();
-    this.cookieName = checkToken("cookieName", name);
-    this.placeCookieName = name + "_q";
-    this.frictionCookieName = name + "_c";
-    this.human = b.humanCheck;
-    this.friction = b.powDifficulty > 0 || b.humanCheck != null;
-    this.pow = friction ? new ProofOfWork(room.seal("pow"), b.powDifficulty, ProofOfWork.DEFAULT_TTL_SECONDS) : null;
-    this.flagSeal = b.humanCheck != null ? room.seal("flag") : null;
-    this.penaltySeconds = b.penalty.toSeconds();
-    this.noScriptPerMinute = b.noScriptPerMinute;
-    this.widgetSources = b.humanCheck == null ? "" : " " + String.join(" ", b.humanCheck.widget().sources());
+    String name = checkToken("cookieName", b.cookieName != null ? b.cookieName : "wr_" + room.config().roomId());
     this.statusParam = checkToken("statusParam", b.statusParam);
-    if (b.sameSite == SameSite.NONE && b.secure == CookieSecure.NEVER) {
-      throw new IllegalArgumentException(
-          "cookieSameSite NONE requires a Secure cookie (browsers reject it otherwise) but cookieSecure was NEVER");
-    }
-    // Browsers match the cookie prefixes without regard to case.
-    this.hostCookie = name.regionMatches(true, 0, "__Host-", 0, 7);
-    boolean securePrefix = hostCookie || name.regionMatches(true, 0, "__Secure-", 0, 9);
-    if (securePrefix && b.secure == CookieSecure.NEVER) {
-      throw new IllegalArgumentException(
-          "cookieName '" + name + "' requires a Secure cookie (browsers reject a __Host- or __Secure-"
-              + " cookie without it) but cookieSecure was NEVER");
-    }
-    if (hostCookie && !paths.prefix().equals("/")) {
-      throw new IllegalArgumentException(
-          "cookieName '" + name + "' requires Path=/ (browsers reject a __Host- cookie with any other"
-              + " path) but pathPrefix was '" + paths.prefix() + "': guard '/' or use another cookie name");
-    }
-    this.secure = b.sameSite == SameSite.NONE || securePrefix ? CookieSecure.ALWAYS : b.secure;
-    this.sameSite = b.sameSite;
-    this.waitingStatus = b.waitingStatus;
+    this.cookies = new CookiePolicy(name, b.secure, b.sameSite, paths.prefix());
     this.rejectStatus = b.rejectStatus;
     this.revoke = b.revoke;
     this.corsPassThrough = b.corsPassThrough;
-    List<String> configured = new ArrayList<>();
-    configured.add(b.defaultLanguage);
-    if (b.language != null) {
-      configured.add(b.language);
-    }
-    this.messages = Messages.load(b.messagesDirectory, configured);
-    this.defaultLanguage = language("defaultLanguage", b.defaultLanguage);
-    this.language = b.language == null ? null : language("language", b.language);
-    this.brandName = b.brandName;
-    this.brandColor = b.brandColor;
-    this.brandTextColor = textColorOn(b.brandColor);
-    this.logoUrl = b.logoUrl;
-    this.imageSources = imageSources(b.logoUrl);
-    Set<String> textKeys = textKeys(messages);
-    this.template =
-        b.templateHtml != null
-            ? PageTemplate.parse(b.templateHtml, b.templateSource, textKeys)
-            : PageTemplate.builtIn(b.pageStyle, textKeys);
-  }
-
-  private String language(String setting, String tag) {
-    String found = messages.find(tag);
-    if (found == null) {
-      throw new IllegalArgumentException(
-          setting + " '" + tag + "' has no texts; the waiting page has " + messages.tags()
-              + " (add messages_" + tag + ".properties to the messagesDirectory or to waitingroom/ on the class path)");
-    }
-    return found;
-  }
-
-  /** The names a template may use after {@code text.}. */
-  static Set<String> textKeys(Messages messages) {
-    Set<String> keys = new TreeSet<>(messages.plainKeys());
-    keys.removeAll(PageTemplate.PARTS);
-    keys.addAll(COUNTED_TEXTS);
-    return keys;
-  }
-
-  private static final List<String> COUNTED_TEXTS = List.of("usersAheadSentence", "usersWaitingSentence", "refreshNote");
-
-  /** {@code 'self'}, and the origin of an absolute logo URL: the page's {@code img-src}. */
-  private static String imageSources(String logoUrl) {
-    if (logoUrl.startsWith("https://")) {
-      URI u = URI.create(logoUrl);
-      return "'self' https://" + u.getRawAuthority();
-    }
-    return "'self'";
-  }
-
-  /** White or near-black, whichever reads better on the brand colour (WCAG contrast). */
-  static String textColorOn(String hex) {
-    String h = hex.substring(1);
-    if (h.length() == 3) {
-      h = "" + h.charAt(0) + h.charAt(0) + h.charAt(1) + h.charAt(1) + h.charAt(2) + h.charAt(2);
-    }
-    double l = 0;
-    double[] weights = {0.2126, 0.7152, 0.0722};
-    for (int i = 0; i < 3; i++) {
-      double c = Integer.parseInt(h.substring(2 * i, 2 * i + 2), 16) / 255.0;
-      c = c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
-      l += weights[i] * c;
-    }
-    double onWhite = 1.05 / (l + 0.05);
-    double onDark = (l + 0.05) / (0.0069 + 0.05); // #111111
-    return onWhite >= onDark ? "#ffffff" : "#111111";
+    this.pages = new PageModel(room, statusParam, b.templateHtml, b.templateSource, b.pageStyle, b.defaultLanguage,
+        b.language, b.messagesDirectory, b.brandName, b.logoUrl, b.brandColor, b.humanCheck);
+    this.answers = new Answers(room, cookies, pages, statusParam, b.waitingStatus, b.rejectStatus,
+        Csp.imageSources(b.logoUrl));
+    this.friction = b.powDifficulty > 0 || b.humanCheck != null
+        ? new Friction(room, cookies, answers, statusParam, b.powDifficulty, b.humanCheck, b.penalty, b.noScriptPerMinute)
+        : null;
   }
 
   private static String checkToken(String setting, String value) {
@@ -315,7 +180,7 @@ public final class Gate {
    * @return the name
    */
   public String cookieName() {
-    return cookieName;
+    return cookies.sessionName();
   }
 
   /**
@@ -326,7 +191,7 @@ public final class Gate {
    * @return the name
    */
   public String placeCookieName() {
-    return placeCookieName;
+    return cookies.placeName();
   }
 
   /**
@@ -336,7 +201,7 @@ public final class Gate {
    * @return the effective setting
    */
   public CookieSecure cookieSecure() {
-    return secure;
+    return cookies.secure();
   }
 
   /**
@@ -345,7 +210,7 @@ public final class Gate {
    * @return the setting
    */
   public SameSite cookieSameSite() {
-    return sameSite;
+    return cookies.sameSite();
   }
 
   /**
@@ -354,7 +219,7 @@ public final class Gate {
    * @return 200, 202 or 429
    */
   public int waitingStatus() {
-    return waitingStatus;
+    return answers.waitingStatus();
   }
 
   /**
@@ -397,7 +262,7 @@ public final class Gate {
    * @return the session, or {@code null} when revoke is off or the request holds no session
    */
   public @Nullable WaitingRoomSession session(
-      GateRequest request, GateResponse passed, java.util.function.Consumer<String> deleteCookie) {
+      GateRequest request, GateResponse passed, Consumer<String> deleteCookie) {
     String ticket = passed.session();
     if (!revoke || !passed.passes() || ticket == null) {
       return null;
@@ -414,7 +279,7 @@ public final class Gate {
    * @return the header value
    */
   public String deleteCookie(GateRequest request) {
-    return setCookie(cookieName, request.contextPath(), request.secure(), "", 0);
+    return cookies.deleteSession(request);
   }
 
   /**
@@ -516,35 +381,8 @@ public final class Gate {
    * @return pass it on or answer it, with the new ticket cookie either way
    */
   public GateResponse handle(GateRequest request) {
-    if (!friction) {
-      return respond(room.decide(request.ticket(), request.place()), request);
-    }
-    GateResponse unchallenged = unchallenged(request);
-    if (unchallenged != null) {
-      return unchallenged;
-    }
-    HumanCheck.Verdict verdict = null;
-    String token = humanToken(request);
-    if (token != null) {
-      HumanCheck h = Objects.requireNonNull(human);
-      try {
-        // Never longer than the check's timeout on a request thread, whatever the check does.
-        verdict = h.verify(token, request.remoteAddress()).toCompletableFuture()
-            .get(waitNanos(h), TimeUnit.NANOSECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        verdict = HumanCheck.Verdict.FAILED;
-      } catch (Exception e) {
-        verdict = HumanCheck.Verdict.FAILED;
-      }
-    }
-    return challenge(request, verdict);
-  }
-
-  /** How long a request thread waits for a human check: its timeout, at most 30 s. */
-  private static long waitNanos(HumanCheck h) {
-    Duration t = h.timeout();
-    return t == null || t.isNegative() ? 0 : Math.min(t.toNanos(), TimeUnit.SECONDS.toNanos(30));
+    Friction f = friction;
+    return f == null ? answers.respond(room.decide(request.ticket(), request.place()), request) : f.handle(request);
   }
 
   /**
@@ -557,24 +395,11 @@ public final class Gate {
    * @return the answer
    */
   public CompletionStage<GateResponse> handleAsync(GateRequest request) {
-    if (!mayBlock(request)) {
+    Friction f = friction;
+    if (f == null || !f.mayBlock(request)) {
       return CompletableFuture.completedFuture(handle(request));
     }
-    GateResponse unchallenged = unchallenged(request);
-    if (unchallenged != null) {
-      return CompletableFuture.completedFuture(unchallenged);
-    }
-    HumanCheck h = Objects.requireNonNull(human);
-    CompletionStage<HumanCheck.Verdict> asked;
-    try {
-      asked = h.verify(Objects.requireNonNull(humanToken(request)), request.remoteAddress());
-    } catch (RuntimeException e) {
-      asked = CompletableFuture.completedFuture(HumanCheck.Verdict.FAILED);
-    }
-    CompletableFuture<HumanCheck.Verdict> bounded = new CompletableFuture<>();
-    asked.whenComplete((v, failure) -> bounded.complete(failure != null || v == null ? HumanCheck.Verdict.FAILED : v));
-    bounded.completeOnTimeout(HumanCheck.Verdict.FAILED, waitNanos(h), TimeUnit.NANOSECONDS);
-    return bounded.thenApply(v -> challenge(request, v));
+    return f.handleAsync(request);
   }
 
   /**
@@ -586,7 +411,8 @@ public final class Gate {
    * @return whether to call {@link #handleAsync} on an event loop
    */
   public boolean mayBlock(GateRequest request) {
-    return human != null && humanToken(request) != null;
+    Friction f = friction;
+    return f != null && f.mayBlock(request);
   }
 
   /**
@@ -598,273 +424,8 @@ public final class Gate {
    * @return whether to pass the client's address
    */
   public boolean wantsRemoteAddress(@Nullable String rawQuery) {
-    return human != null && rawQuery != null && hasFlag(rawQuery, HUMAN_PARAM);
-  }
-
-  private @Nullable String humanToken(GateRequest request) {
-    if (human == null) {
-      return null;
-    }
-    String t = queryValue(request.query(), HUMAN_PARAM);
-    if (t == null || t.isEmpty() || t.length() > 3 * MAX_HUMAN_TOKEN_LENGTH) {
-      return null;
-    }
-    // As sent in the query: decoded once here, encoded once by the check's form.
-    String decoded;
-    try {
-      decoded = t.indexOf('%') < 0 && t.indexOf('+') < 0 ? t : java.net.URLDecoder.decode(t, StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
-    return decoded.isEmpty() || decoded.length() > MAX_HUMAN_TOKEN_LENGTH ? null : decoded;
-  }
-
-  /**
-   * With friction, the answer to a request that needs no challenge: the worker script, the
-   * infinite queue, or the room's decision when it is not {@link Decision.Outcome#CHALLENGE}
-   * (decided with {@code mayQueue} false). {@code null} when the request is a newcomer to challenge.
-   */
-  private @Nullable GateResponse unchallenged(GateRequest request) {
-    GateResponse early = beforeDeciding(request);
-    if (early != null) {
-      return early;
-    }
-    Decision d = room.decide(request.ticket(), request.place(), false);
-    return d.outcome() == Decision.Outcome.CHALLENGE ? null : respond(d, request);
-  }
-
-  /**
-   * What a room with friction answers before deciding: the worker script, and the infinite queue
-   * for a client the human check flagged. Neither looks at the request's tickets.
-   */
-  private @Nullable GateResponse beforeDeciding(GateRequest request) {
-    String f = request.friction();
-    if (f != null && flagSeal != null && f.startsWith(FLAG_PREFIX) && flagged(f.substring(2))) {
-      return infiniteQueue(request);
-    }
-    String q = request.query();
-    if (q != null && hasValue(q, statusParam, WORKER)) {
-      Map<String, String> headers = new LinkedHashMap<>();
-      headers.put("Cache-Control", "private, max-age=3600");
-      headers.put("X-Content-Type-Options", "nosniff");
-      headers.put("Content-Security-Policy", "default-src 'none'");
-      return GateResponse.answer(null, 200, "text/javascript;charset=UTF-8", headers, WORKER_SCRIPT);
-    }
-    return null;
-  }
-
-  /** The answer to a decision, as without friction. */
-  private GateResponse respond(Decision d, GateRequest request) {
-    String ticket = d.ticket();
-    String setCookie =
-        ticket == null
-            ? null
-            : setCookie(
-                d.letsThrough() ? cookieName : placeCookieName,
-                request.contextPath(),
-                request.secure(),
-                ticket,
-                d.ticketMaxAgeSeconds());
-    if (hasFlag(request.query(), statusParam)) {
-      return json(d, setCookie, statusOf(d), request);
-    }
-    if (d.letsThrough()) {
-      return GateResponse.pass(setCookie, ticket != null ? ticket : request.ticket());
-    }
-    String accept = request.accept();
-    if (accept != null && accept.contains("application/json")) {
-      return json(d, setCookie, statusOf(d), request);
-    }
-    return page(d, setCookie, request);
-  }
-
-  /** The HTTP status of an answer to a decision: 200 when it lets through, the reject or waiting status otherwise. */
-  private int statusOf(Decision d) {
-    if (d.letsThrough()) {
-      return 200;
-    }
-    return d.outcome() == Decision.Outcome.REJECT ? rejectStatus : waitingStatus;
-  }
-
-  /**
-   * A newcomer the room would put in line, not yet let queue: it gets a place if it passed the
-   * human check, or sent a proof of work that solves the challenge its own cookie holds (bound to
-   * the client that fetched it) and that was not spent on this node; or, within the {@linkplain
-   * Builder#noScriptPlaces no-script budget}, holds a challenge at least the penalty old. A
-   * flagged one goes to the infinite queue; anyone else gets the challenge page.
-   */
-  private GateResponse challenge(GateRequest request, HumanCheck.@Nullable Verdict verdict) {
-    ProofOfWork p = Objects.requireNonNull(pow);
-    long now = room.nowSecond();
-    if (verdict == HumanCheck.Verdict.FLAGGED) {
-      return infiniteQueue(request, flagCookie(request, now));
-    }
-    String f = request.friction();
-    ProofOfWork.Challenge held = f != null && f.startsWith(CHALLENGE_PREFIX) ? p.open(f.substring(2), now) : null;
-    boolean pass = verdict == HumanCheck.Verdict.PASSED;
-    String proof = pass || p.difficulty() == 0 ? null : queryValue(request.query(), PROOF_PARAM);
-    if (proof != null && held != null) {
-      // Only the challenge this client's cookie holds: a challenge fetched by another client (a
-      // harvester's) gets no place here, whoever solved it.
-      String t = held.token();
-      int dot = t.length();
-      pass = proof.length() > dot + 1 && proof.charAt(dot) == '.' && proof.startsWith(t)
-          && ProofOfWork.solves(t, proof.substring(dot + 1), held.difficulty()) && p.spend(held, now);
-    }
-    if (!pass && held != null && noScriptPerMinute > 0 && now - held.issued() >= penaltySeconds && !p.spent(held)
-        && noScriptPlace(now)) {
-      pass = p.spend(held, now);
-    }
-    if (pass) {
-      return respond(room.decide(request.ticket(), request.place(), true), request);
-    }
-    String token;
-    String setCookie = null;
-    long remaining;
-    if (held != null && !p.spent(held)) {
-      token = held.token();
-      long age = now - held.issued();
-      // Past the penalty without a budget left (or none at all), the page asks again after a
-      // whole penalty: never a reload every second.
-      remaining = age < penaltySeconds ? penaltySeconds - age : noScriptPerMinute > 0 ? Math.min(penaltySeconds, 5) : penaltySeconds;
-    } else {
-      token = p.issue(now);
-      setCookie = setCookie(frictionCookieName, request.contextPath(), request.secure(), CHALLENGE_PREFIX + token,
-          p.ttlSeconds());
-      remaining = Math.max(1, penaltySeconds);
-    }
-    Decision d = new Decision(Decision.Outcome.CHALLENGE, null, 0, 0, -1, -1, -1, remaining, now);
-    Challenged c = new Challenged(token, p.difficulty(), remaining);
-    String accept = request.accept();
-    RoomSettings settings = room.settings();
-    if (hasFlag(request.query(), statusParam) || accept != null && accept.contains("application/json")) {
-      String body = StatusJson.write(room.config().roomId(), d, now,
-          messages.texts(languageFor(request.acceptLanguage())).tag, null, c, settings, eventNow());
-      return answer(setCookie, waitingStatus, "application/json", JSON_POLICY, body, d, null);
-    }
-    Messages.Texts t = texts(languageFor(request.acceptLanguage()), settings);
-    String nonce = nonce();
-    String html = template.render(values(d, t, nonce, now, request, c, settings));
-    return answer(setCookie, waitingStatus, "text/html", challengePolicy(nonce), html, d, t.tag);
-  }
-
-  /**
-   * Takes one place of this minute's {@linkplain Builder#noScriptPlaces no-script budget}: one
-   * compare-and-set on a word that holds the minute and the count, no lock, no allocation.
-   */
-  private boolean noScriptPlace(long now) {
-    long minute = Math.floorDiv(now, 60);
-    while (true) {
-      long state = noScriptUsed.get();
-      long used = state >>> 40 == (minute & 0xFFFFFF) ? state & 0xFF_FFFF_FFFFL : 0;
-      if (used >= noScriptPerMinute) {
-        return false;
-      }
-      long next = ((minute & 0xFFFFFF) << 40) | (used + 1);
-      if (noScriptUsed.compareAndSet(state, next)) {
-        return true;
-      }
-    }
-  }
-
-  /** A challenge shown to a newcomer: its token, difficulty, and the seconds left of the penalty. */
-  record Challenged(String token, int difficulty, long remainingSeconds) {}
-
-  private String challengePolicy(String nonce) {
-    String w = widgetSources;
-    return "default-src 'none'; script-src 'nonce-" + nonce + "'" + w + "; style-src 'nonce-" + nonce + "'" + w
-        + "; connect-src 'self'" + w + "; img-src " + imageSources + "; worker-src 'self'"
-        + (w.isEmpty() ? "" : "; frame-src" + w) + "; base-uri 'none'; form-action 'self'";
-  }
-
-  private String flagCookie(GateRequest request, long now) {
-    byte[] marker = ByteBuffer.allocate(16).putLong(now).putLong(NONCES.nextLong()).array();
-    return setCookie(frictionCookieName, request.contextPath(), request.secure(),
-        FLAG_PREFIX + Objects.requireNonNull(flagSeal).seal(marker), FLAGGED_SECONDS);
-  }
-
-  private boolean flagged(String marker) {
-    byte[] m = Objects.requireNonNull(flagSeal).open(marker);
-    if (m == null || m.length != 16) {
-      return false;
-    }
-    long age = room.nowSecond() - ByteBuffer.wrap(m).getLong();
-    return age >= -30 && age < FLAGGED_SECONDS;
-  }
-
-  private GateResponse infiniteQueue(GateRequest request) {
-    return infiniteQueue(request, null);
-  }
-
-  /**
-   * The infinite queue: a waiting answer that looks like any other (the people waiting ahead, the
-   * wait unknown) and never lets the client in. Nothing is decided or counted by the room.
-   */
-  private GateResponse infiniteQueue(GateRequest request, @Nullable String setCookie) {
-    io.github.waitingroom.RoomStatus s = room.status();
-    Decision d = new Decision(Decision.Outcome.WAIT, null, 0, Math.max(1, s.waitingUsers()), -1, -1, -1,
-        room.config().refreshSeconds(), s.now());
-    String accept = request.accept();
-    if (hasFlag(request.query(), statusParam) || accept != null && accept.contains("application/json")) {
-      return json(d, setCookie, waitingStatus, request);
-    }
-    return page(d, setCookie, request);
-  }
-
-  /** Whether the raw query holds {@code name=value} exactly, without allocating. */
-  static boolean hasValue(String query, String name, String value) {
-    int from = 0;
-    while (from <= query.length()) {
-      int end = query.indexOf('&', from);
-      if (end < 0) {
-        end = query.length();
-      }
-      int after = from + name.length();
-      if (end - from == name.length() + 1 + value.length()
-          && query.startsWith(name, from)
-          && query.charAt(after) == '='
-          && query.startsWith(value, after + 1)) {
-        return true;
-      }
-      from = end + 1;
-    }
-    return false;
-  }
-
-  /** The value of a query parameter ({@code ""} without one), as sent (not decoded), or {@code null}. */
-  static @Nullable String queryValue(@Nullable String query, String name) {
-    if (query == null) {
-      return null;
-    }
-    int from = 0;
-    while (from <= query.length()) {
-      int end = query.indexOf('&', from);
-      if (end < 0) {
-        end = query.length();
-      }
-      if (query.startsWith(name, from)) {
-        int after = from + name.length();
-        if (after == end) {
-          return "";
-        }
-        if (query.charAt(after) == '=') {
-          return query.substring(after + 1, end);
-        }
-      }
-      from = end + 1;
-    }
-    return null;
-  }
-
-  private static String resource(String name) {
-    try (InputStream in = Gate.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + name);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Friction f = friction;
+    return f != null && f.wantsRemoteAddress(rawQuery);
   }
 
   /**
@@ -874,7 +435,7 @@ public final class Gate {
    * @return the name
    */
   public String frictionCookieName() {
-    return frictionCookieName;
+    return cookies.frictionName();
   }
 
   /**
@@ -884,7 +445,7 @@ public final class Gate {
    * @return whether friction is on
    */
   public boolean frictionOn() {
-    return friction;
+    return friction != null;
   }
 
   /**
@@ -895,7 +456,7 @@ public final class Gate {
    * @return a language tag the room has texts for ({@code en}, {@code pt}, {@code zh})
    */
   public String languageFor(@Nullable String acceptLanguage) {
-    return Languages.choose(acceptLanguage, messages.tags(), defaultLanguage, language);
+    return pages.languageFor(acceptLanguage);
   }
 
   /**
@@ -905,469 +466,7 @@ public final class Gate {
    * @return the language tags
    */
   public Set<String> languages() {
-    return messages.tags();
-  }
-
-  private String setCookie(String name, String context, boolean secureRequest, String ticket, long maxAgeSeconds) {
-    String prefix = paths.prefix();
-    String path = hostCookie || context.isEmpty() ? prefix : prefix.equals("/") ? context : context + prefix;
-    StringBuilder c = new StringBuilder(160);
-    c.append(name).append('=').append(ticket);
-    c.append("; Path=").append(path);
-    c.append("; Max-Age=").append(maxAgeSeconds);
-    c.append("; HttpOnly");
-    if (secure == CookieSecure.ALWAYS || (secure == CookieSecure.AUTO && secureRequest)) {
-      c.append("; Secure");
-    }
-    c.append("; SameSite=").append(sameSite == SameSite.LAX ? "Lax" : sameSite == SameSite.STRICT ? "Strict" : "None");
-    return c.toString();
-  }
-
-  private GateResponse json(Decision d, @Nullable String setCookie, int status, GateRequest request) {
-    long viewTime = viewTime(d);
-    RoomSettings settings = room.settings();
-    Messages.Texts t = texts(languageFor(request.acceptLanguage()), settings);
-    Map<String, String> texts = null;
-    if (!d.letsThrough() && d.outcome() != Decision.Outcome.REJECT) {
-      Map<String, Object> v = values(d, t, "", viewTime, request, null, settings);
-      texts = new LinkedHashMap<>();
-      for (String name : StatusJson.TEXTS) {
-        if (name.startsWith("text.")) {
-          @SuppressWarnings("unchecked")
-          Map<String, String> text = (Map<String, String>) Objects.requireNonNull(v.get("text"));
-          texts.put(name, text.get(name.substring(5)));
-        } else {
-          texts.put(name, String.valueOf(v.get(name)));
-        }
-      }
-    }
-    String body = StatusJson.write(room.config().roomId(), d, viewTime, t.tag, texts, null, settings, eventNow());
-    return answer(setCookie, status, "application/json", JSON_POLICY, body, d, null);
-  }
-
-  private long viewTime(Decision d) {
-    return d.viewTime() > 0 ? d.viewTime() : room.status().now();
-  }
-
-  /**
-   * The waiting page, or for a {@link Decision.Outcome#REJECT} the "sold out" page: the same
-   * template with {@code rejected} true, its own heading and text, and neither poll script nor
-   * meta refresh.
-   */
-  private GateResponse page(Decision d, @Nullable String setCookie, GateRequest request) {
-    RoomSettings settings = room.settings();
-    Messages.Texts t = texts(languageFor(request.acceptLanguage()), settings);
-    String nonce = nonce();
-    String html = template.render(values(d, t, nonce, viewTime(d), request, null, settings));
-    return answer(setCookie, statusOf(d), "text/html", pagePolicy(nonce, imageSources), html, d, t.tag);
-  }
-
-  /**
-   * The room's state as a page shows it: {@code rejected}, {@code suspended}, {@code prequeue}
-   * (a scheduled event pre-queues: the countdown page), {@code queueAll} or {@code open}.
-   */
-  static String pageState(Decision d, RoomSettings settings, boolean prequeueing) {
-    if (d.outcome() == Decision.Outcome.REJECT) {
-      return "rejected";
-    }
-    if (settings.suspended()) {
-      return "suspended";
-    }
-    if (prequeueing) {
-      return "prequeue";
-    }
-    return settings.queueAll() ? "queueAll" : "open";
-  }
-
-  /**
-   * The scheduled event as a page or the JSON status shows it at one second: its name ({@code ""}
-   * for none), whether it pre-queues, and the seconds until its start and its end (0 for none).
-   */
-  record EventNow(String name, boolean active, boolean prequeueing, long untilStart, long untilEnd, boolean shuffle) {
-    static final EventNow NONE = new EventNow("", false, false, 0, 0, false);
-  }
-
-  /** The event pre-queueing or running on this node now ({@link WaitingRoom#event()}). */
-  EventNow eventNow() {
-    RoomSettings.Event e = room.event();
-    if (e == null) {
-      return EventNow.NONE;
-    }
-    long now = room.nowSecond();
-    boolean prequeueing = room.eventPrequeueing();
-    return new EventNow(e.name(), true, prequeueing, Math.max(0, e.start().getEpochSecond() - now),
-        Math.max(0, e.end().getEpochSecond() - now), e.shuffleAtEventStart());
-  }
-
-  /** The page texts of the settings in force on this node, by language: built-in ones with their {@code texts} on top. */
-  private record Overlay(RoomSettings settings, Map<String, String> replaced, Map<String, Messages.Texts> byTag) {}
-
-  /**
-   * The texts of one language under these settings: the built-in (and configured) ones, with the
-   * settings' {@link RoomSettings#texts() texts} on top. A key the page does not know is ignored,
-   * and logged once per settings version.
-   */
-  Messages.Texts texts(String tag, RoomSettings settings) {
-    if (settings.texts().isEmpty()) {
-      return messages.texts(tag);
-    }
-    Overlay o = overlay;
-    if (o == null || o.settings() != settings) {
-      Map<String, String> replaced = new LinkedHashMap<>();
-      List<String> unknown = new ArrayList<>();
-      settings.texts().forEach((k, v) -> {
-        if (messages.knows(k)) {
-          replaced.put(k, v);
-        } else {
-          unknown.add(k);
-        }
-      });
-      if (!unknown.isEmpty() && (o == null || o.settings().version() != settings.version())) {
-        LOG.warn("room '{}': settings version {} replace page texts the page does not have, ignored: {}"
-                + " (keys: see messages_en.properties; a counted text takes its plural category, e.g. refreshNote.other)",
-            room.config().roomId(), settings.version(), unknown);
-      }
-      o = new Overlay(settings, Map.copyOf(replaced), new ConcurrentHashMap<>());
-      overlay = o;
-    }
-    Overlay in = o;
-    return in.byTag().computeIfAbsent(tag, k -> messages.texts(k).with(in.replaced()));
-  }
-
-  /** The values of every template variable ({@link PageTemplate#VARIABLES}) for one waiting decision. */
-  private Map<String, Object> values(
-      Decision d, Messages.Texts t, String nonce, long viewTime, GateRequest request, @Nullable Challenged challenged,
-      RoomSettings settings) {
-    boolean known = d.waitKnown();
-    EventNow event = eventNow();
-    String state = pageState(d, settings, event.prequeueing());
-    boolean rejected = state.equals("rejected");
-    boolean random = settings.queueingMethod() == RoomSettings.QueueingMethod.RANDOM;
-    String back = returnUrl(request);
-    // In a random queue the figure is everyone waiting, the visitor among them (at least 1, also
-    // before a plan has counted a newcomer).
-    long ahead = random && !rejected ? Math.max(1, d.usersAhead()) : d.usersAhead();
-    long refresh = Math.max(1, d.refreshSeconds());
-    Instant updated = Instant.ofEpochSecond(viewTime);
-    String unknown = t.text("waitUnknown");
-    Map<String, Object> v = new HashMap<>(64);
-    v.put("roomId", room.config().roomId());
-    v.put("locale", t.tag);
-    v.put("dir", t.rightToLeft ? "rtl" : "ltr");
-    v.put("usersAhead", ahead);
-    v.put("usersAheadFormatted", t.number(ahead));
-    v.put("waitTimeKnown", known);
-    v.put("waitTime", known ? (Object) d.waitMinutes() : "");
-    v.put("waitTimeSeconds", known ? (Object) d.waitSeconds() : "");
-    v.put("waitTimeFormatted", t.waitText(known ? d.waitSeconds() : -1));
-    v.put("waitTimeLow", known ? (Object) (d.waitLowSeconds() / 60) : "");
-    v.put("waitTimeHigh", known ? (Object) ((d.waitHighSeconds() + 59) / 60) : "");
-    v.put("waitTimeLowFormatted", known ? t.duration(d.waitLowSeconds()) : unknown);
-    v.put("waitTimeHighFormatted", known ? t.duration(d.waitHighSeconds()) : unknown);
-    v.put("waitTimeRangeFormatted", known ? t.range(d.waitLowSeconds(), d.waitHighSeconds()) : unknown);
-    v.put("refreshIntervalSeconds", refresh);
-    v.put("lastUpdated", updated.toString());
-    String time = t.time(updated);
-    v.put("lastUpdatedFormatted", time);
-    v.put("statusParam", statusParam);
-    v.put("cspNonce", nonce);
-    // The "sold out" page is static: it neither polls nor refreshes.
-    v.put("refreshMeta", rejected ? "" : "<noscript><meta http-equiv=\"refresh\" content=\"" + refresh
-        + (back.isEmpty() ? "" : ";url=" + back.replace("&", "&amp;")) + "\"></noscript>");
-    v.put("formNotSent", request.sendsContent());
-    v.put("returnUrl", back);
-    v.put("challenge", challenged != null);
-    String widget = challenged == null || human == null ? "" : widget(nonce, Objects.requireNonNull(human).widget());
-    v.put("humanCheckWidget", widget);
-    v.put("rejected", rejected);
-    v.put("suspended", state.equals("suspended"));
-    v.put("queueAll", state.equals("queueAll"));
-    v.put("queueingMethod", settings.queueingMethod().jsonName());
-    v.put("settingsVersion", settings.version());
-    v.put("isRandom", random);
-    v.put("isEventActive", event.active());
-    v.put("isEventPrequeueing", event.prequeueing());
-    v.put("eventName", event.name());
-    v.put("shuffleAtEventStart", event.shuffle());
-    v.put("timeUntilEventStart", event.untilStart());
-    v.put("timeUntilEventStartFormatted", event.active() ? t.duration(event.untilStart()) : unknown);
-    v.put("timeUntilEventEnd", event.untilEnd());
-    v.put("timeUntilEventEndFormatted", event.active() ? t.duration(event.untilEnd()) : unknown);
-    v.put("eventCountdown", t.clock(event.untilStart()));
-    if (rejected) {
-      v.put("refreshScript", "");
-    } else if (challenged == null) {
-      v.put("refreshScript", refreshScript(nonce, refresh, back, pollState(state, random), event));
-    } else {
-      String script = challengeScript(nonce, challenged, back);
-      v.put("refreshScript", template.usesWidget() ? script : widget + "\n" + script);
-    }
-    v.put("brandName", brandName);
-    v.put("logoUrl", logoUrl);
-    v.put("brandColor", brandColor);
-    v.put("brandTextColor", brandTextColor);
-    Map<String, String> text = new HashMap<>(64);
-    for (String key : messages.plainKeys()) {
-      if (!PageTemplate.PARTS.contains(key)) {
-        text.put(key, t.text(key, "time", time));
-      }
-    }
-    text.put("usersAheadSentence", t.counted("usersAheadSentence", ahead));
-    text.put("usersWaitingSentence", t.counted("usersWaitingSentence", ahead));
-    text.put("refreshNote", t.counted("refreshNote", refresh));
-    if (random) {
-      // Nobody is ahead of anyone in a random queue: the page tells how many wait, that each has
-      // the same chance, and the estimate as a typical wait.
-      text.put("usersAheadLabel", t.text("usersWaitingLabel"));
-      text.put("usersAheadSentence", text.get("usersWaitingSentence"));
-      text.put("waitLabel", t.text("typicalWaitLabel"));
-      text.put("intro", t.text("randomIntro"));
-    }
-    if (!state.equals("open")) {
-      // The page's heading and introduction say what state the room is in (also in a template of
-      // one's own, which shows text.heading and text.intro).
-      String key = state.equals("suspended") ? "paused" : state;
-      String heading = t.text(key + "Heading");
-      text.put("title", heading);
-      text.put("heading", heading);
-      text.put("intro", t.text(key + "Intro"));
-    }
-    v.put("text", text);
-    v.put("waitKnown", known);
-    v.put("waitMinutes", known ? Long.toString(d.waitMinutes()) : "unknown");
-    v.put("refreshSeconds", refresh);
-    return v;
-  }
-
-  /** The state the poll script compares with the JSON status's: the page state, {@code +random} for a random queue. */
-  static String pollState(String state, boolean random) {
-    return random ? state + "+random" : state;
-  }
-
-  /** The human check's widget: the service's script and the element it fills in. */
-  private static String widget(String nonce, HumanCheck.Widget w) {
-    return "<script nonce=\"" + nonce + "\" src=\"" + w.scriptUrl() + "\" async defer></script>\n"
-        + "<div class=\"" + w.cssClass() + "\" data-sitekey=\"" + w.siteKey() + "\" data-callback=\"wrHumanCheck\"></div>";
-  }
-
-  /**
-   * The challenge page's script: solves the proof of work in a worker ({@value #WORKER}, served by
-   * the gate) and sends it with a status poll; the human check's widget calls {@code
-   * wrHumanCheck(token)}, which sends its token the same way. Either answer that is no longer a
-   * challenge (a place, or the room let the visitor in) reloads the page. Whatever fails (no
-   * worker, a refused proof, a network error), the page reloads once the penalty is over, as the
-   * {@code <noscript>} meta refresh does without JavaScript.
-   */
-  private String challengeScript(String nonce, Challenged c, String back) {
-    return "<script nonce=\"" + nonce + "\">\n"
-        + "(function () {\n"
-        + "  var token = \"" + c.token() + "\", bits = " + c.difficulty() + ", wait = " + c.remainingSeconds() + ";\n"
-        + "  var done = false, started = Date.now(), back = \"" + back + "\";\n"
-        + "  // A GET of the page (or of the page a sent form came from): never a resent form.\n"
-        + "  function again() { location.replace(back || location.href); }\n"
-        + "  var later = setTimeout(again, wait * 1000 + 500);\n"
-        + "  function send(name, value) {\n"
-        + "    var u = new URL(location.href);\n"
-        + "    u.searchParams.set(\"" + statusParam + "\", \"1\");\n"
-        + "    u.searchParams.set(name, value);\n"
-        + "    return fetch(u, { headers: { \"Accept\": \"application/json\" }, credentials: \"same-origin\", cache: \"no-store\" })\n"
-        + "      .then(function (r) { return r.json(); })\n"
-        + "      .then(function (body) {\n"
-        + "        if (body.waitingRoom.status !== \"challenge\") { done = true; clearTimeout(later); again(); }\n"
-        + "      })\n"
-        + "      .catch(function () {});\n"
-        + "  }\n"
-        + "  window.wrHumanCheck = function (t) { if (!done) { send(\"" + HUMAN_PARAM + "\", t); } };\n"
-        + "  if (bits > 0 && window.Worker) {\n"
-        + "    try {\n"
-        + "      var w = new Worker(\"?" + statusParam + "=" + WORKER + "\");\n"
-        + "      w.onmessage = function (e) {\n"
-        + "        window.wrProofOfWork = { nonce: e.data.nonce, hashes: e.data.hashes, ms: e.data.ms, pageMs: Date.now() - started };\n"
-        + "        if (!done) { send(\"" + PROOF_PARAM + "\", token + \".\" + e.data.nonce); }\n"
-        + "      };\n"
-        + "      w.postMessage({ token: token, bits: bits });\n"
-        + "    } catch (e) { /* the reload after the penalty takes over */ }\n"
-        + "  }\n"
-        + "})();\n"
-        + "</script>";
-  }
-
-  /**
-   * The page's poll: asks for the JSON status every refresh interval, puts the new texts into the
-   * elements marked {@code data-wr="<name>"} (those inside an {@code aria-live} region at most once
-   * a minute, so that a screen reader is not made to announce every poll), and reloads the page
-   * once the visitor may go in. A page that answered a sent form goes back instead to the page the
-   * form was sent from ({@code back}): by the browser's history when that is where the visitor came
-   * from, which gives back what they typed where the browser kept it, else by loading it.
-   */
-  private String refreshScript(String nonce, long refresh, String back, String state, EventNow event) {
-    return "<script nonce=\"" + nonce + "\">\n"
-        + "(function () {\n"
-        + "  var refresh = " + refresh + ";\n"
-        + "  var untilStart = " + (event.prequeueing() ? event.untilStart() : -1) + ";\n"
-        + "  var back = \"" + back + "\";\n"
-        + "  var state = \"" + state + "\";\n"
-        + "  function enter() {\n"
-        + "    if (!back) { location.replace(location.href); return; }\n"
-        + "    var from = document.referrer ? new URL(document.referrer) : null;\n"
-        + "    if (from && from.origin === location.origin && from.pathname + from.search === back && history.length > 1) {\n"
-        + "      history.back();\n"
-        + "    } else {\n"
-        + "      location.replace(back);\n"
-        + "    }\n"
-        + "  }\n"
-        + "  var status = new URL(location.href);\n"
-        + "  status.searchParams.set(\"" + statusParam + "\", \"1\");\n"
-        + "  var announced = Date.now();\n"
-        + "  function show(texts) {\n"
-        + "    var now = Date.now(), announce = now - announced >= 60000, all = document.querySelectorAll(\"[data-wr]\");\n"
-        + "    for (var i = 0; i < all.length; i++) {\n"
-        + "      var e = all[i], v = texts[e.getAttribute(\"data-wr\")];\n"
-        + "      if (typeof v !== \"string\" || e.textContent === v) { continue; }\n"
-        + "      // What a screen reader announces changes at most once a minute.\n"
-        + "      if (e.closest(\"[aria-live]\")) { if (!announce) { continue; } announced = now; }\n"
-        + "      e.textContent = v;\n"
-        + "    }\n"
-        + "  }\n"
-        + "  function poll() {\n"
-        + "    fetch(status, { headers: { \"Accept\": \"application/json\" }, credentials: \"same-origin\", cache: \"no-store\" })\n"
-        + "      .then(function (r) { return r.json(); })\n"
-        + "      .then(function (body) {\n"
-        + "        var s = body.waitingRoom;\n"
-        + "        if (!s.inWaitingRoom) { enter(); return; }\n"
-        + "        // The room changed state (paused, opened, sold out): the page shows the new one.\n"
-        + "        var now = s.status === \"rejected\" ? \"rejected\" : s.suspended ? \"suspended\""
-        + " : s.isEventPrequeueing ? \"prequeue\" : s.queueAll ? \"queueAll\" : \"open\";\n"
-        + "        if (s.isRandom) { now += \"+random\"; }\n"
-        + "        if (now !== state) { location.replace(back || location.href); return; }\n"
-        + "        if (s.texts) { show(s.texts); }\n"
-        + "        var next = Math.max(1, s.refreshIntervalSeconds);\n"
-        + "        if (s.isEventPrequeueing) { countdown(s.timeUntilEventStart); next = Math.min(next, s.timeUntilEventStart + 1); }\n"
-        + "        schedule(next);\n"
-        + "      })\n"
-        + "      .catch(function () { setTimeout(function () { location.reload(); }, refresh * 1000); });\n"
-        + "  }\n"
-        + "  var timer = 0;\n"
-        + "  function schedule(seconds) { clearTimeout(timer); timer = setTimeout(poll, seconds * 1000); }\n"
-        + "  // The countdown to an event's start: ticks each second from the server's figure, which\n"
-        + "  // every poll checks again; at zero the page asks at once whether the line moves.\n"
-        + "  var ends = 0, ticking = 0, two = null, one = null;\n"
-        + "  try {\n"
-        + "    two = new Intl.NumberFormat(document.documentElement.lang, { minimumIntegerDigits: 2, useGrouping: false });\n"
-        + "    one = new Intl.NumberFormat(document.documentElement.lang, { useGrouping: false });\n"
-        + "  } catch (e) { two = null; }\n"
-        + "  function clock(s) {\n"
-        + "    var h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, r = s % 60;\n"
-        + "    var f2 = function (n) { return two ? two.format(n) : (n < 10 ? \"0\" : \"\") + n; };\n"
-        + "    var f1 = function (n) { return one ? one.format(n) : String(n); };\n"
-        + "    return h > 0 ? f1(h) + \":\" + f2(m) + \":\" + f2(r) : f1(m) + \":\" + f2(r);\n"
-        + "  }\n"
-        + "  function tick() {\n"
-        + "    var left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));\n"
-        + "    var all = document.querySelectorAll(\"[data-wr-countdown]\");\n"
-        + "    for (var i = 0; i < all.length; i++) { all[i].textContent = clock(left); all[i].setAttribute(\"data-wr-countdown\", left); }\n"
-        + "    if (left === 0) { clearInterval(ticking); ticking = 0; schedule(1); }\n"
-        + "  }\n"
-        + "  function countdown(seconds) {\n"
-        + "    // The server's figure wins only when the page's has drifted from it: no jumps between polls.\n"
-        + "    var left = Math.ceil((ends - Date.now()) / 1000);\n"
-        + "    if (!ends || Math.abs(left - seconds) > 2) { ends = Date.now() + seconds * 1000; }\n"
-        + "    if (!ticking) { ticking = setInterval(tick, 1000); }\n"
-        + "    tick();\n"
-        + "  }\n"
-        + "  if (untilStart >= 0) { countdown(untilStart); }\n"
-        + "  schedule(untilStart >= 0 ? Math.min(refresh, untilStart + 1) : refresh);\n"
-        + "})();\n"
-        + "</script>";
-  }
-
-  private static GateResponse answer(
-      @Nullable String setCookie,
-      int status,
-      String type,
-      String policy,
-      String body,
-      Decision d,
-      @Nullable String contentLanguage) {
-    Map<String, String> headers = new LinkedHashMap<>();
-    headers.put("Cache-Control", NO_STORE);
-    headers.put("X-Content-Type-Options", "nosniff");
-    headers.put("Content-Security-Policy", policy);
-    if (contentLanguage != null) {
-      headers.put("Content-Language", contentLanguage);
-    }
-    if (status == 429 && d.refreshSeconds() > 0) {
-      headers.put("Retry-After", Long.toString(d.refreshSeconds()));
-    }
-    return GateResponse.answer(setCookie, status, type + ";charset=UTF-8", headers, body);
-  }
-
-  /**
-   * Where a waiting page that answered a sent form takes the visitor once they may go in: the path
-   * and query of its {@code Referer} when that names this request's host, else {@code ""} (the page
-   * then loads its own address, as for any other request). Only a path (always this origin) and
-   * only the characters a URI allows unescaped, other than quotes: the value is written into the
-   * page's script and its refresh meta.
-   */
-  static String returnUrl(GateRequest request) {
-    String referer = request.referer();
-    String host = request.host();
-    if (!request.sendsContent() || referer == null || host == null) {
-      return "";
-    }
-    URI from;
-    try {
-      from = new URI(referer);
-    } catch (URISyntaxException e) {
-      return "";
-    }
-    String path = from.getRawPath();
-    if (!host.equalsIgnoreCase(from.getRawAuthority()) || path == null || !path.startsWith("/") || path.startsWith("//")) {
-      return "";
-    }
-    String url = from.getRawQuery() == null ? path : path + "?" + from.getRawQuery();
-    return RETURN_URL.matcher(url).matches() ? url : "";
-  }
-
-  /** 128 random bits, base64url: a Content-Security-Policy nonce for one page. */
-  private static String nonce() {
-    byte[] bytes = new byte[16];
-    NONCES.nextBytes(bytes);
-    return NONCE_ENCODER.encodeToString(bytes);
-  }
-
-  /**
-   * The waiting page's policy: its own inline script and style (by nonce), requests to its own
-   * origin (the status poll) and same-origin images; nothing from elsewhere, no plugins, no
-   * {@code <base>}.
-   */
-  static String pagePolicy(String nonce) {
-    return pagePolicy(nonce, "'self'");
-  }
-
-  static String pagePolicy(String nonce, String imageSources) {
-    return "default-src 'none'; script-src 'nonce-" + nonce + "'; style-src 'nonce-" + nonce
-        + "'; connect-src 'self'; img-src " + imageSources + "; base-uri 'none'; form-action 'self'";
-  }
-
-  /** Whether the raw query string holds the flag {@code name} (with or without a value). */
-  static boolean hasFlag(@Nullable String query, String name) {
-    if (query == null) {
-      return false;
-    }
-    int from = 0;
-    while (from <= query.length()) {
-      int end = query.indexOf('&', from);
-      if (end < 0) {
-        end = query.length();
-      }
-      if (query.startsWith(name, from)
-          && (from + name.length() == end || query.charAt(from + name.length()) == '=')) {
-        return true;
-      }
-      from = end + 1;
-    }
-    return false;
+    return pages.languages();
   }
 
   /**

@@ -50,7 +50,7 @@ final class StatusJson {
    */
   static String write(
       String roomId, Decision d, long viewTime, @Nullable String locale, @Nullable Map<String, String> texts,
-      Gate.@Nullable Challenged challenge, RoomSettings settings, Gate.EventNow event) {
+      Friction.@Nullable Challenged challenge, RoomSettings settings, PageModel.EventNow event) {
     StringWriter out = new StringWriter(320);
     boolean waiting = !d.letsThrough();
     try (JsonGenerator g = FACTORY.createGenerator(out)) {

@@ -77,14 +77,14 @@ class ChallengePageTest {
 
   @Test
   void queryValuesAndLeadingZeroBits() {
-    assertThat(Gate.queryValue("a=1&waitingRoomProof=x.y&b", "waitingRoomProof")).isEqualTo("x.y");
-    assertThat(Gate.queryValue("waitingRoomProofs=1", "waitingRoomProof")).isNull();
-    assertThat(Gate.queryValue("waitingRoomProof", "waitingRoomProof")).isEmpty();
-    assertThat(Gate.queryValue(null, "x")).isNull();
-    assertThat(Gate.hasValue("a=1&waitingRoomStatus=pow-worker.js", "waitingRoomStatus", "pow-worker.js")).isTrue();
-    assertThat(Gate.hasValue("waitingRoomStatus=pow-worker.jsx", "waitingRoomStatus", "pow-worker.js")).isFalse();
-    assertThat(Gate.hasValue("waitingRoomStatus=1", "waitingRoomStatus", "pow-worker.js")).isFalse();
-    assertThat(Gate.hasValue("xwaitingRoomStatus=pow-worker.js", "waitingRoomStatus", "pow-worker.js")).isFalse();
+    assertThat(QueryFlags.queryValue("a=1&waitingRoomProof=x.y&b", "waitingRoomProof")).isEqualTo("x.y");
+    assertThat(QueryFlags.queryValue("waitingRoomProofs=1", "waitingRoomProof")).isNull();
+    assertThat(QueryFlags.queryValue("waitingRoomProof", "waitingRoomProof")).isEmpty();
+    assertThat(QueryFlags.queryValue(null, "x")).isNull();
+    assertThat(QueryFlags.hasValue("a=1&waitingRoomStatus=pow-worker.js", "waitingRoomStatus", "pow-worker.js")).isTrue();
+    assertThat(QueryFlags.hasValue("waitingRoomStatus=pow-worker.jsx", "waitingRoomStatus", "pow-worker.js")).isFalse();
+    assertThat(QueryFlags.hasValue("waitingRoomStatus=1", "waitingRoomStatus", "pow-worker.js")).isFalse();
+    assertThat(QueryFlags.hasValue("xwaitingRoomStatus=pow-worker.js", "waitingRoomStatus", "pow-worker.js")).isFalse();
     assertThat(ProofOfWork.leadingZeroBits(new byte[] {0, 0, 0x10, 1})).isEqualTo(19);
     assertThat(ProofOfWork.leadingZeroBits(new byte[] {(byte) 0x80})).isZero();
     assertThat(ProofOfWork.leadingZeroBits(new byte[] {0, 0})).isEqualTo(16);

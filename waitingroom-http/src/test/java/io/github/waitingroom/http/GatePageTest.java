@@ -124,7 +124,7 @@ class GatePageTest {
   }
 
   private static String returnUrl(String method, @Nullable String referer, @Nullable String host) {
-    return Gate.returnUrl(new GateRequest("", false, null, null, "text/html", null, null, method, referer, host));
+    return PageModel.returnUrl(new GateRequest("", false, null, null, "text/html", null, null, method, referer, host));
   }
 
   @Test

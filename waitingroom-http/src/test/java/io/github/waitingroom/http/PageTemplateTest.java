@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /** Mustache templates: errors with their line and column, escaping, and the injected refresh. */
 class PageTemplateTest {
-  private static final Set<String> TEXTS = Gate.textKeys(Messages.builtIn());
+  private static final Set<String> TEXTS = PageModel.textKeys(Messages.builtIn());
 
   private static PageTemplateException failure(String html) {
     try {

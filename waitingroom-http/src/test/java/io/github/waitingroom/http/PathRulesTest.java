@@ -70,12 +70,12 @@ class PathRulesTest {
 
   @Test
   void findsTheStatusFlagInTheRawQueryString() {
-    assertThat(Gate.hasFlag("waitingRoomStatus=1", "waitingRoomStatus")).isTrue();
-    assertThat(Gate.hasFlag("a=1&waitingRoomStatus", "waitingRoomStatus")).isTrue();
-    assertThat(Gate.hasFlag("a=waitingRoomStatus", "waitingRoomStatus")).isFalse();
-    assertThat(Gate.hasFlag("waitingRoomStatusX=1", "waitingRoomStatus")).isFalse();
-    assertThat(Gate.hasFlag("", "waitingRoomStatus")).isFalse();
-    assertThat(Gate.hasFlag(null, "waitingRoomStatus")).isFalse();
+    assertThat(QueryFlags.hasFlag("waitingRoomStatus=1", "waitingRoomStatus")).isTrue();
+    assertThat(QueryFlags.hasFlag("a=1&waitingRoomStatus", "waitingRoomStatus")).isTrue();
+    assertThat(QueryFlags.hasFlag("a=waitingRoomStatus", "waitingRoomStatus")).isFalse();
+    assertThat(QueryFlags.hasFlag("waitingRoomStatusX=1", "waitingRoomStatus")).isFalse();
+    assertThat(QueryFlags.hasFlag("", "waitingRoomStatus")).isFalse();
+    assertThat(QueryFlags.hasFlag(null, "waitingRoomStatus")).isFalse();
   }
 
   @Test

@@ -5,21 +5,24 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Locale.LanguageRange;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Chooses the language of a waiting page from the request's {@code Accept-Language} header
- * (RFC 9110 section 12.5.4, matched by RFC 4647 lookup): the ranges by falling quality ({@code q};
+ * (RFC 9110 section 12.5.4), parsed by the JDK's {@link LanguageRange#parse(String)} and matched
+ * by its RFC 4647 lookup ({@link Locale#lookupTag}): the ranges by falling quality ({@code q};
  * equal ones in the order given, {@code q=0} never), each tried as it is and then with its last
  * subtag cut off ({@code de-CH} finds {@code de}), until one names a language that the room has
- * texts for. {@code *} takes the room's default. Traditional Chinese ({@code zh-TW}, {@code zh-HK},
+ * texts for. An entry the JDK refuses is skipped, not the whole header. {@code *} takes the room's default. Traditional Chinese ({@code zh-TW}, {@code zh-HK},
  * {@code zh-MO}, {@code zh-Hant}) is never served the shipped Simplified Chinese texts: it takes a
  * {@code zh-Hant} (or its own region's) bundle when there is one, else the next range.
  */
 final class Languages {
-  private Languages() {}
+  private static final Pattern OWS = Pattern.compile("[ \t]*([;=])[ \t]*");
 
-  private record Range(String tag, double q, int order) {}
+  private Languages() {}
 
   /**
    * The language for a request.
@@ -38,11 +41,22 @@ final class Languages {
     if (acceptLanguage == null || acceptLanguage.isBlank()) {
       return defaultTag;
     }
-    for (Range r : parse(acceptLanguage)) {
-      if (r.tag.equals("*")) {
+    for (LanguageRange r : parse(acceptLanguage)) {
+      String range = r.getRange();
+      if (range.equals("*")) {
         return defaultTag;
       }
-      String found = lookup(r.tag, available);
+      String found;
+      if (isTraditionalChinese(range)) {
+        // zh-TW, zh-Hant-TW: its own bundle, else zh-Hant; never plain zh, which is Simplified.
+        List<String> traditional = available.stream().filter(Languages::isTraditionalChinese).toList();
+        found = Locale.lookupTag(List.of(r), traditional);
+        if (found == null && !range.equals("zh-hant")) {
+          found = traditional.stream().filter(a -> a.equalsIgnoreCase("zh-Hant")).findFirst().orElse(null);
+        }
+      } else {
+        found = Locale.lookupTag(List.of(r), available);
+      }
       if (found != null) {
         return found;
       }
@@ -50,60 +64,35 @@ final class Languages {
     return defaultTag;
   }
 
-  /** The ranges of a header with {@code q > 0}, best first; malformed entries are skipped. */
-  static List<Range> parse(String header) {
-    List<Range> ranges = new ArrayList<>();
-    int order = 0;
+  /**
+   * The ranges of a header with {@code q > 0}, best first (equal ones in the order given), each
+   * parsed by {@link LanguageRange#parse(String)}; an entry it refuses, or an extended range ({@code
+   * de-*-CH}), is skipped, not the whole header.
+   */
+  static List<LanguageRange> parse(String header) {
+    List<LanguageRange> ranges = new ArrayList<>();
     for (String part : header.split(",")) {
-      String[] pieces = part.split(";");
-      String tag = pieces[0].trim();
-      if (tag.isEmpty() || tag.length() > 64 || !tag.matches("\\*|[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*")) {
+      // Optional white space around ";" and "=" (RFC 9110), which the JDK's parser refuses.
+      String entry = OWS.matcher(part.trim()).replaceAll("$1");
+      if (entry.isEmpty() || entry.length() > 80) {
         continue;
       }
-      double q = 1;
-      boolean bad = false;
-      for (int i = 1; i < pieces.length; i++) {
-        String p = pieces[i].trim();
-        if (p.regionMatches(true, 0, "q=", 0, 2)) {
-          try {
-            q = Double.parseDouble(p.substring(2).trim());
-          } catch (NumberFormatException e) {
-            bad = true;
-          }
+      List<LanguageRange> parsed;
+      try {
+        parsed = LanguageRange.parse(entry);
+      } catch (IllegalArgumentException e) {
+        continue;
+      }
+      for (LanguageRange r : parsed) {
+        String range = r.getRange();
+        if (r.getWeight() > 0 && (range.equals("*") || range.indexOf('*') < 0)) {
+          ranges.add(r);
         }
       }
-      if (bad || !(q > 0) || q > 1) {
-        continue;
-      }
-      ranges.add(new Range(tag.toLowerCase(Locale.ROOT), q, order++));
     }
-    ranges.sort(Comparator.comparingDouble((Range r) -> -r.q).thenComparingInt(r -> r.order));
+    // A stable sort: equal weights keep the order given.
+    ranges.sort(Comparator.comparingDouble((LanguageRange r) -> -r.getWeight()));
     return ranges;
-  }
-
-  private static @Nullable String lookup(String range, Collection<String> available) {
-    boolean traditional = isTraditionalChinese(range);
-    String tag = range;
-    while (true) {
-      for (String a : available) {
-        if (a.equalsIgnoreCase(tag) && !(traditional && !isTraditionalChinese(a))) {
-          return a;
-        }
-      }
-      if (traditional && tag.startsWith("zh-") && !tag.equals("zh-hant")) {
-        // zh-TW, zh-Hant-TW: try zh-Hant before giving up (never plain zh, which is Simplified).
-        for (String a : available) {
-          if (a.equalsIgnoreCase("zh-Hant")) {
-            return a;
-          }
-        }
-      }
-      int dash = tag.lastIndexOf('-');
-      if (dash < 0) {
-        return null;
-      }
-      tag = tag.substring(0, dash);
-    }
   }
 
   private static boolean isTraditionalChinese(String tag) {

@@ -3,6 +3,7 @@ package io.github.waitingroom.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /** Accept-Language: q-values, truncation, wildcards, the default and the override. */
@@ -48,6 +49,17 @@ class LanguagesTest {
     assertThat(Languages.choose("*", AVAILABLE, "it", null)).isEqualTo("it");
     assertThat(Languages.choose("sv, *;q=0.5, fr;q=0.1", AVAILABLE, "it", null)).isEqualTo("it");
     assertThat(Languages.choose("<script>, ;;;, fr;q=abc, de;q=2, nl", AVAILABLE, "it", null)).isEqualTo("nl");
+  }
+
+  @Test
+  void theJdkParsesTheHeaderEntryByEntry() {
+    // Each entry goes through Locale.LanguageRange.parse: one it refuses costs only itself.
+    assertThat(choose("de;q=2, fr;q=0.5")).isEqualTo("fr");
+    assertThat(choose("x-very-long-private-use-tag-that-nobody-has, it;q=0.3")).isEqualTo("it");
+    assertThat(choose("de-*-CH, pl;q=0.4")).isEqualTo("pl");
+    assertThat(choose(" pl ; q=0.9 , de ; q=0.8 ")).isEqualTo("pl"); // spaces around ";" as before
+    assertThat(Languages.parse("fr;q=0.8, de;q=0.8, en").stream().map(Locale.LanguageRange::getRange))
+        .containsExactly("en", "fr", "de");
   }
 
   @Test

@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * Gate gate = Gate.builder(room).pathPrefix("/shop").ignorePaths("/shop/static/").build();
  * if (gate.decides(method, rawPath, path, origin, accessControlRequestMethod)) {
- *   GateResponse r = gate.handle(new GateRequest(contextPath, secure, sessionCookie, query, accept, placeCookie));
+ *   GateResponse r = gate.handle(GateRequest.builder(contextPath, method).secure(secure)
+ *       .ticket(sessionCookie).place(placeCookie).query(query).accept(accept).build());
  *   // add r.setCookie(); then pass the request on, or write r.status(), r.headers(), r.body()
  * }
  * }</pre>

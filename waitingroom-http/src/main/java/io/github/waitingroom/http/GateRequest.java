@@ -109,7 +109,6 @@ public record GateRequest(
     return !method.equals("GET") && !method.equals("HEAD");
   }
 
-
   /**
    * A request without an {@code Accept-Language} header: the page takes the room's default language.
    *
@@ -142,5 +141,143 @@ public record GateRequest(
   public GateRequest(
       String contextPath, boolean secure, @Nullable String ticket, @Nullable String query, @Nullable String accept) {
     this(contextPath, secure, ticket, query, accept, null, null, "GET", null, null, null, null);
+  }
+
+  /**
+   * Starts a request by name rather than by position: what an adapter reads, one call per value.
+   *
+   * <pre>{@code
+   * GateRequest r = GateRequest.builder(contextPath, method)
+   *     .secure(secure).ticket(sessionCookie).place(placeCookie).query(rawQuery)
+   *     .accept(accept).acceptLanguage(acceptLanguage).build();
+   * }</pre>
+   *
+   * @param contextPath the application's context path ({@code ""} for the root)
+   * @param method the HTTP method
+   * @return a builder with every other value absent ({@code null}, or {@code false} for {@code secure})
+   */
+  public static Builder builder(String contextPath, String method) {
+    return new Builder(contextPath, method);
+  }
+
+  /** Builds a {@link GateRequest} one named value at a time; each setter stands for the component of that name. */
+  public static final class Builder {
+    private final String contextPath;
+    private final String method;
+    private boolean secure;
+    private @Nullable String ticket;
+    private @Nullable String query;
+    private @Nullable String accept;
+    private @Nullable String place;
+    private @Nullable String acceptLanguage;
+    private @Nullable String referer;
+    private @Nullable String host;
+    private @Nullable String friction;
+    private @Nullable String remoteAddress;
+
+    private Builder(String contextPath, String method) {
+      this.contextPath = Objects.requireNonNull(contextPath, "contextPath");
+      this.method = Objects.requireNonNull(method, "method");
+    }
+
+    /**
+     * @param secure whether the server says the request came over HTTPS
+     * @return this builder
+     */
+    public Builder secure(boolean secure) {
+      this.secure = secure;
+      return this;
+    }
+
+    /**
+     * @param ticket the value of the session cookie, or {@code null}
+     * @return this builder
+     */
+    public Builder ticket(@Nullable String ticket) {
+      this.ticket = ticket;
+      return this;
+    }
+
+    /**
+     * @param place the value of the place cookie, or {@code null}
+     * @return this builder
+     */
+    public Builder place(@Nullable String place) {
+      this.place = place;
+      return this;
+    }
+
+    /**
+     * @param friction the value of the challenge cookie, or {@code null}
+     * @return this builder
+     */
+    public Builder friction(@Nullable String friction) {
+      this.friction = friction;
+      return this;
+    }
+
+    /**
+     * @param query the raw query string, or {@code null}
+     * @return this builder
+     */
+    public Builder query(@Nullable String query) {
+      this.query = query;
+      return this;
+    }
+
+    /**
+     * @param accept the {@code Accept} header, or {@code null}
+     * @return this builder
+     */
+    public Builder accept(@Nullable String accept) {
+      this.accept = accept;
+      return this;
+    }
+
+    /**
+     * @param acceptLanguage the {@code Accept-Language} header, or {@code null}
+     * @return this builder
+     */
+    public Builder acceptLanguage(@Nullable String acceptLanguage) {
+      this.acceptLanguage = acceptLanguage;
+      return this;
+    }
+
+    /**
+     * @param referer the {@code Referer} header, or {@code null}
+     * @return this builder
+     */
+    public Builder referer(@Nullable String referer) {
+      this.referer = referer;
+      return this;
+    }
+
+    /**
+     * @param host the {@code Host} header, or {@code null}
+     * @return this builder
+     */
+    public Builder host(@Nullable String host) {
+      this.host = host;
+      return this;
+    }
+
+    /**
+     * @param remoteAddress the client's address, or {@code null}
+     * @return this builder
+     */
+    public Builder remoteAddress(@Nullable String remoteAddress) {
+      this.remoteAddress = remoteAddress;
+      return this;
+    }
+
+    /**
+     * The request.
+     *
+     * @return the request with the values given
+     */
+    public GateRequest build() {
+      return new GateRequest(contextPath, secure, ticket, query, accept, place, acceptLanguage, method, referer, host,
+          friction, remoteAddress);
+    }
   }
 }

@@ -217,20 +217,18 @@ public final class WaitingRoomFilter implements Filter {
     String query = req.getQueryString();
     boolean friction = s.gate.frictionOn();
     // A newcomer's human check waits for the service on this request's thread (Gate.mayBlock).
-    GateRequest gr =
-            new GateRequest(
-                context == null ? "" : context,
-                req.isSecure(),
-                ticketOf(req, s.cookieName),
-                query,
-                req.getHeader("Accept"),
-                ticketOf(req, s.placeCookieName),
-                req.getHeader("Accept-Language"),
-                req.getMethod(),
-                req.getHeader("Referer"),
-                req.getHeader("Host"),
-                friction ? ticketOf(req, s.gate.frictionCookieName()) : null,
-                friction && s.gate.wantsRemoteAddress(query) ? req.getRemoteAddr() : null);
+    GateRequest gr = GateRequest.builder(context == null ? "" : context, req.getMethod())
+        .secure(req.isSecure())
+        .ticket(ticketOf(req, s.cookieName))
+        .place(ticketOf(req, s.placeCookieName))
+        .friction(friction ? ticketOf(req, s.gate.frictionCookieName()) : null)
+        .query(query)
+        .accept(req.getHeader("Accept"))
+        .acceptLanguage(req.getHeader("Accept-Language"))
+        .referer(req.getHeader("Referer"))
+        .host(req.getHeader("Host"))
+        .remoteAddress(friction && s.gate.wantsRemoteAddress(query) ? req.getRemoteAddr() : null)
+        .build();
     GateResponse g = s.gate.handle(gr);
     String setCookie = g.setCookie();
     if (setCookie != null) {

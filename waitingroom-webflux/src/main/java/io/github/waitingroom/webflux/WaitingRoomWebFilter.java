@@ -221,20 +221,18 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     String query = request.getURI().getRawQuery();
     HttpCookie friction = gate.frictionOn() ? request.getCookies().getFirst(gate.frictionCookieName()) : null;
     java.net.InetSocketAddress remote = gate.wantsRemoteAddress(query) ? request.getRemoteAddress() : null;
-    GateRequest r =
-        new GateRequest(
-            request.getPath().contextPath().value(),
-            "https".equalsIgnoreCase(request.getURI().getScheme()),
-            ticket == null ? null : ticket.getValue(),
-            query,
-            headers.getFirst(HttpHeaders.ACCEPT),
-            place == null ? null : place.getValue(),
-            headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE),
-            request.getMethod().name(),
-            headers.getFirst(HttpHeaders.REFERER),
-            headers.getFirst(HttpHeaders.HOST),
-            friction == null ? null : friction.getValue(),
-            remote == null || remote.getAddress() == null ? null : remote.getAddress().getHostAddress());
+    GateRequest r = GateRequest.builder(request.getPath().contextPath().value(), method)
+        .secure("https".equalsIgnoreCase(request.getURI().getScheme()))
+        .ticket(ticket == null ? null : ticket.getValue())
+        .place(place == null ? null : place.getValue())
+        .friction(friction == null ? null : friction.getValue())
+        .query(query)
+        .accept(headers.getFirst(HttpHeaders.ACCEPT))
+        .acceptLanguage(headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE))
+        .referer(headers.getFirst(HttpHeaders.REFERER))
+        .host(headers.getFirst(HttpHeaders.HOST))
+        .remoteAddress(remote == null || remote.getAddress() == null ? null : remote.getAddress().getHostAddress())
+        .build();
     if (gate.mayBlock(r)) {
       // A newcomer's human check asks the service over the network: never on the event loop.
       return Mono.fromCompletionStage(gate.handleAsync(r)).flatMap(g -> answer(exchange, chain, gate, r, g));

@@ -22,11 +22,12 @@ import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletMapping;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,9 +108,12 @@ public final class WaitingRoomFilter implements Filter {
   /** The default name of the query flag that asks for the JSON status only. */
   public static final String DEFAULT_STATUS_PARAM = Gate.DEFAULT_STATUS_PARAM;
 
-  private static final String NO_STORE = Gate.NO_STORE;
+
+  private static final Predicate<HttpServletRequest> NO_BYPASS = request -> false;
 
   private volatile @Nullable Settings settings;
+  /** Bypass rules: pass without a ticket, whatever the method ({@link #bypassing}). */
+  private final Predicate<HttpServletRequest> bypass;
   /** The application's rooms, once {@link #init} has run; until then this filter stands alone. */
   private volatile @Nullable Rooms rooms;
 
@@ -117,10 +121,13 @@ public final class WaitingRoomFilter implements Filter {
    * The constructor for containers (web.xml): the filter builds its room from init-params in
    * {@link #init}, and closes it in {@link #destroy}.
    */
-  public WaitingRoomFilter() {}
+  public WaitingRoomFilter() {
+    this.bypass = NO_BYPASS;
+  }
 
-  private WaitingRoomFilter(Settings settings) {
+  private WaitingRoomFilter(Settings settings, Predicate<HttpServletRequest> bypass) {
     this.settings = settings;
+    this.bypass = bypass;
   }
 
   /**
@@ -140,7 +147,33 @@ public final class WaitingRoomFilter implements Filter {
    * @return the filter
    */
   public static WaitingRoomFilter of(Gate gate) {
-    return new WaitingRoomFilter(new Settings(gate, false));
+    return new WaitingRoomFilter(new Settings(gate, false), NO_BYPASS);
+  }
+
+  /**
+   * This filter, but also letting through every request that {@code bypass} accepts, without a
+   * ticket and without counting it: operators, monitoring, a partner's IP range (the servlet twin
+   * of {@code WaitingRoomWebFilter.bypassing}). The rule is asked for requests that belong to this
+   * filter's room, before the room decides (and before a CORS preflight is answered); it runs on
+   * every such request: keep it cheap.
+   *
+   * <pre>{@code
+   * WaitingRoomFilter.builder(room).build()
+   *     .bypassing(request -> "10.1.2.3".equals(request.getRemoteAddr()));
+   * }</pre>
+   *
+   * @param bypass requests that pass without a ticket
+   * @return a new filter over the same gate; this one is unchanged
+   * @throws IllegalStateException for a filter the container made (web.xml), whose settings come
+   *     only with {@link #init}
+   */
+  public WaitingRoomFilter bypassing(Predicate<HttpServletRequest> bypass) {
+    Objects.requireNonNull(bypass, "bypass");
+    Settings s = settings;
+    if (s == null) {
+      throw new IllegalStateException("bypassing needs a filter built in code (builder or of), not one made from init-params");
+    }
+    return new WaitingRoomFilter(s, this.bypass.or(bypass));
   }
 
   /**
@@ -193,7 +226,8 @@ public final class WaitingRoomFilter implements Filter {
         || !(response instanceof HttpServletResponse res)
         || req.getDispatcherType() != DispatcherType.REQUEST
         || toDashboard(req)
-        || !claim(s, req)) {
+        || !claim(s, req)
+        || bypass.test(req)) {
       chain.doFilter(request, response);
       return;
     }
@@ -393,138 +427,6 @@ public final class WaitingRoomFilter implements Filter {
     res.setContentLength(body.length);
     if (body.length > 0) {
       res.getOutputStream().write(body);
-    }
-  }
-
-  /**
-   * An application response that carries the room's ticket cookie: it stays {@code Cache-Control:
-   * private, no-store} whatever the application sets later, and keeps the cookie through {@code
-   * reset()} and an application's {@code setHeader("Set-Cookie", ..)}.
-   */
-  static final class TicketResponse extends HttpServletResponseWrapper {
-    private final String setCookie;
-
-    TicketResponse(HttpServletResponse response, String setCookie) {
-      super(response);
-      this.setCookie = setCookie;
-      super.setHeader("Cache-Control", NO_STORE);
-    }
-
-    private static boolean cachingHeader(String name) {
-      return Gate.cachingHeader(name);
-    }
-
-    @Override
-    public void setHeader(String name, @Nullable String value) {
-      if (cachingHeader(name)) {
-        return;
-      }
-      super.setHeader(name, value);
-      if ("set-cookie".equalsIgnoreCase(name)) {
-        super.addHeader("Set-Cookie", setCookie);
-      }
-    }
-
-    @Override
-    public void addHeader(String name, @Nullable String value) {
-      if (!cachingHeader(name)) {
-        super.addHeader(name, value);
-      }
-    }
-
-    @Override
-    public void setDateHeader(String name, long date) {
-      if (!cachingHeader(name)) {
-        super.setDateHeader(name, date);
-      }
-    }
-
-    @Override
-    public void addDateHeader(String name, long date) {
-      if (!cachingHeader(name)) {
-        super.addDateHeader(name, date);
-      }
-    }
-
-    @Override
-    public void setIntHeader(String name, int value) {
-      if (!cachingHeader(name)) {
-        super.setIntHeader(name, value);
-      }
-    }
-
-    @Override
-    public void addIntHeader(String name, int value) {
-      if (!cachingHeader(name)) {
-        super.addIntHeader(name, value);
-      }
-    }
-
-    @Override
-    public void reset() {
-      super.reset();
-      super.addHeader("Set-Cookie", setCookie);
-      super.setHeader("Cache-Control", NO_STORE);
-    }
-  }
-
-  /**
-   * An application response on which the application may end the visitor's session by the
-   * {@linkplain Gate#REVOKE_HEADER revoke header}: the header never reaches the client; setting it
-   * revokes the session and deletes the session cookie, as {@link WaitingRoomSession#revoke()}
-   * does. The cookie can only be deleted while the response is not committed: set the header
-   * before writing the body.
-   */
-  static final class RevokeResponse extends HttpServletResponseWrapper {
-    private final WaitingRoomSession session;
-
-    RevokeResponse(HttpServletResponse response, WaitingRoomSession session) {
-      super(response);
-      this.session = session;
-    }
-
-    /** Whether a header is the revoke header, which then revokes the session (unless it is removed) and is never set. */
-    private boolean intercepted(String name, boolean set) {
-      if (!Gate.revokeHeader(name)) {
-        return false;
-      }
-      if (set) {
-        session.revoke();
-      }
-      return true;
-    }
-
-    @Override
-    public void setHeader(String name, @Nullable String value) {
-      if (!intercepted(name, value != null)) {
-        super.setHeader(name, value);
-      }
-    }
-
-    @Override
-    public void addHeader(String name, @Nullable String value) {
-      if (!intercepted(name, value != null)) {
-        super.addHeader(name, value);
-      }
-    }
-
-    @Override
-    public void setIntHeader(String name, int value) {
-      if (!intercepted(name, true)) {
-        super.setIntHeader(name, value);
-      }
-    }
-
-    @Override
-    public void addIntHeader(String name, int value) {
-      if (!intercepted(name, true)) {
-        super.addIntHeader(name, value);
-      }
-    }
-
-    @Override
-    public boolean containsHeader(String name) {
-      return !Gate.revokeHeader(name) && super.containsHeader(name);
     }
   }
 
@@ -835,7 +737,7 @@ public final class WaitingRoomFilter implements Filter {
 
     /** Checks the settings and builds the filter. */
     public WaitingRoomFilter build() {
-      return new WaitingRoomFilter(new Settings(this, false));
+      return new WaitingRoomFilter(new Settings(this, false), NO_BYPASS);
     }
 
     Settings settings(boolean ownsRoom) {

@@ -39,17 +39,16 @@ final class Friction {
   /** The extra sources the challenge page's policy allows for the human check's widget ("" for none). */
   private final String widgetSources;
 
-  Friction(WaitingRoom room, CookiePolicy cookies, Answers answers, String statusParam, int powDifficulty,
-      @Nullable HumanCheck human, Duration penalty, int noScriptPerMinute) {
-    this.room = room;
+  Friction(Gate.Builder b, CookiePolicy cookies, Answers answers, String statusParam) {
+    this.room = b.room;
     this.cookies = cookies;
     this.answers = answers;
     this.statusParam = statusParam;
-    this.human = human;
-    this.pow = new ProofOfWork(room.seal("pow"), powDifficulty, ProofOfWork.DEFAULT_TTL_SECONDS);
+    this.human = b.humanCheck;
+    this.pow = new ProofOfWork(room.seal("pow"), b.powDifficulty, ProofOfWork.DEFAULT_TTL_SECONDS);
     this.flagSeal = human != null ? room.seal("flag") : null;
-    this.penaltySeconds = penalty.toSeconds();
-    this.noScriptPerMinute = noScriptPerMinute;
+    this.penaltySeconds = b.penalty.toSeconds();
+    this.noScriptPerMinute = b.noScriptPerMinute;
     this.widgetSources = human == null ? "" : " " + String.join(" ", human.widget().sources());
   }
 

@@ -129,12 +129,11 @@ public final class Gate {
     this.rejectStatus = b.rejectStatus;
     this.revoke = b.revoke;
     this.corsPassThrough = b.corsPassThrough;
-    this.pages = new PageModel(room, statusParam, b.templateHtml, b.templateSource, b.pageStyle, b.defaultLanguage,
-        b.language, b.messagesDirectory, b.brandName, b.logoUrl, b.brandColor, b.humanCheck);
+    this.pages = new PageModel(b, statusParam);
     this.answers = new Answers(room, cookies, pages, statusParam, b.waitingStatus, b.rejectStatus,
         Csp.imageSources(b.logoUrl));
     this.friction = b.powDifficulty > 0 || b.humanCheck != null
-        ? new Friction(room, cookies, answers, statusParam, b.powDifficulty, b.humanCheck, b.penalty, b.noScriptPerMinute)
+        ? new Friction(b, cookies, answers, statusParam)
         : null;
   }
 
@@ -492,30 +491,31 @@ public final class Gate {
    * #build()}, whose error names the setting and the bad value.
    */
   public static final class Builder {
-    private final WaitingRoom room;
-    private String pathPrefix = "/";
-    private final List<String> ignorePaths = new ArrayList<>();
-    private @Nullable String cookieName;
-    private CookieSecure secure = CookieSecure.AUTO;
-    private SameSite sameSite = SameSite.LAX;
-    private int waitingStatus = 200;
-    private int rejectStatus = DEFAULT_REJECT_STATUS;
-    private boolean revoke;
-    private boolean corsPassThrough;
-    private String statusParam = DEFAULT_STATUS_PARAM;
-    private @Nullable String templateHtml;
-    private String templateSource = "custom template";
-    private PageStyle pageStyle = PageStyle.PLAIN;
-    private String defaultLanguage = "en";
-    private @Nullable String language;
-    private @Nullable Path messagesDirectory;
-    private String brandName = "";
-    private String logoUrl = "";
-    private String brandColor = "#2f6fdf";
-    private int powDifficulty;
-    private Duration penalty = DEFAULT_CHALLENGE_PENALTY;
-    private int noScriptPerMinute;
-    private @Nullable HumanCheck humanCheck;
+    // Package-private: the roles read their settings from the builder (PageModel, Friction).
+    final WaitingRoom room;
+    String pathPrefix = "/";
+    final List<String> ignorePaths = new ArrayList<>();
+    @Nullable String cookieName;
+    CookieSecure secure = CookieSecure.AUTO;
+    SameSite sameSite = SameSite.LAX;
+    int waitingStatus = 200;
+    int rejectStatus = DEFAULT_REJECT_STATUS;
+    boolean revoke;
+    boolean corsPassThrough;
+    String statusParam = DEFAULT_STATUS_PARAM;
+    @Nullable String templateHtml;
+    String templateSource = "custom template";
+    PageStyle pageStyle = PageStyle.PLAIN;
+    String defaultLanguage = "en";
+    @Nullable String language;
+    @Nullable Path messagesDirectory;
+    String brandName = "";
+    String logoUrl = "";
+    String brandColor = "#2f6fdf";
+    int powDifficulty;
+    Duration penalty = DEFAULT_CHALLENGE_PENALTY;
+    int noScriptPerMinute;
+    @Nullable HumanCheck humanCheck;
 
     private Builder(WaitingRoom room) {
       this.room = Objects.requireNonNull(room, "room");

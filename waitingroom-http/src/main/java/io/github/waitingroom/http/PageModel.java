@@ -27,6 +27,7 @@ import org.slf4j.LoggerFactory;
  * languages, brand.
  */
 final class PageModel {
+  /** Under {@code Gate}, the logger name these warnings had before the split. */
   private static final Logger LOG = LoggerFactory.getLogger(Gate.class);
   private static final Pattern RETURN_URL = Pattern.compile("/[A-Za-z0-9._~!$&()*+,;=:@/?%-]{0,2000}");
   private static final List<String> COUNTED_TEXTS = List.of("usersAheadSentence", "usersWaitingSentence", "refreshNote");
@@ -51,29 +52,28 @@ final class PageModel {
    * @throws IllegalArgumentException naming a language setting the room has no texts for
    * @throws PageTemplateException when the template does not parse
    */
-  PageModel(WaitingRoom room, String statusParam, @Nullable String templateHtml, String templateSource,
-      PageStyle pageStyle, String defaultLanguage, @Nullable String language, java.nio.file.@Nullable Path messagesDirectory,
-      String brandName, String logoUrl, String brandColor, @Nullable HumanCheck human) {
-    this.room = room;
+  PageModel(Gate.Builder b, String statusParam) {
+    this.room = b.room;
     this.statusParam = statusParam;
-    this.human = human;
+    this.human = b.humanCheck;
     List<String> configured = new ArrayList<>();
-    configured.add(defaultLanguage);
-    if (language != null) {
-      configured.add(language);
+    configured.add(b.defaultLanguage);
+    if (b.language != null) {
+      configured.add(b.language);
     }
-    this.messages = Messages.load(messagesDirectory, configured);
-    this.defaultLanguage = language("defaultLanguage", defaultLanguage);
-    this.language = language == null ? null : language("language", language);
-    this.brandName = brandName;
-    this.brandColor = brandColor;
-    this.brandTextColor = textColorOn(brandColor);
-    this.logoUrl = logoUrl;
+    this.messages = Messages.load(b.messagesDirectory, configured);
+    this.defaultLanguage = language("defaultLanguage", b.defaultLanguage);
+    this.language = b.language == null ? null : language("language", b.language);
+    this.brandName = b.brandName;
+    this.brandColor = b.brandColor;
+    this.brandTextColor = textColorOn(b.brandColor);
+    this.logoUrl = b.logoUrl;
     Set<String> textKeys = textKeys(messages);
+    String html = b.templateHtml;
     this.template =
-        templateHtml != null
-            ? PageTemplate.parse(templateHtml, templateSource, textKeys)
-            : PageTemplate.builtIn(pageStyle, textKeys);
+        html != null
+            ? PageTemplate.parse(html, b.templateSource, textKeys)
+            : PageTemplate.builtIn(b.pageStyle, textKeys);
   }
 
   private String language(String setting, String tag) {

@@ -194,10 +194,12 @@ public class WaitingRoomProperties extends RoomProperties {
     private @Nullable Resource resource;
 
     /**
-     * Whether to generate a throw-away keyset at startup when no source is given. Tickets then
-     * do not survive a restart and do not open on other nodes: for a single development node only.
+     * Whether to generate a throw-away keyset at startup when no source gives one (none is set, or
+     * the variable, file or resource it names is absent). Tickets then do not survive a restart and
+     * do not open on other nodes. Unset: yes with the in-memory store (one JVM), with a warning in
+     * the log; no with a store shared by several nodes (Redis), where startup then stops.
      */
-    private boolean generateEphemeral;
+    private @Nullable Boolean generateEphemeral;
 
     public @Nullable String getEnv() {
       return env;
@@ -223,11 +225,11 @@ public class WaitingRoomProperties extends RoomProperties {
       this.resource = resource;
     }
 
-    public boolean isGenerateEphemeral() {
+    public @Nullable Boolean getGenerateEphemeral() {
       return generateEphemeral;
     }
 
-    public void setGenerateEphemeral(boolean generateEphemeral) {
+    public void setGenerateEphemeral(@Nullable Boolean generateEphemeral) {
       this.generateEphemeral = generateEphemeral;
     }
   }

@@ -13,13 +13,19 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
  * HTTPS behind a TLS-terminating reverse proxy, on a real embedded Tomcat over real HTTP: the
  * requests arrive in plain HTTP from the proxy with {@code X-Forwarded-Proto: https}, {@code
  * X-Forwarded-Host} and {@code X-Forwarded-Port}, as nginx or a cloud load balancer sends them,
  * and Spring's {@code server.forward-headers-strategy} (each of its two values) makes them HTTPS
- * requests again. With the default {@code waitingroom.cookie.secure=auto}, both ticket cookies
+ * requests again; in a servlet application (Tomcat) and a reactive one (Reactor Netty) alike. With the default {@code waitingroom.cookie.secure=auto}, both ticket cookies
  * are {@code Secure}; the waiting page sends a visitor who posted a form back to the page of that
  * form by a path on the same origin (so it stays on https), and names no {@code http://} URL.
  */
@@ -108,4 +114,47 @@ class ForwardedHttpsServerTest {
         "waitingroom.session-duration=5m"
       })
   class NativeStrategy extends BehindAProxy {}
+
+  /** A reactive shop with the same two routes as {@link ShopApplication}'s. */
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class ReactiveShop {
+    @Bean
+    RouterFunction<ServerResponse> routes() {
+      return RouterFunctions.route()
+          .GET("/", request -> ServerResponse.ok().bodyValue("shop home"))
+          .POST("/orders", request -> ServerResponse.ok().bodyValue("order placed"))
+          .build();
+    }
+  }
+
+  /** WebFlux, {@code framework}: Spring's {@code ForwardedHeaderTransformer}. */
+  @Nested
+  @SpringBootTest(
+      classes = ReactiveShop.class,
+      webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+      properties = {
+        "spring.main.web-application-type=reactive",
+        "server.forward-headers-strategy=framework",
+        "waitingroom.room-id=shop",
+        "waitingroom.total-active-users=1",
+        "waitingroom.new-users-per-minute=1",
+        "waitingroom.session-duration=5m"
+      })
+  class ReactiveFrameworkStrategy extends BehindAProxy {}
+
+  /** WebFlux, {@code native}: Reactor Netty's own forwarded-header support. */
+  @Nested
+  @SpringBootTest(
+      classes = ReactiveShop.class,
+      webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+      properties = {
+        "spring.main.web-application-type=reactive",
+        "server.forward-headers-strategy=native",
+        "waitingroom.room-id=shop",
+        "waitingroom.total-active-users=1",
+        "waitingroom.new-users-per-minute=1",
+        "waitingroom.session-duration=5m"
+      })
+  class ReactiveNativeStrategy extends BehindAProxy {}
 }

@@ -341,7 +341,6 @@ public final class WaitingRoomFilter implements Filter {
     return s == null ? null : s.room;
   }
 
-  /** The path as the client sent it (not decoded), after the context path. */
   /**
    * The host (and port, when not the scheme's default) the client addressed, as the container
    * resolved it: behind a reverse proxy, what its forwarded headers say once the container is told
@@ -358,6 +357,7 @@ public final class WaitingRoomFilter implements Filter {
     return defaultPort ? h : h + ":" + port;
   }
 
+  /** The path as the client sent it (not decoded), after the context path. */
   private static String rawPathWithinApplication(HttpServletRequest req) {
     String uri = req.getRequestURI();
     String context = req.getContextPath();

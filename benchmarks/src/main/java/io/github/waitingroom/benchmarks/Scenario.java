@@ -31,9 +31,9 @@ import io.github.waitingroom.FailurePolicy;
  * @param patienceMean mean time a waiting user keeps polling before giving up (exponential);
  *     zero means nobody gives up
  * @param duration how much virtual time to simulate
- * @param seed the random seed of the simulated traffic (arrivals, choices of node, think times,
- *     patience); the core draws ticket tie-break bits and sync jitter from {@code
- *     ThreadLocalRandom}, so two runs of one seed agree in their traffic, not to the last admission
+ * @param seed the random seed of the run: the simulated traffic (arrivals, choices of node, think
+ *     times, patience) and every node's own random choices (tie-break bits, draws, sync jitter), so
+ *     that one seed gives one run, bit for bit
  * @param adversity the hostile or faulty conditions of the run ({@link Adversity#NONE} for none)
  */
 public record Scenario(

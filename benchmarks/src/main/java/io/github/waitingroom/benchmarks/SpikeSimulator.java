@@ -74,6 +74,8 @@ public final class SpikeSimulator {
   private final LaggedTransport lagged;
   private final @Nullable FaultyTransport faulty;
   private final SplittableRandom random;
+  /** Every random choice of each node (tie-breaks, draws, sync jitter), from the run's seed. */
+  private final SplittableRandom[] nodeRandom;
   private final long endMillis;
   /** Internal time 0 is {@code base}; the run (traffic, statistics) starts at internal {@code warm}. */
   private final long warm;
@@ -149,6 +151,11 @@ public final class SpikeSimulator {
     this.s = s;
     this.adv = s.adversity();
     this.random = new SplittableRandom(s.seed());
+    SplittableRandom nodeSeeds = new SplittableRandom(s.seed() ^ 0x5DEECE66DL);
+    this.nodeRandom = new SplittableRandom[s.dataCenters() * s.nodesPerDataCenter()];
+    for (int n = 0; n < nodeRandom.length; n++) {
+      nodeRandom[n] = nodeSeeds.split();
+    }
     this.config =
         RoomConfig.builder("sim")
             .totalActiveUsers(s.totalActiveUsers())
@@ -251,6 +258,8 @@ public final class SpikeSimulator {
             .syncInterval(s.syncInterval())
             .failurePolicy(adv.failurePolicy())
             .backgroundSync(false)
+            // Each node draws from its own generator, split from the run's seed in node order.
+            .random(nodeRandom[i])
             .build();
     nodes[i] = room;
     result.syncs++;
@@ -957,6 +966,17 @@ public final class SpikeSimulator {
       for (int d = 0; d < dcs; d++) {
         waitsByDc.add(new DoubleList());
       }
+    }
+
+    /**
+     * What must be equal in two runs of one seed: every admission's time, every wait, and the
+     * counts of what happened, in one string.
+     */
+    String fingerprint() {
+      return "admitted=" + admitted + " queued=" + queued + " abandoned=" + abandoned + " decisions=" + decisions
+          + " syncs=" + syncs + " storeBytesUp=" + storeBytesUp + " peakActive=" + peakActive
+          + " admissions=" + java.util.Arrays.hashCode(admissionTimes) + " waits=" + waits.size()
+          + " active=" + java.util.Arrays.hashCode(active);
     }
 
     void finish(SpikeSimulator sim) {

@@ -104,6 +104,13 @@ final class Synchronizer {
    */
   static final int SYNCS_PER_EPOCH = 4;
 
+  /**
+   * Epochs without a plan after which the epochs are too short for the room's lag: a plan takes
+   * over at the latest two epochs after its own (by the late read), so four without one are no
+   * single late answer.
+   */
+  static final int STALLED_EPOCHS = 4;
+
   /** Epochs without a settled plan, while the store answers, after which the node warns. */
   static final int STALL_EPOCHS = 8;
 
@@ -374,7 +381,9 @@ final class Synchronizer {
           apply(p, alone ? 0 : epochs.start(epoch + 1), true, peerReserved(s));
           noteQueueing(p, now);
         }
-        if (s == null && applied < epoch - 2) {
+        if (s == null && Math.max(applied, joined) < epoch - STALLED_EPOCHS) {
+          // No plan for longer than a plan can come late (the late read applies the one of the
+          // epoch before last): the room's epochs are too short for its lag.
           paceLate(epoch);
         }
         watchForStall(epoch);

@@ -47,8 +47,8 @@ public class RoomProperties {
   private @Nullable Duration refreshInterval;
 
   /**
-   * How long a waiting user keeps their place without the page polling. Default: three refresh
-   * intervals plus one slice width (61 seconds with the default widths).
+   * How long a waiting user keeps their place without the page polling (a tab in the background, a
+   * phone away). Default: ten minutes, or three refresh intervals plus one slice width if longer.
    */
   private @Nullable Duration waitingTimeout;
 

@@ -37,7 +37,10 @@ import org.jspecify.annotations.Nullable;
  *     in; a wider slice re-issues less often and counts sessions longer
  * @param refreshInterval how often a waiting user's page polls, and how often a waiting ticket is
  *     checked against the plan
- * @param waitingTimeout how long a waiting user who stops polling keeps their place
+ * @param waitingTimeout how long a waiting user who stops polling keeps their place: a tab in the
+ *     background, a phone that switched apps, a laptop that slept. The line stops counting a
+ *     silent holder within two of the refresh intervals it was told, and counts it again, at its
+ *     old place, when it comes back within this time; after it, it arrives anew
  */
 public record RoomConfig(
     String roomId,
@@ -51,6 +54,13 @@ public record RoomConfig(
 
   /** The default {@link #bucketWidth()}: one minute, as in the published design. */
   public static final Duration DEFAULT_BUCKET_WIDTH = Duration.ofMinutes(1);
+
+  /**
+   * The default {@link #waitingTimeout()}: ten minutes (at least three refresh intervals and a
+   * slice), so that a hidden tab, which browsers let poll once a minute, or a phone away for a few
+   * minutes keeps its place.
+   */
+  public static final Duration DEFAULT_WAITING_TIMEOUT = Duration.ofMinutes(10);
 
   /** The default {@link #refreshInterval()}: 20 seconds. */
   public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(20);
@@ -293,8 +303,9 @@ public record RoomConfig(
     }
 
     /**
-     * How long a waiting user who stops polling keeps their place. Default: three refresh
-     * intervals plus one slice, so that one or two lost polls do not cost anyone their place.
+     * How long a waiting user who stops polling keeps their place (see {@link
+     * RoomConfig#waitingTimeout()}). Default: {@link #DEFAULT_WAITING_TIMEOUT ten minutes}, or
+     * three refresh intervals and a slice if that is longer.
      */
     public Builder waitingTimeout(Duration value) {
       requireUnset("waitingTimeout");
@@ -323,7 +334,9 @@ public record RoomConfig(
       Duration bucket = bucketWidth == null ? DEFAULT_BUCKET_WIDTH : bucketWidth;
       Duration slice = sliceWidth == null ? DEFAULT_SLICE_WIDTH : sliceWidth;
       Duration refresh = refreshInterval == null ? DEFAULT_REFRESH_INTERVAL : refreshInterval;
-      Duration timeout = waitingTimeout == null ? refresh.multipliedBy(3).plus(slice) : waitingTimeout;
+      Duration least = refresh.multipliedBy(3).plus(slice);
+      Duration timeout = waitingTimeout != null ? waitingTimeout
+          : DEFAULT_WAITING_TIMEOUT.compareTo(least) > 0 ? DEFAULT_WAITING_TIMEOUT : least;
       return new RoomConfig(
           roomId, totalActiveUsers, newUsersPerMinute, session, bucket, slice, refresh, timeout);
     }

@@ -15,11 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
-import java.util.UUID;
+import java.util.HexFormat;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -104,6 +104,13 @@ final class Synchronizer {
    */
   static final int SYNCS_PER_EPOCH = 4;
 
+  /**
+   * Epochs without a plan after which the epochs are too short for the room's lag: a plan takes
+   * over at the latest two epochs after its own (by the late read), so four without one are no
+   * single late answer.
+   */
+  static final int STALLED_EPOCHS = 4;
+
   /** Epochs without a settled plan, while the store answers, after which the node warns. */
   static final int STALL_EPOCHS = 8;
 
@@ -130,6 +137,8 @@ final class Synchronizer {
   private boolean sharedDataCenter = true;
   private final LineDrain drain = new LineDrain();
   private final RoomMetrics metrics;
+  /** Where the sync jitter and the publisher suffix come from (see WaitingRoom.Builder#random). */
+  private final RandomGenerator random;
   /** The users of each data center and of each node of this one, at the last plan computed. */
   private volatile Shares shares = new Shares(List.of(), List.of());
 
@@ -140,6 +149,10 @@ final class Synchronizer {
   private long tallied = Long.MIN_VALUE;
   private long joined;
   private long applied = Long.MIN_VALUE;
+  /** The epoch length the last stall of plans needed (see {@link #pace}); 0 for none. */
+  private long lagFloor;
+  /** The epoch at which this node last decided on the epochs' length (see {@link #pace}). */
+  private long lastPaced = Long.MIN_VALUE / 2;
   private @Nullable Tally lastPublished;
   /**
    * The latest tally an exchange carried, answered or not, and its epoch: an exchange whose answer
@@ -176,7 +189,9 @@ final class Synchronizer {
       long storeBudget,
       FailurePolicy failurePolicy,
       boolean background,
+      RandomGenerator random,
       RoomMetrics metrics) {
+    this.random = random;
     this.config = config;
     this.metrics = metrics;
     this.state = state;
@@ -186,7 +201,7 @@ final class Synchronizer {
     this.failurePolicy = failurePolicy;
     // A fresh suffix per process: a node that restarts with the same id never overwrites the
     // report of its previous life, whose users keep counting until their sessions expire.
-    String publisher = nodeId + "#" + UUID.randomUUID().toString().substring(0, 8);
+    String publisher = nodeId + "#" + HexFormat.of().toHexDigits((int) random.nextLong());
     this.coordinator = new Coordinator(config, transport, seal, dataCenter, publisher, epoch);
     sync();
     if (background) {
@@ -357,6 +372,7 @@ final class Synchronizer {
         }
         Coordinator.Settled s = applied < epoch - 1 ? coordinator.settled(epoch - 1) : null;
         if (s != null) {
+          pace(s, epoch - 1, false);
           // Every node switches to the plan of epoch e - 1 at the start of epoch e + 1, so that no
           // node calls a user whom the plan has not reached on another node; a node alone in the
           // room switches at once.
@@ -364,6 +380,11 @@ final class Synchronizer {
           Plan p = plan(s, epoch - 1);
           apply(p, alone ? 0 : epochs.start(epoch + 1), true, peerReserved(s));
           noteQueueing(p, now);
+        }
+        if (s == null && Math.max(applied, joined) < epoch - STALLED_EPOCHS) {
+          // No plan for longer than a plan can come late (the late read applies the one of the
+          // epoch before last): the room's epochs are too short for its lag.
+          paceLate(epoch);
         }
         watchForStall(epoch);
       } catch (RuntimeException e) {
@@ -452,7 +473,6 @@ final class Synchronizer {
     state.learnRevoked(s.dataCenters(), nowSecond());
     state.learnRevoked(s.nodes(), nowSecond());
     shares = new Shares(RoomStatus.Share.of(s.dataCenterNames(), s.dataCenters()), RoomStatus.Share.of(s.nodeNames(), s.nodes()));
-    pace(s, epoch);
     LiveSettings.Current in = live.at(coordinator.epochs().start(epoch + 1));
     return Plan.compute(in.config(), in.admitting(), in.drawSecond(), epoch, s.dataCenters(), s.myDataCenter(), s.nodes(),
         s.me());
@@ -474,34 +494,76 @@ final class Synchronizer {
    * meanwhile) withdraws its tallies since and tallies again. Only one node decides, so no two
    * decisions can disagree (the settled epoch says the same on every node about who is silent).
    */
-  private void pace(Coordinator.Settled s, long epoch) {
+  private void pace(Coordinator.Settled s, long epoch, boolean stalled) {
     int decider = 0; // the first data center that is not silent (this node's is not)
     while (s.dataCenterNodes().get(decider) == 0) {
       decider++;
     }
-    if (Math.floorMod(epoch, PACE_EVERY) != 0 || s.myDataCenter() != decider || s.me() != 0) {
+    // On time, it decides at epochs divisible by PACE_EVERY, so that a node that counted in a decision
+    // but missed it is known; while plans stall, at most every PACE_EVERY epochs.
+    if (s.myDataCenter() != decider || s.me() != 0 || !stalled && Math.floorMod(epoch, PACE_EVERY) != 0) {
       return;
     }
     Epochs epochs = coordinator.epochs();
-    if (epochs.at(nowMillis()) > epoch + 2 || epochs.latest().first() > epoch) {
-      return; // too late for every node to read it in time, or an era is already on its way
+    long nowMillis = nowMillis();
+    long now = epochs.at(nowMillis);
+    if (!stalled && now > epoch + 2) {
+      return; // too late for every node to read it in time
     }
-    long current = epochs.length(epoch);
-    long wanted = lengthFor(s.dataCenterNodes(), epochs.baseMillis(), current, storeBudget);
+    if (epochs.latest().first() > now || now < lastPaced + PACE_EVERY) {
+      return; // an era is already on its way, or one was decided lately
+    }
+    long late = nowMillis - epochs.start(epoch + 1);
+    long current = epochs.length(now);
+    if (stalled) {
+      lagFloor = Math.max(lagFloor, lengthForLag(late, epochs.baseMillis()));
+    } else if (late <= current / 8) {
+      // Settled at the first look: whatever lag stretched the epochs is mostly gone.
+      lagFloor = Math.min(lagFloor, current / 2);
+    }
+    long wanted = Math.max(lengthFor(s.dataCenterNodes(), epochs.baseMillis(), current, storeBudget), lagFloor);
     if (wanted != current) {
-      long first = epoch + PACE_EVERY;
+      long first = (stalled ? now : epoch) + PACE_EVERY;
+      lastPaced = now;
       coordinator.schedule(new Epochs.Era(first, epochs.start(first), wanted));
-      log.info("room '{}': {} nodes in {} data centers read about {} reports a second from the store; epochs of {} ms"
-              + " from epoch {} on (store budget {} a second)", config.roomId(), s.roomNodes(),
-          s.dataCenterNodes().size(), Math.round(reads(s.dataCenterNodes(), current)), wanted, first, storeBudget);
+      log.info("room '{}': {} nodes in {} data centers read about {} reports a second from the store, and epoch {}"
+              + " settled {} ms after its end; epochs of {} ms from epoch {} on (store budget {} a second)",
+          config.roomId(), s.roomNodes(), s.dataCenterNodes().size(),
+          Math.round(reads(s.dataCenterNodes(), current)), epoch, late, wanted, first, storeBudget);
     }
   }
 
   /**
-   * How many reports the room reads from the store a second with epochs of {@code lengthMillis}:
-   * each of a data center's nodes reads, {@link #SYNCS_PER_EPOCH} times an epoch, the reports of
-   * its data center and the sums of every data center.
+   * While plans settle too late to take over (the data centers' sums reach each other later than
+   * the next tally), finds the latest epoch that did settle, however late, and paces the epochs by
+   * it: the room lengthens its epochs by itself until its plans settle in time again.
    */
+  private void paceLate(long epoch) {
+    for (long e = epoch - 2; e >= epoch - Report.EPOCHS_KEPT && e > applied; e--) {
+      Coordinator.Settled s = coordinator.settled(e);
+      if (s != null) {
+        pace(s, e, true);
+        return;
+      }
+    }
+  }
+
+  /**
+   * The epoch length that lets plans settle in time when one settled {@code lateMillis} after its
+   * epoch ended. A plan must settle before the node's next tally, about one epoch after its own
+   * epoch's end (see the class comment): the shortest length (the base times a power of two) that
+   * keeps the lateness within half of it, so that an epoch's jitter does not stall the plans
+   * again. The room keeps at least this length until a plan settles within an eighth of an epoch
+   * (the lag is mostly gone); then it may halve it, and so on.
+   */
+  static long lengthForLag(long lateMillis, long base) {
+    long length = base;
+    while (length < base * Epochs.MAX_STRETCH && lateMillis > length / 2) {
+      length *= 2;
+    }
+    return length;
+  }
+
   static double reads(List<Integer> dataCenterNodes, long lengthMillis) {
     long perSync = 0;
     int dcs = dataCenterNodes.size();
@@ -552,7 +614,7 @@ final class Synchronizer {
       stalled = true;
       log.warn("room '{}': no plan has settled in time for {} epochs of {} ms although the store answers; unless"
               + " an unreadable report holds the plans (logged before), the data centers see each"
-              + " other's reports with too much lag: raise syncInterval to at least one and a half times that lag",
+              + " other's reports with too much lag: the room lengthens its epochs until plans settle in time again",
           config.roomId(), epoch - 1 - lastPlan, coordinator.epochs().length(epoch));
     } else if (stalled && applied >= epoch - 2) {
       // The plan of the epoch before last: the latest a plan can take over (by the late read).
@@ -737,7 +799,7 @@ final class Synchronizer {
     if (target - phase < quarter / 2) {
       target += quarter;
     }
-    long jitter = Math.round((ThreadLocalRandom.current().nextDouble() * 2 - 1) * quarter / 4.0);
+    long jitter = Math.round((random.nextDouble() * 2 - 1) * quarter / 4.0);
     return Duration.ofMillis(Math.max(1, target - phase + jitter));
   }
 

@@ -1,6 +1,5 @@
 package io.github.waitingroom;
 
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -23,11 +22,15 @@ final class TicketRate {
   private static final long WINDOW_MASK = (1L << 24) - 1;
 
   private final AtomicLongArray cells = new AtomicLongArray(2 * WIDTH);
-  private final long seed = ThreadLocalRandom.current().nextLong();
+  private final long seed;
   private final long limitPerWindow;
 
-  /** @param perSecond the most requests a ticket may make per second on average over a window; 0: no limit */
-  TicketRate(int perSecond) {
+  /**
+   * @param perSecond the most requests a ticket may make per second on average over a window; 0: no limit
+   * @param seed the room's secret hash key (random)
+   */
+  TicketRate(int perSecond, long seed) {
+    this.seed = seed;
     this.limitPerWindow = (long) perSecond * WINDOW_SECONDS;
   }
 

@@ -11,7 +11,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.IntSupplier;
+import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,22 +64,22 @@ public final class WaitingRoom implements AutoCloseable {
   private final long startSecond;
   private final String dataCenter;
   private final String nodeId;
-  /** Where the tie-break bits of new places come from: ThreadLocalRandom, unless a test fixes them. */
-  private final IntSupplier tieBreaks;
+  /** Where every random choice of this node comes from: ThreadLocalRandom, unless a simulation fixes it. */
+  private final RandomGenerator random;
 
   private WaitingRoom(Builder b, Transport transport) {
     this.config = b.config;
     this.keys = b.keys;
-    this.tieBreaks = b.tieBreaks;
+    this.random = b.random;
     this.codec = new TicketCodec(config.roomId(), b.keys, TicketCodec.SEAL_WARNING_INTERVAL, metrics);
     this.dataCenter = b.dataCenter;
     this.nodeId = b.nodeId;
-    this.state = new NodeState(config, b.tieBreaks);
+    this.state = new NodeState(config, b.random::nextInt);
     this.live = new LiveSettings(config);
-    this.rate = new TicketRate(b.maxRequestsPerTicket);
+    this.rate = new TicketRate(b.maxRequestsPerTicket, b.random.nextLong());
     this.sync = new Synchronizer(config, state, live, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
         b.dataCenter, b.nodeId,
-        b.syncInterval, b.storeBudget, b.failurePolicy, b.backgroundSync, metrics);
+        b.syncInterval, b.storeBudget, b.failurePolicy, b.backgroundSync, b.random, metrics);
     this.startSecond = sync.nowSecond();
     log.info("room '{}' open on node '{}' of data center '{}': {} active users, {} new users a minute, sessions of {} s;"
             + " store {}, {}, epochs of {} ms",
@@ -277,7 +277,7 @@ public final class WaitingRoom implements AutoCloseable {
     }
     // In a pre-queue lottery or at random, every newcomer's place carries one arrival second,
     // and its random tie-break bits alone order it (see LiveSettings).
-    long place = Ticket.place(in.lineSecond() != Long.MIN_VALUE ? in.lineSecond() : now, tieBreaks.getAsInt());
+    long place = Ticket.place(in.lineSecond() != Long.MIN_VALUE ? in.lineSecond() : now, random.nextInt());
     Grant grant = state.grant();
     boolean admitting = in.admitting();
     boolean passthrough = method == RoomSettings.QueueingMethod.PASSTHROUGH;
@@ -616,7 +616,7 @@ public final class WaitingRoom implements AutoCloseable {
     private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
     private boolean backgroundSync = true;
     private int maxRequestsPerTicket = 50;
-    private IntSupplier tieBreaks = () -> ThreadLocalRandom.current().nextInt();
+    private RandomGenerator random = ThreadLocalRandom.current();
 
     private Builder(RoomConfig config, KeysetHandle keys) {
       this.config = Objects.requireNonNull(config, "config");
@@ -639,14 +639,17 @@ public final class WaitingRoom implements AutoCloseable {
     }
 
     /**
-     * Where the tie-break bits of new places come from: they order the arrivals of one second in
-     * line (and a pre-queue's lottery), and they draw who is let in under random queueing. For simulations and tests that must replay a run exactly, such as the capacity planner
-     * of {@code waitingroom-examples}; keep the default (ThreadLocalRandom) in production, where
-     * the order within a second should owe nothing to anything a client can see. The supplier is
-     * called on request threads, so it must be thread-safe if they are several.
+     * Where every random choice of this node comes from: the tie-break bits of new places (they
+     * order the arrivals of one second in line, and a pre-queue's lottery), the draws of random
+     * queueing, the jitter of the sync schedule, the suffix that tells this process's reports from
+     * an earlier life's, and the key of the per-ticket rate sketch. Default: {@link
+     * ThreadLocalRandom}, right in production, where none of these should owe anything to what a
+     * client can see. Simulations and tests pass a seeded generator so that one seed gives one run,
+     * bit for bit (with one thread; the generator is called on request threads and the sync thread,
+     * so it must be thread-safe where those are several).
      */
-    public Builder tieBreaks(IntSupplier bits) {
-      this.tieBreaks = Objects.requireNonNull(bits, "tieBreaks");
+    public Builder random(RandomGenerator random) {
+      this.random = Objects.requireNonNull(random, "random");
       return this;
     }
 

@@ -30,7 +30,7 @@ final class Cluster {
   /** For nodes added from now on: see {@link WaitingRoom.Builder#storeBudget}. */
   long storeBudget = WaitingRoom.Builder.DEFAULT_STORE_BUDGET;
   /** For nodes added from now on: where places draw their tie-break bits ({@code null}: at random). */
-  java.util.function.@org.jspecify.annotations.Nullable IntSupplier tieBreaks;
+  java.util.random.@org.jspecify.annotations.Nullable RandomGenerator random;
 
   Cluster(RoomConfig config, KeysetHandle keys) {
     this.config = config;
@@ -64,8 +64,8 @@ final class Cluster {
             .maxRequestsPerTicket(maxRequestsPerTicket)
             .storeBudget(storeBudget)
             .backgroundSync(false);
-    if (tieBreaks != null) {
-      builder.tieBreaks(tieBreaks);
+    if (random != null) {
+      builder.random(random);
     }
     WaitingRoom room = builder.build();
     clocks.add(clock);

@@ -35,7 +35,7 @@ class EventsTest {
     // Seeded, so that the test gives the same answer every run; SplittableRandom, whose first
     // outputs for neighbouring seeds are independent (java.util.Random's are not).
     SplittableRandom bits = new SplittableRandom(seed);
-    c.tieBreaks = bits::nextInt;
+    c.random = bits;
     c.add("eu", "a");
     c.add("eu", "b");
     c.add("us", "c");

@@ -60,7 +60,7 @@ class FloodTest {
     ManualClock clock = new ManualClock(START);
     Random tie = new Random(7);
     WaitingRoom room = WaitingRoom.builder(config, KEYS).clock(clock).transport(new InMemoryTransport(clock))
-        .backgroundSync(false).tieBreaks(tie::nextInt).build();
+        .backgroundSync(false).random(tie).build();
     for (int i = 0; i < 24; i++) {
       clock.advance(Duration.ofMillis(250));
       room.sync();

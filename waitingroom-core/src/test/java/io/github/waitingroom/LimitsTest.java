@@ -39,9 +39,9 @@ class LimitsTest {
 
   /** Nodes whose places draw their tie-break bits from {@code tieBreaks} ({@code null}: at random). */
   private static Cluster cluster(
-      RoomConfig config, java.util.function.@org.jspecify.annotations.Nullable IntSupplier tieBreaks, String... nodes) {
+      RoomConfig config, java.util.random.@org.jspecify.annotations.Nullable RandomGenerator tieBreaks, String... nodes) {
     Cluster c = new Cluster(config, KEYS);
-    c.tieBreaks = tieBreaks;
+    c.random = tieBreaks;
     for (String n : nodes) {
       String[] dcAndId = n.split("/");
       c.add(dcAndId[0], dcAndId[1]);
@@ -189,7 +189,7 @@ class LimitsTest {
    */
   @Test
   void parallelRequestsOnNodesThatSeeEachOtherLateStayWithinTheLimit() {
-    Crowd crowd = lateNodes(15, 2, 729770, new Random(1)::nextInt, 0);
+    Crowd crowd = lateNodes(15, 2, 729770, new Random(1), 0);
     assertThat(crowd.maxActive).as("peak active").isLessThanOrEqualTo(15);
     assertThat(crowd.maxAdmissionsPerMinute).as("admissions in a minute").isLessThanOrEqualTo(15);
     assertThat(crowd.admissions).as("the line moves").hasSizeGreaterThan(15);
@@ -202,7 +202,7 @@ class LimitsTest {
 
   /** {@link #withinLimits(int, int, long)} with that share of answers lost after the store ran the exchange. */
   private static Crowd withinLimits(int total, int variant, long seed, double lostAnswers) {
-    Crowd crowd = lateNodes(total, variant, seed, new java.util.SplittableRandom(seed)::nextInt, lostAnswers);
+    Crowd crowd = lateNodes(total, variant, seed, new java.util.SplittableRandom(seed), lostAnswers);
     String run = "lateNodes(" + total + ", " + variant + ", " + seed + (lostAnswers > 0 ? ", lost " + lostAnswers : "") + ")";
     assertThat(crowd.maxActive).as("peak active, %s", run).isLessThanOrEqualTo(total);
     assertThat(crowd.maxAdmissionsPerMinute).as("admissions in a minute, %s", run).isLessThanOrEqualTo(total);
@@ -215,7 +215,7 @@ class LimitsTest {
    * of {@link #bouncingVisitorsNeverExceedTheLimits} went 1 over with total 21).
    */
   private static Crowd lateNodes(int total, int variant, long seed) {
-    return lateNodes(total, variant, seed, new java.util.SplittableRandom(seed)::nextInt, 0);
+    return lateNodes(total, variant, seed, new java.util.SplittableRandom(seed), 0);
   }
 
   /**
@@ -223,7 +223,7 @@ class LimitsTest {
    * the exchange (see {@link Cluster.Store#loseAnswers}).
    */
   private static Crowd lateNodes(int total, int variant, long seed,
-      java.util.function.@org.jspecify.annotations.Nullable IntSupplier tieBreaks, double lostAnswers) {
+      java.util.random.@org.jspecify.annotations.Nullable RandomGenerator tieBreaks, double lostAnswers) {
     RoomConfig config = config(total, total, Duration.ofSeconds(60));
     Cluster c = cluster(config, tieBreaks, "eu/a", "eu/b", "eu/c", "us/d", "ap/e");
     c.store.loseAnswers = lostAnswers;
@@ -407,7 +407,7 @@ class LimitsTest {
   @Test
   void failClosedWithoutAffinityRunsOverByAtMostTheUsersWhoMoved() {
     RoomConfig config = config(2, 2, Duration.ofMinutes(2));
-    Cluster c = cluster(config, new java.util.SplittableRandom(5)::nextInt, "eu/a", "eu/b");
+    Cluster c = cluster(config, new java.util.SplittableRandom(5), "eu/a", "eu/b");
     String mover = java.util.Objects.requireNonNull(c.nodes.get(0).decide(null).ticket());
     c.advance(Duration.ofSeconds(1));
     long leaverLast = c.now();

@@ -17,7 +17,9 @@ class RoomConfigTest {
     assertThat(c.bucketWidth()).isEqualTo(Duration.ofMinutes(1));
     assertThat(c.sliceWidth()).isEqualTo(Duration.ofSeconds(1));
     assertThat(c.refreshInterval()).isEqualTo(Duration.ofSeconds(20));
-    assertThat(c.waitingTimeout()).as("three refresh intervals and a slice").isEqualTo(Duration.ofSeconds(61));
+    assertThat(c.waitingTimeout()).as("ten minutes: a hidden tab or a phone away keeps its place").isEqualTo(Duration.ofMinutes(10));
+    assertThat(valid().refreshInterval(Duration.ofMinutes(5)).build().waitingTimeout())
+        .as("at least three refresh intervals and a slice").isEqualTo(Duration.ofSeconds(901));
   }
 
   @Test
@@ -27,7 +29,7 @@ class RoomConfigTest {
     assertThat(valid().build().toBuilder().totalActiveUsers(70).build().totalActiveUsers()).isEqualTo(70);
     RoomConfig wide = valid().sliceWidth(Duration.ofSeconds(10)).build();
     assertThat(wide.toBuilder().build().sliceWidth()).isEqualTo(Duration.ofSeconds(10));
-    assertThat(wide.waitingTimeout()).isEqualTo(Duration.ofSeconds(70));
+    assertThat(wide.waitingTimeout()).isEqualTo(Duration.ofMinutes(10));
   }
 
   @Test

@@ -133,11 +133,7 @@ public final class FloodBench {
       ManualClock c = new ManualClock(START);
       Random tie = new Random(s.seed() * 31 + n);
       rooms.add(WaitingRoom.builder(config, keys).clock(c).transport(store).nodeId("n" + n)
-          .backgroundSync(false).tieBreaks(() -> {
-            synchronized (tie) {
-              return tie.nextInt();
-            }
-          }).build());
+          .backgroundSync(false).random(tie).build());
       clocks.add(c);
     }
     Random random = new Random(s.seed());

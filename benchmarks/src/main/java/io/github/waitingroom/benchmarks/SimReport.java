@@ -44,6 +44,19 @@ final class SimReport {
             waits.quantile(0.5) / 1000, waits.quantile(0.9) / 1000));
       }
     }
+    try (Writer w = Files.newBufferedWriter(dir.resolve("kinds.csv"), StandardCharsets.UTF_8)) {
+      w.write("client_kind,share,arrivals,admitted_on_arrival,queued,admitted_from_line,wait_p50_s,wait_p90_s,abandoned,"
+          + "still_waiting,lost_place,cookie_expired,passed_from_line,admitted_after_later_arrival,froze,polls,"
+          + "poll_gap_min_s,poll_gap_max_s,eta_abs_error_p50,eta_abs_error_p90\n");
+      for (SpikeSimulator.KindStats k : r.byKind) {
+        w.write(String.format(Locale.ROOT, "%s,%.2f,%d,%d,%d,%d,%.1f,%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%.1f,%.1f,%.4f,%.4f%n",
+            k.kind.label(), r.scenario.clientMix().share(k.kind), k.arrivals, k.admittedOnArrival, k.queued,
+            k.admittedFromLine, k.waits.quantile(0.5) / 1000, k.waits.quantile(0.9) / 1000, k.abandoned, k.stillWaiting,
+            k.lostPlace, k.cookieExpired, k.passed, k.late, k.froze, k.polls,
+            k.polls == 0 ? Double.NaN : k.minPollGapMillis / 1000.0, k.maxPollGapMillis / 1000.0,
+            k.estimateErrors.absQuantile(0.5), k.estimateErrors.absQuantile(0.9)));
+      }
+    }
     Files.writeString(dir.resolve("summary.json"), json(r), StandardCharsets.UTF_8);
     if (withChart) {
       chart(dir.resolve("chart.png"), r);
@@ -79,6 +92,28 @@ final class SimReport {
     m.put("fifoInversions", r.inversions);
     m.put("fifoInversionsCrossDc", r.crossDcInversions);
     m.put("strictInversions", r.strictInversions);
+    m.put("admittedFromLineAfterLaterArrival", r.lateFromLine);
+    m.put("walkInsPassing", r.walkInsPassing);
+    m.put("maxWalkInGapSeconds", r.maxWalkInGapSeconds);
+    m.put("clientMix", s.clientMix().toString());
+    for (SpikeSimulator.KindStats k : r.byKind) {
+      String p = "kind." + k.kind.label() + ".";
+      m.put(p + "arrivals", k.arrivals);
+      m.put(p + "admittedOnArrival", k.admittedOnArrival);
+      m.put(p + "queued", k.queued);
+      m.put(p + "admittedFromLine", k.admittedFromLine);
+      m.put(p + "waitP50Seconds", k.waits.quantile(0.5) / 1000);
+      m.put(p + "waitP90Seconds", k.waits.quantile(0.9) / 1000);
+      m.put(p + "abandoned", k.abandoned);
+      m.put(p + "stillWaiting", k.stillWaiting);
+      m.put(p + "lostPlace", k.lostPlace);
+      m.put(p + "cookieExpired", k.cookieExpired);
+      m.put(p + "passedFromLine", k.passed);
+      m.put(p + "admittedAfterLaterArrival", k.late);
+      m.put(p + "froze", k.froze);
+      m.put(p + "polls", k.polls);
+      m.put(p + "etaMedianAbsError", k.estimateErrors.absQuantile(0.5));
+    }
     m.put("aheadIncreases", r.aheadIncreases);
     m.put("aheadGrewUsers", r.aheadGrewUsers);
     m.put("maxAheadIncrease", r.maxAheadIncrease);
@@ -208,6 +243,65 @@ final class SimReport {
       b.append("  settings: ").append(r.scenario.settings()).append('\n');
     }
     Files.writeString(file, b.toString(), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * One Markdown table of every scenario (one row each: the limits, use while people wait, the
+   * estimate's error, FIFO from the line, walk-ins, and admitted / median wait per client kind),
+   * then one row per scenario and client kind with the kind's figures.
+   */
+  static void table(Path file, List<SpikeSimulator.Result> results, List<String> failures) throws IOException {
+    Scenario.ClientKind[] kinds = Scenario.ClientKind.values();
+    StringBuilder b = new StringBuilder();
+    b.append("| scenario | peak active / limit | peak in 60 s / limit | use while people wait | ETA error p50 / p90 |"
+        + " FIFO from the line: passed users / admitted after a later arrival | walk-ins passing (largest gap) |"
+        + " lost place |");
+    for (Scenario.ClientKind k : kinds) {
+      b.append(' ').append(k.label()).append(": admitted, p50 / p90 wait |");
+    }
+    b.append('\n').append("|---".repeat(8 + kinds.length)).append("|\n");
+    for (SpikeSimulator.Result r : results) {
+      b.append(String.format(Locale.ROOT,
+          "| %s | %d / %d (%.3fx) | %d / %d (%.3fx) | %.1f%% | %.1f%% / %.1f%% | %d / %d | %d (%d s) | %d |",
+          r.scenario.name(), r.peakActive, r.scenario.totalActiveUsers(), r.peakActiveRatio(), r.peakAdmittedPerMinute,
+          r.scenario.newUsersPerMinute(), r.peakPerMinuteRatio(), r.utilization * 100, r.medianAbsError() * 100,
+          r.estimateErrors.absQuantile(0.9) * 100, r.invertedUsersFromLine, r.lateFromLine, r.walkInsPassing,
+          r.maxWalkInGapSeconds, r.lostPlace));
+      for (SpikeSimulator.KindStats k : r.byKind) {
+        b.append(k.arrivals == 0 ? " - |" : String.format(Locale.ROOT, " %d, %.0f / %.0f s |", k.admittedFromLine,
+            k.waits.quantile(0.5) / 1000, k.waits.quantile(0.9) / 1000));
+      }
+      b.append('\n');
+    }
+    for (String f : failures) {
+      b.append("| ").append(f.replace("|", "/")).append(" |").append(" |".repeat(7 + kinds.length)).append('\n');
+    }
+    b.append("\n| scenario | client kind | arrivals | admitted on arrival | queued | admitted from the line | wait p50 / p90 |"
+        + " left | still waiting | lost place (cookie expired) | passed from the line | admitted after a later arrival |"
+        + " froze | poll gap min-max | ETA error p50 |\n");
+    b.append("|---".repeat(15)).append("|\n");
+    for (SpikeSimulator.Result r : results) {
+      for (SpikeSimulator.KindStats k : r.byKind) {
+        if (k.arrivals == 0) {
+          continue;
+        }
+        b.append(String.format(Locale.ROOT,
+            "| %s | %s | %d | %d | %d | %d | %.0f / %.0f s | %d | %d | %d (%d) | %d | %d | %d | %.1f-%.1f s | %.1f%% |%n",
+            r.scenario.name(), k.kind.label(), k.arrivals, k.admittedOnArrival, k.queued, k.admittedFromLine,
+            k.waits.quantile(0.5) / 1000, k.waits.quantile(0.9) / 1000, k.abandoned, k.stillWaiting, k.lostPlace,
+            k.cookieExpired, k.passed, k.late, k.froze, k.polls == 0 ? Double.NaN : k.minPollGapMillis / 1000.0,
+            k.maxPollGapMillis / 1000.0, k.estimateErrors.absQuantile(0.5) * 100));
+      }
+    }
+    b.append('\n');
+    for (SpikeSimulator.Result r : results) {
+      b.append("- ").append(r.scenario.name()).append(": ").append(r.scenario.description()).append("; ")
+          .append(r.scenario.settings()).append("; seed ").append(r.scenario.seed()).append(String.format(Locale.ROOT,
+              "; %d arrivals, %d admitted; %.0f s", r.users, r.admitted, r.wallMillis / 1000.0)).append('\n');
+    }
+    // No sample (a kind nobody of which got in, no estimate) reads "n/a", not NaN.
+    Files.writeString(file, b.toString().replace("NaN%", "n/a").replace("NaN / NaN s", "n/a").replace("NaN", "n/a"),
+        StandardCharsets.UTF_8);
   }
 
   /** Smallest and largest median wait among data centers that admitted at least 20 users from the line. */

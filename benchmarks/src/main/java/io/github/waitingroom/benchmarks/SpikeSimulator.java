@@ -31,8 +31,12 @@ import org.jspecify.annotations.Nullable;
  * {@link LaggedTransport} that delays what nodes see of each other (and a {@link FaultyTransport}
  * when the scenario has store faults). The store's clock is the lagged store's {@code
  * InMemoryTransport} clock, the simulator's master clock. Every simulated client carries the real
- * sealed ticket the room gave it and honours each {@link Decision}'s {@code refreshSeconds} and
- * {@code ticketMaxAgeSeconds}.
+ * sealed ticket the room gave it and honours each {@link Decision}'s {@code ticketMaxAgeSeconds};
+ * how it honours {@code refreshSeconds} depends on its {@link Scenario.ClientKind} (pages poll as
+ * told, hidden tabs once a minute, API clients at their own pace, frozen tabs go silent once for
+ * minutes and come back with their old cookies, leavers give up), drawn from the scenario's {@link
+ * Scenario.ClientMix}. The room's own settings (refresh interval, waiting timeout) stay those of
+ * the scenario whatever the mix.
  *
  * <p>The simulator keeps its own per-user ground truth, independent of the room's counters, and
  * measures the room against it (see {@link Result}). It writes, per scenario, a directory with a
@@ -40,12 +44,17 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.github.waitingroom.benchmarks.SpikeSimulator \
- *     [--out DIR] [--no-lag] [--patient] [--one-dc] [--lockstep] [--chart] [scenario ...]
+ *     [--out DIR] [--no-lag] [--patient] [--one-dc] [--lockstep] [--cold-start] [--sticky] \
+ *     [--minutes=N] [--sync=MILLIS] [--mix=MIX] [--seed=N] [--chart] [scenario ...]
+ * java ... SpikeSimulator --all --out DIR [scenario ...]      # DIR/table.md, one row per scenario
+ * java ... SpikeSimulator --seeds=1..1000 [--threads=2] smoke # prints every seed over a limit
  * </pre>
  *
  * <p>Scenarios: {@code one-node dc5x4 flash20x5} (the default), the adversarial ones ({@code
  * hostile-base parallel replay clone skew store-fail-open store-fail-closed burst}, or {@code
- * hostile} for all of them), {@code load10 load100 load1000} (store load) and {@code smoke}.
+ * hostile} for all of them), those of issue 39 ({@code perminute short-sessions topo1x1 topo2x2
+ * topo2x6 topo5x4 topo20x5 lag075 lag15 lag3 no-store-clock}), {@code load10 load100 load1000}
+ * (store load), {@code smoke} and {@code tiny-one-node} (the one-node run of the tests).
  */
 public final class SpikeSimulator {
   /** Virtual start: a round hour, so minutes and slices line up with the run's seconds. */
@@ -59,6 +68,18 @@ public final class SpikeSimulator {
   private static final byte WAITING = 1;
   private static final byte ACTIVE = 2;
   private static final byte GONE = 3;
+
+  // The ordinals of Scenario.ClientKind, as constants for switches (checked below).
+  private static final byte HIDDEN_KIND = 1;
+  private static final byte FROZEN_KIND = 2;
+  private static final byte API_KIND = 3;
+
+  static {
+    if (Scenario.ClientKind.HIDDEN.ordinal() != HIDDEN_KIND || Scenario.ClientKind.FROZEN.ordinal() != FROZEN_KIND
+        || Scenario.ClientKind.API.ordinal() != API_KIND) {
+      throw new AssertionError("Scenario.ClientKind's order changed");
+    }
+  }
 
   private static final byte HONEST = 0;
   private static final byte CLONE = 1;
@@ -74,6 +95,8 @@ public final class SpikeSimulator {
   private final LaggedTransport lagged;
   private final @Nullable FaultyTransport faulty;
   private final SplittableRandom random;
+  /** Every random choice of each node (tie-breaks, draws, sync jitter), from the run's seed. */
+  private final SplittableRandom[] nodeRandom;
   private final long endMillis;
   /** Internal time 0 is {@code base}; the run (traffic, statistics) starts at internal {@code warm}. */
   private final long warm;
@@ -100,6 +123,8 @@ public final class SpikeSimulator {
   /** When each waiting user was first told a wait estimate (-1 while it is unknown). */
   private final long[] shownAtMillis;
   private final long[] queuedMillis;
+  /** When each user was first put in line (a user the room put at the back keeps it), or -1. */
+  private final long[] firstQueuedMillis;
   private final long[] shownWait;
   private final long[] shownLow;
   private final long[] shownHigh;
@@ -110,6 +135,19 @@ public final class SpikeSimulator {
   private final boolean[] inverted;
   private final boolean[] invertedFromLine;
   private final boolean[] aheadGrew;
+  /** Each user's {@link Scenario.ClientKind} (its ordinal). */
+  private final byte[] clientKind;
+  /** An API client's fixed period. */
+  private final long[] apiPeriodMillis;
+  /** When a frozen tab's silence starts (from its arrival on), and how long it lasts. */
+  private final long[] freezeStartMillis;
+  private final long[] freezeMillis;
+  private final boolean[] froze;
+  private final long[] lastPollMillis;
+  /** Admitted from the line after a later arrival second had been admitted from the line. */
+  private final boolean[] lateFromLine;
+  /** Whether the user is counted in {@link #waitingAsToldBySecond}. */
+  private final boolean[] inAsTold;
 
   // Replayers: user id, first admitted ticket, end of replaying.
   private final int[] replayer;
@@ -138,6 +176,11 @@ public final class SpikeSimulator {
   private final PriorityQueue<Long> phantomExpiries = new PriorityQueue<>();
   private int waitingNow;
   private final TreeMap<Long, Integer> waitingBySecond = new TreeMap<>();
+  /**
+   * As {@link #waitingBySecond}, of the honest users who poll as told (pages and leavers): those
+   * whose place the room cannot have dropped for polling late.
+   */
+  private final TreeMap<Long, Integer> waitingAsToldBySecond = new TreeMap<>();
   private long newestAdmittedSecond = Long.MIN_VALUE;
   /** As {@link #newestAdmittedSecond}, of users admitted from the line only (not on arrival). */
   private long newestFromLineSecond = Long.MIN_VALUE;
@@ -149,6 +192,11 @@ public final class SpikeSimulator {
     this.s = s;
     this.adv = s.adversity();
     this.random = new SplittableRandom(s.seed());
+    SplittableRandom nodeSeeds = new SplittableRandom(s.seed() ^ 0x5DEECE66DL);
+    this.nodeRandom = new SplittableRandom[s.dataCenters() * s.nodesPerDataCenter()];
+    for (int n = 0; n < nodeRandom.length; n++) {
+      nodeRandom[n] = nodeSeeds.split();
+    }
     this.config =
         RoomConfig.builder("sim")
             .totalActiveUsers(s.totalActiveUsers())
@@ -182,9 +230,32 @@ public final class SpikeSimulator {
       dataCenter[i] = (short) (arrivals[i] & 0xFF);
     }
     this.patienceMillis = new long[total];
+    this.clientKind = new byte[total];
+    this.apiPeriodMillis = new long[total];
+    this.freezeStartMillis = new long[total];
+    this.freezeMillis = new long[total];
+    this.froze = new boolean[total];
+    this.lastPollMillis = new long[total];
+    this.lateFromLine = new boolean[total];
+    this.inAsTold = new boolean[total];
+    Arrays.fill(patienceMillis, Long.MAX_VALUE);
+    Arrays.fill(freezeStartMillis, Long.MAX_VALUE);
+    // Each user's kind and the kind's own draws, in user order, from the run's generator.
     for (int i = 0; i < users; i++) {
-      patienceMillis[i] =
-          s.patienceMean().isZero() ? Long.MAX_VALUE : exponential(s.patienceMean().toMillis());
+      Scenario.ClientKind k = s.clientMix().pick(random.nextDouble());
+      clientKind[i] = (byte) k.ordinal();
+      switch (k) {
+        case API -> apiPeriodMillis[i] =
+            uniform(Scenario.ClientKind.API_MIN_SECONDS * 1000L, Scenario.ClientKind.API_MAX_SECONDS * 1000L + 1);
+        case FROZEN -> {
+          freezeStartMillis[i] = arrivalMillis[i] + uniform(0, Scenario.ClientKind.FREEZE_START_MAX_MINUTES * 60_000L);
+          freezeMillis[i] = uniform(Scenario.ClientKind.FREEZE_MIN_MINUTES * 60_000L,
+              Scenario.ClientKind.FREEZE_MAX_MINUTES * 60_000L + 1);
+        }
+        case LEAVER -> patienceMillis[i] =
+            s.patienceMean().isZero() ? Long.MAX_VALUE : exponential(s.patienceMean().toMillis());
+        default -> {}
+      }
     }
     this.state = new byte[total];
     this.kind = new byte[total];
@@ -195,6 +266,8 @@ public final class SpikeSimulator {
     this.placeSecond = new long[total];
     this.shownAtMillis = new long[total];
     this.queuedMillis = new long[total];
+    this.firstQueuedMillis = new long[total];
+    Arrays.fill(firstQueuedMillis, -1);
     this.shownWait = new long[total];
     this.shownLow = new long[total];
     this.shownHigh = new long[total];
@@ -221,6 +294,7 @@ public final class SpikeSimulator {
     this.keys = TicketKeys.generate();
     this.codec = new TicketCodec(config.roomId(), keys);
     this.lagged = new LaggedTransport(storeClock, s.globalLag(), s.dataCenterLag());
+    lagged.withholdClock = adv.noStoreClock();
     if (!adv.faults().isEmpty()) {
       faulty = new FaultyTransport(lagged, storeClock, START_MILLIS, adv.faults());
       transport = faulty;
@@ -251,6 +325,8 @@ public final class SpikeSimulator {
             .syncInterval(s.syncInterval())
             .failurePolicy(adv.failurePolicy())
             .backgroundSync(false)
+            // Each node draws from its own generator, split from the run's seed in node order.
+            .random(nodeRandom[i])
             .build();
     nodes[i] = room;
     result.syncs++;
@@ -453,8 +529,14 @@ public final class SpikeSimulator {
       }
       ticket[u] = null;
     }
-    if (placeTicket[u] != null && at >= placeExpiresMillis[u]) {
+    if (placeTicket[u] != null && at >= placeExpiresMillis[u]
+        && !(clientKind[u] == FROZEN_KIND && state[u] == WAITING && kind[u] == HONEST)) {
+      // The browser drops a cookie past its Max-Age; a frozen tab that comes back still presents
+      // the one it held (its page never ran to notice), and the room decides.
       placeTicket[u] = null;
+      if (state[u] == WAITING && kind[u] == HONEST) {
+        result.kind(clientKind[u]).cookieExpired++;
+      }
     }
     String session = ticket[u];
     String place = placeTicket[u];
@@ -526,6 +608,8 @@ public final class SpikeSimulator {
       case NEW -> {
         arrivedIn[second]++;
         result.arrivalsByDc[dataCenter[u]]++;
+        result.kind(clientKind[u]).arrivals++;
+        lastPollMillis[u] = at;
         PageAnswer a = page(u, at, 1);
         // A newcomer let in at once holds no place ticket: its arrival second is its session's.
         placeSecond[u] = a.letThrough() ? arrivalSecondOf(ticket[u], at) : placeSecondOf(u, at);
@@ -535,6 +619,7 @@ public final class SpikeSimulator {
           queue(u, at, a.first());
           result.queued++;
           result.queuedByDc[dataCenter[u]]++;
+          result.kind(clientKind[u]).queued++;
           nextPoll(u, at, a.first());
         }
       }
@@ -544,8 +629,13 @@ public final class SpikeSimulator {
           state[u] = GONE;
           result.abandoned++;
           result.abandonedByDc[dataCenter[u]]++;
+          result.kind(clientKind[u]).abandoned++;
           return;
         }
+        if (kind[u] == HONEST) {
+          result.kind(clientKind[u]).poll(at - lastPollMillis[u]);
+        }
+        lastPollMillis[u] = at;
         boolean holdsClone = kind[u] == CLONE || u == cloneVictim;
         long heldPlace = holdsClone ? placeOf(u, at) : Long.MIN_VALUE;
         PageAnswer a = page(u, at, 1);
@@ -561,6 +651,7 @@ public final class SpikeSimulator {
             // The room no longer knew this ticket (or it was a copy): the user starts at the back.
             if (kind[u] == HONEST && !holdsClone) {
               result.lostPlace++;
+              result.kind(clientKind[u]).lostPlace++;
             }
             leaveLine(u);
             placeSecond[u] = placeSecondOf(u, at);
@@ -606,7 +697,14 @@ public final class SpikeSimulator {
     state[u] = WAITING;
     waitingNow++;
     waitingBySecond.merge(placeSecond[u], 1, Integer::sum);
+    if (pollsAsTold(u)) {
+      waitingAsToldBySecond.merge(placeSecond[u], 1, Integer::sum);
+      inAsTold[u] = true;
+    }
     queuedMillis[u] = at;
+    if (firstQueuedMillis[u] < 0) {
+      firstQueuedMillis[u] = at;
+    }
     shownAtMillis[u] = d.waitKnown() ? at : -1;
     shownWait[u] = d.waitSeconds();
     shownLow[u] = d.waitLowSeconds();
@@ -616,7 +714,17 @@ public final class SpikeSimulator {
 
   private void nextPoll(int u, long at, Decision d) {
     long refresh = d.refreshSeconds() > 0 ? d.refreshSeconds() : config.refreshSeconds();
-    long poll = at + refresh * 1000 + uniform(0, 500);
+    long poll = switch (clientKind[u]) {
+      case HIDDEN_KIND -> at + Scenario.ClientKind.HIDDEN_SECONDS * 1000L + uniform(0, 500);
+      case API_KIND -> at + apiPeriodMillis[u];
+      default -> at + refresh * 1000 + uniform(0, 500);
+    };
+    if (clientKind[u] == FROZEN_KIND && !froze[u] && poll >= freezeStartMillis[u] && kind[u] == HONEST) {
+      // The tab freezes before its next poll and polls again (with its cookies) once it thaws.
+      froze[u] = true;
+      result.kind(clientKind[u]).froze++;
+      poll = Math.max(poll, freezeStartMillis[u] + freezeMillis[u]);
+    }
     long giveUp = patienceMillis[u] == Long.MAX_VALUE ? Long.MAX_VALUE : arrivalMillis[u] + patienceMillis[u];
     schedule(Math.min(poll, giveUp), u);
   }
@@ -624,6 +732,15 @@ public final class SpikeSimulator {
   private void leaveLine(int u) {
     waitingNow--;
     waitingBySecond.compute(placeSecond[u], (b, n) -> n == null || n <= 1 ? null : n - 1);
+    if (inAsTold[u]) {
+      inAsTold[u] = false;
+      waitingAsToldBySecond.compute(placeSecond[u], (b, n) -> n == null || n <= 1 ? null : n - 1);
+    }
+  }
+
+  private boolean pollsAsTold(int u) {
+    return kind[u] == HONEST && u != cloneVictim
+        && (clientKind[u] == 0 || clientKind[u] == Scenario.ClientKind.LEAVER.ordinal());
   }
 
   /** A polling user turned away: an inversion if someone who arrived in a later second got in. */
@@ -645,6 +762,7 @@ public final class SpikeSimulator {
       if (newestFromLineSecond > mine && !invertedFromLine[u]) {
         invertedFromLine[u] = true;
         result.invertedUsersFromLine++;
+        result.kind(clientKind[u]).passed++;
       }
     }
     if (d.usersAhead() > lastAhead[u]) {
@@ -669,7 +787,26 @@ public final class SpikeSimulator {
     if (kind[u] == HONEST && !waitingBySecond.isEmpty() && waitingBySecond.firstKey() < placeSecond[u]) {
       result.strictInversions++;
     }
+    if (kind[u] == HONEST && !fromLine && !waitingAsToldBySecond.isEmpty()
+        && waitingAsToldBySecond.firstKey() < placeSecond[u]) {
+      // A walk-in: let in on arrival while someone who arrived earlier waits and polls as told
+      // (a page or a leaver, whose place the room knows).
+      result.walkInsPassing++;
+      long gap = (at - warm) / 1000 - waitingAsToldBySecond.firstKey();
+      result.maxWalkInGapSeconds = Math.max(result.maxWalkInGapSeconds, gap);
+    }
     if (kind[u] == HONEST) {
+      KindStats ks = result.kind(clientKind[u]);
+      if (fromLine) {
+        ks.admittedFromLine++;
+        if (newestFromLineSecond > placeSecond[u] && !lateFromLine[u] && u != cloneVictim) {
+          lateFromLine[u] = true;
+          ks.late++;
+          result.lateFromLine++;
+        }
+      } else {
+        ks.admittedOnArrival++;
+      }
       newestAdmittedSecond = Math.max(newestAdmittedSecond, placeSecond[u]);
       if (fromLine) {
         newestFromLineSecond = Math.max(newestFromLineSecond, placeSecond[u]);
@@ -681,6 +818,8 @@ public final class SpikeSimulator {
       long waitedMillis = at - queuedMillis[u];
       result.waits.add(waitedMillis);
       result.waitsByDc.get(dataCenter[u]).add(waitedMillis);
+      // Per kind, the wait the person saw: from the first time in line, over any lost place.
+      result.kind(clientKind[u]).waits.add(at - firstQueuedMillis[u]);
       estimate(u, (at - estimateFrom(u)) / 1000.0);
       if (shownAtMillis[u] >= 0) {
         result.firstEstimateDelays.add(shownAtMillis[u] - queuedMillis[u]);
@@ -712,6 +851,7 @@ public final class SpikeSimulator {
     }
     double a = Math.max(actual, 1);
     result.estimateErrors.add((shownWait[u] - a) / a);
+    result.kind(clientKind[u]).estimateErrors.add((shownWait[u] - a) / a);
     result.admittedEstimateErrors.add((shownWait[u] - a) / a);
     if (shownLow[u] >= 0) {
       result.rangeSample++;
@@ -895,6 +1035,20 @@ public final class SpikeSimulator {
     int invertedUsers;
     /** Users inverted by an admission from the line (not by a newcomer let in on arrival). */
     int invertedUsersFromLine;
+    /** Users admitted from the line after a later arrival second had been admitted from the line. */
+    int lateFromLine;
+    /**
+     * Walk-ins: newcomers let in on arrival while someone who arrived in an earlier second was
+     * waiting and polling as told (a page or a leaver: a user whose place the room knows).
+     */
+    int walkInsPassing;
+    /**
+     * The largest gap, in seconds, between the arrival of the earliest such waiting user and a
+     * walk-in's admission.
+     */
+    long maxWalkInGapSeconds;
+    /** Figures per {@link Scenario.ClientKind}, in its order. */
+    final KindStats[] byKind = new KindStats[Scenario.ClientKind.values().length];
     long aheadIncreases;
     long maxAheadIncrease;
     int aheadGrewUsers;
@@ -957,6 +1111,31 @@ public final class SpikeSimulator {
       for (int d = 0; d < dcs; d++) {
         waitsByDc.add(new DoubleList());
       }
+      for (Scenario.ClientKind k : Scenario.ClientKind.values()) {
+        byKind[k.ordinal()] = new KindStats(k);
+      }
+    }
+
+    KindStats kind(int ordinal) {
+      return byKind[ordinal];
+    }
+
+    /** The figures of one kind of client. */
+    KindStats kind(Scenario.ClientKind k) {
+      return byKind[k.ordinal()];
+    }
+
+    /**
+     * What must be equal in two runs of one seed: every admission's time, every wait, and the
+     * counts of what happened, in one string.
+     */
+    String fingerprint() {
+      return "admitted=" + admitted + " queued=" + queued + " abandoned=" + abandoned + " decisions=" + decisions
+          + " syncs=" + syncs + " storeBytesUp=" + storeBytesUp + " peakActive=" + peakActive
+          + " admissions=" + java.util.Arrays.hashCode(admissionTimes) + " waits=" + waits.size()
+          + " active=" + java.util.Arrays.hashCode(active) + " byKind="
+          + java.util.Arrays.stream(byKind).map(k -> k.admittedFromLine + "/" + k.lostPlace + "/" + k.polls)
+              .toList();
     }
 
     void finish(SpikeSimulator sim) {
@@ -1001,6 +1180,9 @@ public final class SpikeSimulator {
       // that large); those whose estimate has not run out yet are left out and counted.
       long end = sim.endMillis;
       for (int u = 0; u < sim.users; u++) {
+        if (sim.state[u] == WAITING && sim.kind[u] == HONEST) {
+          byKind[sim.clientKind[u]].stillWaiting++;
+        }
         if (sim.state[u] == WAITING && sim.kind[u] == HONEST && u != sim.cloneVictim) {
           double waited = (end - sim.estimateFrom(u)) / 1000.0;
           if (sim.shownWait[u] >= 0 && waited > sim.shownWait[u]) {
@@ -1093,7 +1275,58 @@ public final class SpikeSimulator {
           firstEstimateDelays.quantile(0.5) / 1000, firstEstimateDelays.quantile(0.9) / 1000, rangeHitRate() * 100,
           bounced, lostPlace, revived, cookieExpiredEarly, duplicateAdmits, replays, replayAdmissions,
           cloneAdmitted, clonePlaceAdmitted, clonePlaceSpanMillis, decisions, syncs, storeExchanges,
-          storeFailures, wallMillis / 1000.0);
+          storeFailures, wallMillis / 1000.0)
+          + String.format(Locale.ROOT, "; admitted from the line after a later arrival %d, walk-ins passing a waiting user %d"
+              + " (largest gap %d s)", lateFromLine, walkInsPassing, maxWalkInGapSeconds)
+          + Arrays.stream(byKind).filter(k -> k.arrivals > 0).map(k -> "\n    " + k.line()).reduce("", String::concat);
+    }
+  }
+
+  /** What one run measured of one kind of client. */
+  static final class KindStats {
+    final Scenario.ClientKind kind;
+    int arrivals;
+    int admittedOnArrival;
+    int queued;
+    int admittedFromLine;
+    int abandoned;
+    int stillWaiting;
+    /** Waiting users the room put at the back of the line (it did not know their place any more). */
+    int lostPlace;
+    /** Waiting users whose place cookie the client dropped because its Max-Age had passed. */
+    int cookieExpired;
+    /** Users turned away while a later arrival second had been admitted from the line. */
+    int passed;
+    /** Users admitted from the line after a later arrival second had been admitted from the line. */
+    int late;
+    /** Frozen tabs that went silent (the others were let in or left before their freeze). */
+    int froze;
+    long polls;
+    long minPollGapMillis = Long.MAX_VALUE;
+    long maxPollGapMillis;
+    /** Waits of users admitted from the line, from when they were first put in line (over any lost place). */
+    final DoubleList waits = new DoubleList();
+    final DoubleList estimateErrors = new DoubleList();
+
+    KindStats(Scenario.ClientKind kind) {
+      this.kind = kind;
+    }
+
+    void poll(long gapMillis) {
+      polls++;
+      minPollGapMillis = Math.min(minPollGapMillis, gapMillis);
+      maxPollGapMillis = Math.max(maxPollGapMillis, gapMillis);
+    }
+
+    /** One line of the kind's figures. */
+    String line() {
+      return String.format(Locale.ROOT,
+          "%s: %d arrivals, %d admitted on arrival, %d queued, %d admitted from the line (wait p50 %.0f s p90 %.0f s),"
+              + " %d left, %d still waiting, %d lost place (%d cookies expired), %d passed, %d admitted after a later"
+              + " arrival, %d froze; %d polls every %.1f-%.1f s",
+          kind.label(), arrivals, admittedOnArrival, queued, admittedFromLine, waits.quantile(0.5) / 1000,
+          waits.quantile(0.9) / 1000, abandoned, stillWaiting, lostPlace, cookieExpired, passed, late, froze, polls,
+          polls == 0 ? Double.NaN : minPollGapMillis / 1000.0, maxPollGapMillis / 1000.0);
     }
   }
 
@@ -1168,63 +1401,270 @@ public final class SpikeSimulator {
   }
 
   /**
-   * Runs scenarios and writes, per scenario, a directory {@code <name>/} with {@code series.csv}
-   * (per second), {@code dc.csv} (per data center) and {@code summary.json} (and {@code
-   * chart.png} with {@code --chart}), plus {@code summary.md} (named after the variant options
-   * when there are any, e.g. {@code summary--no-lag.md}) for all of them.
+   * Runs scenarios (the standard ones when none is named; {@code hostile} for the adversarial
+   * set) and writes, per scenario, a directory {@code <name>/} with {@code series.csv} (per
+   * second), {@code dc.csv} (per data center), {@code kinds.csv} (per client kind) and {@code
+   * summary.json} (and {@code chart.png} with {@code --chart}), plus {@code summary.md} (named after
+   * the variant options when there are any, e.g. {@code summary--no-lag.md}) for all of them. With
+   * {@code --all}, every named scenario (or the ones given) and one Markdown table of them, {@code
+   * table.md}. With {@code --seeds=A..B}, one scenario over seeds A to B: every seed whose peak
+   * active or peak per minute exceeds the limit is printed, so that it can be replayed with {@code
+   * --seed=N}.
    */
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) {
     System.setProperty("java.awt.headless", "true");
+    int code = new picocli.CommandLine(new Cli()).execute(args);
+    if (code != 0) {
+      System.exit(code);
+    }
+  }
+
+  /** The command line of {@link #main}. */
+  @picocli.CommandLine.Command(
+      name = "SpikeSimulator",
+      mixinStandardHelpOptions = true,
+      sortOptions = false,
+      description = "Drives the real core through traffic spikes, hostile conditions and client mixes in virtual time.")
+  static final class Cli implements java.util.concurrent.Callable<Integer> {
+    @picocli.CommandLine.Parameters(paramLabel = "SCENARIO",
+        description = "scenarios to run (default: one-node dc5x4 flash20x5; 'hostile' for the adversarial set);"
+            + " known: ${COMPLETION-CANDIDATES}",
+        completionCandidates = Names.class)
+    List<String> names = new ArrayList<>();
+
+    @picocli.CommandLine.Option(names = "--out", paramLabel = "DIR", description = "output directory (default target/sim)")
     Path out = Path.of("target", "sim");
-    List<Scenario> scenarios = new ArrayList<>();
-    List<String> variants = new ArrayList<>();
-    boolean chart = false;
-    for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--out") && i + 1 < args.length) {
-        out = Path.of(args[++i]);
-      } else if (args[i].equals("--chart")) {
-        chart = true;
-      } else if (args[i].startsWith("--")) {
-        variants.add(args[i]);
-      } else if (args[i].equals("hostile")) {
-        scenarios.addAll(Scenario.adversarial());
-      } else {
-        scenarios.add(Scenario.named(args[i]));
+
+    @picocli.CommandLine.Option(names = "--chart", description = "also write chart.png per scenario")
+    boolean chart;
+
+    @picocli.CommandLine.Option(names = "--all",
+        description = "run every named scenario (or those given) and write DIR/table.md, one row per scenario")
+    boolean all;
+
+    @picocli.CommandLine.Option(names = "--seeds", paramLabel = "A..B",
+        description = "run the one scenario given over seeds A to B and print every seed that breaches a limit")
+    @Nullable String seeds;
+
+    @picocli.CommandLine.Option(names = "--threads", paramLabel = "N",
+        description = "with --seeds: runs at once (each run is single-threaded and deterministic; default 1)")
+    int threads = 1;
+
+    @picocli.CommandLine.Option(names = "--seed", paramLabel = "N", description = "run the scenarios with this seed")
+    @Nullable Long seed;
+
+    @picocli.CommandLine.Option(names = "--minutes", paramLabel = "N", description = "cut the scenarios to their first N minutes")
+    @Nullable Integer minutes;
+
+    @picocli.CommandLine.Option(names = "--sync", paramLabel = "MILLIS", description = "another epoch length")
+    @Nullable Long syncMillis;
+
+    @picocli.CommandLine.Option(names = "--mix", paramLabel = "MIX",
+        description = "another client mix: 'default', 'legacy' (every user a page that gives up, as before client kinds)"
+            + " or five shares page,hidden,frozen,api,leaver that sum to 1")
+    @Nullable String mix;
+
+    @picocli.CommandLine.Option(names = "--no-lag", description = "no propagation lag")
+    boolean noLag;
+
+    @picocli.CommandLine.Option(names = "--patient", description = "nobody gives up")
+    boolean patient;
+
+    @picocli.CommandLine.Option(names = "--one-dc", description = "all nodes in one data center")
+    boolean oneDc;
+
+    @picocli.CommandLine.Option(names = "--lockstep", description = "every node syncs at the same instants")
+    boolean lockstep;
+
+    @picocli.CommandLine.Option(names = "--cold-start", description = "every node starts with the traffic")
+    boolean coldStart;
+
+    @picocli.CommandLine.Option(names = "--sticky", description = "sticky load balancing")
+    boolean sticky;
+
+    /** The scenario names, for the help. */
+    static final class Names implements Iterable<String> {
+      @Override
+      public java.util.Iterator<String> iterator() {
+        List<String> n = new ArrayList<>(Scenario.names());
+        n.add("hostile");
+        n.add("tiny-one-node");
+        return n.iterator();
       }
     }
-    if (scenarios.isEmpty()) {
-      scenarios.addAll(Scenario.standard());
-    }
-    for (String v : variants) {
-      for (int i = 0; i < scenarios.size(); i++) {
-        Scenario sc = scenarios.get(i);
-        scenarios.set(i, switch (v) {
-          case "--no-lag" -> sc.withoutLag();
-          case "--patient" -> sc.withoutAbandoning();
-          case "--one-dc" -> sc.inOneDataCenter();
-          case "--lockstep" -> sc.inLockstep();
-          case "--cold-start" -> sc.withColdStart();
-          case "--sticky" -> sc.withSticky();
-          default -> v.startsWith("--minutes=")
-              ? sc.truncated(Integer.parseInt(v.substring(10)))
-              : v.startsWith("--sync=") ? sc.withSyncInterval(Duration.ofMillis(Long.parseLong(v.substring(7)))) : sc;
-        });
-        if (scenarios.get(i) == sc && !v.startsWith("--minutes=")) {
-          throw new IllegalArgumentException("unknown option " + v + "; known: --out DIR, --chart, --no-lag, --patient,"
-              + " --one-dc, --lockstep, --cold-start, --sticky, --minutes=N, --sync=MILLIS");
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+      List<Scenario> scenarios = new ArrayList<>();
+      for (String n : names) {
+        if (n.equals("hostile")) {
+          scenarios.addAll(Scenario.adversarial());
+        } else {
+          scenarios.add(Scenario.named(n));
         }
       }
+      if (scenarios.isEmpty()) {
+        if (all) {
+          Scenario.names().forEach(n -> scenarios.add(Scenario.named(n)));
+        } else {
+          scenarios.addAll(Scenario.standard());
+        }
+      }
+      StringBuilder suffix = new StringBuilder();
+      scenarios.replaceAll(sc -> variant(sc, suffix));
+      if (seeds != null) {
+        if (scenarios.size() != 1) {
+          throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--seeds runs exactly one scenario");
+        }
+        return seeds(scenarios.get(0));
+      }
+      Files.createDirectories(out);
+      List<Result> results = new ArrayList<>();
+      List<String> failures = new ArrayList<>();
+      for (Scenario scenario : scenarios) {
+        System.out.println("running " + scenario.name() + ": " + scenario.description());
+        Result r;
+        try {
+          r = run(scenario);
+        } catch (RuntimeException e) {
+          if (!all) {
+            throw e;
+          }
+          // In a table, a scenario the core refuses is a row, not the end of the run.
+          System.out.println(scenario.name() + " failed: " + e);
+          failures.add(scenario.name() + ": " + e);
+          continue;
+        }
+        results.add(r);
+        System.out.println(r.line());
+        SimReport.write(out, r, chart);
+        if (all) {
+          // After every scenario, so that a long run cut short still leaves the rows it has.
+          SimReport.table(out.resolve("table" + suffix + ".md"), results, failures);
+        }
+      }
+      SimReport.summary(out.resolve("summary" + suffix + ".md"), results);
+      if (all) {
+        SimReport.table(out.resolve("table" + suffix + ".md"), results, failures);
+      }
+      System.out.println("wrote " + out.toAbsolutePath());
+      return 0;
     }
-    Files.createDirectories(out);
-    List<Result> results = new ArrayList<>();
-    for (Scenario scenario : scenarios) {
-      System.out.println("running " + scenario.name() + ": " + scenario.description());
-      Result r = run(scenario);
-      results.add(r);
-      System.out.println(r.line());
-      SimReport.write(out, r, chart);
+
+    private Scenario variant(Scenario sc, StringBuilder suffix) {
+      boolean first = suffix.length() == 0;
+      StringBuilder sfx = new StringBuilder();
+      if (seed != null) {
+        sc = sc.withSeed(seed);
+        sfx.append("--seed=").append(seed);
+      }
+      if (minutes != null) {
+        sc = sc.truncated(minutes);
+        sfx.append("--minutes=").append(minutes);
+      }
+      if (syncMillis != null) {
+        sc = sc.withSyncInterval(Duration.ofMillis(syncMillis));
+        sfx.append("--sync=").append(syncMillis);
+      }
+      if (mix != null) {
+        sc = sc.withClientMix(mix(mix), "mix-" + mix.replace(',', '-'));
+        sfx.append("--mix=").append(mix.replace(',', '-'));
+      }
+      if (noLag) {
+        sc = sc.withoutLag();
+        sfx.append("--no-lag");
+      }
+      if (patient) {
+        sc = sc.withoutAbandoning();
+        sfx.append("--patient");
+      }
+      if (oneDc) {
+        sc = sc.inOneDataCenter();
+        sfx.append("--one-dc");
+      }
+      if (lockstep) {
+        sc = sc.inLockstep();
+        sfx.append("--lockstep");
+      }
+      if (coldStart) {
+        sc = sc.withColdStart();
+        sfx.append("--cold-start");
+      }
+      if (sticky) {
+        sc = sc.withSticky();
+        sfx.append("--sticky");
+      }
+      if (first) {
+        suffix.append(sfx);
+      }
+      return sc;
     }
-    SimReport.summary(out.resolve("summary" + String.join("", variants) + ".md"), results);
-    System.out.println("wrote " + out.toAbsolutePath());
+
+    static Scenario.ClientMix mix(String m) {
+      return switch (m) {
+        case "default" -> Scenario.ClientMix.DEFAULT;
+        case "legacy" -> Scenario.ClientMix.LEAVERS_ONLY;
+        default -> {
+          String[] p = m.split(",", -1);
+          if (p.length != 5) {
+            throw new IllegalArgumentException("--mix takes 'default', 'legacy' or five shares page,hidden,frozen,api,leaver: " + m);
+          }
+          yield new Scenario.ClientMix(Double.parseDouble(p[0]), Double.parseDouble(p[1]), Double.parseDouble(p[2]),
+              Double.parseDouble(p[3]), Double.parseDouble(p[4]));
+        }
+      };
+    }
+
+    /** Runs {@code sc} over the seeds; prints each breach and a summary line; 0 if none breached. */
+    private int seeds(Scenario sc) throws InterruptedException {
+      String spec = java.util.Objects.requireNonNull(seeds);
+      int dots = spec.indexOf("..");
+      long from = Long.parseLong(dots < 0 ? spec : spec.substring(0, dots));
+      long to = dots < 0 ? from : Long.parseLong(spec.substring(dots + 2));
+      int count = (int) (to - from + 1);
+      String[] breach = new String[count];
+      String[] fingerprint = new String[count];
+      java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+      java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+      long started = System.nanoTime();
+      Runnable worker = () -> {
+        for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+          Result r = run(sc.withSeed(from + i));
+          fingerprint[i] = r.fingerprint();
+          if (r.peakActive > sc.totalActiveUsers() || r.peakAdmittedPerMinute > sc.newUsersPerMinute()) {
+            breach[i] = String.format(Locale.ROOT, "seed %d: peak active %d / %d, peak per minute %d / %d (replay: --seed=%d %s)",
+                from + i, r.peakActive, sc.totalActiveUsers(), r.peakAdmittedPerMinute, sc.newUsersPerMinute(), from + i,
+                names.isEmpty() ? sc.name() : names.get(0));
+            System.out.println(breach[i]);
+          }
+          int d = done.incrementAndGet();
+          if (d % 50 == 0) {
+            System.err.printf(Locale.ROOT, "%d of %d seeds in %.0f s%n", d, count, (System.nanoTime() - started) / 1e9);
+          }
+        }
+      };
+      List<Thread> pool = new ArrayList<>();
+      for (int t = 0; t < Math.max(1, threads); t++) {
+        Thread th = new Thread(worker, "seeds-" + t);
+        th.start();
+        pool.add(th);
+      }
+      for (Thread th : pool) {
+        th.join();
+      }
+      List<Long> bad = new ArrayList<>();
+      int runs = 1;
+      for (int i = 0; i < count; i++) {
+        runs = 31 * runs + fingerprint[i].hashCode();
+        if (breach[i] != null) {
+          bad.add(from + i);
+        }
+      }
+      // The hash of every run's fingerprint: the same for the same seeds, whatever the threads.
+      System.out.printf(Locale.ROOT, "%s: seeds %d..%d, %d runs, %d with a limit breached%s; runs' fingerprint %08x (%.0f s)%n",
+          sc.name(), from, to, count, bad.size(), bad.isEmpty() ? "" : ": " + bad, runs,
+          (System.nanoTime() - started) / 1e9);
+      return bad.isEmpty() ? 0 : 1;
+    }
   }
 }

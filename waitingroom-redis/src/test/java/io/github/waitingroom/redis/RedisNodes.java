@@ -162,7 +162,7 @@ final class RedisNodes implements AutoCloseable {
             .storeBudget(storeBudget)
             .backgroundSync(false);
     if (tieBreaks != null) {
-      builder.tieBreaks(tieBreaks.split()::nextInt);
+      builder.random(tieBreaks.split());
     }
     WaitingRoom room = builder.build();
     Node n = new Node(dataCenter, id, skew, clock, transport, room);

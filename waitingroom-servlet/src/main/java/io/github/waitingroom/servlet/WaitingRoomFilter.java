@@ -260,7 +260,7 @@ public final class WaitingRoomFilter implements Filter {
         .accept(req.getHeader("Accept"))
         .acceptLanguage(req.getHeader("Accept-Language"))
         .referer(req.getHeader("Referer"))
-        .host(req.getHeader("Host"))
+        .host(host(req))
         .remoteAddress(friction && s.gate.wantsRemoteAddress(query) ? req.getRemoteAddr() : null)
         .build();
     GateResponse g = s.gate.handle(gr);
@@ -383,6 +383,22 @@ public final class WaitingRoomFilter implements Filter {
   public @Nullable WaitingRoom room() {
     Settings s = settings;
     return s == null ? null : s.room;
+  }
+
+  /**
+   * The host (and port, when not the scheme's default) the client addressed, as the container
+   * resolved it: behind a reverse proxy, what its forwarded headers say once the container is told
+   * to trust them (Tomcat's {@code RemoteIpValve}, Spring's {@code ForwardedHeaderFilter}), where
+   * the {@code Host} header names the proxy's upstream instead.
+   */
+  static String host(HttpServletRequest req) {
+    String name = req.getServerName();
+    String h = name.indexOf(':') >= 0 && !name.startsWith("[") ? "[" + name + "]" : name;
+    int port = req.getServerPort();
+    String scheme = req.getScheme();
+    boolean defaultPort =
+        port <= 0 || ("https".equalsIgnoreCase(scheme) && port == 443) || ("http".equalsIgnoreCase(scheme) && port == 80);
+    return defaultPort ? h : h + ":" + port;
   }
 
   /** The path as the client sent it (not decoded), after the context path. */

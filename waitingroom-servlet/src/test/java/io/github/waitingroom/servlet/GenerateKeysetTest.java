@@ -42,8 +42,43 @@ class GenerateKeysetTest {
   }
 
   @Test
+  void refusesAPathInsideAGitWorkTreeUnlessForced(@TempDir Path dir) throws Exception {
+    Path project = dir.resolve("project");
+    Files.createDirectories(project.resolve(".git"));
+    Files.createDirectories(project.resolve("src/main/resources"));
+    Path inRoot = project.resolve("keyset.json");
+    Path deeper = project.resolve("src/main/resources/keyset.json");
+    assertThat(run(inRoot.toString())).isEqualTo(1);
+    assertThat(run(deeper.toString())).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("refusing", project.toString(), "--force");
+    assertThat(inRoot).doesNotExist();
+    assertThat(deeper).doesNotExist();
+
+    assertThat(run("--force", inRoot.toString())).isZero();
+    assertThat(TicketKeys.fromJson(Files.readString(inRoot))).isNotNull();
+  }
+
+  @Test
+  void aLinkedWorkTreeOrSubmoduleCountsToo(@TempDir Path dir) throws Exception {
+    // There .git is a file ("gitdir: ..."), not a directory.
+    Files.writeString(dir.resolve(".git"), "gitdir: /elsewhere/.git/worktrees/x");
+    assertThat(run(dir.resolve("keyset.json").toString())).isEqualTo(1);
+    assertThat(dir.resolve("keyset.json")).doesNotExist();
+  }
+
+  @Test
+  void writesOutsideAWorkTree(@TempDir Path dir) throws Exception {
+    Files.createDirectories(dir.resolve("project/.git"));
+    Path outside = dir.resolve("secrets/keyset.json");
+    Files.createDirectories(outside.getParent());
+    assertThat(run(outside.toString())).isZero();
+    assertThat(TicketKeys.fromJson(Files.readString(outside))).isNotNull();
+  }
+
+  @Test
   void tooManyArgumentsPrintUsage() {
     assertThat(run("a", "b")).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("usage");
+    assertThat(run("--forse", "a")).isEqualTo(2);
   }
 }

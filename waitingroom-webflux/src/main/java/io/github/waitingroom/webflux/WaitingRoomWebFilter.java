@@ -230,7 +230,7 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
         .accept(headers.getFirst(HttpHeaders.ACCEPT))
         .acceptLanguage(headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE))
         .referer(headers.getFirst(HttpHeaders.REFERER))
-        .host(headers.getFirst(HttpHeaders.HOST))
+        .host(host(request.getURI()))
         .remoteAddress(remote == null || remote.getAddress() == null ? null : remote.getAddress().getHostAddress())
         .build();
     if (gate.mayBlock(r)) {
@@ -238,6 +238,24 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
       return Mono.fromCompletionStage(gate.handleAsync(r)).flatMap(g -> answer(exchange, chain, gate, r, g));
     }
     return answer(exchange, chain, gate, r, gate.handle(r));
+  }
+
+  /**
+   * The host (and port, when not the scheme's default) the client addressed, from the request's
+   * URI: behind a reverse proxy, what its forwarded headers say once the server is told to trust
+   * them (Spring's {@code ForwardedHeaderTransformer}, Reactor Netty's forwarded support), where
+   * the {@code Host} header names the proxy's upstream instead.
+   */
+  static @Nullable String host(java.net.URI uri) {
+    String name = uri.getHost();
+    if (name == null) {
+      return null;
+    }
+    int port = uri.getPort();
+    String scheme = uri.getScheme();
+    boolean defaultPort =
+        port < 0 || ("https".equalsIgnoreCase(scheme) && port == 443) || ("http".equalsIgnoreCase(scheme) && port == 80);
+    return defaultPort ? name : name + ":" + port;
   }
 
   private Mono<Void> answer(

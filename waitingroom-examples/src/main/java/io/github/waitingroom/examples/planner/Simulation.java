@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * last request.
  *
  * <p>Deterministic: the arrivals, the users' times and the order of events come from the seed,
- * and so do the tie-break bits of the places in line ({@link WaitingRoom.Builder#tieBreaks}).
+ * and so do the tie-break bits of the places in line ({@link WaitingRoom.Builder#random}).
  */
 public final class Simulation {
   /** Virtual start: a round hour, so the room's minutes and slices line up with the run's seconds. */
@@ -117,7 +117,7 @@ public final class Simulation {
             .transport(new InMemoryTransport(clock))
             .nodeId("planner")
             .backgroundSync(false)
-            .tieBreaks(tieBreaks::nextInt)
+            .random(tieBreaks.split())
             .build();
 
     this.arrivalMillis = settings.arrivals().times(seed);

@@ -2,7 +2,6 @@ package io.github.waitingroom.spring.boot.actuate;
 
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.spring.boot.WaitingRooms;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -26,6 +25,11 @@ import org.springframework.boot.actuate.health.HealthIndicator;
  * reads the health endpoint would take the whole site out, although each node keeps serving its
  * admitted users under the room's failure policy. Enable it for monitoring, and keep it out of
  * the health group the load balancer reads.
+ *
+ * <p>This class is for Spring Boot 3.5 ({@code org.springframework.boot.actuate.health}); Spring
+ * Boot 4 moved health indicators to {@code org.springframework.boot.health.contributor}, and gets
+ * {@link Boot4WaitingRoomHealthIndicator}, which reports the same. The starter registers the one
+ * that fits the application's Boot, under the bean name {@code waitingRoomHealthIndicator}.
  */
 public class WaitingRoomHealthIndicator implements HealthIndicator {
   private final @Nullable WaitingRoom room;
@@ -53,27 +57,7 @@ public class WaitingRoomHealthIndicator implements HealthIndicator {
 
   @Override
   public Health health() {
-    boolean failing = false;
-    Map<String, Object> details = new LinkedHashMap<>();
-    WaitingRoom main = room;
-    if (main != null) {
-      boolean f = main.transportFailing();
-      failing = f;
-      details.put("room", main.config().roomId());
-      details.put("storeFailing", f);
-    }
-    if (!rooms.asMap().isEmpty()) {
-      Map<String, Object> named = new LinkedHashMap<>();
-      for (Map.Entry<String, WaitingRoom> e : rooms.asMap().entrySet()) {
-        boolean f = e.getValue().transportFailing();
-        failing |= f;
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("room", e.getValue().config().roomId());
-        d.put("storeFailing", f);
-        named.put(e.getKey(), d);
-      }
-      details.put("rooms", named);
-    }
-    return (failing ? Health.down() : Health.up()).withDetails(details).build();
+    StoreHealth h = StoreHealth.of(room, rooms);
+    return (h.failing ? Health.down() : Health.up()).withDetails(h.details).build();
   }
 }

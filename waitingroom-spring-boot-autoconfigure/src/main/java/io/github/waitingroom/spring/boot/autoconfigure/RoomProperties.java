@@ -31,7 +31,7 @@ public class RoomProperties {
   /** How many new users the room admits per minute at most, room-wide. Required. */
   private @Nullable Integer newUsersPerMinute;
 
-  /** How long an admitted user stays active after their last request. Required. Whole seconds. */
+  /** How long an admitted user stays active after their last request, in whole seconds. Required. */
   private @Nullable Duration sessionDuration;
 
   /** The width of an arrival bucket (users arriving within one bucket share a place in line). Default: 1 minute. */
@@ -46,20 +46,22 @@ public class RoomProperties {
   /** How often the waiting page reloads itself. Default: 20 seconds. */
   private @Nullable Duration refreshInterval;
 
-  /** How long a waiting user keeps their place without reloading. Default: the core's default. */
+  /**
+   * How long a waiting user keeps their place without the page polling (a tab in the background, a
+   * phone away). Default: ten minutes, or three refresh intervals plus one slice width if longer.
+   */
   private @Nullable Duration waitingTimeout;
 
   /** The path (within the application) the room guards, with everything below it. */
   private String pathPrefix = "/";
 
   /**
-   * More paths that pass without a ticket: a path ({@code /api/public}) covers itself and
-   * everything below it; {@code *.pdf} covers an extension. Added to the defaults of {@code
-   * ignore-spring-resources}.
+   * More paths that pass without a ticket: a path (/api/public) covers itself and everything below
+   * it; *.pdf covers an extension. Added to what ignore-spring-resources lets through.
    */
   private List<String> ignorePaths = new ArrayList<>();
 
-  /** The HTTP status of waiting responses: 200, 202 or 429 (with Retry-After). */
+  /** The HTTP status of waiting responses: 200, 202 or 429 (429 with a Retry-After header). */
   private int waitingStatus = 200;
 
   /**
@@ -69,10 +71,10 @@ public class RoomProperties {
   private int rejectStatus = 403;
 
   /**
-   * Lets the application end a visitor's session (after a checkout): by the response header
-   * {@code X-WaitingRoom-Revoke}, which the filter removes, or by {@code WaitingRoomSession.revoke()}
-   * on the request (or exchange) attribute {@code io.github.waitingroom.session}. Either revokes the
-   * session in the room and deletes its cookie while the response is not committed.
+   * Whether the application may end a visitor's session (after a checkout): by the response header
+   * X-WaitingRoom-Revoke, which the filter removes, or by WaitingRoomSession.revoke() on the
+   * request (or exchange) attribute io.github.waitingroom.session. Either revokes the session in
+   * the room and deletes its cookie while the response is not committed.
    */
   private boolean revoke;
 
@@ -81,7 +83,7 @@ public class RoomProperties {
 
   /**
    * A custom waiting page: a Mustache template (HTML-escaped {{variables}}, {{text.key}} for the
-   * page's texts; see README "Your own waiting page"). Unset: the built-in page of page-style.
+   * page's texts; see "Your own waiting page" in the docs). Unset: the built-in page of page-style.
    */
   private @Nullable Resource pageTemplate;
 
@@ -94,7 +96,10 @@ public class RoomProperties {
   /** One language for every visitor, whatever their Accept-Language says; unset: follow the header. */
   private @Nullable String language;
 
-  /** A directory of messages_<tag>.properties files (UTF-8) that override the page's texts or add languages. */
+  /**
+   * A directory of messages_LANGUAGE.properties files (UTF-8, for example messages_de.properties)
+   * that override the page's texts or add languages.
+   */
   private @Nullable String messagesDirectory;
 
   /** The site's name, on the branded page and as its logo's alt text. */
@@ -108,7 +113,7 @@ public class RoomProperties {
 
   /**
    * A proof of work newcomers solve before they get a place while people wait: the leading zero
-   * bits of a solution (16 to 18 suit phones; see README "Bots and floods"). 0: off.
+   * bits of a solution (16 to 18 suit phones; see "Bots and floods" in the docs). 0: off.
    */
   private int proofOfWork;
 
@@ -338,7 +343,10 @@ public class RoomProperties {
     /** Another verify URL than the service's own (a proxy). */
     private @Nullable String verifyUrl;
 
-    /** A good token whose score (reCAPTCHA v3, hCaptcha Enterprise) is below this sends the client to the infinite queue. 0: none. */
+    /**
+     * A score from 0 to 1: a good token whose score (reCAPTCHA v3, hCaptcha Enterprise) is below
+     * it sends the client to the infinite queue. 0: none.
+     */
     private double flagBelow;
 
     /** How long to wait for the service. */
@@ -407,13 +415,16 @@ public class RoomProperties {
 
   /** The {@code cookie.*} properties of a room. */
   public static class Cookie {
-    /** The session cookie's name; the place cookie gets _q appended. Default: wr_ followed by the room id. */
+    /** The session cookie's name; the place cookie gets _q appended. Default: wr_ followed by the room id (wr_default for the main room). */
     private @Nullable String name;
 
-    /** When the cookie is Secure: AUTO (when the request came over HTTPS), ALWAYS or NEVER. */
+    /**
+     * When the cookies are Secure: auto (when the request came over HTTPS; behind a TLS-terminating
+     * proxy set server.forward-headers-strategy), always or never.
+     */
     private CookieSecure secure = CookieSecure.AUTO;
 
-    /** The cookie's SameSite attribute: LAX, STRICT or NONE (NONE implies Secure). */
+    /** The cookies' SameSite attribute: lax, strict or none (none needs Secure cookies). */
     private SameSite sameSite = SameSite.LAX;
 
     public @Nullable String getName() {

@@ -4,6 +4,7 @@ import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.coordinator.InMemoryTransport;
 import io.github.waitingroom.coordinator.Transport;
 import io.github.waitingroom.redis.RedisTransport;
 import io.github.waitingroom.spring.boot.WaitingRooms;
@@ -152,7 +153,7 @@ public class WaitingRoomAutoConfiguration {
   /** A room with the application's keyset, store and node settings. */
   private static WaitingRoom room(
       WaitingRoomProperties p, RoomConfig config, @Nullable Transport transport, Environment environment) {
-    KeysetHandle keys = keys(p.getKeyset(), config.roomId(), environment);
+    KeysetHandle keys = keys(p.getKeyset(), config.roomId(), transport != null && !(transport instanceof InMemoryTransport), environment);
     WaitingRoom.Builder b = WaitingRoom.builder(config, keys);
     String redisUri = p.getStore().getRedisUri();
     if (transport == null && redisUri != null && !redisUri.isBlank()) {
@@ -181,61 +182,93 @@ public class WaitingRoomAutoConfiguration {
     return room;
   }
 
-  static KeysetHandle keys(WaitingRoomProperties.Keyset k, String roomId, Environment environment) {
+  /**
+   * The room's ticket keyset from {@code waitingroom.keyset.*}. A source that is configured but
+   * absent (an unset variable, a missing file or resource, as on a CI machine without the secret)
+   * counts as no keyset; a source that is present but unreadable or not a keyset always stops
+   * startup. Without a keyset, the rule of Spring Security's generated password: where it is safe
+   * (this JVM alone, the in-memory store) the room runs on a generated keyset and says so at WARN;
+   * with a store that other nodes share, startup stops naming the property to set, since every
+   * node needs the same keyset. {@code generate-ephemeral} set to true or false overrides that.
+   */
+  static KeysetHandle keys(
+      WaitingRoomProperties.Keyset k, String roomId, boolean sharedStore, Environment environment) {
     MutuallyExclusiveConfigurationPropertiesException.throwIfMultipleNonNullValuesIn(
         entries -> {
           entries.put("waitingroom.keyset.env", k.getEnv());
           entries.put("waitingroom.keyset.file", k.getFile());
           entries.put("waitingroom.keyset.resource", k.getResource());
         });
+    String property = "waitingroom.keyset";
+    @Nullable Object value = null;
+    String absent = "no keyset source is configured";
     String env = k.getEnv();
+    Path file = k.getFile();
+    Resource resource = k.getResource();
     if (env != null) {
       // The environment as Spring sees it: the process environment, or what a test puts there.
       String json = environment.getProperty(env);
       if (json == null || json.isBlank()) {
         json = System.getenv(env);
       }
-      if (json == null || json.isBlank()) {
-        throw new InvalidConfigurationPropertyValueException(
-            "waitingroom.keyset.env", env, "the environment variable " + env + " is not set");
+      if (json != null && !json.isBlank()) {
+        return parse("waitingroom.keyset.env", env, json);
       }
-      return parse("waitingroom.keyset.env", env, json);
-    }
-    Path file = k.getFile();
-    if (file != null) {
-      try {
-        return parse("waitingroom.keyset.file", file, Files.readString(file, StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        throw new InvalidConfigurationPropertyValueException("waitingroom.keyset.file", file, "cannot be read: " + e);
+      property = "waitingroom.keyset.env";
+      value = env;
+      absent = "the environment variable " + env + " (waitingroom.keyset.env) is not set";
+    } else if (file != null) {
+      if (Files.exists(file)) {
+        try {
+          return parse("waitingroom.keyset.file", file, Files.readString(file, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+          throw new InvalidConfigurationPropertyValueException("waitingroom.keyset.file", file, "cannot be read: " + e);
+        }
       }
-    }
-    Resource resource = k.getResource();
-    if (resource != null) {
-      try {
-        return parse(
-            "waitingroom.keyset.resource",
-            resource.getDescription(),
-            resource.getContentAsString(StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        throw new InvalidConfigurationPropertyValueException(
-            "waitingroom.keyset.resource", resource.getDescription(), "cannot be read: " + e);
+      property = "waitingroom.keyset.file";
+      value = file;
+      absent = "the file " + file + " (waitingroom.keyset.file) does not exist";
+    } else if (resource != null) {
+      if (resource.exists()) {
+        try {
+          return parse(
+              "waitingroom.keyset.resource",
+              resource.getDescription(),
+              resource.getContentAsString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+          throw new InvalidConfigurationPropertyValueException(
+              "waitingroom.keyset.resource", resource.getDescription(), "cannot be read: " + e);
+        }
       }
+      property = "waitingroom.keyset.resource";
+      value = resource.getDescription();
+      absent = "the resource " + resource.getDescription() + " (waitingroom.keyset.resource) does not exist";
     }
-    if (k.isGenerateEphemeral()) {
+    Boolean generate = k.getGenerateEphemeral();
+    if (Boolean.TRUE.equals(generate) || (generate == null && !sharedStore)) {
       log.warn(
-          "waiting room '{}': generated an EPHEMERAL ticket keyset (waitingroom.keyset.generate-ephemeral=true)."
-              + " Tickets will not open after a restart or on any other node; set waitingroom.keyset.env,"
-              + " .file or .resource in production.",
-          roomId);
+          "waiting room '{}': {}, so this JVM seals tickets with a GENERATED keyset. That is safe only for"
+              + " one node with the in-memory store: tickets do not survive a restart and open on no other"
+              + " node. This generated keyset is for development and tests only; in production set"
+              + " waitingroom.keyset.env (or .file, .resource) to a keyset made with GenerateKeyset.",
+          roomId,
+          absent);
       return TicketKeys.generate();
     }
+    String why =
+        generate == null
+            ? "the room's store is shared with other nodes, and every node needs the same ticket keyset, so none is"
+                + " generated"
+            : "waitingroom.keyset.generate-ephemeral is false";
     throw new InvalidConfigurationPropertyValueException(
-        "waitingroom.keyset",
-        null,
-        "no ticket keyset: set one of waitingroom.keyset.env (an environment variable holding the keyset"
-            + " JSON), waitingroom.keyset.file or waitingroom.keyset.resource. Every node of a room needs the"
-            + " same keyset; make one with java io.github.waitingroom.servlet.GenerateKeyset. For a single"
-            + " throw-away node only, set waitingroom.keyset.generate-ephemeral=true.");
+        property,
+        value,
+        absent
+            + ", and "
+            + why
+            + ": set waitingroom.keyset.env (an environment variable holding the keyset JSON),"
+            + " waitingroom.keyset.file or waitingroom.keyset.resource. Make a keyset with java"
+            + " io.github.waitingroom.servlet.GenerateKeyset.");
   }
 
   private static KeysetHandle parse(String property, Object value, String json) {

@@ -28,13 +28,19 @@ public class WaitingRoomProperties extends RoomProperties {
   /** Whether the waiting room guards the application. Set to false to switch it off (tests, local runs). */
   private boolean enabled = true;
 
-  /** This node's id, unique within its data center. Default: the core's default. */
+  /**
+   * This node's id, unique within its data center: set it on every node of a room that several
+   * nodes share (the pod or host name). Default: node.
+   */
   private @Nullable String nodeId;
 
-  /** This node's data center (region, cluster). Default: the core's default. */
+  /** This node's data center (region, cluster). Default: local. */
   private @Nullable String dataCenter;
 
-  /** What the room does with new arrivals while its store cannot be reached. */
+  /**
+   * What the room does with new arrivals while its store cannot be reached: fail-closed (queue
+   * them; the admitted keep their sessions) or fail-open (let them in).
+   */
   private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
 
   /**
@@ -47,14 +53,13 @@ public class WaitingRoomProperties extends RoomProperties {
   /**
    * The most requests one active ticket may make on a node per second, on average over 10 s,
    * before it is refused for the rest of the window (a cookie shared by many clients); 0 turns
-   * the check off. Default: the core's default (50).
+   * the check off. Default: 50.
    */
   private @Nullable Integer maxRequestsPerTicket;
 
   /**
    * How many reports (node reports and data center sums) the whole room may read from the store per second, the same on every node;
-   * a room whose nodes would read more stretches its epochs for every node at once. Default: the
-   * core's default (20,000).
+   * a room whose nodes would read more stretches its epochs for every node at once. Default: 20000.
    */
   private @Nullable Long storeBudget;
 
@@ -194,10 +199,12 @@ public class WaitingRoomProperties extends RoomProperties {
     private @Nullable Resource resource;
 
     /**
-     * Whether to generate a throw-away keyset at startup when no source is given. Tickets then
-     * do not survive a restart and do not open on other nodes: for a single development node only.
+     * Whether to generate a throw-away keyset at startup when no source gives one (none is set, or
+     * the variable, file or resource it names is absent). Tickets then do not survive a restart and
+     * do not open on other nodes. Unset: yes with the in-memory store (one JVM), with a warning in
+     * the log; no with a store shared by several nodes (Redis), where startup then stops.
      */
-    private boolean generateEphemeral;
+    private @Nullable Boolean generateEphemeral;
 
     public @Nullable String getEnv() {
       return env;
@@ -223,11 +230,11 @@ public class WaitingRoomProperties extends RoomProperties {
       this.resource = resource;
     }
 
-    public boolean isGenerateEphemeral() {
+    public @Nullable Boolean getGenerateEphemeral() {
       return generateEphemeral;
     }
 
-    public void setGenerateEphemeral(boolean generateEphemeral) {
+    public void setGenerateEphemeral(@Nullable Boolean generateEphemeral) {
       this.generateEphemeral = generateEphemeral;
     }
   }
@@ -250,7 +257,7 @@ public class WaitingRoomProperties extends RoomProperties {
      */
     private boolean applicationRedis = true;
 
-    /** The prefix of the room's Redis keys. Default: waitingroom: */
+    /** The prefix of the room's Redis keys. Default: waitingroom: (with the colon). */
     private @Nullable String keyPrefix;
 
     /** How long one Redis command may take before the sync counts as failed. Default: 1 second. */

@@ -10,7 +10,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * A small Spring Boot application for the tests: pages at {@code /}, {@code /api/items}, {@code
- * /shop/<item>} and {@code /drop/<item>},
+ * /shop/<item>} and {@code /drop/<item>}, a form target {@code POST /orders},
  * static files under {@code src/test/resources/static}, and an operator bypass rule.
  */
 @SpringBootConfiguration
@@ -38,6 +38,11 @@ class ShopApplication {
     @GetMapping("/shop/{item}")
     String shop(@PathVariable String item) {
       return "shop " + item;
+    }
+
+    @org.springframework.web.bind.annotation.PostMapping("/orders")
+    String order() {
+      return "order placed";
     }
 
     @GetMapping("/drop/{item}")

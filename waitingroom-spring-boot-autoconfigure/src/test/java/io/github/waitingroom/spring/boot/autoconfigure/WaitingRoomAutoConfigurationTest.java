@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -26,11 +27,14 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.boot.context.properties.source.MutuallyExclusiveConfigurationPropertiesException;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** The auto-configuration's beans, conditions and startup errors, without a server. */
+@ExtendWith(OutputCaptureExtension.class)
 class WaitingRoomAutoConfigurationTest {
   private static final String[] VALID = {
     "waitingroom.room-id=unit",
@@ -239,14 +243,108 @@ class WaitingRoomAutoConfigurationTest {
         .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.cookie.same-site"));
   }
 
+  private static final String[] LIMITS = {
+    "waitingroom.total-active-users=10", "waitingroom.new-users-per-minute=5", "waitingroom.session-duration=10m"
+  };
+
   @Test
-  void noKeysetFailsStartupNamingTheProperty() {
+  void noKeysetOnTheInMemoryStoreRunsOnAGeneratedKeysetAndSaysSo(CapturedOutput output) {
+    // Spring Security's generated password: safe for one JVM, so the application starts, and the
+    // log says at WARN what happened and what to set in production.
     runner
-        .withPropertyValues("waitingroom.total-active-users=10", "waitingroom.new-users-per-minute=5", "waitingroom.session-duration=10m")
+        .withPropertyValues(LIMITS)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              WaitingRoom room = context.getBean(WaitingRoom.class);
+              // The generated keyset works: a ticket the room sealed opens again.
+              String ticket = room.decide(null).ticket();
+              assertThat(ticket).isNotNull();
+              assertThat(room.decide(ticket).letsThrough()).isTrue();
+            });
+    assertThat(output.getOut() + output.getErr())
+        .containsPattern("WARN .*waiting room 'default': no keyset source is configured, so this JVM seals tickets with a GENERATED keyset")
+        .contains("in production set waitingroom.keyset.env");
+  }
+
+  @Test
+  void anUnsetKeysetVariableOnTheInMemoryStoreRunsOnAGeneratedKeysetNamingTheVariable(CapturedOutput output) {
+    // As on a CI machine without the secret: the application's own tests keep running.
+    runner
+        .withPropertyValues(LIMITS)
+        .withPropertyValues("waitingroom.keyset.env=WR_TEST_KEYSET_THAT_IS_NOT_SET")
+        .run(context -> assertThat(context).hasNotFailed());
+    assertThat(output.getOut() + output.getErr())
+        .containsPattern("WARN .*the environment variable WR_TEST_KEYSET_THAT_IS_NOT_SET \\(waitingroom.keyset.env\\) is not set, so this JVM seals tickets with a GENERATED keyset");
+  }
+
+  @Test
+  void noKeysetWithASharedStoreFailsStartupNamingTheProperty() throws Exception {
+    runner
+        .withPropertyValues(LIMITS)
+        .withPropertyValues("waitingroom.store.redis-uri=redis://127.0.0.1:" + closedPort())
         .run(
             context -> {
               assertThat(invalidProperty(context)).isEqualTo("waitingroom.keyset");
-              assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("waitingroom.keyset.env");
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .hasMessageContaining("shared with other nodes")
+                  .hasMessageContaining("waitingroom.keyset.env");
+            });
+  }
+
+  @Test
+  void anUnsetKeysetVariableWithASharedStoreFailsStartupNamingTheProperty() throws Exception {
+    runner
+        .withPropertyValues(LIMITS)
+        .withPropertyValues(
+            "waitingroom.keyset.env=WR_TEST_KEYSET_THAT_IS_NOT_SET",
+            "waitingroom.store.redis-uri=redis://127.0.0.1:" + closedPort())
+        .run(
+            context -> {
+              assertThat(invalidProperty(context)).isEqualTo("waitingroom.keyset.env");
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .hasMessageContaining("the environment variable WR_TEST_KEYSET_THAT_IS_NOT_SET (waitingroom.keyset.env) is not set");
+            });
+  }
+
+  @Test
+  void theApplicationsOwnTransportCountsAsASharedStoreAndNeedsAKeyset() {
+    // A Transport bean of the application's own is, as far as the starter can tell, shared.
+    io.github.waitingroom.coordinator.InMemoryTransport memory = new io.github.waitingroom.coordinator.InMemoryTransport();
+    runner
+        .withPropertyValues(LIMITS)
+        .withBean(io.github.waitingroom.coordinator.Transport.class, () -> memory::exchange)
+        .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.keyset"));
+  }
+
+  @Test
+  void aMissingKeysetFileOrResourceCountsAsNoKeyset(@TempDir Path dir) throws Exception {
+    Path missing = dir.resolve("no-such-keyset.json");
+    runner
+        .withPropertyValues(LIMITS)
+        .withPropertyValues("waitingroom.keyset.file=" + missing)
+        .run(context -> assertThat(context).hasNotFailed());
+    runner
+        .withPropertyValues(LIMITS)
+        .withPropertyValues(
+            "waitingroom.keyset.resource=classpath:no-such-keyset.json",
+            "waitingroom.store.redis-uri=redis://127.0.0.1:" + closedPort())
+        .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.keyset.resource"));
+  }
+
+  @Test
+  void generateEphemeralFalseNeverGenerates() {
+    runner
+        .withPropertyValues(LIMITS)
+        .withPropertyValues("waitingroom.keyset.generate-ephemeral=false")
+        .run(
+            context -> {
+              assertThat(invalidProperty(context)).isEqualTo("waitingroom.keyset");
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .hasMessageContaining("waitingroom.keyset.generate-ephemeral is false");
             });
   }
 
@@ -296,14 +394,6 @@ class WaitingRoomAutoConfigurationTest {
         .withPropertyValues(room)
         .withPropertyValues("waitingroom.keyset.env=WR_TEST_KEYSET", "WR_TEST_KEYSET=" + json)
         .run(context -> assertThat(context.getBean(WaitingRoom.class).decide(sealed).letsThrough()).isTrue());
-  }
-
-  @Test
-  void anUnsetKeysetVariableFailsStartupNamingTheProperty() {
-    runner
-        .withPropertyValues("waitingroom.total-active-users=10", "waitingroom.new-users-per-minute=5", "waitingroom.session-duration=10m")
-        .withPropertyValues("waitingroom.keyset.env=WR_TEST_KEYSET_THAT_IS_NOT_SET")
-        .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.keyset.env"));
   }
 
   @Test

@@ -564,6 +564,11 @@ final class Synchronizer {
     return length;
   }
 
+  /**
+   * How many reports the room reads from the store a second with epochs of {@code lengthMillis}:
+   * each of a data center's nodes reads, {@link #SYNCS_PER_EPOCH} times an epoch, the reports of
+   * its data center and the sums of every data center.
+   */
   static double reads(List<Integer> dataCenterNodes, long lengthMillis) {
     long perSync = 0;
     int dcs = dataCenterNodes.size();

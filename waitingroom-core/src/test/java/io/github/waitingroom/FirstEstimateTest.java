@@ -34,9 +34,10 @@ class FirstEstimateTest {
 
   @Test
   @Disabled("issue 41 item 6: Plan.estimate is usersAhead / (recentAdmissions / 60 s), so the first in line"
-      + " (nobody ahead) is told 0 s with a range of [0, 0], raised to the next plan (2 s) in WaitingRoom.waiting;"
-      + " it leaves out the wait for the next slot: until the oldest of the minute's admissions is a minute old"
-      + " (new-users-per-minute spent) and until a session ends (the room full)")
+      + " (nobody ahead) is told 0 s with a range of [0, 0], raised to the seconds until the next plan"
+      + " (1 to 2 s) in WaitingRoom.waiting; it leaves out the wait for the next slot: until the oldest of"
+      + " the minute's admissions is a minute old (new-users-per-minute spent) and until a session ends"
+      + " (the room full). The tally carries recentAdmissions as a count, not when they age out")
   void theFirstInLineOfARoomWhoseAdmissionsOfTheMinuteAreSpentIsToldTheirWait() {
     assertHonest(0);
   }

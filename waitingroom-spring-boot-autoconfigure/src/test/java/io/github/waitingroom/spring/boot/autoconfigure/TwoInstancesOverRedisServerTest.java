@@ -26,7 +26,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * embedded Tomcat (port 0), over the real Redis at 127.0.0.1:6379, configured by properties alone
  * (a Redis URI, a key prefix of this test's own, one keyset from an environment variable, a node id
  * each): they share one room of one slot. Both see two nodes; a visitor let in on one is let in on
- * the other with the same cookie; once the one slot is taken, newcomers wait on both.
+ * the other with the same cookie; once the one slot is taken, newcomers wait on both. Two that
+ * keep the default node id count apart all the same.
  */
 class TwoInstancesOverRedisServerTest {
   private static final String KEYSET_VARIABLE = "WR_TWO_INSTANCES_KEYSET";

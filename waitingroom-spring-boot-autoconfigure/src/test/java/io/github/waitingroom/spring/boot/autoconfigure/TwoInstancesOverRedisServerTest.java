@@ -10,6 +10,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Predicate;
@@ -25,28 +26,34 @@ import org.springframework.context.ConfigurableApplicationContext;
  * embedded Tomcat (port 0), over the real Redis at 127.0.0.1:6379, configured by properties alone
  * (a Redis URI, a key prefix of this test's own, one keyset from an environment variable, a node id
  * each): they share one room of one slot. Both see two nodes; a visitor let in on one is let in on
- * the other with the same cookie; once the one slot is taken, newcomers wait on both.
+ * the other with the same cookie; once the one slot is taken, newcomers wait on both. Two that
+ * keep the default node id count apart all the same.
  */
 class TwoInstancesOverRedisServerTest {
   private static final String KEYSET_VARIABLE = "WR_TWO_INSTANCES_KEYSET";
   private static final String QUEUED = "You are in line";
 
   private static ConfigurableApplicationContext start(String node, String prefix, String keyset) {
+    return start(1, prefix, keyset, "--waitingroom.node-id=" + node);
+  }
+
+  private static ConfigurableApplicationContext start(int slots, String prefix, String keyset, String... more) {
+    List<String> args = new ArrayList<>(List.of(
+        "--waitingroom.room-id=two-instances",
+        "--waitingroom.total-active-users=" + slots,
+        "--waitingroom.new-users-per-minute=" + slots,
+        "--waitingroom.session-duration=5m",
+        "--waitingroom.refresh-interval=2s",
+        "--waitingroom.store.redis-uri=redis://127.0.0.1:6379",
+        "--waitingroom.store.key-prefix=" + prefix,
+        "--waitingroom.keyset.env=" + KEYSET_VARIABLE,
+        // What the environment variable holds on each instance (Spring reads it as a property).
+        "--" + KEYSET_VARIABLE + "=" + keyset));
+    args.addAll(List.of(more));
     return new SpringApplicationBuilder(ShopApplication.class)
         .web(WebApplicationType.SERVLET)
         .properties("server.port=0", "spring.main.banner-mode=off")
-        .run(
-            "--waitingroom.room-id=two-instances",
-            "--waitingroom.total-active-users=1",
-            "--waitingroom.new-users-per-minute=1",
-            "--waitingroom.session-duration=5m",
-            "--waitingroom.refresh-interval=2s",
-            "--waitingroom.store.redis-uri=redis://127.0.0.1:6379",
-            "--waitingroom.store.key-prefix=" + prefix,
-            "--waitingroom.node-id=" + node,
-            "--waitingroom.keyset.env=" + KEYSET_VARIABLE,
-            // What the environment variable holds on each instance (Spring reads it as a property).
-            "--" + KEYSET_VARIABLE + "=" + keyset);
+        .run(args.toArray(String[]::new));
   }
 
   private static int port(ConfigurableApplicationContext context) {
@@ -79,15 +86,9 @@ class TwoInstancesOverRedisServerTest {
         ConfigurableApplicationContext b = start("b", prefix, keyset)) {
       awaitBoth(a, b, s -> s.roomNodes() == 2 && !s.transportFailing(), "two live nodes");
 
-      // One visitor, on instance a: let in at once, or after a few polls while a's grant arrives.
+      // One visitor, on instance a.
       Visitor first = new Visitor(port(a));
-      HttpResponse<String> page = first.get("/");
-      for (int i = 0; i < 60 && !page.body().equals("shop home"); i++) {
-        assertThat(page.body()).contains(QUEUED);
-        Thread.sleep(500);
-        page = first.get("/");
-      }
-      assertThat(page.body()).isEqualTo("shop home");
+      HttpResponse<String> page = admit(first);
 
       // The same cookie opens on instance b: one keyset, one room (cookies go by host, not port).
       Visitor sameOnB = new Visitor(port(b));
@@ -104,6 +105,42 @@ class TwoInstancesOverRedisServerTest {
     } finally {
       deleteKeys(prefix);
     }
+  }
+
+  /**
+   * Two instances that leave {@code waitingroom.node-id} at its default, as a first deployment
+   * does: they must not count as one node (the core gives each process's reports a suffix of its
+   * own), so each counts its own visitor and both see both.
+   */
+  @Test
+  void twoInstancesWithTheDefaultNodeIdCountApart() throws Exception {
+    requireRedis();
+    String prefix = "wr-test:two-instances:" + UUID.randomUUID().toString().substring(0, 8) + ":";
+    String keyset = TicketKeys.toJson(TicketKeys.generate());
+    try (ConfigurableApplicationContext a = start(2, prefix, keyset);
+        ConfigurableApplicationContext b = start(2, prefix, keyset)) {
+      awaitBoth(a, b, s -> s.roomNodes() == 2 && !s.transportFailing(), "two live nodes");
+      admit(new Visitor(port(a)));
+      admit(new Visitor(port(b)));
+      awaitBoth(a, b, s -> s.activeUsers() == 2 && s.freeSlots() == 0, "both active users and no free slot");
+      assertThat(status(a).localActiveUsers()).isEqualTo(1);
+      assertThat(status(b).localActiveUsers()).isEqualTo(1);
+      assertThat(new Visitor(port(a)).get("/").body()).contains(QUEUED);
+    } finally {
+      deleteKeys(prefix);
+    }
+  }
+
+  /** Lets a visitor in: at once, or after a few polls while its instance's grant arrives. */
+  private static HttpResponse<String> admit(Visitor visitor) throws Exception {
+    HttpResponse<String> page = visitor.get("/");
+    for (int i = 0; i < 60 && !page.body().equals("shop home"); i++) {
+      assertThat(page.body()).contains(QUEUED);
+      Thread.sleep(500);
+      page = visitor.get("/");
+    }
+    assertThat(page.body()).isEqualTo("shop home");
+    return page;
   }
 
   private static void requireRedis() {

@@ -446,8 +446,8 @@ final class Synchronizer {
     }
     if (!loggedClockless) {
       loggedClockless = true;
-      log.error("room '{}': {}. Until it does, this node treats every exchange as failed and plans alone ({})",
-          config.roomId(), e.getMessage(), failurePolicy);
+      log.error("room '{}': {}. Until its answers carry it, this node treats every exchange as failed, as when the"
+          + " store is down ({})", config.roomId(), e.getMessage(), failurePolicy);
     }
     return true;
   }

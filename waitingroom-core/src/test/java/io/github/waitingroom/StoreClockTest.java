@@ -134,7 +134,7 @@ class StoreClockTest {
           .singleElement()
           .asString()
           .contains("room 'clock'", "transport " + Store.class.getName() + " answered with no store clock",
-              "Transport.CLOCK_SCOPE", "TransportCompatibilityKit", "plans alone (" + policy + ")");
+              "Transport.CLOCK_SCOPE", "TransportCompatibilityKit", "as when the store is down (" + policy + ")");
       assertThat(withoutClock.transportFailing()).as("status and health show it").isTrue();
       assertThat(withoutClock.status().transportFailing()).isTrue();
       assertThat(withoutClock.metrics().storeOutages()).as("one outage, not one per sync").isEqualTo(1);

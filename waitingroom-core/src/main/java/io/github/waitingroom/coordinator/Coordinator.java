@@ -76,8 +76,9 @@ import org.slf4j.LoggerFactory;
  * data centers.
  *
  * <p><b>Time is the store's.</b> Settlement follows the store's clock (the time each answer
- * carries; an answer without it is a failed exchange, see {@link Transport#CLOCK_SCOPE}), not the node's: an epoch is settled only once the store's clock has left it, so a
- * node whose clock runs ahead (at its first exchange, before it knows its offset, or after its
+ * carries; an answer without it is a failed exchange, see {@link Transport#CLOCK_SCOPE}), not
+ * the node's: an epoch is settled only once the store's clock has left it, so a node whose clock
+ * runs ahead (at its first exchange, before it knows its offset, or after its
  * clock jumps forward) never settles, publishes or plans an epoch the others have not reached.
  */
 public final class Coordinator {
@@ -345,8 +346,9 @@ public final class Coordinator {
       // about two thirds of an epoch. It costs one exchange per data center and epoch (none in a
       // room of one data center).
       Map<String, Map<String, byte[]>> again = transport.exchange(config.roomId(), List.of(dataCenterSum()), retention);
+      long storeAgain = storeClock(again);
       read(again.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
-      noteVisible(storeClock(again));
+      noteVisible(storeAgain);
     }
     for (long s : mySums.keySet()) {
       if (!freeSlots.containsKey(s)) {

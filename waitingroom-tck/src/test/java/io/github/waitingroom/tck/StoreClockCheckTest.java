@@ -12,7 +12,8 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.UnaryOperator;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,14 +23,19 @@ import org.junit.jupiter.api.Test;
 class StoreClockCheckTest {
   private static final Instant START = Instant.parse("2026-11-30T10:00:00Z");
 
+  /** What the answers carry as the store's clock, given the store's: nothing if null. */
+  private interface Rewrite {
+    @Nullable Map<String, byte[]> apply(Map<String, byte[]> clock);
+  }
+
   /** The kit over an in-memory store on a manual clock, whose answers' clock {@code rewrite} changes. */
-  private static TransportCompatibilityKit kit(UnaryOperator<Map<String, byte[]>> rewrite) {
+  private static TransportCompatibilityKit kit(Rewrite rewrite) {
     ManualClock clock = new ManualClock(START);
     InMemoryTransport store = new InMemoryTransport(clock);
     Transport transport =
         (roomId, publications, retention) -> {
           Map<String, Map<String, byte[]>> answer = new HashMap<>(store.exchange(roomId, publications, retention));
-          Map<String, byte[]> rewritten = rewrite.apply(answer.remove(Transport.CLOCK_SCOPE));
+          Map<String, byte[]> rewritten = rewrite.apply(Objects.requireNonNull(answer.remove(Transport.CLOCK_SCOPE)));
           if (rewritten != null) {
             answer.put(Transport.CLOCK_SCOPE, rewritten);
           }

@@ -3,13 +3,8 @@ package io.github.waitingroom.tck;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.coordinator.InMemoryTransport;
 import io.github.waitingroom.coordinator.Transport;
 import java.nio.ByteBuffer;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -21,19 +16,18 @@ import org.junit.jupiter.api.Test;
  * the store's time, in its clock test and in any other: a node would refuse it.
  */
 class StoreClockCheckTest {
-  private static final Instant START = Instant.parse("2026-11-30T10:00:00Z");
-
   /** What the answers carry as the store's clock, given the store's: nothing if null. */
   private interface Rewrite {
     @Nullable Map<String, byte[]> apply(Map<String, byte[]> clock);
   }
 
-  /** The kit over an in-memory store on a manual clock, whose answers' clock {@code rewrite} changes. */
+  /** The kit over the in-memory store on a manual clock, whose answers' clock {@code rewrite} changes. */
   private static TransportCompatibilityKit kit(Rewrite rewrite) {
-    ManualClock clock = new ManualClock(START);
-    InMemoryTransport store = new InMemoryTransport(clock);
-    Transport transport =
-        (roomId, publications, retention) -> {
+    return new InMemoryTransportCompatibilityTest() {
+      @Override
+      protected Transport transport() {
+        Transport store = super.transport();
+        return (roomId, publications, retention) -> {
           Map<String, Map<String, byte[]>> answer = new HashMap<>(store.exchange(roomId, publications, retention));
           Map<String, byte[]> rewritten = rewrite.apply(Objects.requireNonNull(answer.remove(Transport.CLOCK_SCOPE)));
           if (rewritten != null) {
@@ -41,20 +35,6 @@ class StoreClockCheckTest {
           }
           return answer;
         };
-    return new TransportCompatibilityKit() {
-      @Override
-      protected Transport transport() {
-        return transport;
-      }
-
-      @Override
-      protected void elapse(Duration time) {
-        clock.advance(time);
-      }
-
-      @Override
-      protected InstantSource storeClock() {
-        return clock;
       }
     };
   }
@@ -64,7 +44,7 @@ class StoreClockCheckTest {
   }
 
   private static long millis(Map<String, byte[]> clock) {
-    return ByteBuffer.wrap(clock.get("now")).getLong();
+    return ByteBuffer.wrap(Objects.requireNonNull(clock.get("now"))).getLong();
   }
 
   @Test

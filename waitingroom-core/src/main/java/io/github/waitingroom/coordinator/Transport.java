@@ -27,7 +27,7 @@ import java.util.Map;
  *       with publications, read in the same round trip, never going back from one call to the
  *       next. No publication ever names that scope. (A call with no publications may answer an
  *       empty map, without reaching the store.) Nodes keep the room's time by it: without it,
- *       nodes whose clocks disagree by a second or two admit past the limits, so a node treats an
+ *       nodes whose clocks disagree by a second or two can admit past the limits, so a node treats an
  *       answer without it, or with one that is not 8 bytes of a positive time, as a failed
  *       exchange (its {@link io.github.waitingroom.FailurePolicy} applies) and says so in one
  *       error; if the very first answer a node gets lacks it, building the room fails.

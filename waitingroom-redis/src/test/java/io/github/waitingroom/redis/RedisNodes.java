@@ -23,8 +23,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li>{@link Time#VIRTUAL}: the answers carry the room's virtual time as the store's clock
- *       instead of Redis's {@code TIME}, so minutes pass in milliseconds. For tests about what happens over
- *       sessions, outages and retention, where the clock's source is not the point.
+ *       instead of Redis's {@code TIME}, so minutes pass in milliseconds. For tests about what
+ *       happens over sessions, outages and retention, where the clock's source is not the point.
  *   <li>{@link Time#STORE}: the nodes keep time by Redis's {@code TIME}, as in production. Each
  *       manual clock is set to the real clock plus the node's skew before every sync, and the test
  *       waits real time between syncs; use a short epoch and short sessions.

@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A node's view of the real Redis transport, as a test needs it: with Redis's clock or a virtual
- * one as the store's clock in the answers, with a switch that makes it fail at once (a store that refuses
- * connections), for outages too long to sit through real timeouts (the Lettuce timeout path itself
+ * one as the store's clock in the answers, with a switch that makes it fail at once (a store that
+ * refuses connections), for outages too long to sit through real timeouts (the Lettuce timeout path itself
  * is covered with {@link PausableProxy}), and able to pass for a node of another release.
  */
 final class TestTransport implements Transport, AutoCloseable {

@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * <h2>Epochs</h2>
  *
  * Time is cut into epochs of the sync interval, on the store's clock (each answer of the
- * transport can carry it; the node keeps an offset to it); a room whose nodes would read more
+ * transport carries it, see {@link Transport#CLOCK_SCOPE}; the node keeps an offset to it; an
+ * answer without it is a failed exchange, logged once as an error, and the first answer of all,
+ * at build, makes the build fail); a room whose nodes would read more
  * from the store than its budget stretches them, on every node alike (see {@link #pace} and
  * {@link Epochs}). At its first sync of epoch {@code e}
  * the node tallies itself as of the end of epoch {@code e - 1}; the plan of epoch {@code e - 1}
@@ -127,6 +129,10 @@ final class Synchronizer {
   private volatile long offsetMillis;
   private volatile boolean failing;
   private volatile boolean closed;
+  /** Whether the first sync, at build, is over (see {@link #refused}). */
+  private boolean started;
+  /** Whether this node logged an answer without the store's clock (see {@link #refused}). */
+  private boolean loggedClockless;
   private volatile int roomNodes = 1;
   /** How many epochs after its own the last plan took over (see {@link #secondsUntilNextCall}). */
   private volatile long planDelay = 1;
@@ -203,7 +209,9 @@ final class Synchronizer {
     // report of its previous life, whose users keep counting until their sessions expire.
     String publisher = nodeId + "#" + HexFormat.of().toHexDigits((int) random.nextLong());
     this.coordinator = new Coordinator(config, transport, seal, dataCenter, publisher, epoch);
+    // The join: if its answer lacks the store's clock, building the room fails (see syncOnce).
     sync();
+    started = true;
     if (background) {
       this.scheduler =
           Executors.newSingleThreadScheduledExecutor(
@@ -286,11 +294,18 @@ final class Synchronizer {
                 0, true, NO_PLACES);
           }
         } catch (IOException | RuntimeException e) {
+          if (e instanceof Transport.MissingClockException && !started) {
+            // The first answer this node got, while the room is being built: refuse the transport.
+            throw new IllegalStateException("room '" + config.roomId() + "': " + e.getMessage(), e);
+          }
+          boolean refused = refused(e);
           if (!failing) {
             failing = true;
             failingSince = now;
             metrics.recordStoreOutage();
-            log.warn("room '{}': coordinator transport failed at start ({}): {}", config.roomId(), failurePolicy, e.toString());
+            if (!refused) {
+              log.warn("room '{}': coordinator transport failed at start ({}): {}", config.roomId(), failurePolicy, e.toString());
+            }
           }
           if (failurePolicy == FailurePolicy.FAIL_OPEN && applied < epoch - 1) {
             apply(alone(epoch - 1, state.tally(nowMs, Long.MAX_VALUE, checkInsToList())), 0, false, NO_PLACES);
@@ -319,10 +334,7 @@ final class Synchronizer {
         NavigableMap<Long, Tally> sent = toSend();
         long storeMillis = coordinator.exchange(joined, sent, epoch);
         state.learnAdmitted(coordinator.latestAdmitted());
-        long after = clock.millis();
-        if (storeMillis >= 0) {
-          offsetMillis = storeMillis - (startMillis + after) / 2;
-        }
+        offsetMillis = storeMillis - (startMillis + clock.millis()) / 2;
         if (!sent.isEmpty()) {
           lastPublished = sent.lastEntry().getValue();
         }
@@ -355,7 +367,7 @@ final class Synchronizer {
           epochs = coordinator.epochs();
           epoch = Math.min(epoch, epochs.at(clock.millis() + offsetMillis));
         }
-        long storeEpoch = storeMillis >= 0 ? epochs.at(storeMillis) : epoch;
+        long storeEpoch = epochs.at(storeMillis);
         if (storeEpoch < epoch) {
           // This node's clock ran ahead of the store's (see the class comment).
           if (tallied >= storeEpoch) {
@@ -399,12 +411,15 @@ final class Synchronizer {
         if (sentBeforeOutage == null) {
           sentBeforeOutage = sentLast;
         }
+        boolean refused = refused(e);
         if (!failing) {
           failing = true;
           failingSince = now;
           metrics.recordStoreOutage();
-          log.warn("room '{}': coordinator transport failed, planning alone ({}): {}",
-              config.roomId(), failurePolicy, e.toString());
+          if (!refused) {
+            log.warn("room '{}': coordinator transport failed, planning alone ({}): {}",
+                config.roomId(), failurePolicy, e.toString());
+          }
         } else {
           log.debug("room '{}': coordinator transport still failing: {}", config.roomId(), e.toString());
         }
@@ -418,6 +433,23 @@ final class Synchronizer {
       }
       state.prune(now);
     }
+  }
+
+  /**
+   * Whether the exchange failed because the answer lacked the store's clock (see {@link
+   * Transport#CLOCK_SCOPE}); the first time, logs it as an error instead of the store failure's
+   * warning: a transport that breaks its contract, which no retry mends.
+   */
+  private boolean refused(Exception e) {
+    if (!(e instanceof Transport.MissingClockException)) {
+      return false;
+    }
+    if (!loggedClockless) {
+      loggedClockless = true;
+      log.error("room '{}': {}. Until its answers carry it, this node treats every exchange as failed, as when the"
+          + " store is down ({})", config.roomId(), e.getMessage(), failurePolicy);
+    }
+    return true;
   }
 
   /**

@@ -4,8 +4,8 @@ package io.github.waitingroom;
  * What a visitor carries between requests: their place in line or their admitted session.
  * Immutable. On the wire it is sealed by a {@link TicketCodec}, which binds it to one room.
  *
- * <p>All times are epoch seconds of the room's clock (the store's clock where the transport has
- * one, see {@link io.github.waitingroom.coordinator.Transport#CLOCK_SCOPE}).
+ * <p>All times are epoch seconds of the room's clock (the store's clock, which every answer of the
+ * transport carries: see {@link io.github.waitingroom.coordinator.Transport#CLOCK_SCOPE}).
  *
  * @param state whether the holder is still waiting or has been admitted
  * @param place the holder's place in line, fixed at first arrival and never changed: the arrival

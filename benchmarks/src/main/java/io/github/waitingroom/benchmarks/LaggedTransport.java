@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * sums) has the propagation lag between data centers; a data center's own scope (its nodes'
  * reports) has the lag within a data center. A node always reads its own publications fresh, as
  * the transport contract says. The store's clock ({@link Transport#CLOCK_SCOPE}) comes back
- * fresh (unless it is {@link #withholdClock withheld}). Answers list publishers in sorted order. It also counts exchanges and bytes, and can be
+ * fresh. Answers list publishers in sorted order. It also counts exchanges and bytes, and can be
  * {@link #flush() flushed}. Not thread-safe: the simulator is single-threaded.
  */
 final class LaggedTransport implements Transport {
@@ -43,8 +43,6 @@ final class LaggedTransport implements Transport {
   /** Values published, and their total size, by scope kind (0: a data center's, 1: global). */
   final long[] published = new long[2];
   final long[] publishedBytes = new long[2];
-  /** Whether answers leave out the store's clock ({@link Transport#CLOCK_SCOPE}): a store without one. */
-  boolean withholdClock;
   private final InstantSource clock;
   private final long globalLagMillis;
   private final long dataCenterLagMillis;
@@ -77,9 +75,7 @@ final class LaggedTransport implements Transport {
     live.forEach(
         (scope, values) -> {
           if (scope.equals(CLOCK_SCOPE)) {
-            if (!withholdClock) {
-              answer.put(scope, values);
-            }
+            answer.put(scope, values);
             return;
           }
           long cutoff = now - (scope.equals(Coordinator.GLOBAL_SCOPE) ? globalLagMillis : dataCenterLagMillis);

@@ -53,7 +53,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Scenarios: {@code one-node dc5x4 flash20x5} (the default), the adversarial ones ({@code
  * hostile-base parallel replay clone skew store-fail-open store-fail-closed burst}, or {@code
  * hostile} for all of them), those of issue 39 ({@code perminute short-sessions topo1x1 topo2x2
- * topo2x6 topo5x4 topo20x5 lag075 lag15 lag3 no-store-clock}), {@code load10 load100 load1000}
+ * topo2x6 topo5x4 topo20x5 lag075 lag15 lag3 clock-skew}), {@code load10 load100 load1000}
  * (store load), {@code smoke} and {@code tiny-one-node} (the one-node run of the tests).
  */
 public final class SpikeSimulator {
@@ -294,7 +294,6 @@ public final class SpikeSimulator {
     this.keys = TicketKeys.generate();
     this.codec = new TicketCodec(config.roomId(), keys);
     this.lagged = new LaggedTransport(storeClock, s.globalLag(), s.dataCenterLag());
-    lagged.withholdClock = adv.noStoreClock();
     if (!adv.faults().isEmpty()) {
       faulty = new FaultyTransport(lagged, storeClock, START_MILLIS, adv.faults());
       transport = faulty;

@@ -88,14 +88,4 @@ class LaggedTransportTest {
     clock.advance(RETENTION.plusSeconds(1));
     assertThat(publish(Coordinator.GLOBAL_SCOPE, "dc-b", "b1")).containsOnlyKeys("dc-b");
   }
-
-  @Test
-  void aStoreWithoutAClockLeavesItOutOfItsAnswers() throws java.io.IOException {
-    List<Publication> one = List.of(new Publication(Coordinator.GLOBAL_SCOPE, "dc-a", bytes("a1")));
-    assertThat(transport.exchange("room", one, RETENTION)).containsKey(Transport.CLOCK_SCOPE);
-    transport.withholdClock = true;
-    assertThat(transport.exchange("room", one, RETENTION))
-        .doesNotContainKey(Transport.CLOCK_SCOPE)
-        .containsKey(Coordinator.GLOBAL_SCOPE);
-  }
 }

@@ -76,8 +76,9 @@ import org.slf4j.LoggerFactory;
  * data centers.
  *
  * <p><b>Time is the store's.</b> Settlement follows the store's clock (the time each answer
- * carries), not the node's: an epoch is settled only once the store's clock has left it, so a
- * node whose clock runs ahead (at its first exchange, before it knows its offset, or after its
+ * carries; an answer without it is a failed exchange, see {@link Transport#CLOCK_SCOPE}), not
+ * the node's: an epoch is settled only once the store's clock has left it, so a node whose clock
+ * runs ahead (at its first exchange, before it knows its offset, or after its
  * clock jumps forward) never settles, publishes or plans an epoch the others have not reached.
  */
 public final class Coordinator {
@@ -199,7 +200,8 @@ public final class Coordinator {
    * @param offset takes how far the room clock is off the store's time the exchange returns (the
    *     correction to add to it), before the clock is read again
    * @return the epoch this node joins at, and whether it is alone
-   * @throws IOException if the transport fails; call again at the next sync
+   * @throws IOException if the transport fails, or answers without the store's clock ({@link
+   *     Transport.MissingClockException}); call again at the next sync
    */
   public Join join(java.util.function.LongSupplier clock, java.util.function.LongConsumer offset) throws IOException {
     long guess;
@@ -217,10 +219,7 @@ public final class Coordinator {
                   publication(dcScope, publisher, marker),
                   publication(GLOBAL_SCOPE, dataCenter + JOIN + publisher, marker)),
               retention);
-      long store = storeClock(answer);
-      if (store >= 0) {
-        offset.accept(store - (before + clock.getAsLong()) / 2);
-      }
+      offset.accept(storeClock(answer) - (before + clock.getAsLong()) / 2);
       documents = readDocuments(answer.get(GLOBAL_SCOPE));
       readEras();
       epoch = epochs.at(clock.getAsLong());
@@ -249,10 +248,19 @@ public final class Coordinator {
    */
   public record Join(long epoch, boolean alone) {}
 
-  private static long storeClock(Map<String, Map<String, byte[]>> answer) {
+  /** The store's time the answer carries (see {@link Transport#CLOCK_SCOPE}). */
+  private long storeClock(Map<String, Map<String, byte[]>> answer) throws Transport.MissingClockException {
     Map<String, byte[]> clock = answer.get(Transport.CLOCK_SCOPE);
     byte[] now = clock == null ? null : clock.get("now");
-    return now != null && now.length == 8 ? ByteBuffer.wrap(now).getLong() : -1;
+    long millis = now != null && now.length == 8 ? ByteBuffer.wrap(now).getLong() : 0;
+    if (millis > 0) {
+      return millis;
+    }
+    throw new Transport.MissingClockException("transport " + transport.getClass().getName() + " answered with "
+        + (now == null ? "no store clock" : "a store clock that is not 8 bytes of a positive time")
+        + ": every answer must carry the store's current time under Transport.CLOCK_SCOPE (scope \""
+        + Transport.CLOCK_SCOPE + "\", publisher \"now\", epoch milliseconds as 8 bytes, big-endian), read in the"
+        + " same round trip as the values; waitingroom-tck's TransportCompatibilityKit checks it");
   }
 
   /**
@@ -265,8 +273,9 @@ public final class Coordinator {
    * @param joined the epoch this node joined in: its first tally is of that epoch
    * @param mine this node's tallies of its latest epochs
    * @param epoch the current epoch by the node's room clock
-   * @return the store's time in epoch milliseconds, or -1 if the transport does not tell
-   * @throws IOException if the transport fails; the coordinator then keeps what it knew
+   * @return the store's time in epoch milliseconds, as the answer carried it
+   * @throws IOException if the transport fails, or answers without the store's clock ({@link
+   *     Transport.MissingClockException}); the coordinator then keeps what it knew
    */
   public long exchange(long joined, NavigableMap<Long, Tally> mine, long epoch) throws IOException {
     List<Transport.Publication> out = new ArrayList<>(2 + lostNodes.size() + lostDataCenters.size());
@@ -295,15 +304,13 @@ public final class Coordinator {
       // Synchronizer), and nothing is settled from them.
       return store;
     }
-    if (store >= 0) {
-      // Never ahead of the store: a node whose clock runs ahead settles nothing the store's clock
-      // has not left, and does not forget by it.
-      epoch = Math.min(epoch, epochs.at(store));
-    }
+    // Never ahead of the store: a node whose clock runs ahead settles nothing the store's clock
+    // has not left, and does not forget by it.
+    epoch = Math.min(epoch, epochs.at(store));
     nodes.put(publisher, own);
     read(answer.get(dcScope), dcScope, nodes, unreadableNodes, "node", epoch);
     read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
-    noteVisible(store, epoch);
+    noteVisible(store);
     if (lastExchangeEpoch < epoch - SILENT_AFTER_EPOCHS) {
       // Back in touch after a gap (a store outage): remember every publisher for a few more
       // epochs, so that none is forgotten before it has had the chance to publish again; and
@@ -339,8 +346,9 @@ public final class Coordinator {
       // about two thirds of an epoch. It costs one exchange per data center and epoch (none in a
       // room of one data center).
       Map<String, Map<String, byte[]>> again = transport.exchange(config.roomId(), List.of(dataCenterSum()), retention);
+      long storeAgain = storeClock(again);
       read(again.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
-      noteVisible(storeClock(again), epoch);
+      noteVisible(storeAgain);
     }
     for (long s : mySums.keySet()) {
       if (!freeSlots.containsKey(s)) {
@@ -732,12 +740,11 @@ public final class Coordinator {
 
   /**
    * Notes the latest sum of this data center that the answer just read held, at the store's epoch
-   * of the answer ({@code epoch} if the answer carries no store clock).
+   * of the answer.
    */
-  private void noteVisible(long storeMillis, long epoch) {
+  private void noteVisible(long storeMillis) {
     if (sumInAnswer != Long.MIN_VALUE) {
-      long at = storeMillis >= 0 ? epochs.at(storeMillis) : epoch;
-      visibleSums.merge(at, sumInAnswer, Math::max);
+      visibleSums.merge(epochs.at(storeMillis), sumInAnswer, Math::max);
     }
     while (visibleSums.size() > 2 * Report.EPOCHS_KEPT) {
       visibleSums.pollFirstEntry();

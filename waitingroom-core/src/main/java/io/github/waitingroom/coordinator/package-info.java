@@ -7,8 +7,10 @@
  * tallies of its latest epochs) to its data center's scope and gets back the reports of every node
  * there; once every node of the data center has published an epoch, the data center's sum of that
  * epoch is settled and published to the global scope, where every data center's sums are. A
- * transport only stores bytes (and, optionally, tells the time): all arithmetic happens here, in
- * plain Java, so a user's own transport (a database, a grid, a service) needs one method.
+ * transport only stores bytes and tells the store's time ({@link
+ * io.github.waitingroom.coordinator.Transport#CLOCK_SCOPE}, which every node keeps time by and
+ * refuses a transport without): all arithmetic happens here, in plain Java, so a user's own
+ * transport (a database, a grid, a service) needs one method.
  *
  * <p>Every read returns the reports of the node's data center and the sums of every data center,
  * so what a room reads from the store grows with the square of its size; {@link

@@ -34,10 +34,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * }</pre>
  *
  * <p>One exchange locks the room's file, reads every entry, drops the expired ones, stores the
- * publications, writes the file back and answers with the live entries of the named scopes.
- * Expiry follows this JVM's clock, so the nodes' clocks must roughly agree (a transport over a
- * server would use the server's clock, as the Redis one does). File format: a version int, then
- * entries of (scope, publisher, expiry in epoch millis, payload).
+ * publications, writes the file back and answers with the live entries of the named scopes and
+ * the store's time, which every answer must carry ({@link Transport#CLOCK_SCOPE}): nodes keep the
+ * room's time by it. This store's time is the clock it is given, read under the lock, by which it
+ * expires entries too: the machine's clock, which all JVMs on one machine share (nodes on several
+ * machines would each bring their own, which must then agree; a transport over a server uses the
+ * server's clock, as the Redis one uses {@code TIME}). File format: a version int, then entries of
+ * (scope, publisher, expiry in epoch millis, payload).
  */
 public final class FileTransport implements Transport {
   private static final int FORMAT = 1;
@@ -49,12 +52,12 @@ public final class FileTransport implements Transport {
 
   private record Entry(String scope, String publisher, long expiresAt, byte[] payload) {}
 
-  /** A transport over files in {@code directory}, expiring by the system clock. */
+  /** A transport over files in {@code directory}, on the system clock. */
   public FileTransport(Path directory) {
     this(directory, InstantSource.system());
   }
 
-  /** A transport over files in {@code directory}, expiring by {@code clock}. */
+  /** A transport over files in {@code directory}, expiring by {@code clock} and telling its time. */
   public FileTransport(Path directory, InstantSource clock) {
     this.directory = Objects.requireNonNull(directory, "directory").toAbsolutePath().normalize();
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -94,6 +97,7 @@ public final class FileTransport implements Transport {
             scope.put(e.publisher(), e.payload().clone());
           }
         }
+        answer.put(CLOCK_SCOPE, Map.of("now", ByteBuffer.allocate(8).putLong(now).array()));
       }
     }
     return answer;

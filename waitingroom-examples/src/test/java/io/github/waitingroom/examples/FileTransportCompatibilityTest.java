@@ -6,6 +6,7 @@ import io.github.waitingroom.tck.TransportCompatibilityKit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,5 +28,10 @@ class FileTransportCompatibilityTest extends TransportCompatibilityKit {
   @Override
   protected void elapse(Duration time) {
     clock.advance(time);
+  }
+
+  @Override
+  protected InstantSource storeClock() {
+    return clock;
   }
 }

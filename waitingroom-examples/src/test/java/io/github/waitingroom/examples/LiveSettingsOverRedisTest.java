@@ -24,8 +24,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -47,7 +49,8 @@ import org.junit.jupiter.api.Test;
  * the operator dashboard: a change sent to node A's {@code PUT /settings} is what node B's site
  * answers within a bounded number of syncs. The nodes share a {@link ManualClock}, sync only when
  * the test says (four times an epoch, as their background threads would), and keep time by it:
- * the answers' store clock is left out, so nothing depends on how fast real time passes.
+ * the answers carry it as the store's clock instead of Redis's {@code TIME}, so nothing depends on
+ * how fast real time passes.
  */
 class LiveSettingsOverRedisTest {
   private static final String REDIS = System.getProperty("waitingroom.redisUri", "redis://127.0.0.1:6379");
@@ -62,13 +65,13 @@ class LiveSettingsOverRedisTest {
   private final List<Server> servers = new ArrayList<>();
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  /** Answers without the store's clock: the nodes keep time by the test's manual clock. */
-  private record ManualTime(Transport redis) implements Transport, AutoCloseable {
+  /** Answers whose store clock is the test's manual clock, which the nodes then keep time by. */
+  private record ManualTime(Transport redis, InstantSource clock) implements Transport, AutoCloseable {
     @Override
     public Map<String, Map<String, byte[]>> exchange(String roomId, List<Publication> publications, Duration retention)
         throws IOException {
       Map<String, Map<String, byte[]>> answer = new HashMap<>(redis.exchange(roomId, publications, retention));
-      answer.remove(Transport.CLOCK_SCOPE);
+      answer.put(Transport.CLOCK_SCOPE, Map.of("now", ByteBuffer.allocate(8).putLong(clock.millis()).array()));
       return answer;
     }
 
@@ -105,7 +108,7 @@ class LiveSettingsOverRedisTest {
     WaitingRoom room =
         WaitingRoom.builder(config, KEYS)
             .clock(clock)
-            .transport(new ManualTime(RedisTransport.builder(REDIS).keyPrefix(prefix).build()))
+            .transport(new ManualTime(RedisTransport.builder(REDIS).keyPrefix(prefix).build(), clock))
             .nodeId(id)
             .backgroundSync(false)
             .build();

@@ -273,13 +273,13 @@ public final class RedisTransport implements Transport, AutoCloseable {
       answer.put(scope, values);
       i++;
     }
-    // The server's clock, so that every node keeps time by the store's.
+    // The server's clock, which every answer must carry: every node keeps time by the store's.
     if (i < result.size() && result.get(i) instanceof byte[] now) {
       try {
         long millis = Long.parseLong(new String(now, StandardCharsets.UTF_8));
         answer.put(CLOCK_SCOPE, Map.of("now", java.nio.ByteBuffer.allocate(8).putLong(millis).array()));
       } catch (NumberFormatException e) {
-        // not a clock: leave it out
+        // not a clock: left out, and the node treats the answer as a failed exchange
       }
     }
     return answer;

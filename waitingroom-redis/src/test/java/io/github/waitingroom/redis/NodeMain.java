@@ -27,9 +27,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * One node of a room as its own JVM, for the multi-process test: the filterless core behind the
  * JDK's HTTP server, coordinated through Redis, on a manual clock that the test sets over HTTP.
- * Redis's clock is stripped from the answers, so that the manual clock is the room's clock (the
- * test runs minutes of sessions in seconds; where time comes from is {@link ClockSkewTest}'s
- * subject).
+ * The answers carry the manual clock as the store's instead of Redis's {@code TIME}, so that the
+ * manual clock is the room's clock (the test runs minutes of sessions in seconds, and sets every
+ * node's clock alike; where time comes from is {@link ClockSkewTest}'s subject).
  *
  * <ul>
  *   <li>{@code POST /admin/join?millis=...} builds the room (its first sync is its join) with the
@@ -63,7 +63,7 @@ public final class NodeMain {
             .waitingTimeout(Duration.ofMinutes(2))
             .build();
     ManualClock clock = new ManualClock(Instant.EPOCH);
-    TestTransport transport = new TestTransport(RedisTransport.builder(redisUri).keyPrefix(prefix).build(), false);
+    TestTransport transport = new TestTransport(RedisTransport.builder(redisUri).keyPrefix(prefix).build(), clock);
     // Connects now: joining is then one quick round trip.
     transport.exchange("warm-up", List.of(new Transport.Publication("warm-up", "warm-up", new byte[0])), Duration.ofSeconds(5));
     AtomicReference<WaitingRoom> joined = new AtomicReference<>();

@@ -22,9 +22,9 @@ import org.jspecify.annotations.Nullable;
  * ({@code 1/8, 3/8, 5/8, 7/8} of the epoch), in an order that rotates. Two ways to keep time:
  *
  * <ul>
- *   <li>{@link Time#VIRTUAL}: answers are stripped of the store's clock, so the manual clocks are
- *       the room's clocks and minutes pass in milliseconds. For tests about what happens over
- *       sessions, outages and retention, where the clock's source is not the point.
+ *   <li>{@link Time#VIRTUAL}: the answers carry the room's virtual time as the store's clock
+ *       instead of Redis's {@code TIME}, so minutes pass in milliseconds. For tests about what
+ *       happens over sessions, outages and retention, where the clock's source is not the point.
  *   <li>{@link Time#STORE}: the nodes keep time by Redis's {@code TIME}, as in production. Each
  *       manual clock is set to the real clock plus the node's skew before every sync, and the test
  *       waits real time between syncs; use a short epoch and short sessions.
@@ -139,7 +139,7 @@ final class RedisNodes implements AutoCloseable {
   }
 
   private TestTransport transport(String storeUri) {
-    TestTransport t = new TestTransport(transports.apply(storeUri), time == Time.STORE);
+    TestTransport t = new TestTransport(transports.apply(storeUri), time == Time.VIRTUAL ? base : null);
     try {
       // Connects now, so that the node's first sync is one quick round trip.
       t.exchange("warm-up", List.of(new Transport.Publication("warm-up", "warm-up", new byte[0])), Duration.ofSeconds(5));

@@ -3,7 +3,9 @@ package io.github.waitingroom.redis;
 import io.github.waitingroom.coordinator.ReportSeal;
 import io.github.waitingroom.coordinator.Transport;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,14 +13,14 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A node's view of the real Redis transport, as a test needs it: with or without the store's
- * clock in the answers, with a switch that makes it fail at once (a store that refuses
- * connections), for outages too long to sit through real timeouts (the Lettuce timeout path itself
+ * A node's view of the real Redis transport, as a test needs it: with Redis's clock or a virtual
+ * one as the store's clock in the answers, with a switch that makes it fail at once (a store that
+ * refuses connections), for outages too long to sit through real timeouts (the Lettuce timeout path itself
  * is covered with {@link PausableProxy}), and able to pass for a node of another release.
  */
 final class TestTransport implements Transport, AutoCloseable {
   private final Transport delegate;
-  private final boolean storeClock;
+  private final @Nullable InstantSource storeClock;
   private volatile boolean down;
   /**
    * Whether the next exchanges reach the store but their answers are lost, as when a command times
@@ -35,10 +37,10 @@ final class TestTransport implements Transport, AutoCloseable {
   private final Map<String, Map<String, byte[]>> written = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
-   * @param storeClock whether answers keep {@link Transport#CLOCK_SCOPE}: with it, nodes keep
-   *     time by Redis's {@code TIME}; without it, by their own (manual) clocks
+   * @param storeClock the time the answers carry as the store's ({@link Transport#CLOCK_SCOPE}),
+   *     which nodes keep time by: a test's virtual clock, or {@code null} for Redis's {@code TIME}
    */
-  TestTransport(Transport delegate, boolean storeClock) {
+  TestTransport(Transport delegate, @Nullable InstantSource storeClock) {
     this.delegate = delegate;
     this.storeClock = storeClock;
   }
@@ -99,8 +101,9 @@ final class TestTransport implements Transport, AutoCloseable {
             answer.put(written, fixed);
           }
         });
-    if (!storeClock) {
-      answer.remove(Transport.CLOCK_SCOPE);
+    InstantSource virtual = storeClock;
+    if (virtual != null && answer.containsKey(Transport.CLOCK_SCOPE)) {
+      answer.put(Transport.CLOCK_SCOPE, Map.of("now", ByteBuffer.allocate(8).putLong(virtual.millis()).array()));
     }
     if (loseAnswers) {
       throw new IOException("answer lost (timed out after the store ran the exchange)");

@@ -8,6 +8,7 @@ import io.github.waitingroom.coordinator.Transport.Publication;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,6 +35,7 @@ import org.opentest4j.TestAbortedException;
  * class MyTransportTest extends TransportCompatibilityKit {
  *   @Override protected Transport transport() { return new MyTransport(dataSource); }
  *   @Override protected void elapse(Duration d) { clock.advance(d); }   // optional
+ *   @Override protected InstantSource storeClock() { return clock; }    // if not the system clock
  * }
  * }</pre>
  *
@@ -46,6 +49,14 @@ import org.opentest4j.TestAbortedException;
  * and empty payloads survive; answers are copies; values expire after their retention, never
  * before, and republishing renews them; concurrent nodes lose nothing; an unreachable store throws
  * {@link IOException} in bounded time.
+ *
+ * <p><b>The store's clock</b> ({@link Transport#CLOCK_SCOPE}), which nodes keep the room's time
+ * by, is checked in every answer of every test to a call that publishes anything: it must be
+ * there, 8 bytes of epoch milliseconds under publisher {@code "now"}; never behind the clock of an
+ * answer to a call (of the same room) that ended before this call began; and within {@link
+ * #storeClockTolerance()} of the time {@link #storeClock()} tells around the call, so that it
+ * follows the store's time (a clock in seconds, a constant, or the caller's own clock with a
+ * store that keeps another fails). A node refuses a transport that breaks this.
  */
 public abstract class TransportCompatibilityKit {
   private final Set<Object> opened = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -79,6 +90,24 @@ public abstract class TransportCompatibilityKit {
     return null;
   }
 
+  /**
+   * The clock the store under test keeps time by, as this test can read it: the time every
+   * answer's store clock must be close to. The default, the system clock, fits a store on a
+   * server whose clock is synchronized with this machine's (NTP); a store on an injected clock
+   * (the one {@link #elapse} moves) returns that clock.
+   */
+  protected InstantSource storeClock() {
+    return InstantSource.system();
+  }
+
+  /**
+   * How far an answer's store clock may be from {@link #storeClock()} around the call. Default: 2
+   * seconds, for a store server whose clock is synchronized with this machine's.
+   */
+  protected Duration storeClockTolerance() {
+    return Duration.ofSeconds(2);
+  }
+
   /** A room id unique to this test run, derived from {@code name}. */
   protected final String roomId(String name) {
     return "tck-" + name + "-" + run;
@@ -87,7 +116,45 @@ public abstract class TransportCompatibilityKit {
   private Transport node() throws Exception {
     Transport t = transport();
     opened.add(t);
-    return t;
+    return new ClockChecked(t);
+  }
+
+  /**
+   * The latest store clock of an answer to a call that ended, per room: a call that begins after
+   * it must not answer an earlier time.
+   */
+  private final Map<String, Long> latestClock = new ConcurrentHashMap<>();
+
+  /** A node's transport whose every answer is checked for the store's clock (see the class comment). */
+  private final class ClockChecked implements Transport {
+    private final Transport delegate;
+
+    ClockChecked(Transport delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public Map<String, Map<String, byte[]>> exchange(String roomId, List<Publication> publications, Duration retention)
+        throws IOException {
+      long floor = latestClock.getOrDefault(roomId, Long.MIN_VALUE);
+      long before = storeClock().millis();
+      Map<String, Map<String, byte[]>> answer = delegate.exchange(roomId, publications, retention);
+      long after = storeClock().millis();
+      if (!publications.isEmpty()) {
+        long now = clock(answer);
+        long tolerance = storeClockTolerance().toMillis();
+        assertThat(now)
+            .as("the store's clock (Transport.CLOCK_SCOPE) must never go back: an answer to a call that ended earlier"
+                + " said %d ms", floor)
+            .isGreaterThanOrEqualTo(floor);
+        assertThat(now)
+            .as("the store's clock (Transport.CLOCK_SCOPE) must follow the store's time, %d..%d ms around this call"
+                + " by storeClock(), within storeClockTolerance() (%d ms)", before, after, tolerance)
+            .isBetween(before - tolerance, after + tolerance);
+        latestClock.merge(roomId, now, Math::max);
+      }
+      return answer;
+    }
   }
 
   /** Closes every transport the kit obtained, if it can be closed. */
@@ -234,24 +301,32 @@ public abstract class TransportCompatibilityKit {
   }
 
   @Test
-  void theStoresClockIfAnsweredIsEightBytesAndNeverGoesBack() throws Exception {
+  void everyAnswerCarriesTheStoresClockWhichFollowsTheStoresTime() throws Exception {
     String room = roomId("clock");
     Transport a = node();
-    Map<String, Map<String, byte[]>> first = a.exchange(room, List.of(pub("dc:a", "n1", "x")), MINUTE);
-    if (!first.containsKey(Transport.CLOCK_SCOPE)) {
-      Assumptions.abort(getClass().getSimpleName() + " does not answer the store's clock (optional): skipped");
-      return;
+    Transport b = node();
+    long first = clock(a.exchange(room, List.of(pub("dc:a", "n1", "x")), MINUTE));
+    long second = clock(b.exchange(room, List.of(pub("dc:a", "n2", "x")), MINUTE));
+    try {
+      elapse(Duration.ofSeconds(2)); // every answer is checked against storeClock(), which may move with it
+    } catch (TestAbortedException e) {
+      // a store whose time cannot be moved: its clock is checked as it runs
     }
-    long before = clock(first);
-    elapse(Duration.ofSeconds(2));
-    long after = clock(a.exchange(room, List.of(pub("dc:a", "n1", "y")), MINUTE));
-    assertThat(before).as("epoch milliseconds of this century").isBetween(946_684_800_000L, 4_102_444_800_000L);
-    assertThat(after).isGreaterThanOrEqualTo(before);
+    long third = clock(a.exchange(room, List.of(pub("global", "a", "y")), MINUTE));
+    assertThat(first).as("epoch milliseconds of this century").isBetween(946_684_800_000L, 4_102_444_800_000L);
+    assertThat(second).as("never back, whichever node asks").isGreaterThanOrEqualTo(first);
+    assertThat(third).as("never back, whichever scope is named").isGreaterThanOrEqualTo(second);
   }
 
   private static long clock(Map<String, Map<String, byte[]>> answer) {
-    byte[] now = answer.getOrDefault(Transport.CLOCK_SCOPE, Map.of()).get("now");
-    assertThat(now).as("the clock is 8 bytes under publisher \"now\"").hasSize(8);
+    Map<String, byte[]> clock = answer.get(Transport.CLOCK_SCOPE);
+    if (clock == null) {
+      throw new AssertionError("the answer lacks the store's clock (scope Transport.CLOCK_SCOPE, \""
+          + Transport.CLOCK_SCOPE + "\"), which every answer must carry: " + answer.keySet());
+    }
+    byte[] now = clock.get("now");
+    assertThat(now).as("the store's clock is 8 bytes (epoch milliseconds, big-endian) under publisher \"now\"")
+        .isNotNull().hasSize(8);
     return java.nio.ByteBuffer.wrap(now).getLong();
   }
 

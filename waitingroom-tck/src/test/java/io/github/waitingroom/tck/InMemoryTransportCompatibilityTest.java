@@ -5,6 +5,7 @@ import io.github.waitingroom.coordinator.InMemoryTransport;
 import io.github.waitingroom.coordinator.Transport;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 
 /** The in-memory transport against the compatibility kit; time moves on a manual clock. */
 class InMemoryTransportCompatibilityTest extends TransportCompatibilityKit {
@@ -19,5 +20,10 @@ class InMemoryTransportCompatibilityTest extends TransportCompatibilityKit {
   @Override
   protected void elapse(Duration time) {
     clock.advance(time);
+  }
+
+  @Override
+  protected InstantSource storeClock() {
+    return clock;
   }
 }

@@ -1,13 +1,10 @@
 package io.github.waitingroom.servlet;
 
 import io.github.waitingroom.WaitingRoom;
-import io.github.waitingroom.http.CookieSecure;
 import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.GateOptions;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
-import io.github.waitingroom.http.PageStyle;
-import io.github.waitingroom.http.PathRules;
-import io.github.waitingroom.http.SameSite;
 import io.github.waitingroom.http.WaitingRoomSession;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
@@ -23,7 +20,6 @@ import jakarta.servlet.http.HttpServletMapping;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -207,9 +203,9 @@ public final class WaitingRoomFilter implements Filter {
       log.info(
           "waiting room '{}' guards {} (cookies {} and {}, {} active users, {} new users per minute)",
           s.room.config().roomId(),
-          s.paths.prefix(),
-          s.cookieName,
-          s.placeCookieName,
+          s.gate.paths().prefix(),
+          s.gate.cookieName(),
+          s.gate.placeCookieName(),
           s.room.config().totalActiveUsers(),
           s.room.config().newUsersPerMinute());
     }
@@ -253,8 +249,8 @@ public final class WaitingRoomFilter implements Filter {
     // A newcomer's human check waits for the service on this request's thread (Gate.mayBlock).
     GateRequest gr = GateRequest.builder(context == null ? "" : context, req.getMethod())
         .secure(req.isSecure())
-        .ticket(ticketOf(req, s.cookieName))
-        .place(ticketOf(req, s.placeCookieName))
+        .ticket(ticketOf(req, s.gate.cookieName()))
+        .place(ticketOf(req, s.gate.placeCookieName()))
         .friction(friction ? ticketOf(req, s.gate.frictionCookieName()) : null)
         .query(query)
         .accept(req.getHeader("Accept"))
@@ -446,318 +442,41 @@ public final class WaitingRoomFilter implements Filter {
     }
   }
 
-  /** The filter's fixed settings: the gate, and what it says of itself. */
+  /** The filter's fixed settings: the gate, and whether the filter owns (and closes) its room. */
   static final class Settings {
     final WaitingRoom room;
     final boolean ownsRoom;
     final Gate gate;
-    final PathRules paths;
-    final String cookieName;
-    final String placeCookieName;
-    final CookieSecure secure;
-    final SameSite sameSite;
-    final int waitingStatus;
-    final String statusParam;
-
-    Settings(Builder b, boolean ownsRoom) {
-      this(b.gate.build(), ownsRoom);
-    }
 
     Settings(Gate gate, boolean ownsRoom) {
       this.gate = gate;
       this.room = gate.room();
       this.ownsRoom = ownsRoom;
-      this.paths = gate.paths();
-      this.cookieName = gate.cookieName();
-      this.placeCookieName = gate.placeCookieName();
-      this.secure = gate.cookieSecure();
-      this.sameSite = gate.cookieSameSite();
-      this.waitingStatus = gate.waitingStatus();
-      this.statusParam = gate.statusParam();
     }
   }
 
   /**
-   * Builds a {@link WaitingRoomFilter} around a room. Every setting has a default; each is
-   * checked by {@link #build()}, whose error names the setting and the bad value.
+   * Builds a {@link WaitingRoomFilter} around a room: the settings of {@link GateOptions}, declared
+   * in {@link io.github.waitingroom.http.GateSettings}, each checked when it is set; errors name the
+   * setting and the bad value.
    */
-  public static final class Builder {
-    private final Gate.Builder gate;
-
+  public static final class Builder extends GateOptions<Builder> {
     private Builder(WaitingRoom room) {
-      this.gate = Gate.builder(room);
+      super(room);
     }
 
     /**
-     * The path (within the application) the room guards, with everything below it. Default:
-     * {@code /}, the whole application. The ticket cookie is scoped to it.
-     */
-    public Builder pathPrefix(String prefix) {
-      gate.pathPrefix(prefix);
-      return this;
-    }
-
-    /**
-     * Paths that pass through without a ticket. Adds to earlier calls. An entry is
+     * Checks the settings and builds the filter.
      *
-     * <ul>
-     *   <li>a path ({@code /static/}, {@code /health}): it and everything below it, segment by
-     *       segment ({@code /health} does not cover {@code /healthz});
-     *   <li>an extension under a path ({@code /static/*.css}): a last segment that ends in {@code
-     *       .css}, anywhere below {@code /static};
-     *   <li>a bare extension ({@code *.css}): the same at any depth, also below application routes
-     *       ({@code /buy/x.css}); logged as a warning at start-up, prefer the scoped form.
-     * </ul>
-     *
-     * <p>An ignore applies only to {@code GET} and {@code HEAD} requests whose path is canonical:
-     * the path as sent (after the context path) holds only {@code A-Z a-z 0-9 - . _ ~ /}, has no
-     * empty, {@code .} or {@code ..} segment, and equals the path the container decoded. A
-     * percent-escape ({@code /buy%3B.css}, {@code /buy%20.css}), a path parameter ({@code
-     * /buy;x.css}), a dot segment or any other method ({@code POST /static/x.css}) is decided by
-     * the room like any other request. Static assets whose URLs need escapes are therefore not
-     * exempt: an admitted visitor still gets them.
+     * @return the filter
+     * @throws io.github.waitingroom.http.SettingException naming the first bad setting
      */
-    public Builder ignorePaths(String... paths) {
-      gate.ignorePaths(paths);
-      return this;
-    }
-
-    /**
-     * The session cookie's name; the place cookie is named after it, with {@code _q} appended.
-     * Default: {@code wr_<roomId>}. A name starting with {@code __Host-} (in any
-     * case) makes the cookie {@code Secure} with {@code Path=/} and no {@code Domain}, as browsers
-     * require; it needs {@link #pathPrefix} {@code /}, and {@link #build()} refuses it with {@link
-     * CookieSecure#NEVER} or another prefix. {@code __Secure-} makes it {@code Secure} and is
-     * refused with {@link CookieSecure#NEVER}. The cookie is {@code Secure} for such names even over
-     * plain HTTP, where browsers then drop it.
-     */
-    public Builder cookieName(String name) {
-      gate.cookieName(name);
-      return this;
-    }
-
-    /**
-     * When the cookie is {@code Secure}. Default: {@link CookieSecure#AUTO}, which follows the
-     * container's {@code isSecure()}: behind a TLS-terminating proxy, configure the container's
-     * forwarded-header handling (see {@link CookieSecure#AUTO}) or choose {@link CookieSecure#ALWAYS}.
-     */
-    public Builder cookieSecure(CookieSecure secure) {
-      gate.cookieSecure(secure);
-      return this;
-    }
-
-    /** The cookie's {@code SameSite}. Default: {@link SameSite#LAX}. */
-    public Builder cookieSameSite(SameSite sameSite) {
-      gate.cookieSameSite(sameSite);
-      return this;
-    }
-
-    /** The HTTP status of waiting responses: 200 (default), 202 or 429 (with {@code Retry-After}). */
-    public Builder waitingStatus(int status) {
-      gate.waitingStatus(status);
-      return this;
-    }
-
-    /**
-     * The HTTP status of the "sold out" page (and its JSON status) while the room takes no new
-     * users (live settings' queueing method {@code reject}): 403 (default), 200, 410, 429 or 503.
-     */
-    public Builder rejectStatus(int status) {
-      gate.rejectStatus(status);
-      return this;
-    }
-
-    /**
-     * Lets the application end a visitor's session: by the response header {@value
-     * Gate#REVOKE_HEADER}, which the filter removes, or by {@link WaitingRoomSession#revoke()} on
-     * the request attribute {@value WaitingRoomSession#ATTRIBUTE}; either deletes the session
-     * cookie while the response is not committed. Default: off.
-     *
-     * @param enabled whether the application may revoke sessions
-     * @return this builder
-     * @see Gate.Builder#revoke
-     */
-    public Builder revoke(boolean enabled) {
-      gate.revoke(enabled);
-      return this;
-    }
-
-    /**
-     * Lets CORS preflights on the room's paths go on to the application. Default: off, the filter
-     * answers them itself ({@code 204}, no {@code Access-Control-Allow-*}), so that no preflight
-     * reaches application code that acts on any method.
-     *
-     * @param enabled whether preflights pass on to the application
-     * @return this builder
-     * @see Gate.Builder#corsPassThrough
-     */
-    public Builder corsPassThrough(boolean enabled) {
-      gate.corsPassThrough(enabled);
-      return this;
-    }
-
-    /** The query flag that asks for the JSON status only. Default: {@value #DEFAULT_STATUS_PARAM}. */
-    public Builder statusParam(String name) {
-      gate.statusParam(name);
-      return this;
-    }
-
-    /**
-     * Replaces the waiting page with your own HTML: a Mustache template, HTML-escaped by default,
-     * with the variables listed in the README ("Your own waiting page").
-     *
-     * @throws io.github.waitingroom.http.PageTemplateException when it does not parse or names an
-     *     unknown variable, with the line and column
-     * @see Gate.Builder#template
-     */
-    public Builder template(String html) {
-      gate.template(html);
-      return this;
-    }
-
-    /**
-     * Which built-in page to show without a {@link #template}. Default: {@link PageStyle#PLAIN}.
-     *
-     * @param style the page
-     * @return this builder
-     * @see Gate.Builder#pageStyle
-     */
-    public Builder pageStyle(PageStyle style) {
-      gate.pageStyle(style);
-      return this;
-    }
-
-    /**
-     * The language of visitors whose {@code Accept-Language} the room has no texts for. Default: {@code en}.
-     *
-     * @param tag a language tag
-     * @return this builder
-     * @see Gate.Builder#defaultLanguage
-     */
-    public Builder defaultLanguage(String tag) {
-      gate.defaultLanguage(tag);
-      return this;
-    }
-
-    /**
-     * One language for every visitor, whatever their {@code Accept-Language}. Default: none.
-     *
-     * @param tag a language tag, or {@code null} to follow the header
-     * @return this builder
-     * @see Gate.Builder#language
-     */
-    public Builder language(@Nullable String tag) {
-      gate.language(tag);
-      return this;
-    }
-
-    /**
-     * A directory of {@code messages_<tag>.properties} files that override or add texts.
-     *
-     * @param directory the directory, or {@code null}
-     * @return this builder
-     * @see Gate.Builder#messagesDirectory
-     */
-    public Builder messagesDirectory(@Nullable Path directory) {
-      gate.messagesDirectory(directory);
-      return this;
-    }
-
-    /**
-     * The site's name on the branded page.
-     *
-     * @param name up to 100 characters
-     * @return this builder
-     * @see Gate.Builder#brandName
-     */
-    public Builder brandName(String name) {
-      gate.brandName(name);
-      return this;
-    }
-
-    /**
-     * The logo of the branded page.
-     *
-     * @param url a path on this site or an {@code https://} URL
-     * @return this builder
-     * @see Gate.Builder#logoUrl
-     */
-    public Builder logoUrl(String url) {
-      gate.logoUrl(url);
-      return this;
-    }
-
-    /**
-     * The brand colour of the branded page.
-     *
-     * @param color {@code #rgb} or {@code #rrggbb}
-     * @return this builder
-     * @see Gate.Builder#brandColor
-     */
-    public Builder brandColor(String color) {
-      gate.brandColor(color);
-      return this;
-    }
-
-    /**
-     * Asks newcomers for a proof of work while people wait (0: off, the default).
-     *
-     * @param bits the leading zero bits of a solution, 0 to 32
-     * @return this builder
-     * @see Gate.Builder#proofOfWork
-     */
-    public Builder proofOfWork(int bits) {
-      gate.proofOfWork(bits);
-      return this;
-    }
-
-    /**
-     * How long a newcomer who solves no challenge waits before it may get a place within the
-     * {@linkplain #noScriptPlaces no-script budget}. Default: 30 s.
-     *
-     * @param penalty 1 s to 5 min
-     * @return this builder
-     * @see Gate.Builder#challengePenalty
-     */
-    public Builder challengePenalty(java.time.Duration penalty) {
-      gate.challengePenalty(penalty);
-      return this;
-    }
-
-    /**
-     * How many newcomers per minute this node lets queue for only waiting out the penalty (the
-     * path of a browser without JavaScript). Default: 0, none: every place costs a solution or a
-     * passed human check.
-     *
-     * @param perMinute 0 to 10,000
-     * @return this builder
-     * @see Gate.Builder#noScriptPlaces
-     */
-    public Builder noScriptPlaces(int perMinute) {
-      gate.noScriptPlaces(perMinute);
-      return this;
-    }
-
-    /**
-     * A CAPTCHA service newcomers may pass to get their place at once (Turnstile, hCaptcha,
-     * reCAPTCHA: {@link io.github.waitingroom.http.SiteVerify}). Default: none.
-     *
-     * @param check the service, or {@code null}
-     * @return this builder
-     * @see Gate.Builder#humanCheck
-     */
-    public Builder humanCheck(io.github.waitingroom.http.@org.jspecify.annotations.Nullable HumanCheck check) {
-      gate.humanCheck(check);
-      return this;
-    }
-
-    /** Checks the settings and builds the filter. */
     public WaitingRoomFilter build() {
-      return new WaitingRoomFilter(new Settings(this, false), NO_BYPASS);
+      return new WaitingRoomFilter(settings(false), NO_BYPASS);
     }
 
     Settings settings(boolean ownsRoom) {
-      return new Settings(this, ownsRoom);
+      return new Settings(buildGate(), ownsRoom);
     }
   }
 }

@@ -1,15 +1,12 @@
 package io.github.waitingroom.webflux;
 
 import io.github.waitingroom.WaitingRoom;
-import io.github.waitingroom.http.CookieSecure;
 import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.GateOptions;
 import io.github.waitingroom.http.GateRouter;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
-import io.github.waitingroom.http.PageStyle;
-import io.github.waitingroom.http.SameSite;
 import io.github.waitingroom.http.WaitingRoomSession;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -370,294 +367,16 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
   }
 
   /**
-   * Builds a {@link WaitingRoomWebFilter} around a room, with the settings of the servlet filter.
-   * Every setting has a default; each is checked by {@link #build()}, whose error names the
-   * setting and the bad value. See {@link Gate.Builder} for each setting in full.
+   * Builds a {@link WaitingRoomWebFilter} around a room, with the settings of the servlet filter:
+   * those of {@link GateOptions}, declared in {@link io.github.waitingroom.http.GateSettings}, each
+   * checked when it is set (errors name the setting and the bad value), and the filter's {@link
+   * #order}.
    */
-  public static final class Builder {
-    private final Gate.Builder gate;
+  public static final class Builder extends GateOptions<Builder> {
     private int order = DEFAULT_ORDER;
 
     private Builder(WaitingRoom room) {
-      this.gate = Gate.builder(room);
-    }
-
-    /**
-     * The path (within the application) the room guards, with everything below it. Default:
-     * {@code /}. The ticket cookie is scoped to it.
-     *
-     * @param prefix a path starting with {@code /}
-     * @return this builder
-     * @see Gate.Builder#pathPrefix
-     */
-    public Builder pathPrefix(String prefix) {
-      gate.pathPrefix(prefix);
-      return this;
-    }
-
-    /**
-     * Paths that pass through without a ticket ({@code /static/}, {@code /static/*.css}, {@code
-     * *.ico}), for canonical {@code GET} and {@code HEAD} requests only. Adds to earlier calls.
-     *
-     * @param paths the entries
-     * @return this builder
-     * @see Gate.Builder#ignorePaths
-     */
-    public Builder ignorePaths(String... paths) {
-      gate.ignorePaths(paths);
-      return this;
-    }
-
-    /**
-     * The session cookie's name; the place cookie is named after it, with {@code _q} appended.
-     * Default: {@code wr_<roomId>}.
-     *
-     * @param name 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}
-     * @return this builder
-     * @see Gate.Builder#cookieName
-     */
-    public Builder cookieName(String name) {
-      gate.cookieName(name);
-      return this;
-    }
-
-    /**
-     * When the cookie is {@code Secure}. Default: {@link CookieSecure#AUTO}, which follows the
-     * request's scheme: behind a TLS-terminating proxy, register Spring's {@code
-     * ForwardedHeaderTransformer} (Boot: {@code server.forward-headers-strategy=framework}) or
-     * choose {@link CookieSecure#ALWAYS}.
-     *
-     * @param secure the setting
-     * @return this builder
-     */
-    public Builder cookieSecure(CookieSecure secure) {
-      gate.cookieSecure(secure);
-      return this;
-    }
-
-    /**
-     * The cookie's {@code SameSite}. Default: {@link SameSite#LAX}.
-     *
-     * @param sameSite the setting
-     * @return this builder
-     */
-    public Builder cookieSameSite(SameSite sameSite) {
-      gate.cookieSameSite(sameSite);
-      return this;
-    }
-
-    /**
-     * The HTTP status of waiting responses: 200 (default), 202 or 429 (with {@code Retry-After}).
-     *
-     * @param status 200, 202 or 429
-     * @return this builder
-     */
-    public Builder waitingStatus(int status) {
-      gate.waitingStatus(status);
-      return this;
-    }
-
-    /**
-     * The HTTP status of the "sold out" page (and its JSON status) while the room takes no new
-     * users (live settings' queueing method {@code reject}): 403 (default), 200, 410, 429 or 503.
-     *
-     * @param status 200, 403, 410, 429 or 503
-     * @return this builder
-     */
-    public Builder rejectStatus(int status) {
-      gate.rejectStatus(status);
-      return this;
-    }
-
-    /**
-     * Lets the application end a visitor's session: by the response header {@value
-     * Gate#REVOKE_HEADER}, which the filter removes before the response commits, or by {@link
-     * WaitingRoomSession#revoke()} on the exchange attribute {@value WaitingRoomSession#ATTRIBUTE}
-     * (before the response commits); either deletes the session cookie. Default: off.
-     *
-     * @param enabled whether the application may revoke sessions
-     * @return this builder
-     * @see Gate.Builder#revoke
-     */
-    public Builder revoke(boolean enabled) {
-      gate.revoke(enabled);
-      return this;
-    }
-
-    /**
-     * Lets CORS preflights on the room's paths go on to the application. Default: off, the filter
-     * answers them itself ({@code 204}, no {@code Access-Control-Allow-*}), so that no preflight
-     * reaches application code that acts on any method.
-     *
-     * @param enabled whether preflights pass on to the application
-     * @return this builder
-     * @see Gate.Builder#corsPassThrough
-     */
-    public Builder corsPassThrough(boolean enabled) {
-      gate.corsPassThrough(enabled);
-      return this;
-    }
-
-    /**
-     * The query flag that asks for the JSON status only. Default: {@value Gate#DEFAULT_STATUS_PARAM}.
-     *
-     * @param name 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}
-     * @return this builder
-     */
-    public Builder statusParam(String name) {
-      gate.statusParam(name);
-      return this;
-    }
-
-    /**
-     * Replaces the waiting page with your own HTML: a Mustache template, HTML-escaped by default,
-     * with the variables listed in the README ("Your own waiting page").
-     *
-     * @param html the template
-     * @return this builder
-     * @throws io.github.waitingroom.http.PageTemplateException when it does not parse or names an
-     *     unknown variable, with the line and column
-     * @see Gate.Builder#template
-     */
-    public Builder template(String html) {
-      gate.template(html);
-      return this;
-    }
-
-    /**
-     * Which built-in page to show without a {@link #template}. Default: {@link PageStyle#PLAIN}.
-     *
-     * @param style the page
-     * @return this builder
-     * @see Gate.Builder#pageStyle
-     */
-    public Builder pageStyle(PageStyle style) {
-      gate.pageStyle(style);
-      return this;
-    }
-
-    /**
-     * The language of visitors whose {@code Accept-Language} the room has no texts for. Default: {@code en}.
-     *
-     * @param tag a language tag
-     * @return this builder
-     * @see Gate.Builder#defaultLanguage
-     */
-    public Builder defaultLanguage(String tag) {
-      gate.defaultLanguage(tag);
-      return this;
-    }
-
-    /**
-     * One language for every visitor, whatever their {@code Accept-Language}. Default: none.
-     *
-     * @param tag a language tag, or {@code null} to follow the header
-     * @return this builder
-     * @see Gate.Builder#language
-     */
-    public Builder language(@Nullable String tag) {
-      gate.language(tag);
-      return this;
-    }
-
-    /**
-     * A directory of {@code messages_<tag>.properties} files that override or add texts.
-     *
-     * @param directory the directory, or {@code null}
-     * @return this builder
-     * @see Gate.Builder#messagesDirectory
-     */
-    public Builder messagesDirectory(@Nullable Path directory) {
-      gate.messagesDirectory(directory);
-      return this;
-    }
-
-    /**
-     * The site's name on the branded page.
-     *
-     * @param name up to 100 characters
-     * @return this builder
-     * @see Gate.Builder#brandName
-     */
-    public Builder brandName(String name) {
-      gate.brandName(name);
-      return this;
-    }
-
-    /**
-     * The logo of the branded page.
-     *
-     * @param url a path on this site or an {@code https://} URL
-     * @return this builder
-     * @see Gate.Builder#logoUrl
-     */
-    public Builder logoUrl(String url) {
-      gate.logoUrl(url);
-      return this;
-    }
-
-    /**
-     * The brand colour of the branded page.
-     *
-     * @param color {@code #rgb} or {@code #rrggbb}
-     * @return this builder
-     * @see Gate.Builder#brandColor
-     */
-    public Builder brandColor(String color) {
-      gate.brandColor(color);
-      return this;
-    }
-
-    /**
-     * Asks newcomers for a proof of work while people wait (0: off, the default).
-     *
-     * @param bits the leading zero bits of a solution, 0 to 32
-     * @return this builder
-     * @see Gate.Builder#proofOfWork
-     */
-    public Builder proofOfWork(int bits) {
-      gate.proofOfWork(bits);
-      return this;
-    }
-
-    /**
-     * How long a newcomer who solves no challenge waits before it may get a place within the
-     * {@linkplain #noScriptPlaces no-script budget}. Default: 30 s.
-     *
-     * @param penalty 1 s to 5 min
-     * @return this builder
-     * @see Gate.Builder#challengePenalty
-     */
-    public Builder challengePenalty(java.time.Duration penalty) {
-      gate.challengePenalty(penalty);
-      return this;
-    }
-
-    /**
-     * How many newcomers per minute this node lets queue for only waiting out the penalty (the
-     * path of a browser without JavaScript). Default: 0, none: every place costs a solution or a
-     * passed human check.
-     *
-     * @param perMinute 0 to 10,000
-     * @return this builder
-     * @see Gate.Builder#noScriptPlaces
-     */
-    public Builder noScriptPlaces(int perMinute) {
-      gate.noScriptPlaces(perMinute);
-      return this;
-    }
-
-    /**
-     * A CAPTCHA service newcomers may pass to get their place at once (Turnstile, hCaptcha,
-     * reCAPTCHA: {@link io.github.waitingroom.http.SiteVerify}). Default: none.
-     *
-     * @param check the service, or {@code null}
-     * @return this builder
-     * @see Gate.Builder#humanCheck
-     */
-    public Builder humanCheck(io.github.waitingroom.http.@org.jspecify.annotations.Nullable HumanCheck check) {
-      gate.humanCheck(check);
-      return this;
+      super(room);
     }
 
     /**
@@ -676,10 +395,10 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
      * Checks the settings and builds the filter.
      *
      * @return the filter
-     * @throws IllegalArgumentException naming the first bad setting and its value
+     * @throws io.github.waitingroom.http.SettingException naming the first bad setting and its value
      */
     public WaitingRoomWebFilter build() {
-      return new WaitingRoomWebFilter(List.of(gate.build()), request -> false, exchange -> false, order);
+      return new WaitingRoomWebFilter(List.of(buildGate()), request -> false, exchange -> false, order);
     }
   }
 }

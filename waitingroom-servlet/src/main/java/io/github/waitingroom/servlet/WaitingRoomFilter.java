@@ -308,21 +308,25 @@ public final class WaitingRoomFilter implements Filter {
   }
 
   /**
-   * Whether the container sends the request to a {@link WaitingRoomDashboard} (its servlet is
-   * registered under the dashboard's class): the room never decides it, whatever its path, so
-   * that operators never wait in line for their own dashboard, nor for the operator endpoints
-   * whose {@code PUT} no {@code ignorePaths} entry covers (those cover only {@code GET} and {@code
-   * HEAD}). The dashboard is protected by its own token or role.
+   * Whether the container sends the request to the operator API (a {@link WaitingRoomDashboard}):
+   * a servlet that told the application's rooms its name, or whose registration carries {@link
+   * WaitingRoomDashboard#OPERATOR_PARAM}. The room never decides it, whatever its path, so that
+   * operators never wait in line for their own dashboard, nor for the operator endpoints whose
+   * {@code PUT} no {@code ignorePaths} entry covers. The dashboard is protected by its own token or role.
    */
-  private static boolean toDashboard(HttpServletRequest req) {
+  private boolean toDashboard(HttpServletRequest req) {
     HttpServletMapping m = req.getHttpServletMapping();
     String name = m == null ? null : m.getServletName();
     if (name == null || name.isEmpty()) {
       return false;
     }
+    Rooms r = rooms;
+    if (r != null && r.isOperatorServlet(name)) {
+      return true;
+    }
     ServletContext context = req.getServletContext();
-    ServletRegistration r = context == null ? null : context.getServletRegistration(name);
-    return r != null && WaitingRoomDashboard.class.getName().equals(r.getClassName());
+    ServletRegistration registration = context == null ? null : context.getServletRegistration(name);
+    return registration != null && "true".equals(registration.getInitParameter(WaitingRoomDashboard.OPERATOR_PARAM));
   }
 
   /**

@@ -13,7 +13,6 @@ import java.util.EnumSet;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
@@ -22,8 +21,8 @@ import org.eclipse.jetty.server.ServerConnector;
  */
 class ServletOperatorContractTest extends OperatorContract {
   @Override
-  protected OperatorContract.Server start(WaitingRoom room, OperatorApi api) throws Exception {
-    Server jetty = new Server();
+  protected Server start(WaitingRoom room, OperatorApi api) throws Exception {
+    org.eclipse.jetty.server.Server jetty = new org.eclipse.jetty.server.Server();
     ServerConnector connector = new ServerConnector(jetty);
     connector.setHost("127.0.0.1");
     connector.setPort(0);
@@ -44,7 +43,7 @@ class ServletOperatorContractTest extends OperatorContract {
     jetty.setHandler(context);
     jetty.start();
     int port = connector.getLocalPort();
-    return new OperatorContract.Server() {
+    return new Server() {
       @Override
       public URI uri(String pathAndQuery) {
         return URI.create("http://127.0.0.1:" + port + pathAndQuery);

@@ -23,7 +23,7 @@ import reactor.netty.http.server.HttpServer;
  */
 class WebFluxOperatorContractTest extends OperatorContract {
   @Override
-  protected OperatorContract.Server start(WaitingRoom room, OperatorApi api) {
+  protected Server start(WaitingRoom room, OperatorApi api) {
     WaitingRoomDashboardWebFilter dashboard = WaitingRoomDashboardWebFilter.of(api, PATH);
     WebHandler app =
         exchange -> {
@@ -38,7 +38,7 @@ class WebFluxOperatorContractTest extends OperatorContract {
         .build();
     DisposableServer netty =
         HttpServer.create().host("127.0.0.1").port(0).handle(new ReactorHttpHandlerAdapter(handler)).bindNow();
-    return new OperatorContract.Server() {
+    return new Server() {
       @Override
       public URI uri(String pathAndQuery) {
         return URI.create("http://127.0.0.1:" + netty.port() + pathAndQuery);

@@ -454,6 +454,67 @@ public final class Gate {
     return pages.languages();
   }
 
+  /** A value of the request by name: a cookie's, a header's; {@code null} when it has none. */
+  @FunctionalInterface
+  public interface Lookup {
+    /**
+     * The value of a name.
+     *
+     * @param name the cookie's or header's name
+     * @return the value, or {@code null}
+     */
+    @Nullable String get(String name);
+  }
+
+  /**
+   * Reads a request that the gate {@linkplain #decides decides} into a {@link GateRequest}: the
+   * adapter gives what only it can read (the context path, the method, whether it came over TLS,
+   * the host) and how to read a cookie, a header and the client's address; the gate reads the
+   * cookies it names, the headers the page needs, and the address only when its human check does.
+   *
+   * @param request the request so far: {@link GateRequest#builder}, with {@code secure} and {@code host}
+   * @param rawQuery the raw query string, or {@code null}
+   * @param remoteAddress the client's address, or {@code null}; kept only when the human check needs it
+   * @param cookies a cookie's value by name
+   * @param headers a header's first value by name
+   * @return the request
+   */
+  public GateRequest read(
+      GateRequest.Builder request, @Nullable String rawQuery, @Nullable String remoteAddress, Lookup cookies, Lookup headers) {
+    boolean friction = frictionOn();
+    return request
+        .ticket(cookies.get(cookieName()))
+        .place(cookies.get(placeCookieName()))
+        .friction(friction ? cookies.get(frictionCookieName()) : null)
+        .query(rawQuery)
+        .accept(headers.get("Accept"))
+        .acceptLanguage(headers.get("Accept-Language"))
+        .referer(headers.get("Referer"))
+        .remoteAddress(friction && wantsRemoteAddress(rawQuery) ? remoteAddress : null)
+        .build();
+  }
+
+  /**
+   * The host (and port, when not the scheme's default) the client addressed, as the server
+   * resolved it: behind a reverse proxy, what its forwarded headers say once the server is told to
+   * trust them, where the {@code Host} header names the proxy's upstream instead. An IPv6 address
+   * is written in brackets.
+   *
+   * @param scheme the request's scheme, or {@code null}
+   * @param host the host name or address, or {@code null}
+   * @param port the port, or 0 or less when none was given
+   * @return {@code host[:port]}, or {@code null} without a host
+   */
+  public static @Nullable String authority(@Nullable String scheme, @Nullable String host, int port) {
+    if (host == null || host.isEmpty()) {
+      return null;
+    }
+    String h = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+    boolean defaultPort =
+        port <= 0 || ("https".equalsIgnoreCase(scheme) && port == 443) || ("http".equalsIgnoreCase(scheme) && port == 80);
+    return defaultPort ? h : h + ":" + port;
+  }
+
   /**
    * Whether a response header would let a shared cache (a proxy or a CDN) keep the response: an
    * adapter drops these from an application response that carries a ticket cookie, which must

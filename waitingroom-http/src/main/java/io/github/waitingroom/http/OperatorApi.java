@@ -3,22 +3,16 @@ package io.github.waitingroom.http;
 import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.WaitingRoom;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,36 +86,24 @@ public final class OperatorApi {
   /** The most bytes of a {@code PUT}'s body an adapter reads: 4 bytes of UTF-8 per character of a settings document. */
   public static final int MAX_BODY_BYTES = 4 * RoomSettings.MAX_JSON_LENGTH;
 
-  /** The most client addresses whose wrong tokens are counted apart; beyond, they share one count. */
-  static final int MAX_CLIENTS = 10_000;
-
-  /** How long a client's wrong tokens are remembered after its last one, in milliseconds. */
-  private static final long FORGET_MILLIS = 15 * 60 * 1000L;
-
   private static final String ALLOW = "GET, HEAD, PUT";
-  private static final String DATA_POLICY = "default-src 'none'; frame-ancestors 'none'";
-  private static final String JSON = "application/json";
-  private static final Shell SHELL = Shell.load();
+  static final String DATA_POLICY = "default-src 'none'; frame-ancestors 'none'";
+  static final String JSON = "application/json";
+  private static final DashboardPage PAGE = DashboardPage.load();
 
   private final List<WaitingRoom> rooms;
-  private final @Nullable String tokenDigest;
+  private final OperatorAuth auth;
   private final @Nullable String role;
   private final InstantSource clock;
   private final byte[] page;
   private final boolean settingsChanges;
-  /** Wrong tokens by client address ({@code ""}: the shared count when the map is full). */
-  private final ConcurrentHashMap<String, Failures> failures = new ConcurrentHashMap<>();
-
-  /** A client's wrong tokens: how many, the last one's time, and until when it is locked out (epoch ms). */
-  private record Failures(int count, long last, long lockedUntil) {}
-
   private OperatorApi(Builder b, @Nullable String tokenDigest, @Nullable String role) {
     this.rooms = List.copyOf(b.rooms);
     this.settingsChanges = b.settingsChanges;
-    this.tokenDigest = tokenDigest;
+    this.auth = new OperatorAuth(tokenDigest, role, b.clock);
     this.role = role;
     this.clock = b.clock;
-    this.page = SHELL.page(tokenDigest != null ? "bearer" : "role");
+    this.page = PAGE.page(tokenDigest != null ? "bearer" : "role");
   }
 
   /**
@@ -190,14 +172,14 @@ public final class OperatorApi {
       path = "/";
     }
     if (path.equals("/")) {
-      GateResponse refused = role != null ? refusal(r) : null;
-      return refused != null ? refused : answer(200, "text/html;charset=UTF-8", SHELL.policy, page, Map.of());
+      GateResponse refused = role != null ? auth.refusal(r) : null;
+      return refused != null ? refused : answer(200, "text/html;charset=UTF-8", PAGE.policy, page, Map.of());
     }
     boolean data = path.equals("/data");
     if (!data && !path.equals("/status") && !path.equals("/settings")) {
       return answer(404, "text/plain;charset=UTF-8", DATA_POLICY, "not found\n".getBytes(StandardCharsets.UTF_8), Map.of());
     }
-    GateResponse refused = refusal(r);
+    GateResponse refused = auth.refusal(r);
     if (refused != null) {
       return refused;
     }
@@ -220,7 +202,7 @@ public final class OperatorApi {
     if (!"/settings".equals(r.path())) {
       return json(405, error("only <mapping>/settings takes a PUT"));
     }
-    GateResponse refused = refusal(r);
+    GateResponse refused = auth.refusal(r);
     if (refused != null) {
       return refused;
     }
@@ -297,7 +279,7 @@ public final class OperatorApi {
     return b.toString();
   }
 
-  private static byte[] error(String message) {
+  static byte[] error(String message) {
     return OperatorJson.error(message);
   }
 
@@ -305,7 +287,7 @@ public final class OperatorApi {
     return answer(status, JSON, DATA_POLICY, body, Map.of());
   }
 
-  private static GateResponse answer(int status, String type, String policy, byte[] body, Map<String, String> more) {
+  static GateResponse answer(int status, String type, String policy, byte[] body, Map<String, String> more) {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Cache-Control", "no-store");
     headers.put("X-Content-Type-Options", "nosniff");
@@ -316,140 +298,6 @@ public final class OperatorApi {
     return GateResponse.answer(status, type, headers, body);
   }
 
-  /**
-   * {@code null} when the request may see the data; else the refusal: 401 (or 403 for the role),
-   * or 429 while the client is locked out for wrong tokens.
-   */
-  private @Nullable GateResponse refusal(OperatorRequest r) {
-    String expected = tokenDigest;
-    if (expected == null) {
-      return r.userInRole(Objects.requireNonNull(role)) ? null : refused();
-    }
-    String header = r.header("Authorization");
-    if (header == null) {
-      return refused();
-    }
-    long now = clock.millis();
-    String client = clientKey(r.remoteAddress());
-    Failures f = failures.get(client);
-    if (f != null && now < f.lockedUntil()) {
-      long seconds = Math.max(1, (f.lockedUntil() - now + 999) / 1000);
-      return answer(429, JSON, DATA_POLICY,
-          error("too many wrong bearer tokens from this client: try again in " + seconds + " s"),
-          Map.of("Retry-After", Long.toString(seconds)));
-    }
-    // Digests of equal length, compared in constant time: neither the token's length nor its
-    // characters show in how long a refusal takes.
-    boolean right = header.length() >= 7 && header.regionMatches(true, 0, "Bearer ", 0, 7)
-        && MessageDigest.isEqual(
-            digest(header.substring(7).trim()).getBytes(StandardCharsets.US_ASCII),
-            expected.getBytes(StandardCharsets.US_ASCII));
-    if (right) {
-      if (f != null) {
-        failures.remove(client, f);
-      }
-      return null;
-    }
-    Failures counted = failures.compute(client, (k, old) -> failed(old, now));
-    if (counted != null && now < counted.lockedUntil()) {
-      log.warn("dashboard: {} wrong bearer tokens from {}, locked out for {} ms", counted.count(),
-          client.isEmpty() ? "many clients" : client, counted.lockedUntil() - now);
-    }
-    return refused();
-  }
-
-  /** One more wrong token on top of {@code old}: counted, and past the free ones, a lockout twice as long as the last. */
-  private static Failures failed(@Nullable Failures old, long now) {
-    int count = old == null || now - old.last() > FORGET_MILLIS ? 1 : old.count() + 1;
-    long locked = 0;
-    if (count > FREE_FAILURES) {
-      int doublings = Math.min(count - FREE_FAILURES - 1, 30);
-      locked = now + Math.min(MAX_LOCKOUT_SECONDS * 1000, 1000L << doublings);
-    }
-    return new Failures(count, now, locked);
-  }
-
-  /** The client's address, or the shared key when too many clients are counted already. */
-  private String clientKey(@Nullable String address) {
-    String key = address == null ? "" : address;
-    if (failures.size() >= MAX_CLIENTS && !failures.containsKey(key)) {
-      long now = clock.millis();
-      failures.entrySet().removeIf(e -> now >= e.getValue().lockedUntil() && now - e.getValue().last() > 60_000);
-      if (failures.size() >= MAX_CLIENTS) {
-        return "";
-      }
-    }
-    return key;
-  }
-
-  private GateResponse refused() {
-    if (tokenDigest != null) {
-      return answer(401, JSON, DATA_POLICY,
-          "{\"error\":\"a valid bearer token is required\"}".getBytes(StandardCharsets.UTF_8),
-          Map.of("WWW-Authenticate", "Bearer realm=\"waitingroom-dashboard\""));
-    }
-    // The application's own security authenticates; the dashboard only checks the role.
-    return answer(403, JSON, DATA_POLICY,
-        "{\"error\":\"the dashboard's role is required\"}".getBytes(StandardCharsets.UTF_8), Map.of());
-  }
-
-  private static String digest(String token) {
-    try {
-      byte[] d = MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-      return Base64.getEncoder().encodeToString(d);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-    }
-  }
-
-  /** The page: its text with the auth mode left open, and the CSP that allows its inline parts. */
-  private static final class Shell {
-    private final String html;
-    final String policy;
-
-    private Shell(String html, String policy) {
-      this.html = html;
-      this.policy = policy;
-    }
-
-    static Shell load() {
-      String html;
-      try (InputStream in = OperatorApi.class.getResourceAsStream("dashboard.html")) {
-        if (in == null) {
-          throw new IllegalStateException("dashboard.html is missing from the waitingroom-http jar");
-        }
-        html = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      String policy =
-          "default-src 'none'; script-src " + hash(html, "<script>", "</script>")
-              + "; style-src " + hash(html, "<style>", "</style>")
-              + "; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-      return new Shell(html, policy);
-    }
-
-    /** The CSP source of the one inline element between {@code open} and {@code close}. */
-    private static String hash(String html, String open, String close) {
-      int start = html.indexOf(open);
-      int end = html.indexOf(close, start);
-      if (start < 0 || end < 0 || html.indexOf(open, start + 1) >= 0) {
-        throw new IllegalStateException("dashboard.html must hold exactly one " + open);
-      }
-      try {
-        byte[] d = MessageDigest.getInstance("SHA-256")
-            .digest(html.substring(start + open.length(), end).getBytes(StandardCharsets.UTF_8));
-        return "'sha256-" + Base64.getEncoder().encodeToString(d) + "'";
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-      }
-    }
-
-    /** The page for one auth mode ({@code bearer} or {@code role}); outside the hashed parts. */
-    byte[] page(String auth) {
-      return html.replace("data-auth=\"{{auth}}\"", "data-auth=\"" + auth + "\"").getBytes(StandardCharsets.UTF_8);
-    }
-  }
 
   /**
    * Builds an {@link OperatorApi}. Exactly one protection is required: {@link #bearerToken} or
@@ -570,7 +418,7 @@ public final class OperatorApi {
       if (t != null && r != null) {
         throw new IllegalStateException("give the dashboard either a bearerToken(..) or requireRole(..), not both");
       }
-      return new OperatorApi(this, t == null ? null : digest(t), r);
+      return new OperatorApi(this, t == null ? null : OperatorAuth.digest(t), r);
     }
   }
 }

@@ -1,7 +1,6 @@
 package io.github.waitingroom.servlet;
 
 import io.github.waitingroom.WaitingRoom;
-import io.github.waitingroom.http.GateResponse;
 import io.github.waitingroom.http.OperatorApi;
 import io.github.waitingroom.http.OperatorRequest;
 import jakarta.servlet.http.HttpServlet;
@@ -11,7 +10,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -131,19 +129,7 @@ public final class WaitingRoomDashboard extends HttpServlet {
   @Override
   protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
     warnIfDecided(req);
-    GateResponse answer = api.handle(new ServletOperatorRequest(req));
-    res.setStatus(answer.status());
-    for (Map.Entry<String, String> h : answer.headers().entrySet()) {
-      res.setHeader(h.getKey(), h.getValue());
-    }
-    byte[] body = answer.body();
-    if (!answer.contentType().isEmpty()) {
-      res.setContentType(answer.contentType());
-      res.setContentLength(body.length);
-    }
-    if (body.length > 0 && !"HEAD".equals(req.getMethod())) {
-      res.getOutputStream().write(body);
-    }
+    WaitingRoomFilter.write(res, api.handle(new ServletOperatorRequest(req)));
   }
 
   /** A servlet request as the operator API reads it. */

@@ -29,23 +29,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A servlet filter that puts a {@link WaitingRoom} in front of an application.
- *
- * <p>For each request under the guarded path the filter reads the room's two ticket cookies (the
- * session cookie {@code wr_<roomId>} and the place cookie {@code wr_<roomId>_q}, see {@link
- * Gate}), asks {@link WaitingRoom#decide(String, String)} what to do, sets the new ticket as a
- * cookie when the decision carries one (the session cookie when the request is let through, the
- * place cookie otherwise, so a waiting answer to one of a page's parallel requests never
- * overwrites the session another one was given), and then either passes the request on to the application or answers it itself: with the
- * waiting page, or with the JSON status when the client sends {@code Accept: application/json}.
- * A request carrying the status query flag ({@code ?waitingRoomStatus=1} by default) is answered
- * with the JSON status only, even when it is let through: that is what the waiting page polls.
- * The filter holds no admission logic of its own; the request path never blocks. It only
- * translates: which requests the room decides, the cookie, the page and the JSON come from the
- * container-neutral {@link Gate}, which the WebFlux {@code WaitingRoomWebFilter} shares.
- *
- * <p>Programmatic registration, for {@code ServletContext.addFilter} or Spring's {@code
- * FilterRegistrationBean}:
+ * A servlet filter that puts a {@link WaitingRoom} in front of an application. It only translates:
+ * it reads the request into a {@link GateRequest} and writes the {@link GateResponse} back, and
+ * every rule (which requests the room decides, CORS preflights, the two ticket cookies, the
+ * waiting page, the JSON status, the headers) is the container-neutral {@link Gate}'s, which the
+ * WebFlux {@code WaitingRoomWebFilter} shares; the request path never blocks but for a newcomer's
+ * human check ({@link Gate#mayBlock}). Its settings are those of {@link GateOptions}, declared in
+ * {@link io.github.waitingroom.http.GateSettings}.
  *
  * <pre>{@code
  * WaitingRoom room = WaitingRoom.builder(config, TicketKeys.fromJson(keysetJson)).build();
@@ -54,42 +44,15 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>A filter created by the container (web.xml) with the no-argument constructor builds its room
- * from init-params when it starts; see the README for the list. Bad settings fail {@link #init}
- * with a message that names the setting and the value.
+ * from init-params when it starts (see the docs' configuration reference); a bad one fails {@link
+ * #init} with a {@link io.github.waitingroom.http.SettingException} that names the init-param.
  *
- * <p>Which requests the room decides:
- *
- * <ul>
- *   <li>A CORS preflight, an {@code OPTIONS} request with both {@code Origin} and {@code
- *       Access-Control-Request-Method}, is answered by the filter itself ({@link Gate#preflight}:
- *       {@code 204}, no CORS headers), never counted and never passed on, unless {@link
- *       Builder#corsPassThrough} lets it through untouched. Every other {@code OPTIONS} request is
- *       decided like a {@code GET}.
- *   <li>Paths outside the {@linkplain Builder#pathPrefix guarded prefix} pass through.
- *   <li>{@linkplain Builder#ignorePaths Ignored paths} pass through only for {@code GET} and {@code
- *       HEAD} requests whose path is canonical (no percent-escape, path parameter or dot segment);
- *       see {@link Builder#ignorePaths} for the exact rule.
- * </ul>
- *
- * <p>Several rooms in one application: register one filter per room, each on {@code /*} with its
- * own {@linkplain Builder#pathPrefix path prefix}, room id and cookie. A request belongs to the
- * room with the most specific prefix that covers it and is decided by that room alone, whatever
- * order the filters run in: with a loose room on {@code /} and a tight one on {@code /drop},
- * {@code /drop/x} counts in the tight room only. The filters find each other through their
- * {@code ServletContext} when the container initialises them, and {@link #init} refuses a second
- * room with the same prefix or cookie name. The room that a request belongs to marks it with the
- * request attribute {@value #ROOM_ATTRIBUTE} (its room id), and every other waiting room filter
- * lets a marked request through, so a request is never counted twice.
- *
- * <p>Headers: everything the filter writes carries {@code Cache-Control: private, no-store} and
- * {@code X-Content-Type-Options: nosniff}; the waiting page carries a Content-Security-Policy that
- * allows only its own inline script and style (by a fresh nonce per response, {@code {{cspNonce}}}
- * in a template) and same-origin requests, the JSON status {@code default-src 'none'}. An
- * application response on which the filter sets the ticket cookie gets {@code Cache-Control:
- * private, no-store}, and whatever the application later sets for {@code Cache-Control}, {@code
- * Expires}, {@code Surrogate-Control} or {@code *CDN-Cache-Control} on it is dropped: a shared cache
- * must never hand one visitor's ticket to another. The ticket cookies are {@code HttpOnly}, scoped to
- * the guarded path, and re-issued only when the ticket changes.
+ * <p>Several rooms in one application: one filter per room, each on {@code /*} with its own path
+ * prefix, room id and cookie. The filters find each other through their {@code ServletContext} in
+ * {@link #init} (which refuses a second room with the same prefix or cookie name); a request
+ * belongs to the room with the most specific prefix that covers it, which marks it with {@value
+ * #ROOM_ATTRIBUTE}, and every other room lets it through. An application response on which the
+ * filter sets a ticket is kept {@code Cache-Control: private, no-store} ({@link TicketResponse}).
  */
 public final class WaitingRoomFilter implements Filter {
   private static final Logger log = LoggerFactory.getLogger(WaitingRoomFilter.class);
@@ -244,21 +207,10 @@ public final class WaitingRoomFilter implements Filter {
       return;
     }
     String context = req.getContextPath();
-    String query = req.getQueryString();
-    boolean friction = s.gate.frictionOn();
     // A newcomer's human check waits for the service on this request's thread (Gate.mayBlock).
-    GateRequest gr = GateRequest.builder(context == null ? "" : context, req.getMethod())
-        .secure(req.isSecure())
-        .ticket(ticketOf(req, s.gate.cookieName()))
-        .place(ticketOf(req, s.gate.placeCookieName()))
-        .friction(friction ? ticketOf(req, s.gate.frictionCookieName()) : null)
-        .query(query)
-        .accept(req.getHeader("Accept"))
-        .acceptLanguage(req.getHeader("Accept-Language"))
-        .referer(req.getHeader("Referer"))
-        .host(host(req))
-        .remoteAddress(friction && s.gate.wantsRemoteAddress(query) ? req.getRemoteAddr() : null)
-        .build();
+    GateRequest gr = s.gate.read(
+        GateRequest.builder(context == null ? "" : context, req.getMethod()).secure(req.isSecure()).host(host(req)),
+        req.getQueryString(), req.getRemoteAddr(), name -> ticketOf(req, name), req::getHeader);
     GateResponse g = s.gate.handle(gr);
     String setCookie = g.setCookie();
     if (setCookie != null) {
@@ -385,20 +337,9 @@ public final class WaitingRoomFilter implements Filter {
     return s == null ? null : s.room;
   }
 
-  /**
-   * The host (and port, when not the scheme's default) the client addressed, as the container
-   * resolved it: behind a reverse proxy, what its forwarded headers say once the container is told
-   * to trust them (Tomcat's {@code RemoteIpValve}, Spring's {@code ForwardedHeaderFilter}), where
-   * the {@code Host} header names the proxy's upstream instead.
-   */
-  static String host(HttpServletRequest req) {
-    String name = req.getServerName();
-    String h = name.indexOf(':') >= 0 && !name.startsWith("[") ? "[" + name + "]" : name;
-    int port = req.getServerPort();
-    String scheme = req.getScheme();
-    boolean defaultPort =
-        port <= 0 || ("https".equalsIgnoreCase(scheme) && port == 443) || ("http".equalsIgnoreCase(scheme) && port == 80);
-    return defaultPort ? h : h + ":" + port;
+  /** The host the client addressed, as the container resolved it ({@link Gate#authority}). */
+  static @Nullable String host(HttpServletRequest req) {
+    return Gate.authority(req.getScheme(), req.getServerName(), req.getServerPort());
   }
 
   /** The path as the client sent it (not decoded), after the context path. */
@@ -431,7 +372,8 @@ public final class WaitingRoomFilter implements Filter {
     return null;
   }
 
-  private static void write(HttpServletResponse res, GateResponse g) throws IOException {
+  /** Writes an answer (of the gate, or of the operator API): its status, headers and body. */
+  static void write(HttpServletResponse res, GateResponse g) throws IOException {
     byte[] body = g.body();
     res.setStatus(g.status());
     for (Map.Entry<String, String> h : g.headers().entrySet()) {

@@ -6,7 +6,6 @@ import io.github.waitingroom.http.OperatorRequest;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiPredicate;
@@ -14,10 +13,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -140,7 +136,7 @@ public final class WaitingRoomDashboardWebFilter implements WebFilter, Ordered {
           // A change of settings reaches the room's store: never on the event loop.
           return put ? answer.subscribeOn(Schedulers.boundedElastic()) : answer;
         })
-        .flatMap(answer -> write(exchange.getResponse(), answer));
+        .flatMap(answer -> WaitingRoomWebFilter.write(exchange.getResponse(), answer));
   }
 
   /** The path below the filter's, or {@code null} when the request is not the filter's. */
@@ -150,23 +146,6 @@ public final class WaitingRoomDashboardWebFilter implements WebFilter, Ordered {
       return "";
     }
     return p.startsWith(path + "/") ? p.substring(path.length()) : null;
-  }
-
-  private static Mono<Void> write(ServerHttpResponse response, GateResponse answer) {
-    response.setStatusCode(HttpStatusCode.valueOf(answer.status()));
-    HttpHeaders out = response.getHeaders();
-    for (Map.Entry<String, String> h : answer.headers().entrySet()) {
-      out.set(h.getKey(), h.getValue());
-    }
-    byte[] body = answer.body();
-    if (!answer.contentType().isEmpty()) {
-      out.set(HttpHeaders.CONTENT_TYPE, answer.contentType());
-    }
-    if (body.length == 0) {
-      return response.setComplete();
-    }
-    out.setContentLength(body.length);
-    return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
   }
 
   /** A WebFlux request as the operator API reads it, its body read already. */

@@ -29,43 +29,27 @@ import reactor.core.publisher.Mono;
 /**
  * A Spring WebFlux {@link WebFilter} that puts a {@link WaitingRoom} in front of a reactive
  * application: the twin of the servlet {@code WaitingRoomFilter}, over the same {@link Gate}, so
- * both decide the same requests and answer with the same status, headers, cookie and bytes.
+ * both decide the same requests and answer with the same status, headers, cookies and bytes. It
+ * only translates: it reads the exchange into a {@link GateRequest} and writes the {@link
+ * GateResponse} back. The decision takes no lock and does no I/O, so it runs on the event loop;
+ * a newcomer's human check, which asks a service, completes asynchronously ({@link
+ * Gate#handleAsync}). Its settings are those of {@link GateOptions}, declared in {@link
+ * io.github.waitingroom.http.GateSettings}.
  *
  * <pre>{@code
- * import io.github.waitingroom.WaitingRoom;
- * import io.github.waitingroom.webflux.WaitingRoomWebFilter;
- * import org.springframework.context.annotation.Bean;
- *
  * @Bean
  * WaitingRoomWebFilter waitingRoomWebFilter(WaitingRoom room) {
  *   return WaitingRoomWebFilter.builder(room).ignorePaths("/static/", "/health").build();
  * }
  * }</pre>
  *
- * <p>A CORS preflight on a guarded path is answered by the filter itself ({@link Gate#preflight}),
- * unless {@link Builder#corsPassThrough} lets it through. For each request the room decides (see
- * {@link Gate#decides}: the guarded prefix, minus ignored paths and CORS preflights) the filter reads the two ticket cookies (session and place,
- * see {@link Gate}), lets the gate decide, adds the new ticket as a {@code Set-Cookie} header when
- * there is one (under the session cookie's name when the request is let through, the place
- * cookie's otherwise), and either passes the exchange
- * down the chain or writes the waiting page or the JSON status itself. The decision is in memory
- * and takes no lock, so the filter runs it on the calling thread (the event loop) and never
- * blocks.
- *
- * <p>An application response on which the filter sets the ticket cookie is {@code Cache-Control:
- * private, no-store} when it is committed, and whatever the application set for {@code
- * Cache-Control}, {@code Expires}, {@code Surrogate-Control} or {@code *CDN-Cache-Control} is
- * dropped; the cookie stays on it even if the application replaced the {@code Set-Cookie} headers.
- *
  * <p>Paths are read from {@link RequestPath#pathWithinApplication()}: the raw form decides whether
- * an ignore applies, the decoded one which prefix covers the request, so no spelling of a guarded
- * path escapes the room. One filter can guard several rooms ({@link #of(List, Predicate, int)}):
- * each request belongs to the room with the most specific path prefix that covers it, and is
- * decided by that room alone, as with the servlet filter. {@link #bypassing} lets operators'
- * requests through without a ticket and without counting them. The filter is {@link Ordered}, by
- * default at {@value #DEFAULT_ORDER}: right after Spring Security's {@code WebFilterChainProxy}
- * (-100), so a request that Security turns away never counts as a visitor, as with the Spring Boot
- * servlet filter's default order. Use -101 to run it before Spring Security.
+ * an ignore applies, the decoded one which prefix covers the request. One filter can guard several
+ * rooms ({@link #of(List, Predicate, int)}), each request belonging to the room with the most
+ * specific prefix that covers it; {@link #bypassing} lets operators' requests through uncounted.
+ * An application response on which the filter sets a ticket is {@code Cache-Control: private,
+ * no-store} when it commits, whatever the application set. The default order, {@value
+ * #DEFAULT_ORDER}, runs it right after Spring Security's {@code WebFilterChainProxy} (-100).
  */
 public final class WaitingRoomWebFilter implements WebFilter, Ordered {
   /** The default {@linkplain #getOrder() order}: right after Spring Security's filter chain (-100). */
@@ -213,23 +197,12 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     if (!gate.decides(method, within.value(), path, origin, preflightMethod)) {
       return chain.filter(exchange);
     }
-    HttpCookie ticket = request.getCookies().getFirst(gate.cookieName());
-    HttpCookie place = request.getCookies().getFirst(gate.placeCookieName());
-    String query = request.getURI().getRawQuery();
-    HttpCookie friction = gate.frictionOn() ? request.getCookies().getFirst(gate.frictionCookieName()) : null;
-    java.net.InetSocketAddress remote = gate.wantsRemoteAddress(query) ? request.getRemoteAddress() : null;
-    GateRequest r = GateRequest.builder(request.getPath().contextPath().value(), method)
-        .secure("https".equalsIgnoreCase(request.getURI().getScheme()))
-        .ticket(ticket == null ? null : ticket.getValue())
-        .place(place == null ? null : place.getValue())
-        .friction(friction == null ? null : friction.getValue())
-        .query(query)
-        .accept(headers.getFirst(HttpHeaders.ACCEPT))
-        .acceptLanguage(headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE))
-        .referer(headers.getFirst(HttpHeaders.REFERER))
-        .host(host(request.getURI()))
-        .remoteAddress(remote == null || remote.getAddress() == null ? null : remote.getAddress().getHostAddress())
-        .build();
+    java.net.URI uri = request.getURI();
+    GateRequest r = gate.read(
+        GateRequest.builder(request.getPath().contextPath().value(), method)
+            .secure("https".equalsIgnoreCase(uri.getScheme()))
+            .host(Gate.authority(uri.getScheme(), uri.getHost(), uri.getPort())),
+        uri.getRawQuery(), address(request), name -> cookie(request, name), headers::getFirst);
     if (gate.mayBlock(r)) {
       // A newcomer's human check asks the service over the network: never on the event loop.
       return Mono.fromCompletionStage(gate.handleAsync(r)).flatMap(g -> answer(exchange, chain, gate, r, g));
@@ -237,22 +210,14 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     return answer(exchange, chain, gate, r, gate.handle(r));
   }
 
-  /**
-   * The host (and port, when not the scheme's default) the client addressed, from the request's
-   * URI: behind a reverse proxy, what its forwarded headers say once the server is told to trust
-   * them (Spring's {@code ForwardedHeaderTransformer}, Reactor Netty's forwarded support), where
-   * the {@code Host} header names the proxy's upstream instead.
-   */
-  static @Nullable String host(java.net.URI uri) {
-    String name = uri.getHost();
-    if (name == null) {
-      return null;
-    }
-    int port = uri.getPort();
-    String scheme = uri.getScheme();
-    boolean defaultPort =
-        port < 0 || ("https".equalsIgnoreCase(scheme) && port == 443) || ("http".equalsIgnoreCase(scheme) && port == 80);
-    return defaultPort ? name : name + ":" + port;
+  private static @Nullable String cookie(ServerHttpRequest request, String name) {
+    HttpCookie c = request.getCookies().getFirst(name);
+    return c == null ? null : c.getValue();
+  }
+
+  private static @Nullable String address(ServerHttpRequest request) {
+    java.net.InetSocketAddress remote = request.getRemoteAddress();
+    return remote == null || remote.getAddress() == null ? null : remote.getAddress().getHostAddress();
   }
 
   private Mono<Void> answer(
@@ -281,8 +246,8 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     return write(response, g);
   }
 
-  /** Writes an answer of the gate: its status, headers and body. */
-  private static Mono<Void> write(ServerHttpResponse response, GateResponse g) {
+  /** Writes an answer (of the gate, or of the operator API): its status, headers and body. */
+  static Mono<Void> write(ServerHttpResponse response, GateResponse g) {
     byte[] body = g.body();
     response.setStatusCode(HttpStatusCode.valueOf(g.status()));
     HttpHeaders out = response.getHeaders();

@@ -157,6 +157,9 @@ public final class Setting<T extends @Nullable Object> {
    * @throws SettingException naming the setting and the source when the value is refused
    */
   public T check(T value, SettingException.Source source, String key) {
+    if (value == null && defaultValue != null) {
+      throw new SettingException(name, source, key, null, name + " must be given (it has the default " + defaultText + ")", null);
+    }
     try {
       return check.apply(value);
     } catch (SettingException e) {

@@ -127,7 +127,7 @@ final class Gates {
   }
 
   /** A relative property name as a bean path: {@code cookie.same-site} is {@code cookie.sameSite}. */
-  private static String beanPath(String property) {
+  static String beanPath(String property) {
     StringBuilder s = new StringBuilder();
     boolean upper = false;
     for (char c : property.toCharArray()) {

@@ -122,16 +122,6 @@ class GateSettingsMetadataTest {
   }
 
   private static String beanPath(String property) {
-    StringBuilder s = new StringBuilder();
-    boolean upper = false;
-    for (char c : property.toCharArray()) {
-      if (c == '-') {
-        upper = true;
-      } else {
-        s.append(upper ? Character.toUpperCase(c) : c);
-        upper = false;
-      }
-    }
-    return s.toString();
+    return Gates.beanPath(property);
   }
 }

@@ -143,7 +143,9 @@ public final class GateSettings {
                   + " texts); web.xml gives a file, Spring Boot a resource. Unset: the built-in page of pageStyle.")
           .parser(GateSettings::readTemplate)
           .check(v -> {
-            PageTemplate.check(Objects.requireNonNull(v, "template"), PageModel.TEMPLATE_SOURCE, null);
+            if (v != null) {
+              PageTemplate.check(v, PageModel.TEMPLATE_SOURCE, null);
+            }
             return v;
           })
           .build();

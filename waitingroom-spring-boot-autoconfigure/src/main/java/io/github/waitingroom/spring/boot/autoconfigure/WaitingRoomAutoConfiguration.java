@@ -421,7 +421,7 @@ public class WaitingRoomAutoConfiguration {
 
     static <T> T required(String name, @Nullable T value) {
       if (value == null || (value instanceof String s && s.isBlank())) {
-        throw invalid(name, null, "is required while waitingroom.enabled is true");
+        throw invalid(name, null, name + " is required while waitingroom.enabled is true");
       }
       return value;
     }

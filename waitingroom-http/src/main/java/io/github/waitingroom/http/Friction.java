@@ -39,16 +39,16 @@ final class Friction {
   /** The extra sources the challenge page's policy allows for the human check's widget ("" for none). */
   private final String widgetSources;
 
-  Friction(Gate.Builder b, CookiePolicy cookies, Answers answers, String statusParam) {
+  Friction(GateOptions<?> b, CookiePolicy cookies, Answers answers, String statusParam) {
     this.room = b.room;
     this.cookies = cookies;
     this.answers = answers;
     this.statusParam = statusParam;
-    this.human = b.humanCheck;
-    this.pow = new ProofOfWork(room.seal("pow"), b.powDifficulty, ProofOfWork.DEFAULT_TTL_SECONDS);
+    this.human = b.get(GateSettings.HUMAN_CHECK);
+    this.pow = new ProofOfWork(room.seal("pow"), b.get(GateSettings.PROOF_OF_WORK), ProofOfWork.DEFAULT_TTL_SECONDS);
     this.flagSeal = human != null ? room.seal("flag") : null;
-    this.penaltySeconds = b.penalty.toSeconds();
-    this.noScriptPerMinute = b.noScriptPerMinute;
+    this.penaltySeconds = b.get(GateSettings.CHALLENGE_PENALTY).toSeconds();
+    this.noScriptPerMinute = b.get(GateSettings.NO_SCRIPT_PLACES);
     this.widgetSources = human == null ? "" : " " + String.join(" ", human.widget().sources());
   }
 

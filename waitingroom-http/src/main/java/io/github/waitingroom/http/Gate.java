@@ -2,20 +2,13 @@ package io.github.waitingroom.http;
 
 import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.WaitingRoom;
-import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 
@@ -70,7 +63,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Gate {
   /** The default {@linkplain Builder#rejectStatus status} of the "sold out" page. */
-  public static final int DEFAULT_REJECT_STATUS = 403;
+  public static final int DEFAULT_REJECT_STATUS = GateSettings.DEFAULT_REJECT_STATUS;
 
   /**
    * The response header by which an application ends the visitor's session ({@link
@@ -80,7 +73,7 @@ public final class Gate {
   public static final String REVOKE_HEADER = "X-WaitingRoom-Revoke";
 
   /** The default name of the query flag that asks for the JSON status only. */
-  public static final String DEFAULT_STATUS_PARAM = "waitingRoomStatus";
+  public static final String DEFAULT_STATUS_PARAM = GateSettings.DEFAULT_STATUS_PARAM;
 
   /** The {@code Cache-Control} of every answer and of every passed response that sets a ticket. */
   public static final String NO_STORE = "private, no-store";
@@ -101,9 +94,7 @@ public final class Gate {
   public static final long FLAGGED_SECONDS = 86_400;
 
   /** The default {@linkplain Builder#challengePenalty penalty} of a newcomer who solves no challenge. */
-  public static final Duration DEFAULT_CHALLENGE_PENALTY = Duration.ofSeconds(30);
-
-  private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  public static final Duration DEFAULT_CHALLENGE_PENALTY = GateSettings.DEFAULT_CHALLENGE_PENALTY;
 
   // The roles a gate is made of, each in its own package-private class: PathRules (routing),
   // CookiePolicy, PageModel (texts, template values), Answers (headers, JSON, pages), Csp,
@@ -120,29 +111,23 @@ public final class Gate {
   private final boolean corsPassThrough;
   private final String statusParam;
 
-  private Gate(Builder b) {
+  private Gate(GateOptions<?> b) {
     this.room = b.room;
-    this.paths = new PathRules(b.pathPrefix, b.ignorePaths);
-    String name = checkToken("cookieName", b.cookieName != null ? b.cookieName : "wr_" + room.config().roomId());
-    this.statusParam = checkToken("statusParam", b.statusParam);
-    this.cookies = new CookiePolicy(name, b.secure, b.sameSite, paths.prefix());
-    this.rejectStatus = b.rejectStatus;
-    this.revoke = b.revoke;
-    this.corsPassThrough = b.corsPassThrough;
+    this.paths = new PathRules(b.get(GateSettings.PATH_PREFIX), b.get(GateSettings.IGNORE_PATHS));
+    String named = b.get(GateSettings.COOKIE_NAME);
+    String name = GateSettings.token("cookieName", named != null ? named : "wr_" + room.config().roomId());
+    this.statusParam = b.get(GateSettings.STATUS_PARAM);
+    this.cookies = new CookiePolicy(
+        name, b.get(GateSettings.COOKIE_SECURE), b.get(GateSettings.COOKIE_SAME_SITE), paths.prefix());
+    this.rejectStatus = b.get(GateSettings.REJECT_STATUS);
+    this.revoke = b.get(GateSettings.REVOKE);
+    this.corsPassThrough = b.get(GateSettings.CORS_PASS_THROUGH);
     this.pages = new PageModel(b, statusParam);
-    this.answers = new Answers(room, cookies, pages, statusParam, b.waitingStatus, b.rejectStatus,
-        Csp.imageSources(b.logoUrl));
-    this.friction = b.powDifficulty > 0 || b.humanCheck != null
+    this.answers = new Answers(room, cookies, pages, statusParam, b.get(GateSettings.WAITING_STATUS), rejectStatus,
+        Csp.imageSources(b.get(GateSettings.LOGO_URL)));
+    this.friction = b.get(GateSettings.PROOF_OF_WORK) > 0 || b.get(GateSettings.HUMAN_CHECK) != null
         ? new Friction(b, cookies, answers, statusParam)
         : null;
-  }
-
-  private static String checkToken(String setting, String value) {
-    if (!TOKEN.matcher(value).matches()) {
-      throw new IllegalArgumentException(
-          setting + " must be 1 to 64 characters out of A-Z a-z 0-9 . _ - but was '" + value + "'");
-    }
-    return value;
   }
 
   /**
@@ -469,6 +454,67 @@ public final class Gate {
     return pages.languages();
   }
 
+  /** A value of the request by name: a cookie's, a header's; {@code null} when it has none. */
+  @FunctionalInterface
+  public interface Lookup {
+    /**
+     * The value of a name.
+     *
+     * @param name the cookie's or header's name
+     * @return the value, or {@code null}
+     */
+    @Nullable String get(String name);
+  }
+
+  /**
+   * Reads a request that the gate {@linkplain #decides decides} into a {@link GateRequest}: the
+   * adapter gives what only it can read (the context path, the method, whether it came over TLS,
+   * the host) and how to read a cookie, a header and the client's address; the gate reads the
+   * cookies it names, the headers the page needs, and the address only when its human check does.
+   *
+   * @param request the request so far: {@link GateRequest#builder}, with {@code secure} and {@code host}
+   * @param rawQuery the raw query string, or {@code null}
+   * @param remoteAddress the client's address, or {@code null}; kept only when the human check needs it
+   * @param cookies a cookie's value by name
+   * @param headers a header's first value by name
+   * @return the request
+   */
+  public GateRequest read(
+      GateRequest.Builder request, @Nullable String rawQuery, @Nullable String remoteAddress, Lookup cookies, Lookup headers) {
+    boolean friction = frictionOn();
+    return request
+        .ticket(cookies.get(cookieName()))
+        .place(cookies.get(placeCookieName()))
+        .friction(friction ? cookies.get(frictionCookieName()) : null)
+        .query(rawQuery)
+        .accept(headers.get("Accept"))
+        .acceptLanguage(headers.get("Accept-Language"))
+        .referer(headers.get("Referer"))
+        .remoteAddress(friction && wantsRemoteAddress(rawQuery) ? remoteAddress : null)
+        .build();
+  }
+
+  /**
+   * The host (and port, when not the scheme's default) the client addressed, as the server
+   * resolved it: behind a reverse proxy, what its forwarded headers say once the server is told to
+   * trust them, where the {@code Host} header names the proxy's upstream instead. An IPv6 address
+   * is written in brackets.
+   *
+   * @param scheme the request's scheme, or {@code null}
+   * @param host the host name or address, or {@code null}
+   * @param port the port, or 0 or less when none was given
+   * @return {@code host[:port]}, or {@code null} without a host
+   */
+  public static @Nullable String authority(@Nullable String scheme, @Nullable String host, int port) {
+    if (host == null || host.isEmpty()) {
+      return null;
+    }
+    String h = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+    boolean defaultPort =
+        port <= 0 || ("https".equalsIgnoreCase(scheme) && port == 443) || ("http".equalsIgnoreCase(scheme) && port == 80);
+    return defaultPort ? h : h + ":" + port;
+  }
+
   /**
    * Whether a response header would let a shared cache (a proxy or a CDN) keep the response: an
    * adapter drops these from an application response that carries a ticket cookie, which must
@@ -487,433 +533,55 @@ public final class Gate {
   }
 
   /**
-   * Builds a {@link Gate} around a room. Every setting has a default; each is checked by {@link
-   * #build()}, whose error names the setting and the bad value.
+   * Builds a {@link Gate} around a room. Every setting has a default; each is checked when it is
+   * set, and those that depend on each other by {@link #build()}; errors ({@link SettingException})
+   * name the setting and the bad value. The settings are declared in {@link GateSettings}.
    */
-  public static final class Builder {
-    // Package-private: the roles read their settings from the builder (PageModel, Friction).
-    final WaitingRoom room;
-    String pathPrefix = "/";
-    final List<String> ignorePaths = new ArrayList<>();
-    @Nullable String cookieName;
-    CookieSecure secure = CookieSecure.AUTO;
-    SameSite sameSite = SameSite.LAX;
-    int waitingStatus = 200;
-    int rejectStatus = DEFAULT_REJECT_STATUS;
-    boolean revoke;
-    boolean corsPassThrough;
-    String statusParam = DEFAULT_STATUS_PARAM;
-    @Nullable String templateHtml;
-    String templateSource = "custom template";
-    PageStyle pageStyle = PageStyle.PLAIN;
-    String defaultLanguage = "en";
-    @Nullable String language;
-    @Nullable Path messagesDirectory;
-    String brandName = "";
-    String logoUrl = "";
-    String brandColor = "#2f6fdf";
-    int powDifficulty;
-    Duration penalty = DEFAULT_CHALLENGE_PENALTY;
-    int noScriptPerMinute;
-    @Nullable HumanCheck humanCheck;
-
+  public static final class Builder extends GateOptions<Builder> {
     private Builder(WaitingRoom room) {
-      this.room = Objects.requireNonNull(room, "room");
-    }
-
-    /**
-     * The path (within the application) the room guards, with everything below it. Default:
-     * {@code /}, the whole application. The ticket cookie is scoped to it.
-     *
-     * @param prefix a path starting with {@code /}
-     * @return this builder
-     */
-    public Builder pathPrefix(String prefix) {
-      this.pathPrefix = Objects.requireNonNull(prefix, "pathPrefix");
-      return this;
-    }
-
-    /**
-     * Paths that pass through without a ticket. Adds to earlier calls. An entry is
-     *
-     * <ul>
-     *   <li>a path ({@code /static/}, {@code /health}): it and everything below it, segment by
-     *       segment ({@code /health} does not cover {@code /healthz});
-     *   <li>an extension under a path ({@code /static/*.css}): a last segment that ends in {@code
-     *       .css}, anywhere below {@code /static};
-     *   <li>a bare extension ({@code *.css}): the same at any depth, also below application routes
-     *       ({@code /buy/x.css}); logged as a warning at start-up, prefer the scoped form.
-     * </ul>
-     *
-     * <p>An ignore applies only to {@code GET} and {@code HEAD} requests whose path is canonical:
-     * the path as sent (after the context path) holds only {@code A-Z a-z 0-9 - . _ ~ /}, has no
-     * empty, {@code .} or {@code ..} segment, and equals the path the server decoded. A
-     * percent-escape ({@code /buy%3B.css}, {@code /buy%20.css}), a path parameter ({@code
-     * /buy;x.css}), a dot segment or any other method ({@code POST /static/x.css}) is decided by
-     * the room like any other request. Static assets whose URLs need escapes are therefore not
-     * exempt: an admitted visitor still gets them.
-     *
-     * @param paths the entries
-     * @return this builder
-     */
-    public Builder ignorePaths(String... paths) {
-      ignorePaths.addAll(Arrays.asList(paths));
-      return this;
-    }
-
-    /**
-     * The session cookie's name; the place cookie is named after it, with {@code _q} appended (see
-     * {@link Gate#placeCookieName()}). Default: {@code wr_<roomId>}. A name starting with {@code __Host-} (in any
-     * case) makes the cookie {@code Secure} with {@code Path=/} and no {@code Domain}, as browsers
-     * require; it needs {@link #pathPrefix} {@code /}, and {@link #build()} refuses it with {@link
-     * CookieSecure#NEVER} or another prefix. {@code __Secure-} makes it {@code Secure} and is
-     * refused with {@link CookieSecure#NEVER}. The cookie is {@code Secure} for such names even over
-     * plain HTTP, where browsers then drop it.
-     *
-     * @param name 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}
-     * @return this builder
-     */
-    public Builder cookieName(String name) {
-      this.cookieName = Objects.requireNonNull(name, "cookieName");
-      return this;
-    }
-
-    /**
-     * When the cookie is {@code Secure}. Default: {@link CookieSecure#AUTO}, which follows the
-     * server: behind a TLS-terminating proxy, configure its forwarded-header handling (see {@link
-     * CookieSecure#AUTO}) or choose {@link CookieSecure#ALWAYS}.
-     *
-     * @param secure the setting
-     * @return this builder
-     */
-    public Builder cookieSecure(CookieSecure secure) {
-      this.secure = Objects.requireNonNull(secure, "cookieSecure");
-      return this;
-    }
-
-    /**
-     * The cookie's {@code SameSite}. Default: {@link SameSite#LAX}.
-     *
-     * @param sameSite the setting
-     * @return this builder
-     */
-    public Builder cookieSameSite(SameSite sameSite) {
-      this.sameSite = Objects.requireNonNull(sameSite, "cookieSameSite");
-      return this;
-    }
-
-    /**
-     * The HTTP status of waiting responses: 200 (default), 202 or 429 (with {@code Retry-After}).
-     *
-     * @param status 200, 202 or 429
-     * @return this builder
-     */
-    public Builder waitingStatus(int status) {
-      if (status != 200 && status != 202 && status != 429) {
-        throw new IllegalArgumentException("waitingStatus must be 200, 202 or 429 but was " + status);
-      }
-      this.waitingStatus = status;
-      return this;
-    }
-
-    /**
-     * The HTTP status of the "sold out" page, and of its JSON status, while the room takes no new
-     * users ({@link RoomSettings.QueueingMethod#REJECT}): 403 (default; Cloudflare documents no
-     * status of its own for its reject page), 200, 410, 429 or 503.
-     *
-     * @param status 200, 403, 410, 429 or 503
-     * @return this builder
-     */
-    public Builder rejectStatus(int status) {
-      if (status != 200 && status != 403 && status != 410 && status != 429 && status != 503) {
-        throw new IllegalArgumentException("rejectStatus must be 200, 403, 410, 429 or 503 but was " + status);
-      }
-      this.rejectStatus = status;
-      return this;
-    }
-
-    /**
-     * Lets the application end a visitor's session (after a checkout, a logout), so that the next
-     * person in line gets the place: by setting the response header {@value Gate#REVOKE_HEADER}
-     * (any value, {@code 1} say), which the filter removes, or by calling {@link
-     * WaitingRoomSession#revoke()} on the request attribute {@value WaitingRoomSession#ATTRIBUTE}.
-     * Either way the room revokes the session ({@link WaitingRoom#revoke}: the slot frees within
-     * two to three sync intervals, and every node refuses the ticket from then on; a copy of the
-     * cookie sent to another node in that window may still pass there) and the filter deletes
-     * the session cookie, which it can only do while the response is not committed: set the
-     * header, or call {@code revoke()}, before writing the body. Default: off, the header passes
-     * through untouched and no attribute is set.
-     *
-     * @param enabled whether the application may revoke sessions
-     * @return this builder
-     */
-    public Builder revoke(boolean enabled) {
-      this.revoke = enabled;
-      return this;
-    }
-
-    /**
-     * Lets CORS preflights ({@code OPTIONS} with {@code Origin} and {@code
-     * Access-Control-Request-Method}) on the room's paths go on to the application, untouched and
-     * uncounted, for an application that answers them itself (Spring's CORS support does, without
-     * calling a handler). Default: off, the gate answers every preflight itself ({@link
-     * Gate#preflight}: {@code 204}, no {@code Access-Control-Allow-*} header, which refuses the
-     * cross-origin request), so that no preflight ever reaches application code that might act
-     * on it. Turn it on only when everything behind the room answers an {@code OPTIONS} without
-     * side effects.
-     *
-     * @param enabled whether preflights pass on to the application
-     * @return this builder
-     */
-    public Builder corsPassThrough(boolean enabled) {
-      this.corsPassThrough = enabled;
-      return this;
-    }
-
-    /**
-     * The query flag that asks for the JSON status only. Default: {@value Gate#DEFAULT_STATUS_PARAM}.
-     *
-     * @param name 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}
-     * @return this builder
-     */
-    public Builder statusParam(String name) {
-      this.statusParam = Objects.requireNonNull(name, "statusParam");
-      return this;
-    }
-
-    /**
-     * Replaces the waiting page with your own HTML: a logic-less Mustache template (JMustache),
-     * HTML-escaped by default ({@code {{name}}}; {@code {{{name}}}} writes a value as it is). The
-     * variables are listed in the README ("Your own waiting page"): among them {@code usersAhead},
-     * {@code waitTimeKnown}, {@code waitTime}, {@code waitTimeFormatted}, {@code
-     * waitTimeRangeFormatted}, {@code refreshIntervalSeconds}, {@code lastUpdated}, {@code locale},
-     * {@code dir}, {@code cspNonce}, {@code text.<key>} for the page's texts in the visitor's
-     * language, and the names of the first syntax ({@code waitKnown}, {@code waitMinutes}, {@code
-     * refreshSeconds}). A template without {@code {{{refreshScript}}}} gets the page's poll script
-     * added before {@code </body>}, and one without {@code {{{refreshMeta}}}} (or a meta refresh of
-     * its own) a {@code <noscript>} meta refresh before {@code </head>}, so that it always lets the
-     * visitor in.
-     *
-     * @param html the template
-     * @return this builder
-     * @throws PageTemplateException when the template does not parse or names an unknown
-     *     variable, with the line and column
-     */
-    public Builder template(String html) {
-      PageTemplate.check(Objects.requireNonNull(html, "template"), templateSource, null);
-      this.templateHtml = html;
-      return this;
-    }
-
-    /**
-     * Which built-in page to show when there is no {@link #template}. Default: {@link PageStyle#PLAIN}.
-     *
-     * @param style the page
-     * @return this builder
-     */
-    public Builder pageStyle(PageStyle style) {
-      this.pageStyle = Objects.requireNonNull(style, "pageStyle");
-      return this;
-    }
-
-    /**
-     * The language of visitors whose {@code Accept-Language} names none the room has texts for
-     * (and of those who send none). Default: {@code en}. Checked by {@link #build()}: the room needs
-     * texts for it.
-     *
-     * @param tag a language tag ({@code de}, {@code pt}, {@code zh})
-     * @return this builder
-     */
-    public Builder defaultLanguage(String tag) {
-      this.defaultLanguage = checkTag("defaultLanguage", tag);
-      return this;
-    }
-
-    /**
-     * One language for every visitor, whatever their {@code Accept-Language} says. Default: none
-     * (follow the header). Checked by {@link #build()}: the room needs texts for it.
-     *
-     * @param tag a language tag, or {@code null} to follow the header
-     * @return this builder
-     */
-    public Builder language(@Nullable String tag) {
-      this.language = tag == null || tag.isBlank() ? null : checkTag("language", tag);
-      return this;
-    }
-
-    private static String checkTag(String setting, String tag) {
-      Objects.requireNonNull(tag, setting);
-      if (!tag.matches("[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*")) {
-        throw new IllegalArgumentException(
-            setting + " must be a language tag such as 'de' or 'pt-BR' but was '" + tag + "'");
-      }
-      return tag.replace('_', '-');
-    }
-
-    /**
-     * A directory of {@code messages_<tag>.properties} files (UTF-8) whose texts replace the
-     * shipped ones key by key, or add languages. A key missing from a new language is taken from
-     * its parent tag, then from English (logged at start-up). Default: none. Texts can also come from
-     * {@code waitingroom/messages_<tag>.properties} on the class path.
-     *
-     * @param directory the directory
-     * @return this builder
-     */
-    public Builder messagesDirectory(@Nullable Path directory) {
-      this.messagesDirectory = directory;
-      return this;
-    }
-
-    /**
-     * The name of the site, shown by the {@link PageStyle#BRANDED} page (and the logo's {@code
-     * alt} text); {@code {{brandName}}} in a template. Default: none.
-     *
-     * @param name up to 100 characters
-     * @return this builder
-     */
-    public Builder brandName(String name) {
-      Objects.requireNonNull(name, "brandName");
-      if (name.length() > 100) {
-        throw new IllegalArgumentException("brandName must be at most 100 characters but was " + name.length());
-      }
-      this.brandName = name.strip();
-      return this;
-    }
-
-    /**
-     * The logo of the {@link PageStyle#BRANDED} page; {@code {{logoUrl}}} in a template. A path on
-     * this site ({@code /static/logo.svg}: ignore it, see {@link #ignorePaths}) or an {@code
-     * https://} URL, whose origin the page's Content-Security-Policy then allows for images.
-     * Default: none.
-     *
-     * @param url the URL
-     * @return this builder
-     */
-    public Builder logoUrl(String url) {
-      Objects.requireNonNull(url, "logoUrl");
-      String u = url.strip();
-      boolean path = u.startsWith("/") && !u.startsWith("//");
-      boolean https = false;
-      if (u.startsWith("https://")) {
-        try {
-          URI parsed = new URI(u);
-          https = parsed.getRawAuthority() != null && parsed.getHost() != null;
-        } catch (java.net.URISyntaxException e) {
-          https = false;
-        }
-      }
-      if (!u.isEmpty() && (!(path || https) || !u.matches("[^\\s\"'<>\\\\]+"))) {
-        throw new IllegalArgumentException(
-            "logoUrl must be a path on this site (/static/logo.svg) or an https:// URL but was '" + url + "'");
-      }
-      this.logoUrl = u;
-      return this;
-    }
-
-    /**
-     * The brand colour of the {@link PageStyle#BRANDED} page (its band and progress bar); the
-     * text on it is white or black, whichever has more contrast. {@code {{brandColor}}} in a
-     * template. Default: {@code #2f6fdf}.
-     *
-     * @param color {@code #rgb} or {@code #rrggbb}
-     * @return this builder
-     */
-    public Builder brandColor(String color) {
-      Objects.requireNonNull(color, "brandColor");
-      String c = color.strip();
-      if (!c.matches("#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})")) {
-        throw new IllegalArgumentException("brandColor must be a colour written #rgb or #rrggbb but was '" + color + "'");
-      }
-      this.brandColor = c.toLowerCase(Locale.ROOT);
-      return this;
-    }
-
-    /**
-     * Asks newcomers for a proof of work while people wait: a newcomer the room would put in line
-     * gets a challenge page first, whose script solves a {@link ProofOfWork} challenge in a Web
-     * Worker (about 2<sup>bits</sup> SHA-256 hashes) and gets its place when the gate has checked
-     * the solution (one AEAD decryption and one hash). Nothing changes while the room has slots
-     * for new arrivals, nor for admitted or waiting visitors. A solution counts only for the
-     * challenge in the solving client's own challenge cookie, and once per node: every place costs
-     * one solution. A visitor without JavaScript, or whose browser fails, gets a place only within
-     * the {@linkplain #noScriptPlaces no-script budget} (none by default), once the {@linkplain
-     * #challengePenalty penalty} is over. The costs measured on a desktop and an emulated phone are
-     * in the README ("Bots and floods"). Default: 0, off.
-     *
-     * @param bits the leading zero bits of a solution, 0 (off) to {@value ProofOfWork#MAX_DIFFICULTY}
-     * @return this builder
-     */
-    public Builder proofOfWork(int bits) {
-      if (bits < 0 || bits > ProofOfWork.MAX_DIFFICULTY) {
-        throw new IllegalArgumentException(
-            "proofOfWork must be 0 (off) to " + ProofOfWork.MAX_DIFFICULTY + " bits but was " + bits);
-      }
-      this.powDifficulty = bits;
-      return this;
-    }
-
-    /**
-     * How long a newcomer who solves no challenge (no JavaScript, a failed worker, no human check
-     * passed) waits on the challenge page before it may get a place within the {@linkplain
-     * #noScriptPlaces no-script budget}: counted from its first challenge, which its challenge
-     * cookie keeps; also how often the challenge page reloads. Without a budget (the default),
-     * waiting gets no place: only a solution or a passed human check does. Default: 30 seconds.
-     *
-     * @param penalty 1 s to 5 min
-     * @return this builder
-     */
-    public Builder challengePenalty(Duration penalty) {
-      Objects.requireNonNull(penalty, "challengePenalty");
-      if (penalty.compareTo(Duration.ofSeconds(1)) < 0 || penalty.compareTo(Duration.ofMinutes(5)) > 0) {
-        throw new IllegalArgumentException("challengePenalty must be 1 s to 5 min but was " + penalty);
-      }
-      this.penalty = penalty;
-      return this;
-    }
-
-    /**
-     * How many newcomers per minute this node lets queue for only waiting out the {@linkplain
-     * #challengePenalty penalty} on the challenge page, without a solution or a passed human
-     * check: the path of a browser without JavaScript. The budget is the node's, shared by every
-     * such client, so a bot that fetches (harvests) many challenges and waits gets at most this
-     * many places a minute, and no more with more challenges. Default: 0, none: with friction on,
-     * every place in line costs a solved proof of work or a passed human check (a failed or never
-     * answered check stays failed however long the client waits).
-     *
-     * @param perMinute 0 (none) to 10,000
-     * @return this builder
-     */
-    public Builder noScriptPlaces(int perMinute) {
-      if (perMinute < 0 || perMinute > 10_000) {
-        throw new IllegalArgumentException("noScriptPlaces must be 0 to 10000 a minute but was " + perMinute);
-      }
-      this.noScriptPerMinute = perMinute;
-      return this;
-    }
-
-    /**
-     * A CAPTCHA service that newcomers may pass instead of the proof of work (or with none: then
-     * the widget, or the penalty within the {@linkplain #noScriptPlaces no-script budget}), such as {@link SiteVerify#turnstile}, {@link SiteVerify#hcaptcha}
-     * or {@link SiteVerify#recaptcha}. Asked once per newcomer the room would put in line; a
-     * client it {@linkplain HumanCheck.Verdict#FLAGGED flags} goes to the infinite queue. The
-     * challenge page's Content-Security-Policy allows the widget's sources. Default: none.
-     *
-     * @param check the service, or {@code null} for none
-     * @return this builder
-     */
-    public Builder humanCheck(@Nullable HumanCheck check) {
-      this.humanCheck = check;
-      return this;
+      super(room);
     }
 
     /**
      * Checks the settings and builds the gate.
      *
      * @return the gate
-     * @throws IllegalArgumentException naming the first bad setting and its value
+     * @throws SettingException naming the first bad setting and its value
      */
     public Gate build() {
-      return new Gate(this);
+      return buildGate();
     }
+  }
+
+  /** Builds a gate; an error of a check that spans settings names the setting it starts with. */
+  static Gate build(GateOptions<?> options) {
+    try {
+      return new Gate(options);
+    } catch (SettingException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      Setting<?> blamed = blamed(String.valueOf(e.getMessage()));
+      throw new SettingException(
+          blamed.name(), SettingException.Source.CODE, blamed.name(), Setting.shown(options.get(blamed)), String.valueOf(e.getMessage()), e);
+    }
+  }
+
+  /** The setting an error of the build names first: its message starts with it. */
+  private static Setting<?> blamed(String message) {
+    if (message.startsWith("waiting page template")) {
+      return GateSettings.TEMPLATE;
+    }
+    if (message.startsWith("Waiting page texts")) {
+      return GateSettings.MESSAGES_DIRECTORY;
+    }
+    Setting<?> best = GateSettings.COOKIE_NAME;
+    int length = 0;
+    for (Setting<?> s : GateSettings.all()) {
+      if (message.startsWith(s.name()) && s.name().length() > length) {
+        best = s;
+        length = s.name().length();
+      }
+    }
+    return best;
   }
 }

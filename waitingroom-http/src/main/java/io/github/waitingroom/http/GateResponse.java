@@ -38,6 +38,10 @@ public final class GateResponse {
     return new GateResponse(setCookie, status, contentType, Map.copyOf(headers), body.getBytes(StandardCharsets.UTF_8), null);
   }
 
+  static GateResponse answer(int status, String contentType, Map<String, String> headers, byte[] body) {
+    return new GateResponse(null, status, contentType, Map.copyOf(headers), body, null);
+  }
+
   /**
    * Whether the request goes on to the application. When it does and {@link #setCookie()} is not
    * {@code null}, the adapter keeps the response {@code Cache-Control: }{@value Gate#NO_STORE}

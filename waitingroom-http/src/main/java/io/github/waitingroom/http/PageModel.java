@@ -52,28 +52,33 @@ final class PageModel {
    * @throws IllegalArgumentException naming a language setting the room has no texts for
    * @throws PageTemplateException when the template does not parse
    */
-  PageModel(Gate.Builder b, String statusParam) {
+  /** How errors of a custom template name it. */
+  static final String TEMPLATE_SOURCE = "custom template";
+
+  PageModel(GateOptions<?> b, String statusParam) {
     this.room = b.room;
     this.statusParam = statusParam;
-    this.human = b.humanCheck;
+    this.human = b.get(GateSettings.HUMAN_CHECK);
+    String defaultTag = b.get(GateSettings.DEFAULT_LANGUAGE);
+    String tag = b.get(GateSettings.LANGUAGE);
     List<String> configured = new ArrayList<>();
-    configured.add(b.defaultLanguage);
-    if (b.language != null) {
-      configured.add(b.language);
+    configured.add(defaultTag);
+    if (tag != null) {
+      configured.add(tag);
     }
-    this.messages = Messages.load(b.messagesDirectory, configured);
-    this.defaultLanguage = language("defaultLanguage", b.defaultLanguage);
-    this.language = b.language == null ? null : language("language", b.language);
-    this.brandName = b.brandName;
-    this.brandColor = b.brandColor;
-    this.brandTextColor = textColorOn(b.brandColor);
-    this.logoUrl = b.logoUrl;
+    this.messages = Messages.load(b.get(GateSettings.MESSAGES_DIRECTORY), configured);
+    this.defaultLanguage = language("defaultLanguage", defaultTag);
+    this.language = tag == null ? null : language("language", tag);
+    this.brandName = b.get(GateSettings.BRAND_NAME);
+    this.brandColor = b.get(GateSettings.BRAND_COLOR);
+    this.brandTextColor = textColorOn(brandColor);
+    this.logoUrl = b.get(GateSettings.LOGO_URL);
     Set<String> textKeys = textKeys(messages);
-    String html = b.templateHtml;
+    String html = b.get(GateSettings.TEMPLATE);
     this.template =
         html != null
-            ? PageTemplate.parse(html, b.templateSource, textKeys)
-            : PageTemplate.builtIn(b.pageStyle, textKeys);
+            ? PageTemplate.parse(html, TEMPLATE_SOURCE, textKeys)
+            : PageTemplate.builtIn(b.get(GateSettings.PAGE_STYLE), textKeys);
   }
 
   private String language(String setting, String tag) {

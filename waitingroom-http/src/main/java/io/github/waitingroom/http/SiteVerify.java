@@ -207,6 +207,42 @@ public final class SiteVerify implements HumanCheck {
   }
 
   /**
+   * The service of a name, for configuration: {@code turnstile}, {@code hcaptcha} or {@code
+   * recaptcha}, in any case.
+   *
+   * @param provider the service's name
+   * @param siteKey the site key
+   * @param secretKey the secret key
+   * @return the check
+   * @throws IllegalArgumentException for another name (which is not shown: it may be a key pasted
+   *     in the wrong place)
+   */
+  public static SiteVerify of(String provider, String siteKey, String secretKey) {
+    return switch (provider(provider)) {
+      case "turnstile" -> turnstile(siteKey, secretKey);
+      case "hcaptcha" -> hcaptcha(siteKey, secretKey);
+      default -> recaptcha(siteKey, secretKey);
+    };
+  }
+
+  /**
+   * A service's name as {@link #of} takes it, checked: for configuration that checks the name
+   * before it reads the keys.
+   *
+   * @param provider {@code turnstile}, {@code hcaptcha} or {@code recaptcha}, in any case
+   * @return the name in lower case
+   * @throws IllegalArgumentException for another name
+   */
+  public static String provider(String provider) {
+    String p = provider.trim().toLowerCase(java.util.Locale.ROOT);
+    if (!p.equals("turnstile") && !p.equals("hcaptcha") && !p.equals("recaptcha")) {
+      throw new IllegalArgumentException(
+          "humanCheck must be turnstile, hcaptcha or recaptcha but was " + Keysets.shown(provider));
+    }
+    return p;
+  }
+
+  /**
    * Cloudflare Turnstile.
    *
    * @param siteKey the site key

@@ -6,6 +6,8 @@ import jakarta.servlet.ServletContext;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,6 +27,8 @@ final class Rooms {
   private record State(GateRouter router, Map<Gate, WaitingRoomFilter> filters) {}
 
   private volatile State state = new State(GateRouter.empty(), Map.of());
+  /** The names of the servlets that serve the operator API ({@link WaitingRoomDashboard}). */
+  private final Set<String> operatorServlets = ConcurrentHashMap.newKeySet();
 
   /** An empty set of rooms, outside any servlet context (see {@link WaitingRoomFilter#checkDistinct}). */
   Rooms() {}
@@ -70,6 +74,16 @@ final class Rooms {
       }
     }
     state = new State(router, filters);
+  }
+
+  /** Records a servlet that serves the operator API: no room decides the requests mapped to it. */
+  void operatorServlet(String name) {
+    operatorServlets.add(name);
+  }
+
+  /** Whether the servlet of this name serves the operator API. */
+  boolean isOperatorServlet(String name) {
+    return operatorServlets.contains(name);
   }
 
   /** The filter whose room {@code path} belongs to: the most specific prefix covering it, or null. */

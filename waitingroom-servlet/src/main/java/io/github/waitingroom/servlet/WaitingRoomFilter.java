@@ -1,13 +1,10 @@
 package io.github.waitingroom.servlet;
 
 import io.github.waitingroom.WaitingRoom;
-import io.github.waitingroom.http.CookieSecure;
 import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.GateOptions;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
-import io.github.waitingroom.http.PageStyle;
-import io.github.waitingroom.http.PathRules;
-import io.github.waitingroom.http.SameSite;
 import io.github.waitingroom.http.WaitingRoomSession;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
@@ -23,7 +20,6 @@ import jakarta.servlet.http.HttpServletMapping;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,23 +29,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A servlet filter that puts a {@link WaitingRoom} in front of an application.
- *
- * <p>For each request under the guarded path the filter reads the room's two ticket cookies (the
- * session cookie {@code wr_<roomId>} and the place cookie {@code wr_<roomId>_q}, see {@link
- * Gate}), asks {@link WaitingRoom#decide(String, String)} what to do, sets the new ticket as a
- * cookie when the decision carries one (the session cookie when the request is let through, the
- * place cookie otherwise, so a waiting answer to one of a page's parallel requests never
- * overwrites the session another one was given), and then either passes the request on to the application or answers it itself: with the
- * waiting page, or with the JSON status when the client sends {@code Accept: application/json}.
- * A request carrying the status query flag ({@code ?waitingRoomStatus=1} by default) is answered
- * with the JSON status only, even when it is let through: that is what the waiting page polls.
- * The filter holds no admission logic of its own; the request path never blocks. It only
- * translates: which requests the room decides, the cookie, the page and the JSON come from the
- * container-neutral {@link Gate}, which the WebFlux {@code WaitingRoomWebFilter} shares.
- *
- * <p>Programmatic registration, for {@code ServletContext.addFilter} or Spring's {@code
- * FilterRegistrationBean}:
+ * A servlet filter that puts a {@link WaitingRoom} in front of an application. It only translates:
+ * it reads the request into a {@link GateRequest} and writes the {@link GateResponse} back, and
+ * every rule (which requests the room decides, CORS preflights, the two ticket cookies, the
+ * waiting page, the JSON status, the headers) is the container-neutral {@link Gate}'s, which the
+ * WebFlux {@code WaitingRoomWebFilter} shares; the request path never blocks but for a newcomer's
+ * human check ({@link Gate#mayBlock}). Its settings are those of {@link GateOptions}, declared in
+ * {@link io.github.waitingroom.http.GateSettings}.
  *
  * <pre>{@code
  * WaitingRoom room = WaitingRoom.builder(config, TicketKeys.fromJson(keysetJson)).build();
@@ -58,42 +44,15 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>A filter created by the container (web.xml) with the no-argument constructor builds its room
- * from init-params when it starts; see the README for the list. Bad settings fail {@link #init}
- * with a message that names the setting and the value.
+ * from init-params when it starts (see the docs' configuration reference); a bad one fails {@link
+ * #init} with a {@link io.github.waitingroom.http.SettingException} that names the init-param.
  *
- * <p>Which requests the room decides:
- *
- * <ul>
- *   <li>A CORS preflight, an {@code OPTIONS} request with both {@code Origin} and {@code
- *       Access-Control-Request-Method}, is answered by the filter itself ({@link Gate#preflight}:
- *       {@code 204}, no CORS headers), never counted and never passed on, unless {@link
- *       Builder#corsPassThrough} lets it through untouched. Every other {@code OPTIONS} request is
- *       decided like a {@code GET}.
- *   <li>Paths outside the {@linkplain Builder#pathPrefix guarded prefix} pass through.
- *   <li>{@linkplain Builder#ignorePaths Ignored paths} pass through only for {@code GET} and {@code
- *       HEAD} requests whose path is canonical (no percent-escape, path parameter or dot segment);
- *       see {@link Builder#ignorePaths} for the exact rule.
- * </ul>
- *
- * <p>Several rooms in one application: register one filter per room, each on {@code /*} with its
- * own {@linkplain Builder#pathPrefix path prefix}, room id and cookie. A request belongs to the
- * room with the most specific prefix that covers it and is decided by that room alone, whatever
- * order the filters run in: with a loose room on {@code /} and a tight one on {@code /drop},
- * {@code /drop/x} counts in the tight room only. The filters find each other through their
- * {@code ServletContext} when the container initialises them, and {@link #init} refuses a second
- * room with the same prefix or cookie name. The room that a request belongs to marks it with the
- * request attribute {@value #ROOM_ATTRIBUTE} (its room id), and every other waiting room filter
- * lets a marked request through, so a request is never counted twice.
- *
- * <p>Headers: everything the filter writes carries {@code Cache-Control: private, no-store} and
- * {@code X-Content-Type-Options: nosniff}; the waiting page carries a Content-Security-Policy that
- * allows only its own inline script and style (by a fresh nonce per response, {@code {{cspNonce}}}
- * in a template) and same-origin requests, the JSON status {@code default-src 'none'}. An
- * application response on which the filter sets the ticket cookie gets {@code Cache-Control:
- * private, no-store}, and whatever the application later sets for {@code Cache-Control}, {@code
- * Expires}, {@code Surrogate-Control} or {@code *CDN-Cache-Control} on it is dropped: a shared cache
- * must never hand one visitor's ticket to another. The ticket cookies are {@code HttpOnly}, scoped to
- * the guarded path, and re-issued only when the ticket changes.
+ * <p>Several rooms in one application: one filter per room, each on {@code /*} with its own path
+ * prefix, room id and cookie. The filters find each other through their {@code ServletContext} in
+ * {@link #init} (which refuses a second room with the same prefix or cookie name); a request
+ * belongs to the room with the most specific prefix that covers it, which marks it with {@value
+ * #ROOM_ATTRIBUTE}, and every other room lets it through. An application response on which the
+ * filter sets a ticket is kept {@code Cache-Control: private, no-store} ({@link TicketResponse}).
  */
 public final class WaitingRoomFilter implements Filter {
   private static final Logger log = LoggerFactory.getLogger(WaitingRoomFilter.class);
@@ -207,9 +166,9 @@ public final class WaitingRoomFilter implements Filter {
       log.info(
           "waiting room '{}' guards {} (cookies {} and {}, {} active users, {} new users per minute)",
           s.room.config().roomId(),
-          s.paths.prefix(),
-          s.cookieName,
-          s.placeCookieName,
+          s.gate.paths().prefix(),
+          s.gate.cookieName(),
+          s.gate.placeCookieName(),
           s.room.config().totalActiveUsers(),
           s.room.config().newUsersPerMinute());
     }
@@ -248,21 +207,10 @@ public final class WaitingRoomFilter implements Filter {
       return;
     }
     String context = req.getContextPath();
-    String query = req.getQueryString();
-    boolean friction = s.gate.frictionOn();
     // A newcomer's human check waits for the service on this request's thread (Gate.mayBlock).
-    GateRequest gr = GateRequest.builder(context == null ? "" : context, req.getMethod())
-        .secure(req.isSecure())
-        .ticket(ticketOf(req, s.cookieName))
-        .place(ticketOf(req, s.placeCookieName))
-        .friction(friction ? ticketOf(req, s.gate.frictionCookieName()) : null)
-        .query(query)
-        .accept(req.getHeader("Accept"))
-        .acceptLanguage(req.getHeader("Accept-Language"))
-        .referer(req.getHeader("Referer"))
-        .host(host(req))
-        .remoteAddress(friction && s.gate.wantsRemoteAddress(query) ? req.getRemoteAddr() : null)
-        .build();
+    GateRequest gr = s.gate.read(
+        GateRequest.builder(context == null ? "" : context, req.getMethod()).secure(req.isSecure()).host(host(req)),
+        req.getQueryString(), req.getRemoteAddr(), name -> ticketOf(req, name), req::getHeader);
     GateResponse g = s.gate.handle(gr);
     String setCookie = g.setCookie();
     if (setCookie != null) {
@@ -312,21 +260,25 @@ public final class WaitingRoomFilter implements Filter {
   }
 
   /**
-   * Whether the container sends the request to a {@link WaitingRoomDashboard} (its servlet is
-   * registered under the dashboard's class): the room never decides it, whatever its path, so
-   * that operators never wait in line for their own dashboard, nor for the operator endpoints
-   * whose {@code PUT} no {@code ignorePaths} entry covers (those cover only {@code GET} and {@code
-   * HEAD}). The dashboard is protected by its own token or role.
+   * Whether the container sends the request to the operator API (a {@link WaitingRoomDashboard}):
+   * a servlet that told the application's rooms its name, or whose registration carries {@link
+   * WaitingRoomDashboard#OPERATOR_PARAM}. The room never decides it, whatever its path, so that
+   * operators never wait in line for their own dashboard, nor for the operator endpoints whose
+   * {@code PUT} no {@code ignorePaths} entry covers. The dashboard is protected by its own token or role.
    */
-  private static boolean toDashboard(HttpServletRequest req) {
+  private boolean toDashboard(HttpServletRequest req) {
     HttpServletMapping m = req.getHttpServletMapping();
     String name = m == null ? null : m.getServletName();
     if (name == null || name.isEmpty()) {
       return false;
     }
+    Rooms r = rooms;
+    if (r != null && r.isOperatorServlet(name)) {
+      return true;
+    }
     ServletContext context = req.getServletContext();
-    ServletRegistration r = context == null ? null : context.getServletRegistration(name);
-    return r != null && WaitingRoomDashboard.class.getName().equals(r.getClassName());
+    ServletRegistration registration = context == null ? null : context.getServletRegistration(name);
+    return registration != null && "true".equals(registration.getInitParameter(WaitingRoomDashboard.OPERATOR_PARAM));
   }
 
   /**
@@ -385,20 +337,9 @@ public final class WaitingRoomFilter implements Filter {
     return s == null ? null : s.room;
   }
 
-  /**
-   * The host (and port, when not the scheme's default) the client addressed, as the container
-   * resolved it: behind a reverse proxy, what its forwarded headers say once the container is told
-   * to trust them (Tomcat's {@code RemoteIpValve}, Spring's {@code ForwardedHeaderFilter}), where
-   * the {@code Host} header names the proxy's upstream instead.
-   */
-  static String host(HttpServletRequest req) {
-    String name = req.getServerName();
-    String h = name.indexOf(':') >= 0 && !name.startsWith("[") ? "[" + name + "]" : name;
-    int port = req.getServerPort();
-    String scheme = req.getScheme();
-    boolean defaultPort =
-        port <= 0 || ("https".equalsIgnoreCase(scheme) && port == 443) || ("http".equalsIgnoreCase(scheme) && port == 80);
-    return defaultPort ? h : h + ":" + port;
+  /** The host the client addressed, as the container resolved it ({@link Gate#authority}). */
+  static @Nullable String host(HttpServletRequest req) {
+    return Gate.authority(req.getScheme(), req.getServerName(), req.getServerPort());
   }
 
   /** The path as the client sent it (not decoded), after the context path. */
@@ -431,7 +372,8 @@ public final class WaitingRoomFilter implements Filter {
     return null;
   }
 
-  private static void write(HttpServletResponse res, GateResponse g) throws IOException {
+  /** Writes an answer (of the gate, or of the operator API): its status, headers and body. */
+  static void write(HttpServletResponse res, GateResponse g) throws IOException {
     byte[] body = g.body();
     res.setStatus(g.status());
     for (Map.Entry<String, String> h : g.headers().entrySet()) {
@@ -446,318 +388,41 @@ public final class WaitingRoomFilter implements Filter {
     }
   }
 
-  /** The filter's fixed settings: the gate, and what it says of itself. */
+  /** The filter's fixed settings: the gate, and whether the filter owns (and closes) its room. */
   static final class Settings {
     final WaitingRoom room;
     final boolean ownsRoom;
     final Gate gate;
-    final PathRules paths;
-    final String cookieName;
-    final String placeCookieName;
-    final CookieSecure secure;
-    final SameSite sameSite;
-    final int waitingStatus;
-    final String statusParam;
-
-    Settings(Builder b, boolean ownsRoom) {
-      this(b.gate.build(), ownsRoom);
-    }
 
     Settings(Gate gate, boolean ownsRoom) {
       this.gate = gate;
       this.room = gate.room();
       this.ownsRoom = ownsRoom;
-      this.paths = gate.paths();
-      this.cookieName = gate.cookieName();
-      this.placeCookieName = gate.placeCookieName();
-      this.secure = gate.cookieSecure();
-      this.sameSite = gate.cookieSameSite();
-      this.waitingStatus = gate.waitingStatus();
-      this.statusParam = gate.statusParam();
     }
   }
 
   /**
-   * Builds a {@link WaitingRoomFilter} around a room. Every setting has a default; each is
-   * checked by {@link #build()}, whose error names the setting and the bad value.
+   * Builds a {@link WaitingRoomFilter} around a room: the settings of {@link GateOptions}, declared
+   * in {@link io.github.waitingroom.http.GateSettings}, each checked when it is set; errors name the
+   * setting and the bad value.
    */
-  public static final class Builder {
-    private final Gate.Builder gate;
-
+  public static final class Builder extends GateOptions<Builder> {
     private Builder(WaitingRoom room) {
-      this.gate = Gate.builder(room);
+      super(room);
     }
 
     /**
-     * The path (within the application) the room guards, with everything below it. Default:
-     * {@code /}, the whole application. The ticket cookie is scoped to it.
-     */
-    public Builder pathPrefix(String prefix) {
-      gate.pathPrefix(prefix);
-      return this;
-    }
-
-    /**
-     * Paths that pass through without a ticket. Adds to earlier calls. An entry is
+     * Checks the settings and builds the filter.
      *
-     * <ul>
-     *   <li>a path ({@code /static/}, {@code /health}): it and everything below it, segment by
-     *       segment ({@code /health} does not cover {@code /healthz});
-     *   <li>an extension under a path ({@code /static/*.css}): a last segment that ends in {@code
-     *       .css}, anywhere below {@code /static};
-     *   <li>a bare extension ({@code *.css}): the same at any depth, also below application routes
-     *       ({@code /buy/x.css}); logged as a warning at start-up, prefer the scoped form.
-     * </ul>
-     *
-     * <p>An ignore applies only to {@code GET} and {@code HEAD} requests whose path is canonical:
-     * the path as sent (after the context path) holds only {@code A-Z a-z 0-9 - . _ ~ /}, has no
-     * empty, {@code .} or {@code ..} segment, and equals the path the container decoded. A
-     * percent-escape ({@code /buy%3B.css}, {@code /buy%20.css}), a path parameter ({@code
-     * /buy;x.css}), a dot segment or any other method ({@code POST /static/x.css}) is decided by
-     * the room like any other request. Static assets whose URLs need escapes are therefore not
-     * exempt: an admitted visitor still gets them.
+     * @return the filter
+     * @throws io.github.waitingroom.http.SettingException naming the first bad setting
      */
-    public Builder ignorePaths(String... paths) {
-      gate.ignorePaths(paths);
-      return this;
-    }
-
-    /**
-     * The session cookie's name; the place cookie is named after it, with {@code _q} appended.
-     * Default: {@code wr_<roomId>}. A name starting with {@code __Host-} (in any
-     * case) makes the cookie {@code Secure} with {@code Path=/} and no {@code Domain}, as browsers
-     * require; it needs {@link #pathPrefix} {@code /}, and {@link #build()} refuses it with {@link
-     * CookieSecure#NEVER} or another prefix. {@code __Secure-} makes it {@code Secure} and is
-     * refused with {@link CookieSecure#NEVER}. The cookie is {@code Secure} for such names even over
-     * plain HTTP, where browsers then drop it.
-     */
-    public Builder cookieName(String name) {
-      gate.cookieName(name);
-      return this;
-    }
-
-    /**
-     * When the cookie is {@code Secure}. Default: {@link CookieSecure#AUTO}, which follows the
-     * container's {@code isSecure()}: behind a TLS-terminating proxy, configure the container's
-     * forwarded-header handling (see {@link CookieSecure#AUTO}) or choose {@link CookieSecure#ALWAYS}.
-     */
-    public Builder cookieSecure(CookieSecure secure) {
-      gate.cookieSecure(secure);
-      return this;
-    }
-
-    /** The cookie's {@code SameSite}. Default: {@link SameSite#LAX}. */
-    public Builder cookieSameSite(SameSite sameSite) {
-      gate.cookieSameSite(sameSite);
-      return this;
-    }
-
-    /** The HTTP status of waiting responses: 200 (default), 202 or 429 (with {@code Retry-After}). */
-    public Builder waitingStatus(int status) {
-      gate.waitingStatus(status);
-      return this;
-    }
-
-    /**
-     * The HTTP status of the "sold out" page (and its JSON status) while the room takes no new
-     * users (live settings' queueing method {@code reject}): 403 (default), 200, 410, 429 or 503.
-     */
-    public Builder rejectStatus(int status) {
-      gate.rejectStatus(status);
-      return this;
-    }
-
-    /**
-     * Lets the application end a visitor's session: by the response header {@value
-     * Gate#REVOKE_HEADER}, which the filter removes, or by {@link WaitingRoomSession#revoke()} on
-     * the request attribute {@value WaitingRoomSession#ATTRIBUTE}; either deletes the session
-     * cookie while the response is not committed. Default: off.
-     *
-     * @param enabled whether the application may revoke sessions
-     * @return this builder
-     * @see Gate.Builder#revoke
-     */
-    public Builder revoke(boolean enabled) {
-      gate.revoke(enabled);
-      return this;
-    }
-
-    /**
-     * Lets CORS preflights on the room's paths go on to the application. Default: off, the filter
-     * answers them itself ({@code 204}, no {@code Access-Control-Allow-*}), so that no preflight
-     * reaches application code that acts on any method.
-     *
-     * @param enabled whether preflights pass on to the application
-     * @return this builder
-     * @see Gate.Builder#corsPassThrough
-     */
-    public Builder corsPassThrough(boolean enabled) {
-      gate.corsPassThrough(enabled);
-      return this;
-    }
-
-    /** The query flag that asks for the JSON status only. Default: {@value #DEFAULT_STATUS_PARAM}. */
-    public Builder statusParam(String name) {
-      gate.statusParam(name);
-      return this;
-    }
-
-    /**
-     * Replaces the waiting page with your own HTML: a Mustache template, HTML-escaped by default,
-     * with the variables listed in the README ("Your own waiting page").
-     *
-     * @throws io.github.waitingroom.http.PageTemplateException when it does not parse or names an
-     *     unknown variable, with the line and column
-     * @see Gate.Builder#template
-     */
-    public Builder template(String html) {
-      gate.template(html);
-      return this;
-    }
-
-    /**
-     * Which built-in page to show without a {@link #template}. Default: {@link PageStyle#PLAIN}.
-     *
-     * @param style the page
-     * @return this builder
-     * @see Gate.Builder#pageStyle
-     */
-    public Builder pageStyle(PageStyle style) {
-      gate.pageStyle(style);
-      return this;
-    }
-
-    /**
-     * The language of visitors whose {@code Accept-Language} the room has no texts for. Default: {@code en}.
-     *
-     * @param tag a language tag
-     * @return this builder
-     * @see Gate.Builder#defaultLanguage
-     */
-    public Builder defaultLanguage(String tag) {
-      gate.defaultLanguage(tag);
-      return this;
-    }
-
-    /**
-     * One language for every visitor, whatever their {@code Accept-Language}. Default: none.
-     *
-     * @param tag a language tag, or {@code null} to follow the header
-     * @return this builder
-     * @see Gate.Builder#language
-     */
-    public Builder language(@Nullable String tag) {
-      gate.language(tag);
-      return this;
-    }
-
-    /**
-     * A directory of {@code messages_<tag>.properties} files that override or add texts.
-     *
-     * @param directory the directory, or {@code null}
-     * @return this builder
-     * @see Gate.Builder#messagesDirectory
-     */
-    public Builder messagesDirectory(@Nullable Path directory) {
-      gate.messagesDirectory(directory);
-      return this;
-    }
-
-    /**
-     * The site's name on the branded page.
-     *
-     * @param name up to 100 characters
-     * @return this builder
-     * @see Gate.Builder#brandName
-     */
-    public Builder brandName(String name) {
-      gate.brandName(name);
-      return this;
-    }
-
-    /**
-     * The logo of the branded page.
-     *
-     * @param url a path on this site or an {@code https://} URL
-     * @return this builder
-     * @see Gate.Builder#logoUrl
-     */
-    public Builder logoUrl(String url) {
-      gate.logoUrl(url);
-      return this;
-    }
-
-    /**
-     * The brand colour of the branded page.
-     *
-     * @param color {@code #rgb} or {@code #rrggbb}
-     * @return this builder
-     * @see Gate.Builder#brandColor
-     */
-    public Builder brandColor(String color) {
-      gate.brandColor(color);
-      return this;
-    }
-
-    /**
-     * Asks newcomers for a proof of work while people wait (0: off, the default).
-     *
-     * @param bits the leading zero bits of a solution, 0 to 32
-     * @return this builder
-     * @see Gate.Builder#proofOfWork
-     */
-    public Builder proofOfWork(int bits) {
-      gate.proofOfWork(bits);
-      return this;
-    }
-
-    /**
-     * How long a newcomer who solves no challenge waits before it may get a place within the
-     * {@linkplain #noScriptPlaces no-script budget}. Default: 30 s.
-     *
-     * @param penalty 1 s to 5 min
-     * @return this builder
-     * @see Gate.Builder#challengePenalty
-     */
-    public Builder challengePenalty(java.time.Duration penalty) {
-      gate.challengePenalty(penalty);
-      return this;
-    }
-
-    /**
-     * How many newcomers per minute this node lets queue for only waiting out the penalty (the
-     * path of a browser without JavaScript). Default: 0, none: every place costs a solution or a
-     * passed human check.
-     *
-     * @param perMinute 0 to 10,000
-     * @return this builder
-     * @see Gate.Builder#noScriptPlaces
-     */
-    public Builder noScriptPlaces(int perMinute) {
-      gate.noScriptPlaces(perMinute);
-      return this;
-    }
-
-    /**
-     * A CAPTCHA service newcomers may pass to get their place at once (Turnstile, hCaptcha,
-     * reCAPTCHA: {@link io.github.waitingroom.http.SiteVerify}). Default: none.
-     *
-     * @param check the service, or {@code null}
-     * @return this builder
-     * @see Gate.Builder#humanCheck
-     */
-    public Builder humanCheck(io.github.waitingroom.http.@org.jspecify.annotations.Nullable HumanCheck check) {
-      gate.humanCheck(check);
-      return this;
-    }
-
-    /** Checks the settings and builds the filter. */
     public WaitingRoomFilter build() {
-      return new WaitingRoomFilter(new Settings(this, false), NO_BYPASS);
+      return new WaitingRoomFilter(settings(false), NO_BYPASS);
     }
 
     Settings settings(boolean ownsRoom) {
-      return new Settings(this, ownsRoom);
+      return new Settings(buildGate(), ownsRoom);
     }
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.waitingroom.TicketKeys;
+import io.github.waitingroom.http.SettingException;
 import jakarta.servlet.FilterConfig;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
@@ -68,17 +69,17 @@ class InitParamsTest {
       assertThat(s.room.config().sessionDuration()).isEqualTo(Duration.ofMinutes(5));
       assertThat(s.room.config().refreshInterval()).isEqualTo(Duration.ofSeconds(15));
       assertThat(s.ownsRoom).isTrue();
-      assertThat(s.paths.prefix()).isEqualTo("/shop");
-      assertThat(s.paths.guards("/shop/cart")).isTrue();
-      assertThat(s.paths.guards("/shop/static/a.js")).isFalse();
-      assertThat(s.paths.guards("/shop/health")).isFalse();
-      assertThat(s.paths.guards("/shop/site.css")).isFalse();
-      assertThat(s.paths.guards("/elsewhere")).isFalse();
-      assertThat(s.cookieName).isEqualTo("line");
-      assertThat(s.secure).isEqualTo(io.github.waitingroom.http.CookieSecure.ALWAYS);
-      assertThat(s.sameSite).isEqualTo(io.github.waitingroom.http.SameSite.STRICT);
-      assertThat(s.waitingStatus).isEqualTo(202);
-      assertThat(s.statusParam).isEqualTo("queue");
+      assertThat(s.gate.paths().prefix()).isEqualTo("/shop");
+      assertThat(s.gate.paths().guards("/shop/cart")).isTrue();
+      assertThat(s.gate.paths().guards("/shop/static/a.js")).isFalse();
+      assertThat(s.gate.paths().guards("/shop/health")).isFalse();
+      assertThat(s.gate.paths().guards("/shop/site.css")).isFalse();
+      assertThat(s.gate.paths().guards("/elsewhere")).isFalse();
+      assertThat(s.gate.cookieName()).isEqualTo("line");
+      assertThat(s.gate.cookieSecure()).isEqualTo(io.github.waitingroom.http.CookieSecure.ALWAYS);
+      assertThat(s.gate.cookieSameSite()).isEqualTo(io.github.waitingroom.http.SameSite.STRICT);
+      assertThat(s.gate.waitingStatus()).isEqualTo(202);
+      assertThat(s.gate.statusParam()).isEqualTo("queue");
     } finally {
       s.room.close();
     }
@@ -91,7 +92,7 @@ class InitParamsTest {
     p.put("keysetEnv", "SHOP_KEYSET");
     WaitingRoomFilter.Settings s = read(p, Map.of("SHOP_KEYSET", TicketKeys.toJson(TicketKeys.generate())));
     s.room.close();
-    assertThat(s.cookieName).isEqualTo("wr_shop");
+    assertThat(s.gate.cookieName()).isEqualTo("wr_shop");
   }
 
   @Test
@@ -380,11 +381,51 @@ class InitParamsTest {
     }
     Map<String, String> bad = minimal();
     bad.put("corsPassThrough", "yes");
-    assertThat(failure(bad)).contains("init-param corsPassThrough must be true or false but was 'yes'");
+    assertThat(failure(bad)).contains("init-param corsPassThrough: corsPassThrough must be true or false but was 'yes'");
     bad = minimal();
     bad.put("noScriptPlaces", "-1");
     assertThat(failure(bad)).contains("noScriptPlaces must be 0 to 10000 a minute but was -1");
     bad.put("noScriptPlaces", "many");
-    assertThat(failure(bad)).contains("init-param noScriptPlaces must be a whole number but was 'many'");
+    assertThat(failure(bad)).contains("init-param noScriptPlaces: noScriptPlaces must be a whole number but was 'many'");
+  }
+
+  @Test
+  void everyBadValueIsOneTypedErrorNamingTheSettingAndTheInitParam() {
+    Map<String, String> bad = minimal();
+    bad.put("waitingStatus", "503");
+    SettingException e = settingFailure(bad);
+    assertThat(e.setting()).isEqualTo("waitingStatus");
+    assertThat(e.source()).isEqualTo(SettingException.Source.INIT_PARAM);
+    assertThat(e.key()).isEqualTo("waitingStatus");
+    assertThat(e.value()).isEqualTo("503");
+    assertThat(e.reason()).isEqualTo("waitingStatus must be 200, 202 or 429 but was 503");
+    // A check that spans settings, made when the gate is built, names the init-param too.
+    bad = minimal();
+    bad.put("cookieSameSite", "none");
+    bad.put("cookieSecure", "never");
+    e = settingFailure(bad);
+    assertThat(e.source()).isEqualTo(SettingException.Source.INIT_PARAM);
+    assertThat(e.key()).isEqualTo("cookieSameSite");
+    // The template's key is its init-param, not the setting's name.
+    bad = minimal();
+    bad.put("templateFile", "/nonexistent/page.html");
+    e = settingFailure(bad);
+    assertThat(e.setting()).isEqualTo("template");
+    assertThat(e.key()).isEqualTo("templateFile");
+    // And a room setting, which the core checks.
+    bad = minimal();
+    bad.put("totalActiveUsers", "0");
+    e = settingFailure(bad);
+    assertThat(e.key()).isEqualTo("totalActiveUsers");
+    assertThat(e.getMessage()).startsWith("init-param totalActiveUsers: ");
+  }
+
+  private static SettingException settingFailure(Map<String, String> params) {
+    try {
+      read(params, Map.of()).room.close();
+    } catch (SettingException e) {
+      return e;
+    }
+    throw new AssertionError("expected a SettingException for " + params);
   }
 }

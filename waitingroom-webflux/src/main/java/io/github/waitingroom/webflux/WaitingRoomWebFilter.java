@@ -1,15 +1,12 @@
 package io.github.waitingroom.webflux;
 
 import io.github.waitingroom.WaitingRoom;
-import io.github.waitingroom.http.CookieSecure;
 import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.GateOptions;
 import io.github.waitingroom.http.GateRouter;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
-import io.github.waitingroom.http.PageStyle;
-import io.github.waitingroom.http.SameSite;
 import io.github.waitingroom.http.WaitingRoomSession;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,43 +29,27 @@ import reactor.core.publisher.Mono;
 /**
  * A Spring WebFlux {@link WebFilter} that puts a {@link WaitingRoom} in front of a reactive
  * application: the twin of the servlet {@code WaitingRoomFilter}, over the same {@link Gate}, so
- * both decide the same requests and answer with the same status, headers, cookie and bytes.
+ * both decide the same requests and answer with the same status, headers, cookies and bytes. It
+ * only translates: it reads the exchange into a {@link GateRequest} and writes the {@link
+ * GateResponse} back. The decision takes no lock and does no I/O, so it runs on the event loop;
+ * a newcomer's human check, which asks a service, completes asynchronously ({@link
+ * Gate#handleAsync}). Its settings are those of {@link GateOptions}, declared in {@link
+ * io.github.waitingroom.http.GateSettings}.
  *
  * <pre>{@code
- * import io.github.waitingroom.WaitingRoom;
- * import io.github.waitingroom.webflux.WaitingRoomWebFilter;
- * import org.springframework.context.annotation.Bean;
- *
  * @Bean
  * WaitingRoomWebFilter waitingRoomWebFilter(WaitingRoom room) {
  *   return WaitingRoomWebFilter.builder(room).ignorePaths("/static/", "/health").build();
  * }
  * }</pre>
  *
- * <p>A CORS preflight on a guarded path is answered by the filter itself ({@link Gate#preflight}),
- * unless {@link Builder#corsPassThrough} lets it through. For each request the room decides (see
- * {@link Gate#decides}: the guarded prefix, minus ignored paths and CORS preflights) the filter reads the two ticket cookies (session and place,
- * see {@link Gate}), lets the gate decide, adds the new ticket as a {@code Set-Cookie} header when
- * there is one (under the session cookie's name when the request is let through, the place
- * cookie's otherwise), and either passes the exchange
- * down the chain or writes the waiting page or the JSON status itself. The decision is in memory
- * and takes no lock, so the filter runs it on the calling thread (the event loop) and never
- * blocks.
- *
- * <p>An application response on which the filter sets the ticket cookie is {@code Cache-Control:
- * private, no-store} when it is committed, and whatever the application set for {@code
- * Cache-Control}, {@code Expires}, {@code Surrogate-Control} or {@code *CDN-Cache-Control} is
- * dropped; the cookie stays on it even if the application replaced the {@code Set-Cookie} headers.
- *
  * <p>Paths are read from {@link RequestPath#pathWithinApplication()}: the raw form decides whether
- * an ignore applies, the decoded one which prefix covers the request, so no spelling of a guarded
- * path escapes the room. One filter can guard several rooms ({@link #of(List, Predicate, int)}):
- * each request belongs to the room with the most specific path prefix that covers it, and is
- * decided by that room alone, as with the servlet filter. {@link #bypassing} lets operators'
- * requests through without a ticket and without counting them. The filter is {@link Ordered}, by
- * default at {@value #DEFAULT_ORDER}: right after Spring Security's {@code WebFilterChainProxy}
- * (-100), so a request that Security turns away never counts as a visitor, as with the Spring Boot
- * servlet filter's default order. Use -101 to run it before Spring Security.
+ * an ignore applies, the decoded one which prefix covers the request. One filter can guard several
+ * rooms ({@link #of(List, Predicate, int)}), each request belonging to the room with the most
+ * specific prefix that covers it; {@link #bypassing} lets operators' requests through uncounted.
+ * An application response on which the filter sets a ticket is {@code Cache-Control: private,
+ * no-store} when it commits, whatever the application set. The default order, {@value
+ * #DEFAULT_ORDER}, runs it right after Spring Security's {@code WebFilterChainProxy} (-100).
  */
 public final class WaitingRoomWebFilter implements WebFilter, Ordered {
   /** The default {@linkplain #getOrder() order}: right after Spring Security's filter chain (-100). */
@@ -216,23 +197,12 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     if (!gate.decides(method, within.value(), path, origin, preflightMethod)) {
       return chain.filter(exchange);
     }
-    HttpCookie ticket = request.getCookies().getFirst(gate.cookieName());
-    HttpCookie place = request.getCookies().getFirst(gate.placeCookieName());
-    String query = request.getURI().getRawQuery();
-    HttpCookie friction = gate.frictionOn() ? request.getCookies().getFirst(gate.frictionCookieName()) : null;
-    java.net.InetSocketAddress remote = gate.wantsRemoteAddress(query) ? request.getRemoteAddress() : null;
-    GateRequest r = GateRequest.builder(request.getPath().contextPath().value(), method)
-        .secure("https".equalsIgnoreCase(request.getURI().getScheme()))
-        .ticket(ticket == null ? null : ticket.getValue())
-        .place(place == null ? null : place.getValue())
-        .friction(friction == null ? null : friction.getValue())
-        .query(query)
-        .accept(headers.getFirst(HttpHeaders.ACCEPT))
-        .acceptLanguage(headers.getFirst(HttpHeaders.ACCEPT_LANGUAGE))
-        .referer(headers.getFirst(HttpHeaders.REFERER))
-        .host(host(request.getURI()))
-        .remoteAddress(remote == null || remote.getAddress() == null ? null : remote.getAddress().getHostAddress())
-        .build();
+    java.net.URI uri = request.getURI();
+    GateRequest r = gate.read(
+        GateRequest.builder(request.getPath().contextPath().value(), method)
+            .secure("https".equalsIgnoreCase(uri.getScheme()))
+            .host(Gate.authority(uri.getScheme(), uri.getHost(), uri.getPort())),
+        uri.getRawQuery(), address(request), name -> cookie(request, name), headers::getFirst);
     if (gate.mayBlock(r)) {
       // A newcomer's human check asks the service over the network: never on the event loop.
       return Mono.fromCompletionStage(gate.handleAsync(r)).flatMap(g -> answer(exchange, chain, gate, r, g));
@@ -240,22 +210,14 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     return answer(exchange, chain, gate, r, gate.handle(r));
   }
 
-  /**
-   * The host (and port, when not the scheme's default) the client addressed, from the request's
-   * URI: behind a reverse proxy, what its forwarded headers say once the server is told to trust
-   * them (Spring's {@code ForwardedHeaderTransformer}, Reactor Netty's forwarded support), where
-   * the {@code Host} header names the proxy's upstream instead.
-   */
-  static @Nullable String host(java.net.URI uri) {
-    String name = uri.getHost();
-    if (name == null) {
-      return null;
-    }
-    int port = uri.getPort();
-    String scheme = uri.getScheme();
-    boolean defaultPort =
-        port < 0 || ("https".equalsIgnoreCase(scheme) && port == 443) || ("http".equalsIgnoreCase(scheme) && port == 80);
-    return defaultPort ? name : name + ":" + port;
+  private static @Nullable String cookie(ServerHttpRequest request, String name) {
+    HttpCookie c = request.getCookies().getFirst(name);
+    return c == null ? null : c.getValue();
+  }
+
+  private static @Nullable String address(ServerHttpRequest request) {
+    java.net.InetSocketAddress remote = request.getRemoteAddress();
+    return remote == null || remote.getAddress() == null ? null : remote.getAddress().getHostAddress();
   }
 
   private Mono<Void> answer(
@@ -284,8 +246,8 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     return write(response, g);
   }
 
-  /** Writes an answer of the gate: its status, headers and body. */
-  private static Mono<Void> write(ServerHttpResponse response, GateResponse g) {
+  /** Writes an answer (of the gate, or of the operator API): its status, headers and body. */
+  static Mono<Void> write(ServerHttpResponse response, GateResponse g) {
     byte[] body = g.body();
     response.setStatusCode(HttpStatusCode.valueOf(g.status()));
     HttpHeaders out = response.getHeaders();
@@ -370,294 +332,16 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
   }
 
   /**
-   * Builds a {@link WaitingRoomWebFilter} around a room, with the settings of the servlet filter.
-   * Every setting has a default; each is checked by {@link #build()}, whose error names the
-   * setting and the bad value. See {@link Gate.Builder} for each setting in full.
+   * Builds a {@link WaitingRoomWebFilter} around a room, with the settings of the servlet filter:
+   * those of {@link GateOptions}, declared in {@link io.github.waitingroom.http.GateSettings}, each
+   * checked when it is set (errors name the setting and the bad value), and the filter's {@link
+   * #order}.
    */
-  public static final class Builder {
-    private final Gate.Builder gate;
+  public static final class Builder extends GateOptions<Builder> {
     private int order = DEFAULT_ORDER;
 
     private Builder(WaitingRoom room) {
-      this.gate = Gate.builder(room);
-    }
-
-    /**
-     * The path (within the application) the room guards, with everything below it. Default:
-     * {@code /}. The ticket cookie is scoped to it.
-     *
-     * @param prefix a path starting with {@code /}
-     * @return this builder
-     * @see Gate.Builder#pathPrefix
-     */
-    public Builder pathPrefix(String prefix) {
-      gate.pathPrefix(prefix);
-      return this;
-    }
-
-    /**
-     * Paths that pass through without a ticket ({@code /static/}, {@code /static/*.css}, {@code
-     * *.ico}), for canonical {@code GET} and {@code HEAD} requests only. Adds to earlier calls.
-     *
-     * @param paths the entries
-     * @return this builder
-     * @see Gate.Builder#ignorePaths
-     */
-    public Builder ignorePaths(String... paths) {
-      gate.ignorePaths(paths);
-      return this;
-    }
-
-    /**
-     * The session cookie's name; the place cookie is named after it, with {@code _q} appended.
-     * Default: {@code wr_<roomId>}.
-     *
-     * @param name 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}
-     * @return this builder
-     * @see Gate.Builder#cookieName
-     */
-    public Builder cookieName(String name) {
-      gate.cookieName(name);
-      return this;
-    }
-
-    /**
-     * When the cookie is {@code Secure}. Default: {@link CookieSecure#AUTO}, which follows the
-     * request's scheme: behind a TLS-terminating proxy, register Spring's {@code
-     * ForwardedHeaderTransformer} (Boot: {@code server.forward-headers-strategy=framework}) or
-     * choose {@link CookieSecure#ALWAYS}.
-     *
-     * @param secure the setting
-     * @return this builder
-     */
-    public Builder cookieSecure(CookieSecure secure) {
-      gate.cookieSecure(secure);
-      return this;
-    }
-
-    /**
-     * The cookie's {@code SameSite}. Default: {@link SameSite#LAX}.
-     *
-     * @param sameSite the setting
-     * @return this builder
-     */
-    public Builder cookieSameSite(SameSite sameSite) {
-      gate.cookieSameSite(sameSite);
-      return this;
-    }
-
-    /**
-     * The HTTP status of waiting responses: 200 (default), 202 or 429 (with {@code Retry-After}).
-     *
-     * @param status 200, 202 or 429
-     * @return this builder
-     */
-    public Builder waitingStatus(int status) {
-      gate.waitingStatus(status);
-      return this;
-    }
-
-    /**
-     * The HTTP status of the "sold out" page (and its JSON status) while the room takes no new
-     * users (live settings' queueing method {@code reject}): 403 (default), 200, 410, 429 or 503.
-     *
-     * @param status 200, 403, 410, 429 or 503
-     * @return this builder
-     */
-    public Builder rejectStatus(int status) {
-      gate.rejectStatus(status);
-      return this;
-    }
-
-    /**
-     * Lets the application end a visitor's session: by the response header {@value
-     * Gate#REVOKE_HEADER}, which the filter removes before the response commits, or by {@link
-     * WaitingRoomSession#revoke()} on the exchange attribute {@value WaitingRoomSession#ATTRIBUTE}
-     * (before the response commits); either deletes the session cookie. Default: off.
-     *
-     * @param enabled whether the application may revoke sessions
-     * @return this builder
-     * @see Gate.Builder#revoke
-     */
-    public Builder revoke(boolean enabled) {
-      gate.revoke(enabled);
-      return this;
-    }
-
-    /**
-     * Lets CORS preflights on the room's paths go on to the application. Default: off, the filter
-     * answers them itself ({@code 204}, no {@code Access-Control-Allow-*}), so that no preflight
-     * reaches application code that acts on any method.
-     *
-     * @param enabled whether preflights pass on to the application
-     * @return this builder
-     * @see Gate.Builder#corsPassThrough
-     */
-    public Builder corsPassThrough(boolean enabled) {
-      gate.corsPassThrough(enabled);
-      return this;
-    }
-
-    /**
-     * The query flag that asks for the JSON status only. Default: {@value Gate#DEFAULT_STATUS_PARAM}.
-     *
-     * @param name 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}
-     * @return this builder
-     */
-    public Builder statusParam(String name) {
-      gate.statusParam(name);
-      return this;
-    }
-
-    /**
-     * Replaces the waiting page with your own HTML: a Mustache template, HTML-escaped by default,
-     * with the variables listed in the README ("Your own waiting page").
-     *
-     * @param html the template
-     * @return this builder
-     * @throws io.github.waitingroom.http.PageTemplateException when it does not parse or names an
-     *     unknown variable, with the line and column
-     * @see Gate.Builder#template
-     */
-    public Builder template(String html) {
-      gate.template(html);
-      return this;
-    }
-
-    /**
-     * Which built-in page to show without a {@link #template}. Default: {@link PageStyle#PLAIN}.
-     *
-     * @param style the page
-     * @return this builder
-     * @see Gate.Builder#pageStyle
-     */
-    public Builder pageStyle(PageStyle style) {
-      gate.pageStyle(style);
-      return this;
-    }
-
-    /**
-     * The language of visitors whose {@code Accept-Language} the room has no texts for. Default: {@code en}.
-     *
-     * @param tag a language tag
-     * @return this builder
-     * @see Gate.Builder#defaultLanguage
-     */
-    public Builder defaultLanguage(String tag) {
-      gate.defaultLanguage(tag);
-      return this;
-    }
-
-    /**
-     * One language for every visitor, whatever their {@code Accept-Language}. Default: none.
-     *
-     * @param tag a language tag, or {@code null} to follow the header
-     * @return this builder
-     * @see Gate.Builder#language
-     */
-    public Builder language(@Nullable String tag) {
-      gate.language(tag);
-      return this;
-    }
-
-    /**
-     * A directory of {@code messages_<tag>.properties} files that override or add texts.
-     *
-     * @param directory the directory, or {@code null}
-     * @return this builder
-     * @see Gate.Builder#messagesDirectory
-     */
-    public Builder messagesDirectory(@Nullable Path directory) {
-      gate.messagesDirectory(directory);
-      return this;
-    }
-
-    /**
-     * The site's name on the branded page.
-     *
-     * @param name up to 100 characters
-     * @return this builder
-     * @see Gate.Builder#brandName
-     */
-    public Builder brandName(String name) {
-      gate.brandName(name);
-      return this;
-    }
-
-    /**
-     * The logo of the branded page.
-     *
-     * @param url a path on this site or an {@code https://} URL
-     * @return this builder
-     * @see Gate.Builder#logoUrl
-     */
-    public Builder logoUrl(String url) {
-      gate.logoUrl(url);
-      return this;
-    }
-
-    /**
-     * The brand colour of the branded page.
-     *
-     * @param color {@code #rgb} or {@code #rrggbb}
-     * @return this builder
-     * @see Gate.Builder#brandColor
-     */
-    public Builder brandColor(String color) {
-      gate.brandColor(color);
-      return this;
-    }
-
-    /**
-     * Asks newcomers for a proof of work while people wait (0: off, the default).
-     *
-     * @param bits the leading zero bits of a solution, 0 to 32
-     * @return this builder
-     * @see Gate.Builder#proofOfWork
-     */
-    public Builder proofOfWork(int bits) {
-      gate.proofOfWork(bits);
-      return this;
-    }
-
-    /**
-     * How long a newcomer who solves no challenge waits before it may get a place within the
-     * {@linkplain #noScriptPlaces no-script budget}. Default: 30 s.
-     *
-     * @param penalty 1 s to 5 min
-     * @return this builder
-     * @see Gate.Builder#challengePenalty
-     */
-    public Builder challengePenalty(java.time.Duration penalty) {
-      gate.challengePenalty(penalty);
-      return this;
-    }
-
-    /**
-     * How many newcomers per minute this node lets queue for only waiting out the penalty (the
-     * path of a browser without JavaScript). Default: 0, none: every place costs a solution or a
-     * passed human check.
-     *
-     * @param perMinute 0 to 10,000
-     * @return this builder
-     * @see Gate.Builder#noScriptPlaces
-     */
-    public Builder noScriptPlaces(int perMinute) {
-      gate.noScriptPlaces(perMinute);
-      return this;
-    }
-
-    /**
-     * A CAPTCHA service newcomers may pass to get their place at once (Turnstile, hCaptcha,
-     * reCAPTCHA: {@link io.github.waitingroom.http.SiteVerify}). Default: none.
-     *
-     * @param check the service, or {@code null}
-     * @return this builder
-     * @see Gate.Builder#humanCheck
-     */
-    public Builder humanCheck(io.github.waitingroom.http.@org.jspecify.annotations.Nullable HumanCheck check) {
-      gate.humanCheck(check);
-      return this;
+      super(room);
     }
 
     /**
@@ -676,10 +360,10 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
      * Checks the settings and builds the filter.
      *
      * @return the filter
-     * @throws IllegalArgumentException naming the first bad setting and its value
+     * @throws io.github.waitingroom.http.SettingException naming the first bad setting and its value
      */
     public WaitingRoomWebFilter build() {
-      return new WaitingRoomWebFilter(List.of(gate.build()), request -> false, exchange -> false, order);
+      return new WaitingRoomWebFilter(List.of(buildGate()), request -> false, exchange -> false, order);
     }
   }
 }

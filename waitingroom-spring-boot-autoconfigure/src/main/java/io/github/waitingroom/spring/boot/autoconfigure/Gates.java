@@ -1,23 +1,34 @@
 package io.github.waitingroom.spring.boot.autoconfigure;
 
 import io.github.waitingroom.WaitingRoom;
-import io.github.waitingroom.spring.boot.WaitingRooms;
 import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.GateOptions;
 import io.github.waitingroom.http.GateRouter;
+import io.github.waitingroom.http.GateSettings;
+import io.github.waitingroom.http.Setting;
+import io.github.waitingroom.http.SettingException;
+import io.github.waitingroom.http.SiteVerify;
+import io.github.waitingroom.spring.boot.WaitingRooms;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.core.io.Resource;
 
 /**
- * A room's {@link Gate} from its properties, for the servlet filter and the WebFlux filter alike; a
- * bad value fails the start with the property's name.
+ * A room's {@link Gate} from its properties, for the servlet filter and the WebFlux filter alike.
+ * Each property is bound through its setting's declaration ({@link GateSettings}: the property
+ * {@code <prefix><setting.property()>} of {@link RoomProperties}); a bad value fails the start with
+ * a {@link SettingException} that names the property.
  */
 final class Gates {
+  private static final SettingException.Source PROPERTY = SettingException.Source.PROPERTY;
+
   private Gates() {}
 
   /**
@@ -48,7 +59,9 @@ final class Gates {
     try {
       GateRouter.of(gates);
     } catch (IllegalArgumentException e) {
-      throw new InvalidConfigurationPropertyValueException("waitingroom.rooms", p.getRooms().keySet(), e.getMessage());
+      throw new SettingException(
+          "pathPrefix", PROPERTY, "waitingroom.rooms", String.valueOf(p.getRooms().keySet()),
+          String.valueOf(e.getMessage()), e);
     }
     return gates;
   }
@@ -60,105 +73,71 @@ final class Gates {
    */
   static Gate gate(String prefix, RoomProperties p, WaitingRoom room, List<String> ignoredToo) {
     Gate.Builder b = Gate.builder(room);
-    WaitingRoomAutoConfiguration.Properties.set(prefix + "path-prefix", p.getPathPrefix(), b::pathPrefix);
-    List<String> ignored = new ArrayList<>(ignoredToo);
-    for (String path : p.getIgnorePaths()) {
-      WaitingRoomAutoConfiguration.Properties.set(prefix + "ignore-paths", path, v -> checkedIgnore(room, v));
-      ignored.add(path);
-    }
-    b.ignorePaths(ignored.toArray(String[]::new));
-    String cookieName = p.getCookie().getName();
-    if (cookieName != null) {
-      b.cookieName(cookieName);
-    }
-    b.cookieSecure(p.getCookie().getSecure());
-    b.cookieSameSite(p.getCookie().getSameSite());
-    WaitingRoomAutoConfiguration.Properties.set(prefix + "waiting-status", p.getWaitingStatus(), b::waitingStatus);
-    WaitingRoomAutoConfiguration.Properties.set(prefix + "reject-status", p.getRejectStatus(), b::rejectStatus);
-    b.revoke(p.isRevoke());
-    b.statusParam(p.getStatusParam());
-    Resource template = p.getPageTemplate();
-    if (template != null) {
-      String html;
-      try {
-        html = template.getContentAsString(StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new InvalidConfigurationPropertyValueException(
-            prefix + "page-template", template.getDescription(), "cannot be read: " + e);
+    BeanWrapper properties = new BeanWrapperImpl(p);
+    for (Setting<?> s : GateSettings.all()) {
+      String property = s.property();
+      Object value = property == null ? null : properties.getPropertyValue(beanPath(property));
+      if (property != null && value != null) {
+        bind(b, s, value, prefix + property);
       }
-      WaitingRoomAutoConfiguration.Properties.set(prefix + "page-template", html, b::template);
     }
-    b.pageStyle(p.getPageStyle());
-    WaitingRoomAutoConfiguration.Properties.set(prefix + "default-language", p.getDefaultLanguage(), b::defaultLanguage);
-    WaitingRoomAutoConfiguration.Properties.setIfGiven(prefix + "language", p.getLanguage(), b::language);
-    String messages = p.getMessagesDirectory();
-    if (messages != null) {
-      java.nio.file.Path dir = java.nio.file.Path.of(messages);
-      if (!java.nio.file.Files.isDirectory(dir)) {
-        throw new InvalidConfigurationPropertyValueException(
-            prefix + "messages-directory", messages, "is not a readable directory");
-      }
-      b.messagesDirectory(dir);
-    }
-    WaitingRoomAutoConfiguration.Properties.set(prefix + "brand-name", p.getBrandName(), b::brandName);
-    WaitingRoomAutoConfiguration.Properties.set(prefix + "logo-url", p.getLogoUrl(), b::logoUrl);
-    WaitingRoomAutoConfiguration.Properties.set(prefix + "brand-color", p.getBrandColor(), b::brandColor);
-    WaitingRoomAutoConfiguration.Properties.set(prefix + "proof-of-work", p.getProofOfWork(), b::proofOfWork);
-    WaitingRoomAutoConfiguration.Properties.set(prefix + "challenge-penalty", p.getChallengePenalty(), b::challengePenalty);
-    RoomProperties.HumanCheck h = p.getHumanCheck();
-    if (h.getProvider() != RoomProperties.HumanCheck.Provider.NONE) {
-      String hp = prefix + "human-check.";
-      String site = WaitingRoomAutoConfiguration.Properties.required(hp + "site-key", h.getSiteKey());
-      String secret = WaitingRoomAutoConfiguration.Properties.required(hp + "secret-key", h.getSecretKey());
-      io.github.waitingroom.http.SiteVerify[] check = new io.github.waitingroom.http.SiteVerify[1];
-      WaitingRoomAutoConfiguration.Properties.set(hp + "site-key", site, v -> check[0] = switch (h.getProvider()) {
-        case TURNSTILE -> io.github.waitingroom.http.SiteVerify.turnstile(v, secret);
-        case HCAPTCHA -> io.github.waitingroom.http.SiteVerify.hcaptcha(v, secret);
-        default -> io.github.waitingroom.http.SiteVerify.recaptcha(v, secret);
-      });
-      String url = h.getVerifyUrl();
-      if (url != null) {
-        WaitingRoomAutoConfiguration.Properties.set(hp + "verify-url", url, v -> check[0] = check[0].verifyUrl(v));
-      }
-      WaitingRoomAutoConfiguration.Properties.set(hp + "flag-below", h.getFlagBelow(), v -> check[0] = check[0].flagBelow(v));
-      WaitingRoomAutoConfiguration.Properties.set(hp + "timeout", h.getTimeout(), v -> check[0] = check[0].timeout(v));
-      b.humanCheck(check[0]);
-    }
+    b.ignorePaths(ignoredToo.toArray(String[]::new));
+    humanCheck(b, prefix + "human-check.", p.getHumanCheck());
     try {
       return b.build();
-    } catch (IllegalArgumentException e) {
-      // build() checks the settings that depend on each other; its message starts with the setting.
-      String message = String.valueOf(e.getMessage());
-      if (message.startsWith("pathPrefix")) {
-        throw new InvalidConfigurationPropertyValueException(prefix + "path-prefix", p.getPathPrefix(), message);
-      }
-      if (message.startsWith("statusParam")) {
-        throw new InvalidConfigurationPropertyValueException(prefix + "status-param", p.getStatusParam(), message);
-      }
-      if (message.startsWith("defaultLanguage")) {
-        throw new InvalidConfigurationPropertyValueException(prefix + "default-language", p.getDefaultLanguage(), message);
-      }
-      if (message.startsWith("language")) {
-        throw new InvalidConfigurationPropertyValueException(prefix + "language", p.getLanguage(), message);
-      }
-      if (message.startsWith("messagesDirectory") || message.startsWith("Waiting page texts")) {
-        throw new InvalidConfigurationPropertyValueException(prefix + "messages-directory", messages, message);
-      }
-      if (message.startsWith("waiting page template")) {
-        Resource t = p.getPageTemplate();
-        throw new InvalidConfigurationPropertyValueException(
-            prefix + "page-template", t == null ? null : t.getDescription(), message);
-      }
-      if (message.startsWith("cookieSameSite")) {
-        throw new InvalidConfigurationPropertyValueException(
-            prefix + "cookie.same-site", p.getCookie().getSameSite(), message);
-      }
-      throw new InvalidConfigurationPropertyValueException(prefix + "cookie.name", cookieName, message);
+    } catch (SettingException e) {
+      // A check that spans settings: name the property of the setting it blames.
+      Setting<?> s = GateSettings.named(e.setting());
+      String property = s == null ? null : s.property();
+      throw e.from(PROPERTY, prefix + (property == null ? e.setting() : property));
     }
   }
 
-  private static void checkedIgnore(WaitingRoom room, String path) {
-    // The gate builder checks ignore paths only in build(); check each one here to name it.
-    Gate.builder(room).ignorePaths(path).build();
+  @SuppressWarnings("unchecked")
+  private static <T extends @Nullable Object> void bind(GateOptions<?> b, Setting<T> s, Object value, String name) {
+    Object v = value;
+    if (v instanceof Resource r) {
+      try {
+        v = r.getContentAsString(StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new SettingException(s.name(), PROPERTY, name, r.getDescription(), "cannot be read: " + e, e);
+      }
+    } else if (s.type() == Path.class && v instanceof String dir) {
+      v = Path.of(dir);
+    }
+    b.set(s, s.check((T) v, PROPERTY, name));
+  }
+
+  /** The human check of {@code human-check.*}, when a provider is set. */
+  private static void humanCheck(GateOptions<?> b, String prefix, RoomProperties.HumanCheck h) {
+    if (h.getProvider() == RoomProperties.HumanCheck.Provider.NONE) {
+      return;
+    }
+    String site = WaitingRoomAutoConfiguration.Properties.required(prefix + "site-key", h.getSiteKey());
+    String secret = WaitingRoomAutoConfiguration.Properties.required(prefix + "secret-key", h.getSecretKey());
+    SiteVerify check = WaitingRoomAutoConfiguration.Properties.check(
+        prefix + "site-key", site, v -> SiteVerify.of(h.getProvider().name(), v, secret));
+    String url = h.getVerifyUrl();
+    if (url != null) {
+      check = WaitingRoomAutoConfiguration.Properties.check(prefix + "verify-url", url, check::verifyUrl);
+    }
+    check = WaitingRoomAutoConfiguration.Properties.check(prefix + "flag-below", h.getFlagBelow(), check::flagBelow);
+    check = WaitingRoomAutoConfiguration.Properties.check(prefix + "timeout", h.getTimeout(), check::timeout);
+    b.set(GateSettings.HUMAN_CHECK, check);
+  }
+
+  /** A relative property name as a bean path: {@code cookie.same-site} is {@code cookie.sameSite}. */
+  static String beanPath(String property) {
+    StringBuilder s = new StringBuilder();
+    boolean upper = false;
+    for (char c : property.toCharArray()) {
+      if (c == '-') {
+        upper = true;
+      } else {
+        s.append(upper ? Character.toUpperCase(c) : c);
+        upper = false;
+      }
+    }
+    return s.toString();
   }
 }

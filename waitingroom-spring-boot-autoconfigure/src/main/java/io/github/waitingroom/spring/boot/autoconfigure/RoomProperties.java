@@ -1,6 +1,7 @@
 package io.github.waitingroom.spring.boot.autoconfigure;
 
 import io.github.waitingroom.http.CookieSecure;
+import io.github.waitingroom.http.GateSettings;
 import io.github.waitingroom.http.PageStyle;
 import io.github.waitingroom.http.SameSite;
 import java.time.Duration;
@@ -11,6 +12,9 @@ import org.springframework.core.io.Resource;
 
 /**
  * The settings of one room: its limits, the paths it guards, its cookie and its waiting page. The
+ * gate's settings (paths, cookie, page, friction) are declared in {@link GateSettings}, which names
+ * each property, its default and its description, and binds it ({@code Gates}); a test checks the
+ * IDE metadata and the defaults here against those declarations. The
  * application's main room takes them at {@code waitingroom.*} ({@link WaitingRoomProperties}
  * extends this class), each further room at {@code waitingroom.rooms.<name>.*}. The limits ({@code
  * total-active-users}, {@code new-users-per-minute}, {@code session-duration}) are required;
@@ -52,73 +56,59 @@ public class RoomProperties {
    */
   private @Nullable Duration waitingTimeout;
 
-  /** The path (within the application) the room guards, with everything below it. */
+  /** Declared by {@link GateSettings#PATH_PREFIX} (the IDE metadata's description and default). */
   private String pathPrefix = "/";
 
-  /**
-   * More paths that pass without a ticket: a path (/api/public) covers itself and everything below
-   * it; *.pdf covers an extension. Added to what ignore-spring-resources lets through.
-   */
+  /** Declared by {@link GateSettings#IGNORE_PATHS} (the IDE metadata's description and default). */
   private List<String> ignorePaths = new ArrayList<>();
 
-  /** The HTTP status of waiting responses: 200, 202 or 429 (429 with a Retry-After header). */
+  /** Declared by {@link GateSettings#WAITING_STATUS} (the IDE metadata's description and default). */
   private int waitingStatus = 200;
 
-  /**
-   * The HTTP status of the "sold out" page (and its JSON status) while the room takes no new
-   * users (live settings' queueing method reject): 403, 200, 410, 429 or 503.
-   */
+  /** Declared by {@link GateSettings#REJECT_STATUS} (the IDE metadata's description and default). */
   private int rejectStatus = 403;
 
-  /**
-   * Whether the application may end a visitor's session (after a checkout): by the response header
-   * X-WaitingRoom-Revoke, which the filter removes, or by WaitingRoomSession.revoke() on the
-   * request (or exchange) attribute io.github.waitingroom.session. Either revokes the session in
-   * the room and deletes its cookie while the response is not committed.
-   */
+  /** Declared by {@link GateSettings#REVOKE} (the IDE metadata's description and default). */
   private boolean revoke;
 
-  /** The query flag that asks for the JSON status only (what the waiting page polls). */
+  /** Declared by {@link GateSettings#STATUS_PARAM} (the IDE metadata's description and default). */
   private String statusParam = "waitingRoomStatus";
 
-  /**
-   * A custom waiting page: a Mustache template (HTML-escaped {{variables}}, {{text.key}} for the
-   * page's texts; see "Your own waiting page" in the docs). Unset: the built-in page of page-style.
-   */
+  /** Declared by {@link GateSettings#TEMPLATE} (the IDE metadata's description and default). */
   private @Nullable Resource pageTemplate;
 
-  /** The built-in waiting page when there is no page-template: plain (default) or branded. */
+  /** Declared by {@link GateSettings#PAGE_STYLE} (the IDE metadata's description and default). */
   private PageStyle pageStyle = PageStyle.PLAIN;
 
-  /** The page's language for visitors whose Accept-Language the room has no texts for (en, de, fr, ...). */
+  /** Declared by {@link GateSettings#DEFAULT_LANGUAGE} (the IDE metadata's description and default). */
   private String defaultLanguage = "en";
 
-  /** One language for every visitor, whatever their Accept-Language says; unset: follow the header. */
+  /** Declared by {@link GateSettings#LANGUAGE} (the IDE metadata's description and default). */
   private @Nullable String language;
 
-  /**
-   * A directory of messages_LANGUAGE.properties files (UTF-8, for example messages_de.properties)
-   * that override the page's texts or add languages.
-   */
+  /** Declared by {@link GateSettings#MESSAGES_DIRECTORY} (the IDE metadata's description and default). */
   private @Nullable String messagesDirectory;
 
-  /** The site's name, on the branded page and as its logo's alt text. */
+  /** Declared by {@link GateSettings#BRAND_NAME} (the IDE metadata's description and default). */
   private String brandName = "";
 
-  /** The branded page's logo: a path on this site (/static/logo.svg) or an https:// URL. */
+  /** Declared by {@link GateSettings#LOGO_URL} (the IDE metadata's description and default). */
   private String logoUrl = "";
 
-  /** The branded page's colour, #rgb or #rrggbb. */
+  /** Declared by {@link GateSettings#BRAND_COLOR} (the IDE metadata's description and default). */
   private String brandColor = "#2f6fdf";
 
-  /**
-   * A proof of work newcomers solve before they get a place while people wait: the leading zero
-   * bits of a solution (16 to 18 suit phones; see "Bots and floods" in the docs). 0: off.
-   */
+  /** Declared by {@link GateSettings#PROOF_OF_WORK} (the IDE metadata's description and default). */
   private int proofOfWork;
 
-  /** How long a newcomer who solves no challenge (no JavaScript) waits before it gets its place anyway. */
+  /** Declared by {@link GateSettings#CHALLENGE_PENALTY} (the IDE metadata's description and default). */
   private Duration challengePenalty = Duration.ofSeconds(30);
+
+  /** Declared by {@link GateSettings#NO_SCRIPT_PLACES} (the IDE metadata's description and default). */
+  private int noScriptPlaces;
+
+  /** Declared by {@link GateSettings#CORS_PASS_THROUGH} (the IDE metadata's description and default). */
+  private boolean corsPassThrough;
 
   /** A CAPTCHA service newcomers may pass instead (Turnstile, hCaptcha, reCAPTCHA). */
   private final HumanCheck humanCheck = new HumanCheck();
@@ -325,6 +315,22 @@ public class RoomProperties {
     this.challengePenalty = challengePenalty;
   }
 
+  public int getNoScriptPlaces() {
+    return noScriptPlaces;
+  }
+
+  public void setNoScriptPlaces(int noScriptPlaces) {
+    this.noScriptPlaces = noScriptPlaces;
+  }
+
+  public boolean isCorsPassThrough() {
+    return corsPassThrough;
+  }
+
+  public void setCorsPassThrough(boolean corsPassThrough) {
+    this.corsPassThrough = corsPassThrough;
+  }
+
   public HumanCheck getHumanCheck() {
     return humanCheck;
   }
@@ -415,16 +421,13 @@ public class RoomProperties {
 
   /** The {@code cookie.*} properties of a room. */
   public static class Cookie {
-    /** The session cookie's name; the place cookie gets _q appended. Default: wr_ followed by the room id (wr_default for the main room). */
+    /** Declared by {@link GateSettings#COOKIE_NAME} (the IDE metadata's description and default). */
     private @Nullable String name;
 
-    /**
-     * When the cookies are Secure: auto (when the request came over HTTPS; behind a TLS-terminating
-     * proxy set server.forward-headers-strategy), always or never.
-     */
+    /** Declared by {@link GateSettings#COOKIE_SECURE} (the IDE metadata's description and default). */
     private CookieSecure secure = CookieSecure.AUTO;
 
-    /** The cookies' SameSite attribute: lax, strict or none (none needs Secure cookies). */
+    /** Declared by {@link GateSettings#COOKIE_SAME_SITE} (the IDE metadata's description and default). */
     private SameSite sameSite = SameSite.LAX;
 
     public @Nullable String getName() {

@@ -6,6 +6,8 @@ import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.InMemoryTransport;
 import io.github.waitingroom.coordinator.Transport;
+import io.github.waitingroom.http.Keysets;
+import io.github.waitingroom.http.SettingException;
 import io.github.waitingroom.redis.RedisTransport;
 import io.github.waitingroom.spring.boot.WaitingRooms;
 import io.lettuce.core.AbstractRedisClient;
@@ -31,7 +33,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.context.properties.source.MutuallyExclusiveConfigurationPropertiesException;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
@@ -145,8 +146,8 @@ public class WaitingRoomAutoConfiguration {
       return b.build();
     } catch (IllegalArgumentException | IllegalStateException e) {
       // A combination of settings (for example a slice width that does not divide the session).
-      throw new InvalidConfigurationPropertyValueException(
-          prefix.substring(0, prefix.length() - 1), roomId, e.getMessage());
+      throw Properties.invalid(
+          prefix.substring(0, prefix.length() - 1), roomId, String.valueOf(e.getMessage()));
     }
   }
 
@@ -157,7 +158,7 @@ public class WaitingRoomAutoConfiguration {
     WaitingRoom.Builder b = WaitingRoom.builder(config, keys);
     String redisUri = p.getStore().getRedisUri();
     if (transport == null && redisUri != null && !redisUri.isBlank()) {
-      throw new InvalidConfigurationPropertyValueException(
+      throw Properties.invalid(
           "waitingroom.store.redis-uri",
           "(hidden)",
           "the Redis store needs io.github.waitingroom:waitingroom-redis on the classpath");
@@ -222,7 +223,7 @@ public class WaitingRoomAutoConfiguration {
         try {
           return parse("waitingroom.keyset.file", file, Files.readString(file, StandardCharsets.UTF_8));
         } catch (IOException e) {
-          throw new InvalidConfigurationPropertyValueException("waitingroom.keyset.file", file, "cannot be read: " + e);
+          throw Properties.invalid("waitingroom.keyset.file", file, "cannot be read: " + e);
         }
       }
       property = "waitingroom.keyset.file";
@@ -236,7 +237,7 @@ public class WaitingRoomAutoConfiguration {
               resource.getDescription(),
               resource.getContentAsString(StandardCharsets.UTF_8));
         } catch (IOException e) {
-          throw new InvalidConfigurationPropertyValueException(
+          throw Properties.invalid(
               "waitingroom.keyset.resource", resource.getDescription(), "cannot be read: " + e);
         }
       }
@@ -260,7 +261,7 @@ public class WaitingRoomAutoConfiguration {
             ? "the room's store is shared with other nodes, and every node needs the same ticket keyset, so none is"
                 + " generated"
             : "waitingroom.keyset.generate-ephemeral is false";
-    throw new InvalidConfigurationPropertyValueException(
+    throw Properties.invalid(
         property,
         value,
         absent
@@ -272,12 +273,9 @@ public class WaitingRoomAutoConfiguration {
   }
 
   private static KeysetHandle parse(String property, Object value, String json) {
-    try {
-      return TicketKeys.fromJson(json);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidConfigurationPropertyValueException(
-          property, value, "does not hold a valid Tink JSON keyset: " + e.getMessage());
-    }
+    // The one keyset policy (Keysets): the parser's message, which may quote key material, is never shown.
+    String holder = property.endsWith(".env") ? "the environment variable " : property.endsWith(".file") ? "the file " : "the resource ";
+    return Keysets.parse(json, SettingException.Source.PROPERTY, property, holder + value);
   }
 
   /**
@@ -306,12 +304,12 @@ public class WaitingRoomAutoConfiguration {
         b = RedisTransport.builder(uri);
       } catch (IllegalArgumentException e) {
         // The URI may hold a password: the transport's own message redacts it, the value is not shown.
-        throw new InvalidConfigurationPropertyValueException("waitingroom.store.redis-uri", "(hidden)", e.getMessage());
+        throw Properties.invalid("waitingroom.store.redis-uri", "(hidden)", String.valueOf(e.getMessage()));
       }
       try {
         return redisTransport(s, b);
       } catch (IllegalArgumentException e) {
-        throw new InvalidConfigurationPropertyValueException("waitingroom.store.redis-uri", "(hidden)", e.getMessage());
+        throw Properties.invalid("waitingroom.store.redis-uri", "(hidden)", String.valueOf(e.getMessage()));
       }
     }
   }
@@ -339,7 +337,7 @@ public class WaitingRoomAutoConfiguration {
       try {
         return RedisStoreConfiguration.redisTransport(p.getStore(), RedisTransport.builder(client));
       } catch (IllegalArgumentException e) {
-        throw new InvalidConfigurationPropertyValueException(
+        throw Properties.invalid(
             "waitingroom.store.application-redis", true, e.getMessage() + "; set waitingroom.store.redis-uri instead");
       }
     }
@@ -408,24 +406,31 @@ public class WaitingRoomAutoConfiguration {
     }
   }
 
-  /** Helpers that turn a builder's {@link IllegalArgumentException} into one naming the property. */
+  /**
+   * Helpers that turn a builder's {@link IllegalArgumentException} into a {@link SettingException}
+   * naming the property, the one error of every stack (Spring Boot's failure analysis reports it
+   * through {@link SettingFailureAnalyzer}).
+   */
   static final class Properties {
     private Properties() {}
 
+    static SettingException invalid(String name, @Nullable Object value, String reason) {
+      return new SettingException(
+          name, SettingException.Source.PROPERTY, name, value == null ? null : String.valueOf(display(value)), reason, null);
+    }
+
     static <T> T required(String name, @Nullable T value) {
       if (value == null || (value instanceof String s && s.isBlank())) {
-        throw new InvalidConfigurationPropertyValueException(
-            name, null, "is required while waitingroom.enabled is true");
+        throw invalid(name, null, name + " is required while waitingroom.enabled is true");
       }
       return value;
     }
 
     static <T> void set(String name, T value, Consumer<T> setter) {
-      try {
-        setter.accept(value);
-      } catch (IllegalArgumentException e) {
-        throw new InvalidConfigurationPropertyValueException(name, display(value), e.getMessage());
-      }
+      check(name, value, v -> {
+        setter.accept(v);
+        return v;
+      });
     }
 
     static <T> void setIfGiven(String name, @Nullable T value, Consumer<T> setter) {
@@ -437,8 +442,11 @@ public class WaitingRoomAutoConfiguration {
     static <T, R> R check(String name, T value, java.util.function.Function<T, R> factory) {
       try {
         return factory.apply(value);
+      } catch (SettingException e) {
+        throw e.from(SettingException.Source.PROPERTY, name);
       } catch (IllegalArgumentException e) {
-        throw new InvalidConfigurationPropertyValueException(name, display(value), e.getMessage());
+        throw new SettingException(
+            name, SettingException.Source.PROPERTY, name, String.valueOf(display(value)), String.valueOf(e.getMessage()), e);
       }
     }
 

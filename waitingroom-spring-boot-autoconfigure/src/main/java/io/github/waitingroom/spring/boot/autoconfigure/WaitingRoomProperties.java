@@ -85,6 +85,9 @@ public class WaitingRoomProperties extends RoomProperties {
   /** Where the room's nodes share their counts. */
   private final Store store = new Store();
 
+  /** The operator dashboard and live-settings API of every room: on once a bearer token or a role is set. */
+  private final Dashboard dashboard = new Dashboard();
+
   /**
    * More rooms, by name, each with the settings of the main room (waitingroom.rooms.drop.path-prefix,
    * .total-active-users, ...) and its own path prefix and cookie name.
@@ -168,6 +171,10 @@ public class WaitingRoomProperties extends RoomProperties {
 
   public Keyset getKeyset() {
     return keyset;
+  }
+
+  public Dashboard getDashboard() {
+    return dashboard;
   }
 
   public Store getStore() {
@@ -293,6 +300,64 @@ public class WaitingRoomProperties extends RoomProperties {
 
     public void setCommandTimeout(@Nullable Duration commandTimeout) {
       this.commandTimeout = commandTimeout;
+    }
+  }
+
+  /** The {@code dashboard.*} properties: the operator API of every room ({@code OperatorApi}). */
+  public static class Dashboard {
+    /** Where the dashboard answers, within the application: the page at PATH/, its data at PATH/data. */
+    private String path = "/waitingroom/dashboard";
+
+    /**
+     * The bearer token the dashboard asks for (16 characters or more; keep it out of the repository:
+     * an environment variable). Set it, or require-role, to turn the dashboard on.
+     */
+    private @Nullable String bearerToken;
+
+    /**
+     * Instead of a token, the role that the application's own security (Spring Security) must give
+     * the user; servlet applications only.
+     */
+    private @Nullable String requireRole;
+
+    /** Whether a PUT to PATH/settings may change the rooms' live settings on every node. */
+    private boolean settingsChanges;
+
+    public String getPath() {
+      return path;
+    }
+
+    public void setPath(String path) {
+      this.path = path;
+    }
+
+    public @Nullable String getBearerToken() {
+      return bearerToken;
+    }
+
+    public void setBearerToken(@Nullable String bearerToken) {
+      this.bearerToken = bearerToken;
+    }
+
+    public @Nullable String getRequireRole() {
+      return requireRole;
+    }
+
+    public void setRequireRole(@Nullable String requireRole) {
+      this.requireRole = requireRole;
+    }
+
+    public boolean isSettingsChanges() {
+      return settingsChanges;
+    }
+
+    public void setSettingsChanges(boolean settingsChanges) {
+      this.settingsChanges = settingsChanges;
+    }
+
+    /** Whether the dashboard is on: a token or a role is set. */
+    boolean on() {
+      return (bearerToken != null && !bearerToken.isBlank()) || (requireRole != null && !requireRole.isBlank());
     }
   }
 }

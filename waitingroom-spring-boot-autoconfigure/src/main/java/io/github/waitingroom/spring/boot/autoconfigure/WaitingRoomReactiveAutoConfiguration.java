@@ -4,6 +4,7 @@ import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.spring.boot.ReactiveWaitingRoomBypass;
 import io.github.waitingroom.spring.boot.WaitingRooms;
+import io.github.waitingroom.webflux.WaitingRoomDashboardWebFilter;
 import io.github.waitingroom.webflux.WaitingRoomWebFilter;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,6 +77,7 @@ public class WaitingRoomReactiveAutoConfiguration {
       ObjectProvider<WaitingRooms> namedRooms,
       WaitingRoomProperties p,
       ObjectProvider<ReactiveWaitingRoomBypass> bypasses,
+      ObjectProvider<WaitingRoomDashboardWebFilter> dashboard,
       Environment environment,
       ResourcePatternResolver resolver) {
     SpringResources spring =
@@ -90,6 +92,11 @@ public class WaitingRoomReactiveAutoConfiguration {
     if (!rules.isEmpty()) {
       filter = filter.bypassing(exchange -> bypassed(rules, exchange));
     }
+    WaitingRoomDashboardWebFilter operators = dashboard.getIfAvailable();
+    if (operators != null) {
+      // Operators never wait in line for their own dashboard, nor for a change of live settings.
+      filter = filter.bypassing(operators::covers);
+    }
     log.info(
         "waiting room(s) {} at WebFilter order {}; pass without a ticket: {} static files, {}, {}, {} bypass rule(s)",
         guarded,
@@ -99,6 +106,35 @@ public class WaitingRoomReactiveAutoConfiguration {
         p.getIgnorePaths(),
         rules.size());
     return filter;
+  }
+
+  /**
+   * The operator dashboard and live-settings API of every room at {@code waitingroom.dashboard.path},
+   * when {@code waitingroom.dashboard.bearer-token} is set; the room's filter lets its requests
+   * through. A required role ({@code require-role}) is for servlet applications: here it stops the
+   * start, naming the property.
+   *
+   * @param mainRoom the main room, if configured
+   * @param namedRooms further rooms, if configured
+   * @param p the properties
+   * @return the filter
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  @Conditional(Dashboards.On.class)
+  public WaitingRoomDashboardWebFilter waitingRoomDashboardWebFilter(
+      ObjectProvider<WaitingRoom> mainRoom, ObjectProvider<WaitingRooms> namedRooms, WaitingRoomProperties p) {
+    String role = p.getDashboard().getRequireRole();
+    if (role != null && !role.isBlank()) {
+      String property = Dashboards.PREFIX + "require-role";
+      throw new io.github.waitingroom.http.SettingException(property, io.github.waitingroom.http.SettingException.Source.PROPERTY,
+          property, role, "a required role is for servlet applications; a reactive one sets bearer-token", null);
+    }
+    String path = Dashboards.path(p.getDashboard());
+    log.info("waiting room dashboard at {}/", path);
+    return WaitingRoomDashboardWebFilter.of(
+            Dashboards.api(p.getDashboard(), mainRoom.getIfAvailable(), namedRooms.getIfAvailable()), path)
+        .order(p.getFilterOrder());
   }
 
   private static boolean bypassed(List<ReactiveWaitingRoomBypass> rules, ServerWebExchange exchange) {

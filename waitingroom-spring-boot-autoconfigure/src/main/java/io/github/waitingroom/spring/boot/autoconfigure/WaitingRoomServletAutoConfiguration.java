@@ -1,6 +1,7 @@
 package io.github.waitingroom.spring.boot.autoconfigure;
 
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.servlet.WaitingRoomDashboard;
 import io.github.waitingroom.servlet.WaitingRoomFilter;
 import io.github.waitingroom.spring.boot.WaitingRoomBypass;
 import io.github.waitingroom.spring.boot.WaitingRooms;
@@ -17,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
@@ -85,6 +87,32 @@ public class WaitingRoomServletAutoConfiguration {
         spring.files.size(),
         spring.prefixes,
         rules.size());
+    return registration;
+  }
+
+  /**
+   * The operator dashboard and live-settings API of every room at {@code waitingroom.dashboard.path},
+   * when {@code waitingroom.dashboard.bearer-token} or {@code require-role} is set. Marked as the
+   * operator API's ({@link WaitingRoomDashboard#OPERATOR_PARAM}), so no room decides its requests.
+   *
+   * @param mainRoom the main room, if configured
+   * @param namedRooms further rooms, if configured
+   * @param p the properties
+   * @return the servlet's registration
+   */
+  @Bean
+  @ConditionalOnMissingBean(name = "waitingRoomDashboardRegistration")
+  @Conditional(Dashboards.On.class)
+  public ServletRegistrationBean<WaitingRoomDashboard> waitingRoomDashboardRegistration(
+      ObjectProvider<WaitingRoom> mainRoom, ObjectProvider<WaitingRooms> namedRooms, WaitingRoomProperties p) {
+    String path = Dashboards.path(p.getDashboard());
+    WaitingRoomDashboard dashboard =
+        WaitingRoomDashboard.of(Dashboards.api(p.getDashboard(), mainRoom.getIfAvailable(), namedRooms.getIfAvailable()));
+    ServletRegistrationBean<WaitingRoomDashboard> registration = new ServletRegistrationBean<>(dashboard, path + "/*");
+    registration.setName("waitingRoomDashboard");
+    registration.addInitParameter(WaitingRoomDashboard.OPERATOR_PARAM, "true");
+    registration.setLoadOnStartup(1);
+    log.info("waiting room dashboard at {}/", path);
     return registration;
   }
 }

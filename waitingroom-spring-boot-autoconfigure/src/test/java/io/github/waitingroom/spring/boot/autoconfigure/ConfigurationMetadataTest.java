@@ -46,6 +46,8 @@ class ConfigurationMetadataTest {
           "waitingroom.human-check.site-key",
           "waitingroom.human-check.secret-key",
           "waitingroom.human-check.verify-url",
+          "waitingroom.dashboard.bearer-token",
+          "waitingroom.dashboard.require-role",
           "waitingroom.rooms");
 
   private static final Map<String, JsonNode> properties = new LinkedHashMap<>();

@@ -23,7 +23,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.bind.BindException;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import io.github.waitingroom.http.SettingException;
 import org.springframework.boot.context.properties.source.MutuallyExclusiveConfigurationPropertiesException;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -649,8 +649,9 @@ class WaitingRoomAutoConfigurationTest {
   private static String invalidProperty(org.springframework.boot.test.context.assertj.AssertableWebApplicationContext context) {
     assertThat(context).hasFailed();
     Throwable root = rootCause(context.getStartupFailure());
-    assertThat(root).isInstanceOf(InvalidConfigurationPropertyValueException.class);
-    return ((InvalidConfigurationPropertyValueException) root).getName();
+    assertThat(root).isInstanceOf(SettingException.class);
+    assertThat(((SettingException) root).source()).isEqualTo(SettingException.Source.PROPERTY);
+    return ((SettingException) root).key();
   }
 
   private static Throwable rootCause(Throwable t) {

@@ -1,4 +1,4 @@
-package io.github.waitingroom.servlet;
+package io.github.waitingroom.http;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -22,11 +22,11 @@ import org.jspecify.annotations.Nullable;
  * counts so that the page can take differences between two polls. The fields are described in
  * the dashboard's documentation; keep the two in step.
  */
-final class DashboardJson {
+final class OperatorJson {
   private static final JsonFactory FACTORY = new JsonFactory();
   private static final long[] BOUNDS = RoomMetrics.SecondsHistogram.bounds();
 
-  private DashboardJson() {}
+  private OperatorJson() {}
 
   /**
    * Writes the data of the given rooms.

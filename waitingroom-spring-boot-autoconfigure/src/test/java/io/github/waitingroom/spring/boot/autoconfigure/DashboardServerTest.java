@@ -1,0 +1,67 @@
+package io.github.waitingroom.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The operator dashboard and live-settings API from {@code waitingroom.dashboard.*}, in a real
+ * servlet application on Tomcat and a real reactive one on Reactor Netty, over real HTTP: an
+ * operator reads the data and changes the live settings while the room is full, and is never put
+ * in line for it.
+ */
+class DashboardServerTest {
+  private static final String TOKEN = "operator-token-0123456789";
+
+  @ParameterizedTest
+  @EnumSource(value = WebApplicationType.class, names = {"SERVLET", "REACTIVE"})
+  void anOperatorReadsAndChangesTheRoomWhileItIsFull(WebApplicationType type) throws Exception {
+    Class<?> app = type == WebApplicationType.SERVLET ? ShopApplication.class : WaitingRoomReactiveServerTest.ReactiveShop.class;
+    try (ConfigurableApplicationContext context = new SpringApplicationBuilder(app)
+        .web(type)
+        .properties("server.port=0", "spring.main.banner-mode=off")
+        .run(
+            "--waitingroom.room-id=shop",
+            "--waitingroom.total-active-users=1",
+            "--waitingroom.new-users-per-minute=1",
+            "--waitingroom.session-duration=5m",
+            "--waitingroom.keyset.generate-ephemeral=true",
+            "--waitingroom.dashboard.bearer-token=" + TOKEN,
+            "--waitingroom.dashboard.settings-changes=true")) {
+      int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+      assertThat(new Visitor(port).get("/").headers().allValues("Set-Cookie")).as("the first visitor takes the one place").isNotEmpty();
+      assertThat(new Visitor(port).get("/").body()).contains("You are in line");
+
+      HttpResponse<String> page = new Visitor(port).get("/waitingroom/dashboard/");
+      assertThat(page.statusCode()).isEqualTo(200);
+      assertThat(page.body()).contains("<h1>Waiting room dashboard</h1>");
+      assertThat(new Visitor(port).get("/waitingroom/dashboard/data").statusCode()).isEqualTo(401);
+      HttpResponse<String> data = new Visitor(port).get("/waitingroom/dashboard/data", "Authorization", "Bearer " + TOKEN);
+      assertThat(data.statusCode()).isEqualTo(200);
+      assertThat(data.body()).contains("\"roomId\":\"shop\"");
+      assertThat(data.headers().allValues("Set-Cookie")).as("no ticket for an operator").isEmpty();
+
+      HttpResponse<String> put = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/waitingroom/dashboard/settings"))
+              .PUT(HttpRequest.BodyPublishers.ofString("{\"totalActiveUsers\":2}"))
+              .header("Authorization", "Bearer " + TOKEN)
+              .header("Content-Type", "application/json")
+              .timeout(Duration.ofSeconds(10))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+      assertThat(put.headers().allValues("Set-Cookie")).isEmpty();
+      assertThat(context.getBean(io.github.waitingroom.WaitingRoom.class).latestSettings().totalActiveUsers()).isEqualTo(2);
+    }
+  }
+}

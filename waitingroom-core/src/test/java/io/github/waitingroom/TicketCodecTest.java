@@ -135,7 +135,8 @@ class TicketCodecTest {
   @Test
   void keysRotate() {
     String sealedWithOld = codec.seal(active);
-    KeysetHandle rotated = TicketKeys.rotate(KEYS);
+    KeysetHandle added = TicketKeys.addKey(KEYS);
+    KeysetHandle rotated = TicketKeys.promote(added, TicketKeys.newestKeyId(added));
     TicketCodec afterRotation = new TicketCodec("shop", rotated);
     assertThat(afterRotation.open(sealedWithOld, NOW)).isEqualTo(active);
     String sealedWithNew = afterRotation.seal(active);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.waitingroom.RoomStatus;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.spring.boot.actuate.WaitingRoomHealthIndicator;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.net.InetSocketAddress;
@@ -16,6 +17,8 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -31,11 +34,8 @@ class TwoInstancesOverRedisServerTest {
   private static final String KEYSET_VARIABLE = "WR_TWO_INSTANCES_KEYSET";
   private static final String QUEUED = "You are in line";
 
-  private static ConfigurableApplicationContext start(String node, String prefix, String keyset) {
-    return new SpringApplicationBuilder(ShopApplication.class)
-        .web(WebApplicationType.SERVLET)
-        .properties("server.port=0", "spring.main.banner-mode=off")
-        .run(
+  private static ConfigurableApplicationContext start(String node, String prefix, String keyset, String... more) {
+    List<String> args = new java.util.ArrayList<>(List.of(
             "--waitingroom.room-id=two-instances",
             "--waitingroom.total-active-users=1",
             "--waitingroom.new-users-per-minute=1",
@@ -46,7 +46,12 @@ class TwoInstancesOverRedisServerTest {
             "--waitingroom.node-id=" + node,
             "--waitingroom.keyset.env=" + KEYSET_VARIABLE,
             // What the environment variable holds on each instance (Spring reads it as a property).
-            "--" + KEYSET_VARIABLE + "=" + keyset);
+            "--" + KEYSET_VARIABLE + "=" + keyset));
+    args.addAll(List.of(more));
+    return new SpringApplicationBuilder(ShopApplication.class)
+        .web(WebApplicationType.SERVLET)
+        .properties("server.port=0", "spring.main.banner-mode=off")
+        .run(args.toArray(String[]::new));
   }
 
   private static int port(ConfigurableApplicationContext context) {
@@ -104,6 +109,40 @@ class TwoInstancesOverRedisServerTest {
     } finally {
       deleteKeys(prefix);
     }
+  }
+
+  /**
+   * Issue 42: two instances whose keysets share no key (one rotated in one step) cannot open each
+   * other's values in the store. Neither plans as if it were alone: both stop planning, and the
+   * health indicator of each says {@code DOWN} with {@code plansStalled}.
+   */
+  @Test
+  void instancesWhoseKeysetsShareNoKeyStopPlanningAndReportDown() throws Exception {
+    requireRedis();
+    String prefix = "wr-test:two-keysets:" + UUID.randomUUID().toString().substring(0, 8) + ":";
+    String[] health = {"--management.health.waitingroom.enabled=true", "--waitingroom.sync-interval=100ms"};
+    try (ConfigurableApplicationContext a = start("a", prefix, TicketKeys.toJson(TicketKeys.generate()), health);
+        ConfigurableApplicationContext b = start("b", prefix, TicketKeys.toJson(TicketKeys.generate()), health)) {
+      for (int i = 0; i < 300 && !(down(a) && down(b)); i++) {
+        Thread.sleep(100);
+      }
+      for (ConfigurableApplicationContext c : List.of(a, b)) {
+        Health h = health(c);
+        assertThat(h.getStatus()).as(h.toString()).isEqualTo(Status.DOWN);
+        assertThat(h.getDetails()).containsEntry("plansStalled", true).containsEntry("storeFailing", false);
+      }
+      assertThat(status(b).planEpoch()).as("b never planned").isEqualTo(Long.MIN_VALUE);
+    } finally {
+      deleteKeys(prefix);
+    }
+  }
+
+  private static boolean down(ConfigurableApplicationContext context) {
+    return health(context).getStatus() == Status.DOWN;
+  }
+
+  private static Health health(ConfigurableApplicationContext context) {
+    return context.getBean(WaitingRoomHealthIndicator.class).health();
   }
 
   private static void requireRedis() {

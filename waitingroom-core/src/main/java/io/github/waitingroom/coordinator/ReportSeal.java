@@ -28,6 +28,13 @@ public final class ReportSeal {
   private static final byte SEPARATOR = '.';
   private static final byte[] EMPTY = new byte[0];
 
+  /**
+   * The longest sealed value that may open: the longest report ({@link ReportCodec#MAX_BYTES}) and
+   * room for its tag. A longer value is refused before any work on it (no base64, no MAC), and the
+   * Redis transport's script deletes it unread.
+   */
+  public static final int MAX_SEALED_BYTES = ReportCodec.MAX_BYTES + 256;
+
   /** The shortest tag with a key prefix: the prefix and a 16-byte GMAC tag. */
   private static final int MIN_TAG = 5 + 16;
 
@@ -62,11 +69,11 @@ public final class ReportSeal {
 
   /**
    * The report sealed in {@code sealed}, or {@code null} if it was not sealed with a key of this
-   * room's keyset for this scope and name (garbage, a forgery, another room's report, or a
-   * report moved to another name).
+   * room's keyset for this scope and name (garbage, a forgery, another room's report, a report
+   * moved to another name, or a value longer than {@link #MAX_SEALED_BYTES}).
    */
   public byte @Nullable [] open(String scope, String name, byte[] sealed) {
-    int dot = dot(sealed);
+    int dot = sealed.length > MAX_SEALED_BYTES ? -1 : dot(sealed);
     if (dot <= 0) {
       return null;
     }

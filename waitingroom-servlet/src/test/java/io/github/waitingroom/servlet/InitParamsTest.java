@@ -55,7 +55,7 @@ class InitParamsTest {
     p.put("keysetFile", keyset.toString());
     p.put("refreshInterval", "PT15S");
     p.put("pathPrefix", "/shop/");
-    p.put("ignorePaths", "/shop/static/, /shop/health *.css");
+    p.put("ignorePaths", "/shop/static/, /shop/health /shop/css/*.css");
     p.put("cookieName", "line");
     p.put("cookieSecure", "always");
     p.put("cookieSameSite", "strict");
@@ -72,7 +72,7 @@ class InitParamsTest {
       assertThat(s.paths.guards("/shop/cart")).isTrue();
       assertThat(s.paths.guards("/shop/static/a.js")).isFalse();
       assertThat(s.paths.guards("/shop/health")).isFalse();
-      assertThat(s.paths.guards("/shop/site.css")).isFalse();
+      assertThat(s.paths.guards("/shop/css/site.css")).isFalse();
       assertThat(s.paths.guards("/elsewhere")).isFalse();
       assertThat(s.cookieName).isEqualTo("line");
       assertThat(s.secure).isEqualTo(io.github.waitingroom.http.CookieSecure.ALWAYS);

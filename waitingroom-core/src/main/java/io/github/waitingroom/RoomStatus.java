@@ -80,8 +80,8 @@ public record RoomStatus(
    * #STALLED_AFTER_EPOCHS} epochs although the node has had one. It then admits nobody new. The
    * log says why: a value in the store sealed with a key this node's keyset lacks (nodes whose
    * keysets share no key), a report that does not decode (a newer release), or data centers that
-   * see each other's reports too late. False before the first plan, and while the store fails
-   * ({@link #transportFailing()}: the node plans alone then).
+   * see each other's reports too late. False before the first plan (a node that never planned
+   * shows {@link #planEpoch()} unset). A store that fails is {@link #transportFailing()}.
    */
   public boolean plansStalled() {
     return viewAgeMillis > STALLED_AFTER_EPOCHS * epochMillis;

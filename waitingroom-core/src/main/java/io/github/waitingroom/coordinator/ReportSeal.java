@@ -89,10 +89,10 @@ public final class ReportSeal {
 
   /**
    * Whether a value that does not {@link #open} is shaped as sealed with a key this keyset lacks:
-   * its tag starts with the Tink prefix of no key of this keyset (a disabled key is one: what it
-   * sealed is ignored, as for a leaked key it should be). That is what the
-   * values of a node with another keyset look like (a one-step rotation, or the new key promoted
-   * before every node had it); anyone who can write to the store can write such bytes too.
+   * its tag starts with the Tink prefix of no key of this keyset, enabled or disabled (what a
+   * disabled key sealed is ignored, as a leaked key's should be). That is what the values of a
+   * node with another keyset look like (the new key promoted before every node had it); anyone
+   * who can write to the store can write such bytes too.
    */
   public boolean sealedWithOtherKey(byte[] sealed) {
     int dot = dot(sealed);

@@ -14,8 +14,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * (module {@code spring-boot-health}). It reports exactly what {@link WaitingRoomHealthIndicator}
  * reports on Spring Boot 3.5: {@code DOWN} while this node's syncs of any room fail to reach the
  * store or any room has stopped planning, {@code UP} otherwise (a queueing room is healthy), with
- * the details {@code room}, {@code storeFailing}, {@code plansStalled} and {@code rooms.<name>}. Opt-in, for the reason given there:
- * {@code management.health.waitingroom.enabled=true}.
+ * the details {@code room}, {@code storeFailing}, {@code plansStalled} and {@code rooms.<name>}.
+ * Opt-in, for the reason given there: {@code management.health.waitingroom.enabled=true}.
  *
  * <p>Compiled against Spring Boot 4's {@code spring-boot-health}, which this module declares as
  * provided; the starter registers it only when that module's {@code HealthIndicator} is on the

@@ -69,6 +69,24 @@ public record RoomStatus(
     Objects.requireNonNull(settings, "settings");
   }
 
+  /**
+   * How many epochs old the plan in force may grow before {@link #plansStalled()}: twice what it
+   * takes a node to log that plans stall.
+   */
+  public static final int STALLED_AFTER_EPOCHS = 16;
+
+  /**
+   * Whether this node has stopped planning: the plan in force is older than {@link
+   * #STALLED_AFTER_EPOCHS} epochs although the node has had one. It then admits nobody new. The
+   * log says why: a value in the store sealed with a key this node's keyset lacks (nodes whose
+   * keysets share no key), a report that does not decode (a newer release), or data centers that
+   * see each other's reports too late. False before the first plan (a node that never planned
+   * shows {@link #planEpoch()} unset). A store that fails is {@link #transportFailing()}.
+   */
+  public boolean plansStalled() {
+    return viewAgeMillis > STALLED_AFTER_EPOCHS * epochMillis;
+  }
+
   /** The version of the settings in force on this node. */
   public long settingsVersion() {
     return settings.version();

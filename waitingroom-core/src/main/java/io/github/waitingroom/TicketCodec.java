@@ -4,7 +4,6 @@ import com.google.crypto.tink.Aead;
 import com.google.crypto.tink.InsecureSecretKeyAccess;
 import com.google.crypto.tink.KeyStatus;
 import com.google.crypto.tink.KeysetHandle;
-import com.google.crypto.tink.aead.AeadKey;
 import com.google.crypto.tink.aead.AesGcmKey;
 import com.google.crypto.tink.aead.AesGcmParameters;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * longer open: their holders arrive anew.
  *
  * <p>The primary key of the keyset seals; every enabled key of the keyset opens. That is how keys
- * rotate (see {@link TicketKeys#rotate}). Tink seals. When every enabled key is an AES-GCM key
+ * rotate (see {@link TicketKeys}, three phases). Tink seals. When every enabled key is an AES-GCM key
  * with Tink's prefix (the default), a ticket opens with the JDK's AES-GCM cipher directly, in
  * Tink's format (the key's 5-byte prefix, a 12-byte nonce, the ciphertext and a 16-byte tag), which
  * spares every request Tink's lookup of the key by prefix; any other keyset opens through Tink.
@@ -83,7 +82,7 @@ public final class TicketCodec {
   private final GcmKey @Nullable [] gcmKeys;
   private final byte[] associatedData;
   /** The output prefixes of the enabled keys, or {@code null} if one key is not an AEAD key. */
-  private final byte @Nullable [][] prefixes;
+  private final java.util.@Nullable List<byte[]> prefixes;
   private final String roomId;
   private final long warnEvery;
   /** Where rejections are counted, or {@code null} for a codec of its own. */
@@ -111,6 +110,14 @@ public final class TicketCodec {
     this.gcmKeys = gcmKeys(keys);
     this.prefixes = prefixes(keys);
     this.associatedData = ("waitingroom/" + roomId).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static java.util.@Nullable List<byte[]> prefixes(KeysetHandle keys) {
+    try {
+      return TicketKeys.prefixes(keys, true);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   /** An enabled AES-GCM key: the prefix of its ciphertexts and its key for the JDK's cipher. */
@@ -147,20 +154,6 @@ public final class TicketCodec {
     return out.toArray(GcmKey[]::new);
   }
 
-  private static byte @Nullable [][] prefixes(KeysetHandle keys) {
-    java.util.List<byte[]> out = new java.util.ArrayList<>();
-    for (int i = 0; i < keys.size(); i++) {
-      KeysetHandle.Entry e = keys.getAt(i);
-      if (e.getStatus() == KeyStatus.ENABLED) {
-        if (!(e.getKey() instanceof AeadKey k)) {
-          return null;
-        }
-        out.add(k.getOutputPrefix().toByteArray());
-      }
-    }
-    return out.toArray(byte[][]::new);
-  }
-
   /**
    * Counts a rejected value: foreign if it is long enough for a ticket and carries a Tink key
    * prefix that no enabled key has, forged otherwise.
@@ -170,17 +163,8 @@ public final class TicketCodec {
     if (m == null) {
       return;
     }
-    boolean foreign = false;
-    if (sealed != null && prefixes != null && sealed.length >= 5 + GCM_IV + GCM_TAG + VERSION_2_LENGTH
-        && (sealed[0] == 0 || sealed[0] == 1)) {
-      foreign = true;
-      for (byte[] p : prefixes) {
-        if (sealed.length >= p.length && Arrays.equals(sealed, 0, p.length, p, 0, p.length)) {
-          foreign = false;
-          break;
-        }
-      }
-    }
+    boolean foreign = sealed != null && prefixes != null
+        && TicketKeys.sealedWithOtherKey(prefixes, sealed, 5 + GCM_IV + GCM_TAG + VERSION_2_LENGTH);
     m.recordRejection(foreign ? RoomMetrics.Rejection.FOREIGN : RoomMetrics.Rejection.FORGED);
   }
 
@@ -251,7 +235,7 @@ public final class TicketCodec {
     if (value == null || value.isEmpty()) {
       return null;
     }
-    if (value.length() > MAX_SEALED_LENGTH) {
+    if (value.length() > MAX_SEALED_LENGTH || !canonical(value)) {
       reject(null);
       return null;
     }
@@ -291,6 +275,24 @@ public final class TicketCodec {
       return null;
     }
     return new Ticket(state, place, acceptedAt, lastCheckIn, lastPoll, aheadShown, countedSince, due);
+  }
+
+  /**
+   * Whether {@code value} is spelled as {@link #seal} spells it: base64url without padding, and
+   * the bits of its last character that encode no byte all zero. The JDK's decoder also takes
+   * padding and ignores those bits, which gave one ticket 32 spellings.
+   */
+  static boolean canonical(String value) {
+    int rest = value.length() % 4;
+    if (rest == 0) {
+      return value.charAt(value.length() - 1) != '=';
+    }
+    char last = value.charAt(value.length() - 1);
+    int bits = last >= 'A' && last <= 'Z' ? last - 'A'
+        : last >= 'a' && last <= 'z' ? last - 'a' + 26
+        : last >= '0' && last <= '9' ? last - '0' + 52
+        : last == '-' ? 62 : last == '_' ? 63 : -1;
+    return rest != 1 && bits >= 0 && (bits & (rest == 2 ? 0x0F : 0x03)) == 0;
   }
 
   private static void putU32(byte[] out, int at, long value) {

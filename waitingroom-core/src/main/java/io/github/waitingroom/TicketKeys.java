@@ -7,9 +7,11 @@ import com.google.crypto.tink.KeysetHandle;
 import com.google.crypto.tink.RegistryConfiguration;
 import com.google.crypto.tink.TinkJsonProtoKeysetFormat;
 import com.google.crypto.tink.aead.AeadConfig;
+import com.google.crypto.tink.aead.AeadKey;
 import com.google.crypto.tink.aead.PredefinedAeadParameters;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -30,10 +32,12 @@ import java.util.Objects;
  *       keyset still seal with the old key, so nodes that do not have it yet can open everything.
  *   <li><b>Promote</b>: {@link #promote} makes the new key primary. Nodes with this keyset seal
  *       with the new key, which every node already opens (phase 1); the old key still opens.
- *   <li><b>Retire</b>: once every node runs phase 2 <em>and</em> the session duration and the
- *       waiting timeout have passed since (tickets are re-sealed as users come back; a ticket that
- *       was not has expired by then), {@link #retire} deletes the old key (or {@link #disable}
- *       keeps it in the keyset but refuses its tickets).
+ *   <li><b>Retire</b>: once every node runs phase 2 <em>and</em> the store's retention has passed
+ *       since (the longest of the session duration, the waiting timeout and two minutes, plus two
+ *       slices: tickets are re-sealed as users come back, and a ticket that was not has expired by
+ *       then, as have the values in the store that nodes sealed with the old key), {@link #retire}
+ *       deletes the old key (or {@link #disable} keeps it in the keyset but refuses its tickets).
+ *       Retired sooner, a node plans nothing new until those values expire.
  * </ol>
  *
  * <p>A leaked key: add a new key, promote it and {@link #disable} (or retire) the leaked one in one
@@ -41,9 +45,11 @@ import java.util.Objects;
  * first request to a node that runs the new keyset (their holders become new arrivals), which is
  * the point.
  *
- * <p>{@link #rotate} does add and promote in one step: safe only when every node switches at the
- * same moment (one node, or a stop-the-world deploy); during a rolling deploy, nodes still on the
- * old keyset cannot open what updated nodes seal, and drop those users.
+ * <p>There is no one-step rotation (add and promote together): during a rolling deploy, nodes still
+ * on the old keyset could open neither the tickets nor the reports that updated nodes seal. Nodes
+ * that meet a report sealed with a key they lack stop planning (an error in the log, {@link
+ * RoomStatus#plansStalled()}) rather than split the room, and admit nobody new until the keysets
+ * overlap again.
  *
  * <p>The JSON here is the cleartext keyset: keep it where you keep other secrets.
  */
@@ -104,26 +110,6 @@ public final class TicketKeys {
       return TinkJsonProtoKeysetFormat.serializeKeyset(keys, InsecureSecretKeyAccess.get());
     } catch (GeneralSecurityException e) {
       throw new IllegalArgumentException("cannot serialize keyset: " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Adds a new primary key in one step. Safe only when every node switches keysets at the same
-   * moment; for a rolling deploy use {@link #addKey}, {@link #promote} and {@link #retire} (see the
-   * class comment).
-   *
-   * @return the keyset with a new AES-256-GCM primary key added; all existing keys still open tickets
-   */
-  public static KeysetHandle rotate(KeysetHandle keys) {
-    try {
-      return KeysetHandle.newBuilder(keys)
-          .addEntry(
-              KeysetHandle.generateEntryFromParameters(PredefinedAeadParameters.AES256_GCM)
-                  .withRandomId()
-                  .makePrimary())
-          .build();
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot add a key to the keyset", e);
     }
   }
 
@@ -207,7 +193,7 @@ public final class TicketKeys {
     return keys.getPrimary().getId();
   }
 
-  /** The id of the key added last (by {@link #addKey} or {@link #rotate}). */
+  /** The id of the key added last (by {@link #addKey}). */
   public static int newestKeyId(KeysetHandle keys) {
     return keys.getAt(keys.size() - 1).getId();
   }
@@ -219,6 +205,45 @@ public final class TicketKeys {
       ids.add(keys.getAt(i).getId());
     }
     return List.copyOf(ids);
+  }
+
+  /**
+   * The output prefixes of the keyset's keys (Tink's 5 bytes: {@code 0x01} or {@code 0x00} and the
+   * key id; empty for a key without one), for {@link #sealedWithOtherKey}: of its enabled keys
+   * only, or of all of them, disabled ones included.
+   *
+   * @throws IllegalArgumentException if such a key is not an AEAD key
+   */
+  public static List<byte[]> prefixes(KeysetHandle keys, boolean enabledOnly) {
+    List<byte[]> out = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      KeysetHandle.Entry e = keys.getAt(i);
+      if (e.getStatus() == KeyStatus.ENABLED || !enabledOnly) {
+        if (!(e.getKey() instanceof AeadKey k)) {
+          throw new IllegalArgumentException("not an AEAD key: key " + id(e.getId()));
+        }
+        out.add(k.getOutputPrefix().toByteArray());
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Whether a ciphertext of at least {@code minLength} bytes starts with a Tink key prefix that
+   * none of {@code prefixes} ({@link #prefixes}) is: sealed with a key the keyset lacks (a
+   * retired key, another keyset), as far as its first bytes tell. They are not authenticated:
+   * anyone can write such bytes.
+   */
+  public static boolean sealedWithOtherKey(List<byte[]> prefixes, byte[] sealed, int minLength) {
+    if (sealed.length < Math.max(minLength, 5) || (sealed[0] != 0 && sealed[0] != 1)) {
+      return false;
+    }
+    for (byte[] p : prefixes) {
+      if (Arrays.equals(sealed, 0, p.length, p, 0, p.length)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -171,19 +171,75 @@ class TicketKeysTest {
   }
 
   @Test
-  void theOneStepRotateLogsOutThoseWhoReachANodeStillOnTheOldKeyset() {
-    // Why the phases exist: with rotate(), a node that has not been redeployed yet cannot open
-    // the tickets that an updated node sealed.
+  void aKeyPromotedBeforeEveryNodeHasItLogsOutThoseWhoReachANodeStillOnTheOldKeyset() {
+    // Why the phases exist: a node that has not been redeployed yet cannot open the tickets that
+    // a node with the new key as primary sealed.
     KeysetHandle k0 = TicketKeys.generate();
     Node a = new Node("a", k0);
     Node b = new Node("b", k0);
     List<User> users = fillTheRoom(a, b);
-    a.deploy(TicketKeys.rotate(k0));
+    a.deploy(promoted(TicketKeys.addKey(k0)));
     clock.advance(Duration.ofSeconds(10));
     syncAll();
     User active = users.get(0);
     assertThat(active.visit(a).outcome()).isEqualTo(Decision.Outcome.PASS);
     assertThat(active.visit(b).outcome()).isNotEqualTo(Decision.Outcome.PASS);
+  }
+
+  /**
+   * Issue 42: a node that cannot open the other's values (its keyset lacks the key they were sealed
+   * with) stops planning, with an error in the log, instead of planning as if it were alone and
+   * taking every free slot. The room admits at most its limit across both nodes.
+   */
+  @Test
+  void aNodeThatCannotOpenTheOthersValuesStopsPlanningInsteadOfSplittingTheRoom() {
+    KeysetHandle k0 = TicketKeys.generate();
+    Node a = new Node("a", k0);
+    Node b = new Node("b", promoted(TicketKeys.addKey(k0))); // phase 2 before phase 1
+    String log = Logs.during(() -> assertThat(newcomersAdmitted(a, b, 60)).isLessThanOrEqualTo(CONFIG.totalActiveUsers()));
+    assertThat(log).contains("ERROR").contains("sealed with a key this node's keyset lacks");
+    assertThat(a.room.status().plansStalled()).as("a, which lacks b's key").isTrue();
+    assertThat(b.room.status().plansStalled()).as("b opens a's values").isFalse();
+  }
+
+  @Test
+  void nodesWhoseKeysetsShareNoKeyNeverAdmitMoreThanTheLimit() {
+    Node a = new Node("a", TicketKeys.generate());
+    Node b = new Node("b", TicketKeys.generate());
+    // a joins alone and plans at once (its first slots are the room's); b never plans.
+    assertThat(newcomersAdmitted(a, b, 60)).isLessThanOrEqualTo(CONFIG.totalActiveUsers());
+    assertThat(a.room.status().plansStalled()).isTrue();
+    assertThat(b.room.status().planEpoch()).isEqualTo(Long.MIN_VALUE);
+  }
+
+  /**
+   * Sends a newcomer to each node every second for {@code seconds} seconds (less than a session,
+   * so that every admitted one still counts), each of whom comes back every second to the same
+   * node, and returns how many were let in.
+   */
+  private int newcomersAdmitted(Node a, Node b, int seconds) {
+    List<User> onA = new ArrayList<>();
+    List<User> onB = new ArrayList<>();
+    int admitted = 0;
+    for (int i = 0; i < seconds * 4; i++) {
+      clock.advance(Duration.ofMillis(250));
+      nodes.forEach(n -> n.room.sync());
+      if (i % 4 == 0) {
+        onA.add(new User("newcomer"));
+        onB.add(new User("newcomer"));
+        for (User u : onA) {
+          admitted += u.visit(a).outcome() == Decision.Outcome.ADMIT ? 1 : 0;
+        }
+        for (User u : onB) {
+          admitted += u.visit(b).outcome() == Decision.Outcome.ADMIT ? 1 : 0;
+        }
+      }
+    }
+    return admitted;
+  }
+
+  private static KeysetHandle promoted(KeysetHandle added) {
+    return TicketKeys.promote(added, TicketKeys.newestKeyId(added));
   }
 
   @Test

@@ -46,7 +46,9 @@ import org.slf4j.LoggerFactory;
  * the only live node of the room and hand themselves every free slot.
  *
  * <p>Everything written to the store is sealed with the room's keys ({@link ReportSeal}); a value
- * that is not is ignored, logged once.
+ * that is not is ignored, logged once, unless it looks sealed with a key this node's keyset lacks
+ * ({@link ReportSeal#sealedWithOtherKey}): that is a node with another keyset, and it blocks the
+ * plans like a report that does not decode, with an error in the log, rather than split the room.
  *
  * <p><b>Absence is never zero.</b> The coordinator remembers every report it has seen until the
  * retention has passed since its last epoch. A report that vanishes from the store (a flush, a
@@ -117,6 +119,8 @@ public final class Coordinator {
   private final Set<String> unreadableDataCenters = new HashSet<>();
   private final Set<String> loggedUnreadable = new HashSet<>();
   private final Set<String> loggedUnsealed = new HashSet<>();
+  /** Values sealed with a key this node lacks, logged (by scope and name) until they open again. */
+  private final Set<String> loggedOtherKey = new HashSet<>();
   private final TreeMap<Long, Tally> mySums = new TreeMap<>();
   /** The free slots of the plan of every epoch this node settled, within the retention. */
   private final TreeMap<Long, Long> freeSlots = new TreeMap<>();
@@ -563,6 +567,24 @@ public final class Coordinator {
             return;
           }
           byte[] bytes = seal.open(scope, who, sealed);
+          if (bytes != null && loggedOtherKey.remove(scope + "/" + who)) {
+            log.info("room '{}': the value under {} '{}' opens with this node's keyset again", config.roomId(), what,
+                printable(who));
+          }
+          if (bytes == null && seal.sealedWithOtherKey(sealed)) {
+            // Most likely a node of this room with a keyset that does not overlap this one's:
+            // ignoring it would split the room in two that each take every free slot, so it
+            // blocks the plans as an unreadable report does.
+            unreadable.add(who);
+            if (loggedOtherKey.add(scope + "/" + who)) {
+              log.error("room '{}': the value under {} '{}' in the store is sealed with a key this node's keyset lacks:"
+                      + " a node with another keyset (a key promoted before every node had it, or another room's"
+                      + " keyset)? This node plans no new slots while it is there; give every node keysets that"
+                      + " share a key (rotate in three phases: TicketKeys.addKey, promote, retire)",
+                  config.roomId(), what, printable(who));
+            }
+            return;
+          }
           if (bytes == null) {
             // Not written by a holder of the room's keys: not a node of this room, so it counts
             // for nothing, neither as users nor as an unknown that blocks the plans.

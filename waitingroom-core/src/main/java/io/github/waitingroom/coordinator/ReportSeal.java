@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -27,7 +28,18 @@ public final class ReportSeal {
   private static final byte SEPARATOR = '.';
   private static final byte[] EMPTY = new byte[0];
 
+  /**
+   * The longest sealed value that may open: the longest report ({@link ReportCodec#MAX_BYTES}) and
+   * room for its tag. A longer value is refused before any work on it (no base64, no MAC), and the
+   * Redis transport's script deletes it unread.
+   */
+  public static final int MAX_SEALED_BYTES = ReportCodec.MAX_BYTES + 256;
+
+  /** The shortest tag with a key prefix: the prefix and a 16-byte GMAC tag. */
+  private static final int MIN_TAG = 5 + 16;
+
   private final Aead aead;
+  private final List<byte[]> prefixes;
   private final byte[] room;
 
   /**
@@ -38,6 +50,7 @@ public final class ReportSeal {
   public ReportSeal(KeysetHandle keys, String roomId) {
     Objects.requireNonNull(roomId, "roomId");
     this.aead = TicketKeys.aead(keys);
+    this.prefixes = TicketKeys.prefixes(keys, false);
     this.room = ("waitingroom-report/" + roomId).getBytes(StandardCharsets.UTF_8);
   }
 
@@ -56,17 +69,11 @@ public final class ReportSeal {
 
   /**
    * The report sealed in {@code sealed}, or {@code null} if it was not sealed with a key of this
-   * room's keyset for this scope and name (garbage, a forgery, another room's report, or a
-   * report moved to another name).
+   * room's keyset for this scope and name (garbage, a forgery, another room's report, a report
+   * moved to another name, or a value longer than {@link #MAX_SEALED_BYTES}).
    */
   public byte @Nullable [] open(String scope, String name, byte[] sealed) {
-    int dot = -1;
-    for (int i = 0; i < Math.min(sealed.length, 256); i++) {
-      if (sealed[i] == SEPARATOR) {
-        dot = i;
-        break;
-      }
-    }
+    int dot = sealed.length > MAX_SEALED_BYTES ? -1 : dot(sealed);
     if (dot <= 0) {
       return null;
     }
@@ -78,6 +85,35 @@ public final class ReportSeal {
     } catch (GeneralSecurityException | IllegalArgumentException e) {
       return null;
     }
+  }
+
+  /**
+   * Whether a value that does not {@link #open} is shaped as sealed with a key this keyset lacks:
+   * its tag starts with the Tink prefix of no key of this keyset, enabled or disabled (what a
+   * disabled key sealed is ignored, as a leaked key's should be). That is what the values of a
+   * node with another keyset look like (the new key promoted before every node had it); anyone
+   * who can write to the store can write such bytes too.
+   */
+  public boolean sealedWithOtherKey(byte[] sealed) {
+    int dot = dot(sealed);
+    if (dot <= 0) {
+      return false;
+    }
+    try {
+      return TicketKeys.sealedWithOtherKey(prefixes, Base64.getUrlDecoder().decode(Arrays.copyOf(sealed, dot)), MIN_TAG);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** Where the tag ends: the first separator within the first 256 bytes, or -1. */
+  private static int dot(byte[] sealed) {
+    for (int i = 0; i < Math.min(sealed.length, 256); i++) {
+      if (sealed[i] == SEPARATOR) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private byte[] associated(String scope, String name, byte[] report) {

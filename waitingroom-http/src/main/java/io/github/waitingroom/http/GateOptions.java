@@ -97,9 +97,8 @@ public abstract class GateOptions<B extends GateOptions<B>> {
    *   <li>a path ({@code /static/}, {@code /health}): it and everything below it, segment by
    *       segment ({@code /health} does not cover {@code /healthz});
    *   <li>an extension under a path ({@code /static/*.css}): a last segment that ends in {@code
-   *       .css}, anywhere below {@code /static};
-   *   <li>a bare extension ({@code *.css}): the same at any depth, also below application routes
-   *       ({@code /buy/x.css}); logged as a warning at start-up, prefer the scoped form.
+   *       .css}, anywhere below {@code /static}. A bare extension ({@code *.css}) is refused: it
+   *       would also cover the application's own routes ({@code /admin/x.css}).
    * </ul>
    *
    * <p>An ignore applies only to {@code GET} and {@code HEAD} requests whose path is canonical:

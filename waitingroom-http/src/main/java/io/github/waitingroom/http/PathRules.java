@@ -3,8 +3,6 @@ package io.github.waitingroom.http;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Which requests the room guards: everything under one prefix, minus ignored static paths.
@@ -13,10 +11,12 @@ import org.slf4j.LoggerFactory;
  * {@code /shop/cart} but not {@code /shopping}. The prefix is matched against the path as the
  * container decoded it, so no spelling of a guarded path escapes the room.
  *
- * <p>An ignored entry is a path ({@code /static/}: it and everything below it), an extension
- * ({@code *.css}: a last segment that ends in {@code .css}, at any depth) or an extension under a
- * path ({@code /static/*.css}: the same, only below {@code /static}). An ignore applies to a
- * request only when
+ * <p>An ignored entry is a path ({@code /static/}: it and everything below it) or an extension
+ * under a path ({@code /static/*.css}: a last segment that ends in {@code .css}, anywhere below
+ * {@code /static}). An extension for the whole application ({@code *.css}, {@code /*.css}) is
+ * refused at start-up: it would also cover paths that the application routes elsewhere ({@code
+ * /admin/x.css}, which a controller mapped to {@code /admin/**} may answer). An ignore applies to
+ * a request only when
  *
  * <ol>
  *   <li>its method is {@code GET} or {@code HEAD} (a write is never a static fetch), and
@@ -27,14 +27,11 @@ import org.slf4j.LoggerFactory;
  *       look like an ignored one while an application routes it elsewhere.
  * </ol>
  *
- * <p>Everything else goes through the room. A bare extension also matches below application
- * routes ({@code *.css} covers {@code /buy/x.css}, which a controller mapped to {@code /buy/**}
- * may answer); scope it ({@code /static/*.css}) unless no route takes trailing segments.
+ * <p>Everything else goes through the room.
  *
  * <p>A {@link Gate} holds one; the adapters never build their own.
  */
 public final class PathRules {
-  private static final Logger log = LoggerFactory.getLogger(PathRules.class);
   private static final Pattern EXTENSION = Pattern.compile("\\*(\\.[A-Za-z0-9]+)+");
   private static final Pattern CANONICAL_CHARS = Pattern.compile("[A-Za-z0-9._~/-]*");
 
@@ -55,13 +52,13 @@ public final class PathRules {
       if (e.startsWith("*.") || star >= 0) {
         String under = star <= 0 ? "/" : checkPath("ignorePaths", e.substring(0, star));
         String extension = checkExtension(e, e.substring(star + 1));
-        extensions.add(new ExtensionRule(under, extension));
         if (under.equals("/")) {
-          log.warn(
-              "ignorePaths '{}' exempts every path ending in {} at any depth, also below application"
-                  + " routes (/buy/x{}); scope it to your assets, e.g. '/static/*{}'",
-              e, extension, extension, extension);
+          throw new IllegalArgumentException(
+              "ignorePaths '" + e + "' would exempt every path ending in " + extension + " at any depth, also"
+                  + " below the application's own routes (/admin/x" + extension + "); name the directory of your"
+                  + " assets, e.g. '/static/*" + extension + "'");
         }
+        extensions.add(new ExtensionRule(under, extension));
       } else {
         paths.add(checkPath("ignorePaths", e));
       }

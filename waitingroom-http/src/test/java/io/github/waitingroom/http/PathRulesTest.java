@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class PathRulesTest {
   @Test
   void matchesWholeSegmentsOnly() {
-    PathRules rules = new PathRules("/shop", List.of("/shop/static/", "/shop/health", "*.ico"));
+    PathRules rules = new PathRules("/shop", List.of("/shop/static/", "/shop/health", "/shop/*.ico"));
     assertThat(rules.guards("/shop")).isTrue();
     assertThat(rules.guards("/shop/")).isTrue();
     assertThat(rules.guards("/shop/cart/1")).isTrue();
@@ -33,18 +33,19 @@ class PathRulesTest {
 
   @Test
   void ignoresOnlyCanonicalGetAndHeadRequests() {
-    PathRules rules = new PathRules("/", List.of("/static/", "/assets/*.js", "*.css"));
+    PathRules rules = new PathRules("/", List.of("/static/", "/assets/*.js", "/css/*.css"));
     assertThat(rules.guards("GET", "/static/a.png", "/static/a.png")).isFalse();
     assertThat(rules.guards("HEAD", "/assets/x/y.js", "/assets/x/y.js")).isFalse();
-    assertThat(rules.guards("GET", "/deep/x.css", "/deep/x.css")).isFalse();
+    assertThat(rules.guards("GET", "/css/deep/x.css", "/css/deep/x.css")).isFalse();
     assertThat(rules.guards("POST", "/static/a.png", "/static/a.png")).isTrue();
-    assertThat(rules.guards("OPTIONS", "/x.css", "/x.css")).isTrue();
+    assertThat(rules.guards("OPTIONS", "/css/x.css", "/css/x.css")).isTrue();
     assertThat(rules.guards("GET", "/buy.js", "/buy.js")).as("scoped to /assets").isTrue();
     assertThat(rules.guards("GET", "/assets.js", "/assets.js")).isTrue();
-    assertThat(rules.guards("GET", "/.css", "/.css")).as("an extension needs a name before it").isTrue();
+    assertThat(rules.guards("GET", "/admin/x.css", "/admin/x.css")).as("scoped to /css").isTrue();
+    assertThat(rules.guards("GET", "/css/.css", "/css/.css")).as("an extension needs a name before it").isTrue();
     // What the container decoded differs from what was sent, or the path is not plain.
-    assertThat(rules.guards("GET", "/buy%3B.css", "/buy;.css")).isTrue();
-    assertThat(rules.guards("GET", "/buy;x.css", "/buy")).isTrue();
+    assertThat(rules.guards("GET", "/css/buy%3B.css", "/css/buy;.css")).isTrue();
+    assertThat(rules.guards("GET", "/css/buy;x.css", "/css/buy")).isTrue();
     assertThat(rules.guards("GET", "/static/../buy", "/buy")).isTrue();
     assertThat(rules.guards("GET", "/static/./a.png", "/static/./a.png")).isTrue();
     assertThat(rules.guards("GET", "/static//a.png", "/static//a.png")).isTrue();
@@ -60,6 +61,16 @@ class PathRulesTest {
     assertThatThrownBy(() -> new PathRules("/", List.of("/static/*.")))
         .hasMessageContaining("'/static/*.'");
     assertThatThrownBy(() -> new PathRules("/", List.of("/sta*tic/x"))).hasMessageContaining("'/sta*tic/x'");
+  }
+
+  /** Issue 42: an extension for the whole application would reach its own routes (/admin/x.css). */
+  @Test
+  void refusesExtensionsForTheWholeApplication() {
+    for (String bare : List.of("*.css", "/*.css", " *.css ")) {
+      assertThatThrownBy(() -> new PathRules("/", List.of(bare)))
+          .hasMessageContaining("ignorePaths '" + bare.trim() + "'").hasMessageContaining("/admin/x.css")
+          .hasMessageContaining("'/static/*.css'");
+    }
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.github.waitingroom.redis;
 
+import io.github.waitingroom.coordinator.ReportSeal;
 import io.github.waitingroom.coordinator.Transport;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
@@ -65,7 +66,10 @@ import org.jspecify.annotations.Nullable;
  * publisher by expiry time (milliseconds of the Redis server's clock). Redis 7.0 has no expiry per
  * hash field, so the script drops the fields whose expiry has passed each time it reads a scope,
  * and sets both keys to expire a second after their last live value, so that an abandoned room
- * leaves nothing behind.
+ * leaves nothing behind. A value longer than {@link ReportSeal#MAX_SEALED_BYTES}, or under a
+ * name longer than 256 bytes, is not a node's (anyone else who can write to Redis may have put it
+ * there): the script deletes it without reading it ({@code HSTRLEN}), so a huge value costs each
+ * sync nothing.
  */
 public final class RedisTransport implements Transport, AutoCloseable {
   /** The default key prefix. */
@@ -73,6 +77,16 @@ public final class RedisTransport implements Transport, AutoCloseable {
 
   /** The default command timeout. */
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(1);
+
+  /**
+   * The longest value the script hands back ({@link ReportSeal#MAX_SEALED_BYTES}): no node writes a
+   * longer one, so the script deletes any longer value it finds, unread, instead of sending it to
+   * every node at every sync.
+   */
+  static final int MAX_VALUE_BYTES = ReportSeal.MAX_SEALED_BYTES;
+
+  /** The longest publisher name the script hands back; longer ones are deleted likewise. */
+  static final int MAX_NAME_BYTES = 256;
 
   static final String SCRIPT =
       String.join(
@@ -99,10 +113,15 @@ public final class RedisTransport implements Transport, AutoCloseable {
           "  local answer = {}",
           "  local last = 0",
           "  for j = 1, #live, 2 do",
-          "    local v = redis.call('HGET', values, live[j])",
-          "    if v then",
-          "      answer[#answer + 1] = live[j]",
-          "      answer[#answer + 1] = v",
+          "    if #live[j] > " + MAX_NAME_BYTES + " or redis.call('HSTRLEN', values, live[j]) > " + MAX_VALUE_BYTES + " then",
+          "      redis.call('HDEL', values, live[j])",
+          "      redis.call('ZREM', expiry, live[j])",
+          "    else",
+          "      local v = redis.call('HGET', values, live[j])",
+          "      if v then",
+          "        answer[#answer + 1] = live[j]",
+          "        answer[#answer + 1] = v",
+          "      end",
           "    end",
           "    local e = tonumber(live[j + 1])",
           "    if e > last then last = e end",

@@ -134,4 +134,39 @@ class RedisTransportTest {
       admin.shutdown();
     }
   }
+
+  /**
+   * Issue 42: anyone who can write to Redis could put a 60 MB value in a scope, which the script
+   * handed to every node at every sync (each sync timed out). The script now deletes a value
+   * longer than any node writes, and one under an overlong name, without reading it.
+   */
+  @Test
+  void valuesLongerThanAnyNodeWritesAreDeletedUnread() throws Exception {
+    String uri = RedisSupport.requireRedis();
+    String prefix = RedisSupport.uniquePrefix("huge");
+    RedisClient admin = RedisSupport.adminClient(uri);
+    try (RedisTransport t = RedisTransport.builder(uri).keyPrefix(prefix).commandTimeout(Duration.ofSeconds(5)).build();
+        StatefulRedisConnection<String, String> c = admin.connect()) {
+      RedisCommands<String, String> redis = c.sync();
+      String values = RedisTransport.valuesKey(prefix, "shop", "global");
+      String expiry = RedisTransport.expiryKey(prefix, "shop", "global");
+      long far = System.currentTimeMillis() + 600_000;
+      redis.hset(values, "huge", "x".repeat(60 << 20));
+      redis.zadd(expiry, far, "huge");
+      redis.hset(values, "largest", "x".repeat(RedisTransport.MAX_VALUE_BYTES));
+      redis.zadd(expiry, far, "largest");
+      String longName = "n".repeat(RedisTransport.MAX_NAME_BYTES + 1);
+      redis.hset(values, longName, "r");
+      redis.zadd(expiry, far, longName);
+      byte[] report = "r".getBytes(StandardCharsets.UTF_8);
+      var answer = t.exchange("shop", List.of(new Publication("global", "eu-west", report)), Duration.ofSeconds(30));
+      assertThat(answer.get("global")).containsOnlyKeys("eu-west", "largest");
+      assertThat(redis.hexists(values, "huge")).isFalse();
+      assertThat(redis.zscore(expiry, "huge")).isNull();
+      assertThat(redis.hexists(values, longName)).isFalse();
+      RedisSupport.deleteKeys(redis, prefix);
+    } finally {
+      admin.shutdown();
+    }
+  }
 }

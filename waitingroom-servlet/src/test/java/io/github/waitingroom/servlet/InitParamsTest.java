@@ -56,7 +56,7 @@ class InitParamsTest {
     p.put("keysetFile", keyset.toString());
     p.put("refreshInterval", "PT15S");
     p.put("pathPrefix", "/shop/");
-    p.put("ignorePaths", "/shop/static/, /shop/health *.css");
+    p.put("ignorePaths", "/shop/static/, /shop/health /shop/css/*.css");
     p.put("cookieName", "line");
     p.put("cookieSecure", "always");
     p.put("cookieSameSite", "strict");
@@ -73,7 +73,7 @@ class InitParamsTest {
       assertThat(s.gate.paths().guards("/shop/cart")).isTrue();
       assertThat(s.gate.paths().guards("/shop/static/a.js")).isFalse();
       assertThat(s.gate.paths().guards("/shop/health")).isFalse();
-      assertThat(s.gate.paths().guards("/shop/site.css")).isFalse();
+      assertThat(s.gate.paths().guards("/shop/css/site.css")).isFalse();
       assertThat(s.gate.paths().guards("/elsewhere")).isFalse();
       assertThat(s.gate.cookieName()).isEqualTo("line");
       assertThat(s.gate.cookieSecure()).isEqualTo(io.github.waitingroom.http.CookieSecure.ALWAYS);

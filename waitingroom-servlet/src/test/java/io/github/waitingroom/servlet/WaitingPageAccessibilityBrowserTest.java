@@ -168,6 +168,15 @@ class WaitingPageAccessibilityBrowserTest {
     }
   }
 
+  /** The page's note for a browser whose check does not start, in one language, as shipped. */
+  private static String noScriptNote(String tag) throws java.io.IOException {
+    java.util.Properties p = new java.util.Properties();
+    try (java.io.InputStream in = io.github.waitingroom.http.Gate.class.getResourceAsStream("i18n/messages_" + tag + ".properties")) {
+      p.load(new java.io.InputStreamReader(java.util.Objects.requireNonNull(in), StandardCharsets.UTF_8));
+    }
+    return p.getProperty("checkingNoScript");
+  }
+
   @Test
   void theChallengePageHasNoViolationInAnyLanguage(@TempDir Path profile) throws Exception {
     String axeSource = Files.readString(AXE, StandardCharsets.UTF_8);
@@ -182,6 +191,8 @@ class WaitingPageAccessibilityBrowserTest {
           b.get(s.uri("/store").toString());
           assertThat(b.findElement(By.tagName("html")).getAttribute("lang")).isEqualTo(tag);
           assertThat(b.findElement(By.className("captcha")).getAttribute("data-sitekey")).isEqualTo("site-key");
+          // Issue 42: the note for when nothing happens promises no place (noScriptPlaces is 0 by default).
+          assertThat(b.findElement(By.tagName("body")).getText()).as(tag).contains(noScriptNote(tag));
           assertThat(axe(b, axeSource)).as("challenge " + scheme + " " + (s == plain ? "plain" : "branded") + " " + tag)
               .isEmpty();
         }

@@ -288,7 +288,7 @@ class WaitingRoomFilterTest {
 
   @Test
   void ignoredPathsPassThroughWithoutATicket() throws Exception {
-    start(small().build(), f -> f.ignorePaths("/static/", "/health", "*.png"));
+    start(small().build(), f -> f.ignorePaths("/static/", "/health", "/img/*.png"));
     new Visitor(server()).get("/");
     new Visitor(server()).get("/");
     Visitor v = new Visitor(server());
@@ -351,12 +351,12 @@ class WaitingRoomFilterTest {
 
   @Test
   void ignoreRulesApplyOnlyToGetAndHeadOfCanonicalPaths() throws Exception {
-    start(small().build(), f -> f.ignorePaths("/static/", "*.css", "/assets/*.js"));
+    start(small().build(), f -> f.ignorePaths("/static/", "/css/*.css", "/assets/*.js"));
     new Visitor(server()).get("/");
     new Visitor(server()).get("/");
     Visitor v = new Visitor(server());
 
-    for (String path : List.of("/static/app.css", "/static/img/logo.png", "/site.css", "/deep/dir/site.min.css",
+    for (String path : List.of("/static/app.css", "/static/img/logo.png", "/css/site.css", "/css/dir/site.min.css",
         "/assets/app.js", "/assets/lib/x.js")) {
       HttpResponse<String> r = v.get(path);
       assertThat(inApp(r)).as(path).isTrue();
@@ -373,14 +373,14 @@ class WaitingRoomFilterTest {
     // Paths that only look like static assets once decoded, or that an application could route
     // elsewhere, and writes to ignored paths: all decided by the room.
     hits = server().appHits.get();
-    for (String path : List.of("/buy%3B.css", "/buy%20.css", "/buy;x.css", "/buy;.css", "/bu%79.css",
-        "/static/%2e%2e/buy", "/static/../buy", "/static/./x.css", "/assets/x/../../buy.js", "/buy/x.js",
+    for (String path : List.of("/css/buy%3B.css", "/css/buy%20.css", "/css/buy;x.css", "/css/buy;.css", "/css/bu%79.css",
+        "/admin/x.css", "/static/%2e%2e/buy", "/static/../buy", "/static/./x.css", "/assets/x/../../buy.js", "/buy/x.js",
         "/static;x/app.css", "/static%2Fapp.css")) {
       HttpResponse<String> r = new Visitor(server()).get(path);
       assertThat(inApp(r)).as(path).isFalse();
     }
     for (String method : List.of("POST", "PUT", "DELETE", "PATCH")) {
-      for (String path : List.of("/static/app.css", "/site.css", "/assets/app.js")) {
+      for (String path : List.of("/static/app.css", "/css/site.css", "/assets/app.js")) {
         HttpResponse<String> r = new Visitor(server()).send(method, path, Map.of());
         assertThat(onWaitingPage(r)).as(method + " " + path).isTrue();
       }

@@ -13,17 +13,16 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * org.springframework.boot.actuate.health} to {@code org.springframework.boot.health.contributor}
  * (module {@code spring-boot-health}). It reports exactly what {@link WaitingRoomHealthIndicator}
  * reports on Spring Boot 3.5: {@code DOWN} while this node's syncs of any room fail to reach the
- * store, {@code UP} otherwise (a queueing room is healthy), with the details {@code room}, {@code
- * storeFailing} and {@code rooms.<name>}. Opt-in, for the reason given there:
- * {@code management.health.waitingroom.enabled=true}.
+ * store or any room has stopped planning, {@code UP} otherwise (a queueing room is healthy), with
+ * the details {@code room}, {@code storeFailing}, {@code plansStalled} and {@code rooms.<name>}.
+ * Opt-in, for the reason given there: {@code management.health.waitingroom.enabled=true}.
  *
  * <p>Compiled against Spring Boot 4's {@code spring-boot-health}, which this module declares as
  * provided; the starter registers it only when that module's {@code HealthIndicator} is on the
  * classpath, so a Spring Boot 3.5 application never loads it.
  */
 public class Boot4WaitingRoomHealthIndicator implements HealthIndicator {
-  private final @Nullable WaitingRoom room;
-  private final WaitingRooms rooms;
+  private final StoreHealth store;
 
   /**
    * An indicator over one room.
@@ -41,13 +40,12 @@ public class Boot4WaitingRoomHealthIndicator implements HealthIndicator {
    * @param rooms the further rooms, by name
    */
   public Boot4WaitingRoomHealthIndicator(@Nullable WaitingRoom room, WaitingRooms rooms) {
-    this.room = room;
-    this.rooms = Objects.requireNonNull(rooms, "rooms");
+    this.store = new StoreHealth(room, rooms);
   }
 
   @Override
   public Health health() {
-    StoreHealth h = StoreHealth.of(room, rooms);
-    return (h.failing ? Health.down() : Health.up()).withDetails(h.details).build();
+    StoreHealth.Result h = store.check();
+    return (h.up() ? Health.up() : Health.down()).withDetails(h.details()).build();
   }
 }

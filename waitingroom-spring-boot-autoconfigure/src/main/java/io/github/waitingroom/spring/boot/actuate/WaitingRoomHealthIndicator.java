@@ -9,15 +9,18 @@ import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 
 /**
- * Health of the rooms' store: {@code DOWN} while this node's syncs of any room fail to reach it,
- * {@code UP} otherwise. A room that is queueing visitors is working as designed and stays {@code
- * UP}. The main room is reported in the details {@code room} (its id) and {@code storeFailing}; each
- * further room of {@code waitingroom.rooms} under {@code rooms.<name>}, with the same two details,
- * so the details name the room whose store fails:
+ * Health of the rooms' store and plans: {@code DOWN} while this node's syncs of any room fail to
+ * reach the store, or while any room has stopped planning (it admits nobody new: see {@link
+ * io.github.waitingroom.RoomStatus#plansStalled()}; a node whose keyset shares no key with the
+ * other nodes' is one), {@code UP} otherwise. A room that is queueing visitors is working as
+ * designed and stays {@code UP}. The main room is reported in the details {@code room} (its id),
+ * {@code storeFailing} and {@code plansStalled}; each further room of {@code waitingroom.rooms}
+ * under {@code rooms.<name>}, with the same three details, so the details name the room that is
+ * down:
  *
  * <pre>{@code
- * {"status":"DOWN","details":{"room":"shop","storeFailing":false,
- *   "rooms":{"drop":{"room":"drop","storeFailing":true}}}}
+ * {"status":"DOWN","details":{"room":"shop","storeFailing":false,"plansStalled":false,
+ *   "rooms":{"drop":{"room":"drop","storeFailing":true,"plansStalled":false}}}}
  * }</pre>
  *
  * <p>Opt-in ({@code management.health.waitingroom.enabled=true}): every node of a room shares one
@@ -32,8 +35,7 @@ import org.springframework.boot.actuate.health.HealthIndicator;
  * that fits the application's Boot, under the bean name {@code waitingRoomHealthIndicator}.
  */
 public class WaitingRoomHealthIndicator implements HealthIndicator {
-  private final @Nullable WaitingRoom room;
-  private final WaitingRooms rooms;
+  private final StoreHealth store;
 
   /**
    * An indicator over one room.
@@ -51,13 +53,12 @@ public class WaitingRoomHealthIndicator implements HealthIndicator {
    * @param rooms the further rooms, by name
    */
   public WaitingRoomHealthIndicator(@Nullable WaitingRoom room, WaitingRooms rooms) {
-    this.room = room;
-    this.rooms = Objects.requireNonNull(rooms, "rooms");
+    this.store = new StoreHealth(room, rooms);
   }
 
   @Override
   public Health health() {
-    StoreHealth h = StoreHealth.of(room, rooms);
-    return (h.failing ? Health.down() : Health.up()).withDetails(h.details).build();
+    StoreHealth.Result h = store.check();
+    return (h.up() ? Health.up() : Health.down()).withDetails(h.details()).build();
   }
 }

@@ -14,8 +14,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The filter the starter registers: lets Spring's static files and the operators' {@link
- * WaitingRoomBypass} rules through, and hands everything else to the rooms' {@link
+ * The filter the starter registers: lets Spring's static files (for GET and HEAD: {@code POST
+ * /css/shop.css} is decided like any other request) and the operators' {@link WaitingRoomBypass}
+ * rules through, and hands everything else to the rooms' {@link
  * WaitingRoomFilter}s, one after the other. It decides nothing about admission itself: the room
  * filters, initialised through this one, find each other in the servlet context, and the one whose
  * room a request belongs to (the most specific path prefix) decides it, the others let it through.
@@ -59,8 +60,9 @@ final class GuardFilter implements Filter {
     next.doFilter(request, response);
   }
 
+  /** Whether the request reads one of the application's static files: a GET or HEAD of its path. */
   private boolean isStaticFile(HttpServletRequest req) {
-    if (staticFiles.isEmpty()) {
+    if (staticFiles.isEmpty() || !("GET".equals(req.getMethod()) || "HEAD".equals(req.getMethod()))) {
       return false;
     }
     String servletPath = req.getServletPath();

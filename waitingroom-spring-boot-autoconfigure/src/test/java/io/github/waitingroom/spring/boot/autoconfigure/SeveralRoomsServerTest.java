@@ -98,8 +98,8 @@ class SeveralRoomsServerTest {
     assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
     assertThat(health.body())
         .isEqualTo(
-            "{\"status\":\"UP\",\"details\":{\"room\":\"shop\",\"storeFailing\":false,"
-                + "\"rooms\":{\"drop\":{\"room\":\"drop\",\"storeFailing\":false}}}}");
+            "{\"status\":\"UP\",\"details\":{\"room\":\"shop\",\"storeFailing\":false,\"plansStalled\":false,"
+                + "\"rooms\":{\"drop\":{\"room\":\"drop\",\"storeFailing\":false,\"plansStalled\":false}}}}");
     assertThat(health.headers().allValues("Set-Cookie")).isEmpty();
   }
 }

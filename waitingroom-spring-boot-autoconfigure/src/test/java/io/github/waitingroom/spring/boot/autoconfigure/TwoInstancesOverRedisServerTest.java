@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.waitingroom.RoomStatus;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.spring.boot.actuate.WaitingRoomHealthIndicator;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.net.InetSocketAddress;
@@ -17,6 +18,8 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -33,8 +36,10 @@ class TwoInstancesOverRedisServerTest {
   private static final String KEYSET_VARIABLE = "WR_TWO_INSTANCES_KEYSET";
   private static final String QUEUED = "You are in line";
 
-  private static ConfigurableApplicationContext start(String node, String prefix, String keyset) {
-    return start(1, prefix, keyset, "--waitingroom.node-id=" + node);
+  private static ConfigurableApplicationContext start(String node, String prefix, String keyset, String... more) {
+    List<String> args = new ArrayList<>(List.of(more));
+    args.add("--waitingroom.node-id=" + node);
+    return start(1, prefix, keyset, args.toArray(String[]::new));
   }
 
   private static ConfigurableApplicationContext start(int slots, String prefix, String keyset, String... more) {
@@ -131,6 +136,32 @@ class TwoInstancesOverRedisServerTest {
     }
   }
 
+  /**
+   * Issue 42: two instances whose keysets share no key (one rotated in one step) cannot open each
+   * other's values in the store. Neither plans as if it were alone: both stop planning, and the
+   * health indicator of each says {@code DOWN} with {@code plansStalled}.
+   */
+  @Test
+  void instancesWhoseKeysetsShareNoKeyStopPlanningAndReportDown() throws Exception {
+    requireRedis();
+    String prefix = "wr-test:two-keysets:" + UUID.randomUUID().toString().substring(0, 8) + ":";
+    String[] health = {"--management.health.waitingroom.enabled=true", "--waitingroom.sync-interval=100ms"};
+    try (ConfigurableApplicationContext a = start("a", prefix, TicketKeys.toJson(TicketKeys.generate()), health);
+        ConfigurableApplicationContext b = start("b", prefix, TicketKeys.toJson(TicketKeys.generate()), health)) {
+      for (int i = 0; i < 300 && !(down(a) && down(b)); i++) {
+        Thread.sleep(100);
+      }
+      for (ConfigurableApplicationContext c : List.of(a, b)) {
+        Health h = health(c);
+        assertThat(h.getStatus()).as(h.toString()).isEqualTo(Status.DOWN);
+        assertThat(h.getDetails()).containsEntry("plansStalled", true).containsEntry("storeFailing", false);
+      }
+      assertThat(status(b).planEpoch()).as("b never planned").isEqualTo(Long.MIN_VALUE);
+    } finally {
+      deleteKeys(prefix);
+    }
+  }
+
   /** Lets a visitor in: at once, or after a few polls while its instance's grant arrives. */
   private static HttpResponse<String> admit(Visitor visitor) throws Exception {
     HttpResponse<String> page = visitor.get("/");
@@ -141,6 +172,14 @@ class TwoInstancesOverRedisServerTest {
     }
     assertThat(page.body()).isEqualTo("shop home");
     return page;
+  }
+
+  private static boolean down(ConfigurableApplicationContext context) {
+    return health(context).getStatus() == Status.DOWN;
+  }
+
+  private static Health health(ConfigurableApplicationContext context) {
+    return context.getBean(WaitingRoomHealthIndicator.class).health();
   }
 
   private static void requireRedis() {

@@ -23,11 +23,16 @@ final class Visitor {
   }
 
   HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {
+    return send("GET", path, headers);
+  }
+
+  /** A request of any method, without a body. */
+  HttpResponse<String> send(String method, String path, String... headers) throws IOException, InterruptedException {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
             .header("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
             .timeout(Duration.ofSeconds(10))
-            .GET();
+            .method(method, HttpRequest.BodyPublishers.noBody());
     for (int i = 0; i + 1 < headers.length; i += 2) {
       b.setHeader(headers[i], headers[i + 1]);
     }

@@ -56,6 +56,10 @@ class WaitingRoomServerTest {
     assertThat(queuedCss.statusCode()).isEqualTo(200);
     assertThat(queuedCss.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/css"));
     assertThat(queuedCss.body()).contains("color: #333").doesNotContain(QUEUED);
+    // Static files pass for GET and HEAD only (issue 42): any other method is decided by the room.
+    assertThat(third.send("HEAD", "/css/shop.css").statusCode()).isEqualTo(200);
+    HttpResponse<String> post = third.send("POST", "/css/shop.css");
+    assertThat(post.body()).contains(QUEUED).doesNotContain("color: #333");
     // A page is a visit: static HTML is guarded like any other page, and so is the JSON API.
     assertThat(third.get("/about.html").body()).contains(QUEUED);
     assertThat(third.get("/api/items").body()).contains(QUEUED);

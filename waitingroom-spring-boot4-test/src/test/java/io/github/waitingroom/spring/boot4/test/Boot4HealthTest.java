@@ -54,7 +54,7 @@ class Boot4HealthTest {
     assertThat(health.body())
         .contains("\"status\":\"UP\"")
         .contains("\"room\":\"boot4-shop\"", "\"storeFailing\":false")
-        .contains("\"rooms\":{\"drop\":{\"room\":\"drop\",\"storeFailing\":false}}");
+        .contains("\"rooms\":{\"drop\":{\"room\":\"drop\",\"storeFailing\":false,\"plansStalled\":false}}");
     // Actuator is not guarded: no ticket cookie.
     assertThat(health.headers().allValues("Set-Cookie")).isEmpty();
 

@@ -3,6 +3,7 @@ package io.github.waitingroom;
 import io.github.waitingroom.allocation.LongList;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
+import java.util.Arrays;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -85,6 +86,8 @@ final class NodeState {
   // many of them it counted as reserved (for holders it still found in line).
   private long partialLeftAtTally;
   private long partialKeptAtTally;
+  /** The holders those kept slots were counted for, as pairs: place, then counted since (see {@link #schedule}). */
+  private long[] keptForAtTally = new long[0];
   private long tallySecond = Long.MIN_VALUE;
   /** The second the last tally counted the line as of: polls due before it no longer count. */
   private volatile long lineAsOf = Long.MIN_VALUE;
@@ -365,9 +368,20 @@ final class NodeState {
     // What the plan itself called from the line its tallies counted (see Grant.slotHeldElsewhere).
     long planCut = !roomWide || plan.room().sharedUnknown() ? Long.MIN_VALUE
         : Math.max(plan.cutoffSecond(), plan.lineServed() && tallySecond != Long.MIN_VALUE ? tallySecond - 1 : Long.MIN_VALUE);
-    scheduled.set(new Scheduled(plan, tallySecond, cut, calls, partial.sorted(), tallyGrant, newAtTally,
+    long[] called = partial.sorted();
+    // A holder the tally kept a slot for whom this grant calls (by its arrival, or by place) is let
+    // in on the call without a slot, and the room's plans count it once: its kept slot goes back.
+    // Kept as well, it went to another holder, one over the limit (issue 39: 41 of 40).
+    long kept = partialKeptAtTally;
+    for (int i = 0; i < keptForAtTally.length; i += 2) {
+      long place = keptForAtTally[i];
+      if (calls.called(Ticket.arrivalOf(place), keptForAtTally[i + 1]) || Arrays.binarySearch(called, place) >= 0) {
+        kept--;
+      }
+    }
+    scheduled.set(new Scheduled(plan, tallySecond, cut, calls, called, tallyGrant, newAtTally,
         activateAtMillis, planCut, countedBy, peerReserved, partialSlots, partialCut, partialCutLater,
-        laterAfterMillis, partialLeftAtTally, partialKeptAtTally));
+        laterAfterMillis, partialLeftAtTally, kept));
   }
 
   /**
@@ -732,11 +746,16 @@ final class NodeState {
     // them as are still in line, the first by place; the others count in the line again.
     long kept = Math.min(outstandingPartial, firstHolders.size());
     long k = 0;
+    LongList keptFor = new LongList();
     for (var e : firstHolders.entrySet()) {
       if (k++ >= kept) {
         countInLine(e.getValue(), asOf, Ticket.arrivalOf(e.getKey()), line, shared);
+      } else {
+        keptFor.add(e.getKey());
+        keptFor.add(e.getValue().countedSince);
       }
     }
+    keptForAtTally = keptFor.toArray();
     reserved += kept;
     partialLeftAtTally = outstandingPartial;
     partialKeptAtTally = kept;

@@ -95,6 +95,22 @@ class SpikeSimulatorTest {
     assertThat(r.invertedUsers).isZero();
   }
 
+  /**
+   * The runs that went 41 over a limit of 40 (seeds 71, 144, 154 and 197 of {@code --seeds=1..200
+   * --mix=legacy tiny-one-node} on 902fafb): a tally kept a partial second's left slots for its
+   * first holders, the next plan's cutoff called those holders by arrival (let in without a slot),
+   * and the kept slots went to the next holders as well. The mechanism is pinned in {@code
+   * PartialSecondTest}; this replays the whole run.
+   */
+  @Test
+  void theRunsThatWentOneOverTheLimitStayWithinIt() {
+    for (long seed : new long[] {71, 197}) {
+      SpikeSimulator.Result r = SpikeSimulator.run(Scenario.tiny(seed).withClientMix(Scenario.ClientMix.LEAVERS_ONLY, "legacy"));
+      assertThat(r.peakActive).as("seed " + seed).isLessThanOrEqualTo(r.scenario.totalActiveUsers());
+      assertLimits(r);
+    }
+  }
+
   @Test
   void theSameSeedGivesTheSameRunBitForBit() {
     // Not only the traffic: every random choice of every node (tie-break bits, draws, sync

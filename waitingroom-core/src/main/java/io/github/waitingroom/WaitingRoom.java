@@ -744,7 +744,13 @@ public final class WaitingRoom implements AutoCloseable {
       return this;
     }
 
-    /** Builds the room and runs its first sync. */
+    /**
+     * Builds the room and runs its first sync.
+     *
+     * @throws IllegalStateException if the store answered that first exchange without its clock
+     *     ({@link io.github.waitingroom.coordinator.Transport#CLOCK_SCOPE}): the transport does not
+     *     keep the contract, and a room on it could admit more than its limits
+     */
     public WaitingRoom build() {
       Transport t = transport;
       return new WaitingRoom(this, t != null ? t : new InMemoryTransport(clock));

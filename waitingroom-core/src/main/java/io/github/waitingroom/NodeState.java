@@ -82,11 +82,12 @@ final class NodeState {
   private Grant tallyGrant = grant;
   private long newAtTally;
   private long[] partialAtTally = new long[0];
-  // What was left of the slots for the first holders of partial seconds at the last tally, and how
-  // many of them it counted as reserved (for holders it still found in line).
+  // What was left of the slots for the first holders of partial seconds at the last tally.
   private long partialLeftAtTally;
-  private long partialKeptAtTally;
-  /** The holders those kept slots were counted for, as pairs: place, then counted since (see {@link #schedule}). */
+  /**
+   * The holders the last tally kept those slots for (still in line), as pairs: place, then counted
+   * since; half its length is how many it counted as reserved (see {@link #schedule}).
+   */
   private long[] keptForAtTally = new long[0];
   private long tallySecond = Long.MIN_VALUE;
   /** The second the last tally counted the line as of: polls due before it no longer count. */
@@ -334,8 +335,8 @@ final class NodeState {
     }
     long partialSlots = 0;
     // The slots the tally kept are for holders at or below the last cuts.
-    long partialCut = partialKeptAtTally > 0 ? tallyGrant.partialCut : Long.MIN_VALUE;
-    long partialCutLater = partialKeptAtTally > 0 ? tallyGrant.partialCutLater : Long.MIN_VALUE;
+    long partialCut = keptForAtTally.length > 0 ? tallyGrant.partialCut : Long.MIN_VALUE;
+    long partialCutLater = keptForAtTally.length > 0 ? tallyGrant.partialCutLater : Long.MIN_VALUE;
     // The holders of the partial second who hold no slot yet (the tally counted the ones called
     // before as reserved, not in its line).
     long[] places = plan.partialGrant() > 0 ? placesWaiting(a -> a == plan.partialSecond(), true) : new long[0];
@@ -372,7 +373,7 @@ final class NodeState {
     // A holder the tally kept a slot for whom this grant calls (by its arrival, or by place) is let
     // in on the call without a slot, and the room's plans count it once: its kept slot goes back.
     // Kept as well, it went to another holder, one over the limit (issue 39: 41 of 40).
-    long kept = partialKeptAtTally;
+    long kept = keptForAtTally.length / 2;
     for (int i = 0; i < keptForAtTally.length; i += 2) {
       long place = keptForAtTally[i];
       if (calls.called(Ticket.arrivalOf(place), keptForAtTally[i + 1]) || Arrays.binarySearch(called, place) >= 0) {
@@ -758,7 +759,6 @@ final class NodeState {
     keptForAtTally = keptFor.toArray();
     reserved += kept;
     partialLeftAtTally = outstandingPartial;
-    partialKeptAtTally = kept;
     tallySecond = now;
     lineAsOf = asOf;
     tallyGrant = g;

@@ -11,14 +11,15 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The friction newcomers face while people wait ({@link Gate.Builder#proofOfWork}, {@link
  * Gate.Builder#humanCheck}): the challenge page, the checks of a proof of work and of a human-check
  * token, the {@linkplain Gate.Builder#noScriptPlaces no-script budget}, and the infinite queue for
- * a client the human check flagged. Its one piece of state, the budget, is an atomic word.
+ * a client the human check flagged. Every challenge is bound to the {@linkplain ClientAddress
+ * address} of the client it was issued to. Its state is the budget ({@link NoScriptBudget}) and the
+ * proof of work's spent set, both lock-free on the way that checks them.
  */
 final class Friction {
   private static final String CHALLENGE_PREFIX = "c.";
@@ -32,10 +33,8 @@ final class Friction {
   private final @Nullable HumanCheck human;
   private final @Nullable Seal flagSeal;
   private final long penaltySeconds;
-  /** Places per minute for waiting out the penalty alone ({@link Gate.Builder#noScriptPlaces}). */
-  private final int noScriptPerMinute;
-  /** This minute's no-script places: the minute (low 24 bits) above 40 bits of count. */
-  private final AtomicLong noScriptUsed = new AtomicLong();
+  /** Places a minute for waiting out the penalty alone ({@link Gate.Builder#noScriptPlaces}), per node and per client. */
+  private final NoScriptBudget noScript;
   /** The extra sources the challenge page's policy allows for the human check's widget ("" for none). */
   private final String widgetSources;
 
@@ -48,7 +47,7 @@ final class Friction {
     this.pow = new ProofOfWork(room.seal("pow"), b.get(GateSettings.PROOF_OF_WORK), ProofOfWork.DEFAULT_TTL_SECONDS);
     this.flagSeal = human != null ? room.seal("flag") : null;
     this.penaltySeconds = b.get(GateSettings.CHALLENGE_PENALTY).toSeconds();
-    this.noScriptPerMinute = b.get(GateSettings.NO_SCRIPT_PLACES);
+    this.noScript = new NoScriptBudget(b.get(GateSettings.NO_SCRIPT_PLACES));
     this.widgetSources = human == null ? "" : " " + String.join(" ", human.widget().sources());
   }
 
@@ -109,9 +108,13 @@ final class Friction {
     return human != null && humanToken(request) != null;
   }
 
-  /** Whether the human check would use the client's address for a request with this query. */
+  /**
+   * Whether the gate keeps the client's address on a request with this query: always, since every
+   * challenge is bound to the address it was issued to ({@link ClientAddress}); the human check
+   * passes it on to its service too.
+   */
   boolean wantsRemoteAddress(@Nullable String rawQuery) {
-    return human != null && rawQuery != null && QueryFlags.hasFlag(rawQuery, Gate.HUMAN_PARAM);
+    return true;
   }
 
   private @Nullable String humanToken(GateRequest request) {
@@ -164,10 +167,12 @@ final class Friction {
 
   /**
    * A newcomer the room would put in line, not yet let queue: it gets a place if it passed the
-   * human check, or sent a proof of work that solves the challenge its own cookie holds (bound to
-   * the client that fetched it) and that was not spent on this node; or, within the {@linkplain
-   * Gate.Builder#noScriptPlaces no-script budget}, holds a challenge at least the penalty old. A
-   * flagged one goes to the infinite queue; anyone else gets the challenge page.
+   * human check, or sent a proof of work that solves the challenge its own cookie holds, issued to
+   * its own address, and not spent on this node; or, within the {@linkplain
+   * Gate.Builder#noScriptPlaces no-script budget} (the node's and its address's), holds such a
+   * challenge at least the penalty old. A failed or never answered human check gets nothing by
+   * itself. A flagged client goes to the infinite queue; anyone else gets the challenge page, with
+   * a fresh challenge when its own was spent, expired or issued to another address.
    */
   private GateResponse challenge(GateRequest request, HumanCheck.@Nullable Verdict verdict) {
     ProofOfWork p = pow;
@@ -176,7 +181,12 @@ final class Friction {
       return answers.infiniteQueue(request, flagCookie(request, now));
     }
     String f = request.friction();
+    long client = ClientAddress.key(request.remoteAddress());
     ProofOfWork.Challenge held = f != null && f.startsWith(CHALLENGE_PREFIX) ? p.open(f.substring(2), now) : null;
+    if (held != null && held.client() != client) {
+      // Fetched through another address (harvested, or the client moved): worth nothing here.
+      held = null;
+    }
     boolean pass = verdict == HumanCheck.Verdict.PASSED;
     String proof = pass || p.difficulty() == 0 ? null : QueryFlags.queryValue(request.query(), Gate.PROOF_PARAM);
     if (proof != null && held != null) {
@@ -187,8 +197,8 @@ final class Friction {
       pass = proof.length() > dot + 1 && proof.charAt(dot) == '.' && proof.startsWith(t)
           && ProofOfWork.solves(t, proof.substring(dot + 1), held.difficulty()) && p.spend(held, now);
     }
-    if (!pass && held != null && noScriptPerMinute > 0 && now - held.issued() >= penaltySeconds && !p.spent(held)
-        && noScriptPlace(now)) {
+    if (!pass && held != null && noScript.on() && now - held.issued() >= penaltySeconds && !p.spent(held)
+        && noScript.take(client, now)) {
       pass = p.spend(held, now);
     }
     if (pass) {
@@ -202,32 +212,13 @@ final class Friction {
       long age = now - held.issued();
       // Past the penalty without a budget left (or none at all), the page asks again after a
       // whole penalty: never a reload every second.
-      remaining = age < penaltySeconds ? penaltySeconds - age : noScriptPerMinute > 0 ? Math.min(penaltySeconds, 5) : penaltySeconds;
+      remaining = age < penaltySeconds ? penaltySeconds - age : noScript.on() ? Math.min(penaltySeconds, 5) : penaltySeconds;
     } else {
-      token = p.issue(now);
+      token = p.issue(now, client);
       setCookie = cookies.friction(request, CHALLENGE_PREFIX + token, p.ttlSeconds());
       remaining = Math.max(1, penaltySeconds);
     }
     return answers.challenge(new Challenged(token, p.difficulty(), remaining), setCookie, request, now, widgetSources);
-  }
-
-  /**
-   * Takes one place of this minute's {@linkplain Gate.Builder#noScriptPlaces no-script budget}: one
-   * compare-and-set on a word that holds the minute and the count, no lock, no allocation.
-   */
-  private boolean noScriptPlace(long now) {
-    long minute = Math.floorDiv(now, 60);
-    while (true) {
-      long state = noScriptUsed.get();
-      long used = state >>> 40 == (minute & 0xFFFFFF) ? state & 0xFF_FFFF_FFFFL : 0;
-      if (used >= noScriptPerMinute) {
-        return false;
-      }
-      long next = ((minute & 0xFFFFFF) << 40) | (used + 1);
-      if (noScriptUsed.compareAndSet(state, next)) {
-        return true;
-      }
-    }
   }
 
   private String flagCookie(GateRequest request, long now) {

@@ -401,9 +401,9 @@ public final class Gate {
   }
 
   /**
-   * Whether the human check would use the client's address for this request (its query carries a
-   * token for it): an adapter reads the address into {@link GateRequest#remoteAddress()} only
-   * then.
+   * Whether the gate uses the client's address for this request: with friction on, always (a
+   * newcomer's challenge is bound to its address, and the human check passes it on). An adapter
+   * reads the address into {@link GateRequest#remoteAddress()} only then.
    *
    * @param rawQuery the raw query string, or {@code null}
    * @return whether to pass the client's address
@@ -470,11 +470,11 @@ public final class Gate {
    * Reads a request that the gate {@linkplain #decides decides} into a {@link GateRequest}: the
    * adapter gives what only it can read (the context path, the method, whether it came over TLS,
    * the host) and how to read a cookie, a header and the client's address; the gate reads the
-   * cookies it names, the headers the page needs, and the address only when its human check does.
+   * cookies it names, the headers the page needs, and the address only when friction is on.
    *
    * @param request the request so far: {@link GateRequest#builder}, with {@code secure} and {@code host}
    * @param rawQuery the raw query string, or {@code null}
-   * @param remoteAddress the client's address, or {@code null}; kept only when the human check needs it
+   * @param remoteAddress the client's address, or {@code null}; kept only with friction on
    * @param cookies a cookie's value by name
    * @param headers a header's first value by name
    * @return the request

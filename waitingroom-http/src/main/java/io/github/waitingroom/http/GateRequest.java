@@ -30,9 +30,10 @@ import org.jspecify.annotations.Nullable;
  * @param friction the value of the room's challenge cookie ({@link Gate#frictionCookieName()}),
  *     or {@code null}: read it only when {@link Gate#frictionOn()} (it holds a newcomer's
  *     proof-of-work challenge or the infinite queue's marker)
- * @param remoteAddress the client's address as the server sees it, or {@code null}: passed to the
- *     {@linkplain Gate.Builder#humanCheck human check} (read it only when {@link
- *     Gate#wantsRemoteAddress} says so)
+ * @param remoteAddress the client's address as the server sees it, or {@code null}: a newcomer's
+ *     challenge is bound to it and the no-script budget counted by it, and the {@linkplain
+ *     Gate.Builder#humanCheck human check} passes it on (read it only when {@link
+ *     Gate#wantsRemoteAddress} says so: with friction on)
  */
 public record GateRequest(
     String contextPath,

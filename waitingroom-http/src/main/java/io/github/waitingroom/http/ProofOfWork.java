@@ -18,8 +18,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A <b>challenge</b> is a token sealed with the room's keys ({@link
  * io.github.waitingroom.WaitingRoom#seal}, purpose {@code pow}): a format byte, the second it was
- * issued, 64 random bits and the difficulty. Every node of the room opens what any node issued; no
- * node keeps anything per challenge it issues. A <b>solution</b> is a nonce, 1 to {@value
+ * issued, 64 random bits, the difficulty and the key of the client it was issued to (64 bits of a
+ * hash of its address, see {@link #issue(long, long)}; 0 from {@link #issue(long)}). Every node of
+ * the room opens what any node issued; no node keeps anything per challenge it issues. A <b>solution</b> is a nonce, 1 to {@value
  * #MAX_NONCE_LENGTH} characters out of {@code 0-9 a-z}, such that SHA-256 of the token's ASCII
  * characters followed by the nonce's has at least {@code difficulty} leading zero bits: about
  * 2<sup>difficulty</sup> hashes to find, one to check. {@link #verify} opens the token (one AEAD
@@ -57,8 +58,10 @@ public final class ProofOfWork {
   /** The highest difficulty: 2^32 hashes, hours on a phone. */
   public static final int MAX_DIFFICULTY = 32;
 
-  private static final byte FORMAT = 1;
-  private static final int PLAINTEXT = 1 + 8 + 8 + 1;
+  /** 2: with the client's key (issue 42); a token of format 1 (without it) no longer opens. */
+  private static final byte FORMAT = 2;
+  private static final int PLAINTEXT = 1 + 8 + 8 + 1 + 8;
+
   private static final long MAX_SKEW_SECONDS = 30;
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final ThreadLocal<MessageDigest> SHA256 =
@@ -195,8 +198,13 @@ public final class ProofOfWork {
     this.previous = new Spent(Long.MIN_VALUE, maxSpent);
   }
 
-  /** An opened challenge: when it was issued, its random id and its difficulty. */
-  record Challenge(String token, long issued, long id, int difficulty) {}
+  /** An opened challenge: when it was issued, its random id, its difficulty and the key of its client. */
+  record Challenge(String token, long issued, long id, int difficulty, long client) {
+    /** Without a client (0): for tests. */
+    Challenge(String token, long issued, long id, int difficulty) {
+      this(token, issued, id, difficulty, 0);
+    }
+  }
 
   /**
    * The leading zero bits a solution needs.
@@ -217,14 +225,27 @@ public final class ProofOfWork {
   }
 
   /**
-   * Issues a challenge.
+   * Issues a challenge bound to no client (client key 0), as {@link #issue(long, long)}.
    *
    * @param now the epoch second it is issued at
-   * @return the token, base64url (about 80 characters)
+   * @return the token, base64url (about 90 characters)
    */
   public String issue(long now) {
+    return issue(now, 0);
+  }
+
+  /**
+   * Issues a challenge for one client. The gate passes the key of the client's address and, when
+   * the challenge comes back, gives it a place only if the key of that request's address is the
+   * same: a challenge harvested through one address is worth nothing from another.
+   *
+   * @param now the epoch second it is issued at
+   * @param client the client's key
+   * @return the token, base64url (about 90 characters)
+   */
+  String issue(long now, long client) {
     ByteBuffer b = ByteBuffer.allocate(PLAINTEXT);
-    b.put(FORMAT).putLong(now).putLong(RANDOM.nextLong()).put((byte) difficulty);
+    b.put(FORMAT).putLong(now).putLong(RANDOM.nextLong()).put((byte) difficulty).putLong(client);
     return seal.seal(b.array());
   }
 
@@ -239,10 +260,11 @@ public final class ProofOfWork {
     long issued = b.getLong();
     long id = b.getLong();
     int bits = b.get();
+    long client = b.getLong();
     if (issued > now + MAX_SKEW_SECONDS || now - issued >= ttl || bits < 0 || bits > MAX_DIFFICULTY) {
       return null;
     }
-    return new Challenge(token, issued, id, bits);
+    return new Challenge(token, issued, id, bits, client);
   }
 
   /**

@@ -81,7 +81,18 @@ class FrictionTest {
 
   /** A full room (the first visitor holds its only slot) behind a filter with friction; returns that visitor. */
   private Visitor fullRoom(WaitingRoomFilter.Builder filter) throws Exception {
-    TestServer s = TestServer.start(filter.build());
+    return fullRoom(TestServer.start(filter.build()));
+  }
+
+  /**
+   * The same behind a proxy: the container takes the client's address from {@code
+   * X-Forwarded-For}, so that {@link Visitor#Visitor(TestServer, String)} can come from many.
+   */
+  private Visitor fullRoomBehindProxy(WaitingRoomFilter.Builder filter) throws Exception {
+    return fullRoom(TestServer.startBehindProxy(filter.build()));
+  }
+
+  private Visitor fullRoom(TestServer s) throws Exception {
     server = s;
     Visitor first = new Visitor(s);
     assertThat(first.get("/").body()).as("a free slot: no friction").startsWith("app:");
@@ -107,6 +118,14 @@ class FrictionTest {
   private void sync(Duration by) {
     clock.advance(by);
     java.util.Objects.requireNonNull(room).sync();
+  }
+
+  /** Moves the clock to the start of a minute (the no-script budget's), the holder keeping its slot. */
+  private void toMinuteStart(Visitor holder) throws Exception {
+    while (clock.instant().getEpochSecond() % 60 != 0) {
+      sync(Duration.ofSeconds(Math.min(20, 60 - clock.instant().getEpochSecond() % 60)));
+      assertThat(holder.get("/").body()).startsWith("app:");
+    }
   }
 
   @Test
@@ -391,21 +410,19 @@ class FrictionTest {
     r.close();
     room = null;
 
-    // With a budget of 3 a minute, 20 harvested challenges get 3 places a minute, no more.
+    // With a budget of 3 a minute, 20 harvested challenges get 3 places a minute, no more, even
+    // from 20 addresses (one address gets one a minute: see the test below).
     WaitingRoom budgeted = room();
-    Visitor holder = fullRoom(WaitingRoomFilter.builder(budgeted).proofOfWork(BITS).noScriptPlaces(3));
+    Visitor holder = fullRoomBehindProxy(WaitingRoomFilter.builder(budgeted).proofOfWork(BITS).noScriptPlaces(3));
     List<Visitor> bots = new java.util.ArrayList<>();
     for (int i = 0; i < 20; i++) {
-      Visitor bot = new Visitor(srv());
+      Visitor bot = new Visitor(srv(), "203.0.113." + (i + 1));
       bot.get("/");
       bots.add(bot);
     }
     sync(Duration.ofSeconds(31));
     assertThat(holder.get("/").body()).startsWith("app:");
-    while (clock.instant().getEpochSecond() % 60 != 0) { // to the start of a minute
-      sync(Duration.ofSeconds(Math.min(20, 60 - clock.instant().getEpochSecond() % 60)));
-      assertThat(holder.get("/").body()).startsWith("app:");
-    }
+    toMinuteStart(holder);
     int placed = 0;
     for (Visitor bot : bots) {
       bot.get("/");
@@ -531,6 +548,105 @@ class FrictionTest {
     v.getJson("/?waitingRoomStatus=1&waitingRoomHuman=0.a%2Bb%2Fc%3Dd+e");
     assertThat(asked).hasSize(1);
     assertThat(asked.peek().get("response")).containsExactly("0.a+b/c=d e");
+  }
+
+  /**
+   * Issue 42: the no-script budget was the node's, shared: one client holding 20 harvested
+   * challenges took all 3 places of a minute, and visitors without JavaScript got none. Now one
+   * address gets at most one place a minute however many challenges it holds, and the rest of
+   * the budget is left to other addresses.
+   */
+  @Test
+  void oneAddressGetsOneNoScriptPlaceAMinuteHoweverManyChallengesItHarvested() throws Exception {
+    WaitingRoom r = room();
+    Visitor holder = fullRoomBehindProxy(WaitingRoomFilter.builder(r).proofOfWork(BITS).noScriptPlaces(3));
+    List<Visitor> bots = new java.util.ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      Visitor bot = new Visitor(srv(), "203.0.113.7");
+      assertThat(bot.get("/").body()).contains("Checking your browser");
+      bots.add(bot);
+    }
+    Visitor plainA = new Visitor(srv(), "198.51.100.1");
+    Visitor plainB = new Visitor(srv(), "2001:db8:1:2::a");
+    plainA.get("/");
+    plainB.get("/");
+    sync(Duration.ofSeconds(31));
+    toMinuteStart(holder);
+    int placed = 0;
+    for (Visitor bot : bots) {
+      bot.get("/");
+      placed += bot.ticket("wr_shop_q") != null ? 1 : 0;
+    }
+    assertThat(placed).as("one place for the address, however many challenges").isEqualTo(1);
+    assertThat(plainA.get("/").body()).as("another address still gets its place").contains("You are in line");
+    assertThat(plainB.get("/").body()).contains("You are in line");
+    sync(Duration.ofSeconds(30));
+    assertThat(holder.get("/").body()).startsWith("app:");
+    for (Visitor bot : bots) {
+      if (bot.ticket("wr_shop_q") == null) {
+        bot.get("/");
+        placed += bot.ticket("wr_shop_q") != null ? 1 : 0;
+      }
+    }
+    assertThat(placed).as("the same minute: no second place").isEqualTo(1);
+    sync(Duration.ofSeconds(30));
+    assertThat(holder.get("/").body()).startsWith("app:");
+    for (Visitor bot : bots) {
+      if (bot.ticket("wr_shop_q") == null) {
+        bot.get("/");
+        placed += bot.ticket("wr_shop_q") != null ? 1 : 0;
+      }
+    }
+    assertThat(placed).as("one more the next minute").isEqualTo(2);
+  }
+
+  /**
+   * Issue 42: a challenge was bound only to the cookie that carried it, which the harvester holds:
+   * a challenge cookie fetched through one address, copied with its solution (or after the
+   * penalty) to a client at another address, got a place. Now a challenge is bound to the address
+   * it was issued to (an IPv6 address by its /64): from another, the client gets a fresh
+   * challenge and no place.
+   */
+  @Test
+  void aHarvestedChallengeIsWorthNothingFromAnotherAddress() throws Exception {
+    WaitingRoom r = room();
+    Visitor holder = fullRoomBehindProxy(WaitingRoomFilter.builder(r).proofOfWork(BITS).noScriptPlaces(10));
+    Visitor harvester = new Visitor(srv(), "203.0.113.7");
+    String token = token(harvester.get("/"));
+    String cookie = java.util.Objects.requireNonNull(harvester.ticket("wr_shop_c"));
+    String proof = token + "." + ProofOfWork.solve(token, BITS);
+
+    Visitor elsewhere = new Visitor(srv(), "198.51.100.9");
+    elsewhere.setTicket("wr_shop_c", cookie);
+    HttpResponse<String> refused = elsewhere.getJson("/?waitingRoomStatus=1&waitingRoomProof=" + proof);
+    assertThat(status(refused)).as("solved, but from another address").containsEntry("status", "challenge");
+    assertThat(refused.headers().firstValue("Set-Cookie").orElseThrow()).as("a fresh challenge for this address")
+        .startsWith("wr_shop_c=c.").doesNotContain(cookie);
+    assertThat(elsewhere.ticket("wr_shop_q")).isNull();
+
+    // Past the penalty, the no-script path does not take it from another address either.
+    Visitor waited = new Visitor(srv(), "203.0.113.8");
+    waited.get("/");
+    String waitedCookie = java.util.Objects.requireNonNull(waited.ticket("wr_shop_c"));
+    sync(Duration.ofSeconds(31));
+    assertThat(holder.get("/").body()).startsWith("app:");
+    Visitor carried = new Visitor(srv(), "198.51.100.10");
+    carried.setTicket("wr_shop_c", waitedCookie);
+    HttpResponse<String> carriedPage = carried.get("/");
+    assertThat(carriedPage.body()).contains("Checking your browser").contains("content=\"30\"");
+    assertThat(carried.ticket("wr_shop_q")).isNull();
+    assertThat(carriedPage.headers().firstValue("Set-Cookie").orElseThrow()).as("a fresh challenge, its penalty from now")
+        .startsWith("wr_shop_c=c.").doesNotContain(waitedCookie);
+
+    // The clients that fetched them still get their places; an IPv6 client anywhere in its /64.
+    assertThat(status(harvester.getJson("/?waitingRoomStatus=1&waitingRoomProof=" + proof))).containsEntry("status", "queued");
+    assertThat(waited.get("/").body()).contains("You are in line");
+    Visitor six = new Visitor(srv(), "2001:db8:1:2::a");
+    String sixToken = token(six.get("/"));
+    Visitor sameBlock = new Visitor(srv(), "2001:db8:1:2:ffff:1:2:3");
+    sameBlock.setTicket("wr_shop_c", java.util.Objects.requireNonNull(six.ticket("wr_shop_c")));
+    assertThat(status(sameBlock.getJson("/?waitingRoomStatus=1&waitingRoomProof=" + sixToken + "." + ProofOfWork.solve(sixToken, BITS))))
+        .as("the same /64").containsEntry("status", "queued");
   }
 
   @Test

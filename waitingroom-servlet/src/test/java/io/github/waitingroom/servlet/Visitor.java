@@ -17,9 +17,20 @@ final class Visitor {
   final CookieManager jar = new CookieManager();
   private final HttpClient client;
   private final TestServer server;
+  /** The client address a proxy in front would forward ({@code X-Forwarded-For}), or null. */
+  private final @Nullable String address;
 
   Visitor(TestServer server) {
+    this(server, null);
+  }
+
+  /**
+   * A visitor from another address, as a proxy in front tells it: for a server started {@linkplain
+   * TestServer#startBehindProxy behind a proxy}, whose container then reports it as the remote address.
+   */
+  Visitor(TestServer server, @Nullable String address) {
     this.server = server;
+    this.address = address;
     this.client =
         HttpClient.newBuilder().cookieHandler(jar).connectTimeout(Duration.ofSeconds(5)).build();
   }
@@ -71,9 +82,12 @@ final class Visitor {
   }
 
   private HttpResponse<String> send(String path, String accept) throws IOException, InterruptedException {
-    HttpRequest request =
-        HttpRequest.newBuilder(server.uri(path)).header("Accept", accept).timeout(Duration.ofSeconds(10)).GET().build();
-    return client.send(request, HttpResponse.BodyHandlers.ofString());
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(server.uri(path)).header("Accept", accept).timeout(Duration.ofSeconds(10)).GET();
+    if (address != null) {
+      b.header("X-Forwarded-For", address);
+    }
+    return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /** The ticket cookie's value in the jar, or null. */

@@ -11,19 +11,23 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * others who browse without JavaScript still get theirs.
  *
  * <p>Each count is one atomic word, the minute (low 24 bits) above 40 bits of count, moved by
- * compare-and-set: no lock, no allocation. Clients are counted in {@value #SLOTS} words by a
- * salted hash of their address key (128 KiB, made only when the budget is not 0). Two addresses
- * may share a word: a client is then wrongly refused for the rest of the minute when another took
- * that word's place, which at most the node's budget a minute of words can be, so with a budget of
- * B an honest client is refused so with a chance of at most B / {@value #SLOTS} a minute (0.2 % at
- * 30 a minute), and gets its place the next minute.
+ * compare-and-set: no lock, no allocation. Clients are counted in {@value #SLOTS_PER_PLACE} words
+ * per place of the budget (a power of two, at least {@value #MIN_SLOTS}: 16 KiB at 30 a minute, 8
+ * MiB at the most, 10,000; made only when the budget is not 0), by a hash of their address key,
+ * the minute and a salt of this node. Two addresses may share a word: a client is then wrongly
+ * refused when another took that word's place this minute, and at most the budget's places a
+ * minute are taken, so the chance is at most 1 in {@value #SLOTS_PER_PLACE}; the next minute the
+ * words are drawn anew.
  */
 final class NoScriptBudget {
   /** The places a minute one client address may take. */
   static final int PER_CLIENT = 1;
 
-  /** The words that count clients apart. */
-  static final int SLOTS = 1 << 14;
+  /** The words that count clients apart, per place a minute of the node's budget. */
+  static final int SLOTS_PER_PLACE = 64;
+
+  /** The fewest words that count clients apart. */
+  static final int MIN_SLOTS = 1 << 11;
 
   private static final long COUNT = 0xFF_FFFF_FFFFL;
 
@@ -35,7 +39,8 @@ final class NoScriptBudget {
   /** @param perMinute the node's places a minute, 0 for none */
   NoScriptBudget(int perMinute) {
     this.perMinute = perMinute;
-    this.clients = new AtomicLongArray(perMinute > 0 ? SLOTS : 0);
+    int slots = Math.max(MIN_SLOTS, Integer.highestOneBit(Math.max(1, perMinute * SLOTS_PER_PLACE - 1)) << 1);
+    this.clients = new AtomicLongArray(perMinute > 0 ? slots : 0);
   }
 
   /** Whether any place is ever granted. */
@@ -56,7 +61,7 @@ final class NoScriptBudget {
       return false;
     }
     long minute = Math.floorDiv(now, 60) & 0xFFFFFF;
-    int slot = (int) (mix(client ^ salt) & (SLOTS - 1));
+    int slot = (int) (mix(client ^ salt ^ minute * 0x9E3779B97F4A7C15L) & (clients.length() - 1));
     if (!take(clients, slot, minute, PER_CLIENT)) {
       return false;
     }

@@ -505,6 +505,47 @@ class FrictionTest {
   }
 
   /**
+   * Issue 42, with a no-script budget granted: clients that never load the human check's widget,
+   * or fail it, get no more than what waiting alone gets anyone, one place a minute per address
+   * within the budget, however many of them one address runs; a pass still gets a place at once.
+   */
+  @Test
+  void withABudgetClientsThatNeverPassTheHumanCheckGetOnlyTheirAddresssPlaceAMinute() throws Exception {
+    WaitingRoom r = room();
+    HumanCheck turnstile = SiteVerify.turnstile("site-key-1", "s3cret").verifyUrl(siteVerify());
+    Visitor holder = fullRoomBehindProxy(WaitingRoomFilter.builder(r).humanCheck(turnstile).noScriptPlaces(5));
+    List<Visitor> bots = new java.util.ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      Visitor bot = new Visitor(srv(), "203.0.113.7");
+      assertThat(bot.get("/").body()).contains("cf-turnstile");
+      if (i % 2 == 0) {
+        assertThat(status(bot.getJson("/?waitingRoomStatus=1&waitingRoomHuman=forged"))).containsEntry("status", "challenge");
+      }
+      bots.add(bot);
+    }
+    sync(Duration.ofSeconds(31));
+    toMinuteStart(holder);
+    int placed = 0;
+    for (int minute = 0; minute < 3; minute++) {
+      for (Visitor bot : bots) {
+        if (bot.ticket("wr_shop_q") == null) {
+          bot.get("/");
+          placed += bot.ticket("wr_shop_q") != null ? 1 : 0;
+        }
+      }
+      assertThat(placed).as("minute %d: one a minute for the address", minute).isEqualTo(minute + 1);
+      sync(Duration.ofSeconds(30));
+      assertThat(holder.get("/").body()).startsWith("app:");
+      sync(Duration.ofSeconds(30));
+      assertThat(holder.get("/").body()).startsWith("app:");
+    }
+    Visitor person = new Visitor(srv(), "203.0.113.7");
+    person.get("/");
+    assertThat(status(person.getJson("/?waitingRoomStatus=1&waitingRoomHuman=good"))).as("a pass, same address")
+        .containsEntry("status", "queued");
+  }
+
+  /**
    * Issue 42: the servlet filter kept the request thread for 30 s against a check configured for
    * 2 s. A check that never answers holds the request no longer than its timeout: the answer (a
    * challenge again) comes within the test's bound of 10 s, while the check would never complete.

@@ -56,8 +56,8 @@ import org.jspecify.annotations.Nullable;
  * waited out the {@linkplain Builder#challengePenalty penalty}; see the README
  * ("Bots and floods"). An admitted or waiting visitor's request costs what it costs without.
  *
- * <p>Thread-safe (its one piece of state, the {@linkplain Builder#noScriptPlaces no-script budget}, is an
- * atomic word); {@link #handle} calls {@link WaitingRoom#decide}, which takes no
+ * <p>Thread-safe (its one piece of state, the {@linkplain Builder#noScriptPlaces no-script budget}, is
+ * held in atomic words); {@link #handle} calls {@link WaitingRoom#decide}, which takes no
  * lock and does no I/O, so an event loop may call it, except for the one request that {@link
  * #mayBlock} (a newcomer's human check): call {@link #handleAsync} for it.
  */

@@ -351,7 +351,9 @@ public abstract class GateOptions<B extends GateOptions<B>> {
    * the solution (one AEAD decryption and one hash). Nothing changes while the room has slots
    * for new arrivals, nor for admitted or waiting visitors. A solution counts only for the
    * challenge in the solving client's own challenge cookie, and once per node: every place costs
-   * one solution. A visitor without JavaScript, or whose browser fails, gets a place only within
+   * one solution. A challenge counts only from the client address it was issued to (an IPv6
+   * address by its /64): behind a proxy, let the container read the client's address from it. A
+   * visitor without JavaScript, or whose browser fails, gets a place only within
    * the {@linkplain #noScriptPlaces no-script budget} (none by default), once the {@linkplain
    * #challengePenalty penalty} is over. The costs measured on a desktop and an emulated phone are
    * in the README ("Bots and floods"). Default: 0, off.
@@ -383,8 +385,11 @@ public abstract class GateOptions<B extends GateOptions<B>> {
    * How many newcomers per minute this node lets queue for only waiting out the {@linkplain
    * #challengePenalty penalty} on the challenge page, without a solution or a passed human
    * check: the path of a browser without JavaScript. The budget is the node's, shared by every
-   * such client, so a bot that fetches (harvests) many challenges and waits gets at most this
-   * many places a minute, and no more with more challenges. Default: 0, none: with friction on,
+   * such client, and one client address (an IPv6 address by its /64) gets at most one place of
+   * it a minute, from a challenge issued to that address: a bot that fetches (harvests) any
+   * number of challenges and waits gets one place a minute per address it holds, and never more
+   * than the budget. A bot with as many addresses as the budget can still take all of it, so
+   * grant only what you would give away. Default: 0, none: with friction on,
    * every place in line costs a solved proof of work or a passed human check (a failed or never
    * answered check stays failed however long the client waits).
    *

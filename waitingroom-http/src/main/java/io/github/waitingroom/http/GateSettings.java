@@ -263,7 +263,8 @@ public final class GateSettings {
           .defaultText("0 (none)")
           .description(
               "How many newcomers per minute this node lets queue for only waiting out the challenge penalty, without"
-                  + " a solved proof of work or a passed human check (browsers without JavaScript), 0 to 10000.")
+                  + " a solved proof of work or a passed human check (browsers without JavaScript), at most one a minute"
+                  + " per client address, 0 to 10000.")
           .parser(s -> Setting.wholeNumber("noScriptPlaces", s))
           .check(v -> {
             if (v < 0 || v > 10_000) {

@@ -230,7 +230,7 @@ public final class WaitingRoom implements AutoCloseable {
           : waitingUnchanged(now);
     }
     if (!in.admitting()) {
-      return waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, now, in);
+      return waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, now - t.lastPoll(), now, in);
     }
     // A node that saw the place before the plan's tally counted it there, and so holds its slot.
     // A node that did not (without session affinity a holder's polls go to any node) lets it in
@@ -259,7 +259,8 @@ public final class WaitingRoom implements AutoCloseable {
       metrics.recordAdmissionFromLine(now - t.arrival());
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
-    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew() || partial, now, in);
+    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew() || partial,
+        now - t.lastPoll(), now, in);
   }
 
   private Decision waitingUnchanged(long now) {
@@ -292,7 +293,7 @@ public final class WaitingRoom implements AutoCloseable {
     if (!admitting) {
       state.queueNew(place, now);
     }
-    Decision d = waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, now, in);
+    Decision d = waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, 0, now, in);
     metrics.recordQueued(d);
     return d;
   }
@@ -333,9 +334,11 @@ public final class WaitingRoom implements AutoCloseable {
    * A waiting answer.
    *
    * @param calledHere whether this node lets the holder in at its next poll
+   * @param sincePoll seconds since the holder's poll before this one (0 for a newcomer): its own
+   *     pace, which the line counts it at when it is slower than told (see {@link NodeState#expect})
    */
-  private Decision waiting(
-      Decision.Outcome outcome, Ticket t, Grant grant, boolean calledHere, long now, LiveSettings.Current in) {
+  private Decision waiting(Decision.Outcome outcome, Ticket t, Grant grant, boolean calledHere, long sincePoll, long now,
+      LiveSettings.Current in) {
     // Before its first plan (a node that just joined the room) the wait is unknown but short.
     long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
     Plan.Estimate e;
@@ -434,7 +437,7 @@ public final class WaitingRoom implements AutoCloseable {
       // later than the last one did, and the room stood empty meanwhile (LineTest over Redis).
       e = new Plan.Estimate(e.usersAhead(), soonest, Math.max(e.low(), soonest), Math.max(e.high(), soonest));
     }
-    long due = state.expect(t.place(), now, refresh);
+    long due = state.expect(t.place(), now, Math.max(refresh, sincePoll));
     long ahead = drawn ? e.usersAhead() : Math.min(e.usersAhead(), t.aheadShown());
     return new Decision(
         outcome, codec.seal(t.shown(ahead).countedUntil(now, due)), config.waitingTimeoutSeconds(), ahead,

@@ -470,16 +470,17 @@ final class NodeState {
   }
 
   /**
-   * Notes the pace of a waiting holder polling at {@code now}: the refresh interval it was told,
-   * or the interval it actually kept since its poll before if that was longer (a browser runs a
-   * background tab's timers once a minute; an API client polls on its own timer), up to {@link
-   * #LONGEST_PACE_SECONDS}. It stays in the line while it misses no more than one poll at that pace
-   * (it comes back within two intervals and two seconds), so a slow client keeps its turn and is
-   * let in at its next poll, and one that stops polling leaves the line after two of its own
-   * intervals. Returns that second, the holder's due.
+   * Notes the pace of a waiting holder polling at {@code now}: it stays in the line while it misses
+   * no more than one poll, that is until two of the refresh intervals it was told and two seconds
+   * (tickets hold whole seconds). A holder that keeps a slower pace of its own ({@code slowPace}: a
+   * browser runs a background tab's timers once a minute, an API client polls on its own timer)
+   * stays until one of its own intervals, up to {@link #LONGEST_PACE_SECONDS}, and one told
+   * interval and two seconds: a slow client keeps its turn and is let in at its next poll, and one
+   * that stops polling leaves the line, with any slot held for it, about one of its intervals later.
+   * Returns that second, the holder's due.
    */
-  long expect(long place, long now, long paceSeconds) {
-    long told = now + 2 * Math.min(paceSeconds, longestPaceSeconds()) + 2;
+  long expect(long place, long now, long refreshSeconds, long slowPace) {
+    long told = now + Math.max(2 * refreshSeconds, refreshSeconds + Math.min(slowPace, longestPaceSeconds())) + 2;
     for (Seen prev = seen.get(place); prev != null && prev.state == State.WAITING && prev.at == now; prev = seen.get(place)) {
       // Parallel requests of this poll may have been told other intervals: the poll counts here
       // until the latest due any of their tickets carries (another node may share it until then).
@@ -819,13 +820,13 @@ final class NodeState {
   }
 
   /**
-   * How recently a waiting user must have polled to count in the line: two of the slowest paces
-   * it is counted at and two seconds (tickets hold whole seconds); its due (see {@link #expect})
-   * is the tighter bound. A user who missed one poll keeps its turn; one whose requests go to
-   * several nodes counts on the few it polled lately, not on every node it ever saw.
+   * How recently a waiting user must have polled to count in the line: the slowest pace it is
+   * counted at, the room's refresh interval and two seconds (the longest due {@link #expect} gives);
+   * its due is the tighter bound. A user who missed one poll keeps its turn; one whose requests go
+   * to several nodes counts on the few it polled lately, not on every node it ever saw.
    */
   long pollWindowSeconds() {
-    return 2 * longestPaceSeconds() + 2;
+    return longestPaceSeconds() + config.refreshSeconds() + 2;
   }
 
   /**

@@ -272,7 +272,7 @@ public final class WaitingRoom implements AutoCloseable {
    * is expected to poll as told again, so one that gives up leaves the line after two of the
    * (short) intervals it was last told, not after two of its earlier, longer ones.
    */
-  private static long slowPace(Ticket t, long now) {
+  static long slowPace(Ticket t, long now) {
     long sincePoll = now - t.lastPoll();
     return 2 * sincePoll > t.due() - t.lastPoll() ? sincePoll : 0;
   }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -75,5 +76,57 @@ class ClientPaceTest {
     long passedBy = java.util.Arrays.stream(admittedAt, 1, users).filter(a -> a > 0 && a < admittedAt[0]).count();
     // At most those the plans called within one of its intervals: a room's worth at this pace.
     assertThat(passedBy).as("later arrivals let in before it").isLessThan(config.totalActiveUsers());
+  }
+
+  /** A waiting ticket that last polled at {@code lastPoll} and was given {@code due}. */
+  private static Ticket polled(long lastPoll, long due) {
+    return new Ticket(Ticket.State.WAITING, Ticket.place(lastPoll - 100, 1), 0, lastPoll, lastPoll, Ticket.NOT_SHOWN,
+        lastPoll - 100, due);
+  }
+
+  /**
+   * Who counts as slow: a holder that polls within the interval it was told is on pace, however
+   * long that interval was; one that comes back after more than half the window its last answer
+   * gave it keeps its own pace, and keeps being counted at it while it keeps polling at it.
+   */
+  @Test
+  void aHolderIsCountedAtItsOwnPaceOnlyWhileItPollsSlowerThanTold() {
+    long a = 1_800_000_000L;
+    // Told 20 s (due in 2 x 20 + 2 s), back after 20 s: on pace.
+    assertThat(WaitingRoom.slowPace(polled(a, a + 42), a + 20)).isZero();
+    // Told 5 s (due in 12 s), back after a minute (a hidden tab): slow, at 60 s.
+    assertThat(WaitingRoom.slowPace(polled(a, a + 12), a + 60)).isEqualTo(60);
+    // Counted at that pace (due in 60 + 5 + 2 s), back after another minute: still slow.
+    assertThat(WaitingRoom.slowPace(polled(a, a + 67), a + 60)).isEqualTo(60);
+    // The tab is shown again and polls as told (5 s): on pace again.
+    assertThat(WaitingRoom.slowPace(polled(a, a + 67), a + 5)).isZero();
+  }
+
+  /**
+   * A holder that polled as told at a long interval (far back in the line) and is told a short one
+   * near the front stays in the line for two of the short ones, not of its earlier long ones: when
+   * it gives up, the slot the plans hold for it is free again within seconds (a line whose front
+   * keeps giving up keeps moving: {@code LineTest} over Redis stood still with the holder counted
+   * at its earlier pace).
+   */
+  @Test
+  void aHolderThatPolledAsToldAndStopsLeavesTheLineAfterTwoOfItsLastIntervals() {
+    RoomConfig config = RoomConfig.builder("pace").totalActiveUsers(10).newUsersPerMinute(10)
+        .sessionDuration(Duration.ofMinutes(3)).build();
+    NodeState x = new NodeState(config, () -> 7);
+    long a = 1_800_000_000L;
+    long place = Ticket.place(a, 7);
+    x.poll(place, a, a, 0, 0);
+    long due = x.expect(place, a, 20, 0);
+    assertThat(due).isEqualTo(a + 42);
+    x.poll(place, a + 20, a, a, due);
+    long last = x.expect(place, a + 20, 2, WaitingRoom.slowPace(polled(a, due), a + 20));
+    assertThat(last).isEqualTo(a + 20 + 2 * 2 + 2);
+    assertThat(x.inLine(java.util.Objects.requireNonNull(x.seen(place)), last)).isTrue();
+    assertThat(x.inLine(java.util.Objects.requireNonNull(x.seen(place)), last + 1)).isFalse();
+    // A slow holder (a hidden tab, told 2 s) stays one of its own intervals and one told one.
+    x.poll(place, a + 80, a, a + 20, last);
+    long slow = x.expect(place, a + 80, 2, WaitingRoom.slowPace(polled(a + 20, last), a + 80));
+    assertThat(slow).isEqualTo(a + 80 + 60 + 2 + 2);
   }
 }

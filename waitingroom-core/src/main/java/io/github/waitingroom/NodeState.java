@@ -470,12 +470,17 @@ final class NodeState {
   }
 
   /**
-   * Notes the refresh interval a waiting holder polling at {@code now} was told: it stays in the
-   * line while it misses no more than one poll (it comes back within two intervals and two
-   * seconds). Returns that second, the holder's due.
+   * Notes the pace of a waiting holder polling at {@code now}: it stays in the line while it misses
+   * no more than one poll, that is until two of the refresh intervals it was told and two seconds
+   * (tickets hold whole seconds). A holder that keeps a slower pace of its own ({@code slowPace}: a
+   * browser runs a background tab's timers once a minute, an API client polls on its own timer)
+   * stays until one of its own intervals, up to {@link #LONGEST_PACE_SECONDS}, and one told
+   * interval and two seconds: a slow client keeps its turn and is let in at its next poll, and one
+   * that stops polling leaves the line, with any slot held for it, about one of its intervals later.
+   * Returns that second, the holder's due.
    */
-  long expect(long place, long now, long refreshSeconds) {
-    long told = now + 2 * refreshSeconds + 2;
+  long expect(long place, long now, long refreshSeconds, long slowPace) {
+    long told = now + Math.max(2 * refreshSeconds, refreshSeconds + Math.min(slowPace, longestPaceSeconds())) + 2;
     for (Seen prev = seen.get(place); prev != null && prev.state == State.WAITING && prev.at == now; prev = seen.get(place)) {
       // Parallel requests of this poll may have been told other intervals: the poll counts here
       // until the latest due any of their tickets carries (another node may share it until then).
@@ -491,7 +496,7 @@ final class NodeState {
   /**
    * Whether a place counts in the line at {@code now}: it waits, polled within the {@link
    * #pollWindowSeconds() poll window}, and is not overdue. A holder who misses two polls in a row
-   * at the interval it was told (gave up, closed the tab, or polls another node now) leaves the
+   * at its pace (see {@link #expect}: gave up, closed the tab, or polls another node now) leaves the
    * line, and with it any slot held for it, until it polls again: the plans spend no slots on
    * people who are gone, and one who comes back keeps its place and is counted again at once.
    */
@@ -802,12 +807,26 @@ final class NodeState {
   }
 
   /**
-   * How recently a waiting user must have polled to count in the line: two refresh intervals and
-   * two seconds (tickets hold whole seconds). A user who missed one poll keeps its turn; one whose
-   * requests go to several nodes counts on the few it polled lately, not on every node it ever saw.
+   * The slowest pace the line counts a waiting holder at (see {@link #expect}): once a minute, the
+   * pace browsers keep for a tab in the background, or the room's refresh interval if that is
+   * longer. A holder that polls slower than this (a frozen tab, a phone that switched apps) leaves
+   * the line between polls: it keeps its place (its ticket) and is counted again when it comes
+   * back, but no slot waits for it meanwhile.
+   */
+  static final long LONGEST_PACE_SECONDS = 60;
+
+  private long longestPaceSeconds() {
+    return Math.max(LONGEST_PACE_SECONDS, config.refreshSeconds());
+  }
+
+  /**
+   * How recently a waiting user must have polled to count in the line: the slowest pace it is
+   * counted at, the room's refresh interval and two seconds (the longest due {@link #expect} gives);
+   * its due is the tighter bound. A user who missed one poll keeps its turn; one whose requests go
+   * to several nodes counts on the few it polled lately, not on every node it ever saw.
    */
   long pollWindowSeconds() {
-    return 2 * config.refreshSeconds() + 2;
+    return longestPaceSeconds() + config.refreshSeconds() + 2;
   }
 
   /**

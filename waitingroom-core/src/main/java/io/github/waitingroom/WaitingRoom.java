@@ -230,7 +230,7 @@ public final class WaitingRoom implements AutoCloseable {
           : waitingUnchanged(now);
     }
     if (!in.admitting()) {
-      return waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, now, in);
+      return waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, slowPace(t, now), now, in);
     }
     // A node that saw the place before the plan's tally counted it there, and so holds its slot.
     // A node that did not (without session affinity a holder's polls go to any node) lets it in
@@ -259,7 +259,22 @@ public final class WaitingRoom implements AutoCloseable {
       metrics.recordAdmissionFromLine(now - t.arrival());
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
-    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew() || partial, now, in);
+    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew() || partial,
+        slowPace(t, now), now, in);
+  }
+
+  /**
+   * The pace of a holder polling at {@code now} that keeps a slower one than it was told (a
+   * browser runs a background tab's timers once a minute; an API client polls on its own timer):
+   * the gap since its poll before, when that gap is more than half the window its last answer
+   * gave it (the window is twice the interval it was told and two seconds, or its own slow pace
+   * and the interval told); 0 for a holder on the pace it was told. A holder that polled as told
+   * is expected to poll as told again, so one that gives up leaves the line after two of the
+   * (short) intervals it was last told, not after two of its earlier, longer ones.
+   */
+  static long slowPace(Ticket t, long now) {
+    long sincePoll = now - t.lastPoll();
+    return 2 * sincePoll > t.due() - t.lastPoll() ? sincePoll : 0;
   }
 
   private Decision waitingUnchanged(long now) {
@@ -292,7 +307,7 @@ public final class WaitingRoom implements AutoCloseable {
     if (!admitting) {
       state.queueNew(place, now);
     }
-    Decision d = waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, now, in);
+    Decision d = waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, 0, now, in);
     metrics.recordQueued(d);
     return d;
   }
@@ -333,9 +348,11 @@ public final class WaitingRoom implements AutoCloseable {
    * A waiting answer.
    *
    * @param calledHere whether this node lets the holder in at its next poll
+   * @param slowPace the holder's own pace when it polls slower than told, else 0 (see {@link
+   *     #slowPace} and {@link NodeState#expect})
    */
-  private Decision waiting(
-      Decision.Outcome outcome, Ticket t, Grant grant, boolean calledHere, long now, LiveSettings.Current in) {
+  private Decision waiting(Decision.Outcome outcome, Ticket t, Grant grant, boolean calledHere, long slowPace, long now,
+      LiveSettings.Current in) {
     // Before its first plan (a node that just joined the room) the wait is unknown but short.
     long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
     Plan.Estimate e;
@@ -434,7 +451,7 @@ public final class WaitingRoom implements AutoCloseable {
       // later than the last one did, and the room stood empty meanwhile (LineTest over Redis).
       e = new Plan.Estimate(e.usersAhead(), soonest, Math.max(e.low(), soonest), Math.max(e.high(), soonest));
     }
-    long due = state.expect(t.place(), now, refresh);
+    long due = state.expect(t.place(), now, refresh, slowPace);
     long ahead = drawn ? e.usersAhead() : Math.min(e.usersAhead(), t.aheadShown());
     return new Decision(
         outcome, codec.seal(t.shown(ahead).countedUntil(now, due)), config.waitingTimeoutSeconds(), ahead,

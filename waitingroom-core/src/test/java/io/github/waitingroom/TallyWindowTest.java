@@ -62,7 +62,7 @@ class TallyWindowTest {
     long a = 1_800_000_000L;
     long place = Ticket.place(a, 7);
     x.poll(place, a, a, 0, 0);
-    long due = x.expect(place, a, 3);
+    long due = x.expect(place, a, 3, 0);
     Tally first = x.tally((a + 1) * 1000, a, 0);
     Plan plan = Plan.compute(config, 0, List.of(first), 0, List.of(first), 0);
     assertThat(plan.cutoffSecond()).as("the plan calls the holder's second").isEqualTo(a);

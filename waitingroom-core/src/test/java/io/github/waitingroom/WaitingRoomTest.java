@@ -85,11 +85,12 @@ class WaitingRoomTest {
     cluster.advance(Duration.ofSeconds(2));
     Decision d = room.decide(line.get(3));
     assertThat(d.outcome()).isEqualTo(Decision.Outcome.WAIT);
-    // Three arrived earlier and poll; three were admitted in the last minute: 3 / (3/60 s).
+    // Three arrived earlier and poll; three were admitted in the last minute: the three and then
+    // its own admission, (3 + 1) / (3/60 s).
     assertThat(d.usersAhead()).isEqualTo(3);
-    assertThat(d.waitSeconds()).isEqualTo(60);
-    assertThat(d.waitLowSeconds()).isBetween(1L, 59L);
-    assertThat(d.waitHighSeconds()).isGreaterThan(60);
+    assertThat(d.waitSeconds()).isEqualTo(80);
+    assertThat(d.waitLowSeconds()).isBetween(1L, 79L);
+    assertThat(d.waitHighSeconds()).isGreaterThan(80);
     // A minute away, but within a few rooms' worth of the front of a full room: every 5 s, not
     // every 10 s (the configured interval), so a slot that frees is taken before people give up.
     assertThat(d.refreshSeconds()).isEqualTo(WaitingRoom.FRONT_REFRESH_SECONDS);
@@ -126,11 +127,11 @@ class WaitingRoomTest {
       }
     }
     // At its next poll the plan of an epoch after that second has taken over: its share of the
-    // other 39, at 20 s each (three admitted in the last minute).
+    // other 39 and its own admission, at 20 s each (three admitted in the last minute).
     cluster.advance(Duration.ofSeconds(WaitingRoom.SURGE_REFRESH_SECONDS));
     Decision told = room.decide(Objects.requireNonNull(last).ticket());
     assertThat(told.outcome()).isEqualTo(Decision.Outcome.WAIT);
-    assertThat(told.waitSeconds()).isEqualTo(20 * Math.round(lastShare * 39));
+    assertThat(told.waitSeconds()).isEqualTo(20 * (Math.round(lastShare * 39) + 1));
   }
 
   @Test

@@ -354,13 +354,14 @@ public final class Plan {
   /**
    * The estimated wait of a holder who arrived at the given second and has not been called.
    *
-   * <p>The P holders ahead ({@link #usersAhead}, divided by {@link #countsPerHolder}, plus those
-   * who arrived too late for the plan's tallies) leave by
-   * admission, at the rate R of the last minute, and by giving up, each at the rate {@code
-   * departures} at which holders of the whole line have lately left it without getting in. So
-   * dP/dt = -R - a P, and the line ahead is gone after (1 / a) ln(1 + a P / R) seconds, which is
-   * plain P / R when nobody gives up. The range is meant as the 25th to 75th percentile: the
-   * spread of the time to serve P users arriving as a Poisson stream at rate R (Gamma(P, R): the
+   * <p>The holder waits for P admissions: of the holders ahead ({@link #usersAhead}, divided by
+   * {@link #countsPerHolder}, plus those who arrived too late for the plan's tallies), and then its
+   * own (the first in line still waits for the next slot). Holders leave the line by admission, at
+   * the rate R of the last minute, and by giving up, each at the rate {@code departures} at which
+   * holders of the whole line have lately left it without getting in. So dP/dt = -R - a P, and the
+   * P admissions are done after (1 / a) ln(1 + a P / R) seconds, which is plain P / R when nobody
+   * gives up. The range is meant as the 25th to 75th percentile: the spread of the time to serve P
+   * users arriving as a Poisson stream at rate R (Gamma(P, R): the
    * mean ± 0.674 sqrt(P) / R), but at least ± {@value #RANGE_SHARE} of the estimate, because rates
    * change and people give up in bursts (in the simulator the Poisson spread alone held 3 to 23 %
    * of the real waits, not half).
@@ -398,8 +399,11 @@ public final class Plan {
     if (rate <= 0) {
       return new Estimate(ahead, -1, -1, -1);
     }
-    double mean = departures > 0 ? Math.log1p(departures * waitFor / rate) / departures : waitFor / rate;
-    double spread = Math.max(0.674 * Math.sqrt(waitFor) / rate, RANGE_SHARE * mean);
+    // The holder waits for the admissions of everyone ahead of it and then for its own: the first
+    // in line still waits for the next slot to free (the next admission, about 1 / R away).
+    long admissions = waitFor + 1;
+    double mean = departures > 0 ? Math.log1p(departures * admissions / rate) / departures : admissions / rate;
+    double spread = Math.max(0.674 * Math.sqrt(admissions) / rate, RANGE_SHARE * mean);
     return new Estimate(
         ahead,
         (long) Math.ceil(mean),

@@ -25,8 +25,8 @@ import java.util.TreeMap;
  *     oldest one included)
  * @param arrivals users who arrived without a ticket within the 60 seconds before the tally: the
  *     weight of the publisher in the split of slots for new arrivals
- * @param polling users waiting who polled within the poll window (two refresh intervals and two
- *     seconds): today the same holders as the line plus the called ones; published in reports, no
+ * @param polling users waiting who are in the line (polled within two of their own polling
+ *     intervals and two seconds): today the same holders as the line plus the called ones; published in reports, no
  *     longer read by the estimates (see {@code LineDrain})
  * @param line users waiting who polled recently and hold no reserved slot, by arrival second
  * @param admittedPlaces places admitted from the line recently, sorted: a waiting ticket with one

@@ -1,0 +1,132 @@
+package io.github.waitingroom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.crypto.tink.KeysetHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A waiting user who polls slower than told (a browser tab in the background runs its timers once
+ * a minute; an API client polls on its own timer, often at the room's refresh interval) keeps its
+ * turn: once the line reaches it, it gets in at its next poll, not after everyone behind it.
+ */
+class ClientPaceTest {
+  private static final KeysetHandle KEYS = TicketKeys.generate();
+
+  /**
+   * One node, limit 10, sessions of three minutes that nobody renews. The first of 40 newcomers
+   * polls every {@code pace} seconds whatever it is told; the others poll as told. The room learns
+   * a holder's pace from the gap between two of its polls (a newcomer's first answer asks again
+   * within seconds, so that a place nobody polls again soon leaves the line), so the first slots
+   * free well after that. Before, it was passed by 19 later arrivals at a pace of 20 s and by all
+   * of them at 30 s or more: it never counted in the line long enough to be called.
+   */
+  @ParameterizedTest(name = "polling every {0} s")
+  @ValueSource(ints = {20, 45, 60})
+  void aHolderThatPollsSlowerThanToldGetsInAtItsNextPollOnceTheLineReachesIt(int pace) {
+    RoomConfig config = RoomConfig.builder("pace")
+        .totalActiveUsers(10)
+        .newUsersPerMinute(10)
+        .sessionDuration(Duration.ofMinutes(3))
+        .build();
+    Cluster c = new Cluster(config, KEYS);
+    WaitingRoom node = c.add("eu", "a");
+    c.warmUp();
+    c.fill(node);
+    int users = 40;
+    List<@Nullable String> tickets = new ArrayList<>();
+    long[] nextPoll = new long[users];
+    long[] admittedAt = new long[users];
+    for (int i = 0; i < users; i++) {
+      Decision d = node.decide(null);
+      assertThat(d.outcome()).as("newcomer %s", i).isEqualTo(Decision.Outcome.QUEUE);
+      tickets.add(d.ticket());
+      nextPoll[i] = c.now() + (i == 0 ? pace : d.refreshSeconds());
+      c.advance(Duration.ofMillis(500));
+    }
+    for (int s = 0; s < 600 && tickets.stream().anyMatch(t -> t != null); s++) {
+      long now = c.now();
+      for (int i = 0; i < users; i++) {
+        String t = tickets.get(i);
+        if (t == null || nextPoll[i] > now) {
+          continue;
+        }
+        Decision d = node.decide(t);
+        if (d.letsThrough()) {
+          admittedAt[i] = now;
+          tickets.set(i, null);
+        } else {
+          tickets.set(i, d.ticket() != null ? d.ticket() : t);
+          nextPoll[i] = now + (i == 0 ? pace : d.refreshSeconds());
+        }
+      }
+      c.advance(Duration.ofSeconds(1));
+    }
+    assertThat(admittedAt[0]).as("the slow holder got in").isPositive();
+    long firstLater = java.util.Arrays.stream(admittedAt, 1, users).filter(a -> a > 0).min().orElseThrow();
+    // Once the line reaches it (no later than the first later arrival is let in), its slot waits
+    // for its next poll: one of its intervals, plus the plan that calls it (a few epochs).
+    assertThat(admittedAt[0]).isLessThanOrEqualTo(firstLater + pace + 5);
+    long passedBy = java.util.Arrays.stream(admittedAt, 1, users).filter(a -> a > 0 && a < admittedAt[0]).count();
+    // At most those the plans called within one of its intervals: a room's worth at this pace.
+    assertThat(passedBy).as("later arrivals let in before it").isLessThan(config.totalActiveUsers());
+  }
+
+  /** A waiting ticket that last polled at {@code lastPoll} and was given {@code due}. */
+  private static Ticket polled(long lastPoll, long due) {
+    return new Ticket(Ticket.State.WAITING, Ticket.place(lastPoll - 100, 1), 0, lastPoll, lastPoll, Ticket.NOT_SHOWN,
+        lastPoll - 100, due);
+  }
+
+  /**
+   * Who counts as slow: a holder that polls within the interval it was told is on pace, however
+   * long that interval was; one that comes back after more than half the window its last answer
+   * gave it keeps its own pace, and keeps being counted at it while it keeps polling at it.
+   */
+  @Test
+  void aHolderIsCountedAtItsOwnPaceOnlyWhileItPollsSlowerThanTold() {
+    long a = 1_800_000_000L;
+    // Told 20 s (due in 2 x 20 + 2 s), back after 20 s: on pace.
+    assertThat(WaitingRoom.slowPace(polled(a, a + 42), a + 20)).isZero();
+    // Told 5 s (due in 12 s), back after a minute (a hidden tab): slow, at 60 s.
+    assertThat(WaitingRoom.slowPace(polled(a, a + 12), a + 60)).isEqualTo(60);
+    // Counted at that pace (due in 60 + 5 + 2 s), back after another minute: still slow.
+    assertThat(WaitingRoom.slowPace(polled(a, a + 67), a + 60)).isEqualTo(60);
+    // The tab is shown again and polls as told (5 s): on pace again.
+    assertThat(WaitingRoom.slowPace(polled(a, a + 67), a + 5)).isZero();
+  }
+
+  /**
+   * A holder that polled as told at a long interval (far back in the line) and is told a short one
+   * near the front stays in the line for two of the short ones, not of its earlier long ones: when
+   * it gives up, the slot the plans hold for it is free again within seconds (a line whose front
+   * keeps giving up keeps moving: {@code LineTest} over Redis stood still with the holder counted
+   * at its earlier pace).
+   */
+  @Test
+  void aHolderThatPolledAsToldAndStopsLeavesTheLineAfterTwoOfItsLastIntervals() {
+    RoomConfig config = RoomConfig.builder("pace").totalActiveUsers(10).newUsersPerMinute(10)
+        .sessionDuration(Duration.ofMinutes(3)).build();
+    NodeState x = new NodeState(config, () -> 7);
+    long a = 1_800_000_000L;
+    long place = Ticket.place(a, 7);
+    x.poll(place, a, a, 0, 0);
+    long due = x.expect(place, a, 20, 0);
+    assertThat(due).isEqualTo(a + 42);
+    x.poll(place, a + 20, a, a, due);
+    long last = x.expect(place, a + 20, 2, WaitingRoom.slowPace(polled(a, due), a + 20));
+    assertThat(last).isEqualTo(a + 20 + 2 * 2 + 2);
+    assertThat(x.inLine(java.util.Objects.requireNonNull(x.seen(place)), last)).isTrue();
+    assertThat(x.inLine(java.util.Objects.requireNonNull(x.seen(place)), last + 1)).isFalse();
+    // A slow holder (a hidden tab, told 2 s) stays one of its own intervals and one told one.
+    x.poll(place, a + 80, a, a + 20, last);
+    long slow = x.expect(place, a + 80, 2, WaitingRoom.slowPace(polled(a + 20, last), a + 80));
+    assertThat(slow).isEqualTo(a + 80 + 60 + 2 + 2);
+  }
+}

@@ -25,9 +25,10 @@ import org.jspecify.annotations.Nullable;
  * @param totalActiveUsers how many users may be active (admitted, session not expired) at once
  * @param newUsersPerMinute how many users may be admitted in any sliding minute
  * @param sessionDuration how long an admitted user stays counted after their last request
- * @param bucketWidth no longer used by admission: since tickets carry a place (arrival second and
- *     tie-break bits), the line is ordered by second, not by bucket. Still accepted and checked so
- *     that existing configurations keep working; it will be removed
+ * @param bucketWidth the width of the buckets of arrival time the line is reported in ({@link
+ *     io.github.waitingroom.allocation.BucketState}, {@link WaitingRoom#line()}): a minute by
+ *     default, as the published design's buckets. Admission orders the line more finely, by place
+ *     (arrival second and random tie-break bits), so no bucket lets a later arrival in first
  * @param sliceWidth the resolution of the counters: a check-in moves a ticket from one slice to
  *     the next at most once per slice, so this is also how often an active ticket is re-issued,
  *     and a session counts up to one slice longer than {@code sessionDuration} (its last request
@@ -274,7 +275,11 @@ public record RoomConfig(
       return this;
     }
 
-    /** Arrivals within one bucket width share a place in line. Default: one minute. */
+    /**
+     * The width of the buckets of arrival time the line is reported in ({@link WaitingRoom#line()}).
+     * Admission orders the line by place (arrival second and tie-break), never by bucket. Default:
+     * one minute.
+     */
     public Builder bucketWidth(Duration value) {
       requireUnset("bucketWidth");
       checkSeconds("bucketWidth", Objects.requireNonNull(value, "bucketWidth"), Duration.ofHours(1));

@@ -2,6 +2,7 @@ package io.github.waitingroom;
 
 import io.github.waitingroom.allocation.LongList;
 import io.github.waitingroom.allocation.Plan;
+import io.github.waitingroom.allocation.SlotAllocator;
 import io.github.waitingroom.allocation.Tally;
 import io.github.waitingroom.coordinator.Coordinator;
 import io.github.waitingroom.coordinator.Epochs;
@@ -122,6 +123,8 @@ final class Synchronizer {
   private final Coordinator coordinator;
   private final InstantSource clock;
   private final long storeBudget;
+  /** Turns each settled epoch into this node's plan (see {@link SlotAllocator}). */
+  private final SlotAllocator allocator;
   private final FailurePolicy failurePolicy;
   private final @Nullable ScheduledExecutorService scheduler;
   private final Object lock = new Object();
@@ -196,8 +199,10 @@ final class Synchronizer {
       FailurePolicy failurePolicy,
       boolean background,
       RandomGenerator random,
-      RoomMetrics metrics) {
+      RoomMetrics metrics,
+      SlotAllocator allocator) {
     this.random = random;
+    this.allocator = allocator;
     this.config = config;
     this.metrics = metrics;
     this.state = state;
@@ -290,8 +295,8 @@ final class Synchronizer {
             Tally first = state.tally(clock.millis() + offsetMillis, Long.MAX_VALUE, checkInsToList());
             tallies.put(joined, first);
             tallied = joined;
-            apply(Plan.compute(live.at(coordinator.epochs().start(joined + 1)).config(), joined, List.of(first), 0, List.of(first), 0),
-                0, true, NO_PLACES);
+            apply(allocator.allocate(SlotAllocator.SettledEpoch.of(live.at(coordinator.epochs().start(joined + 1)).config(),
+                joined, List.of(first), 0, List.of(first), 0)), 0, true, NO_PLACES);
           }
         } catch (IOException | RuntimeException e) {
           if (e instanceof Transport.MissingClockException && !started) {
@@ -506,8 +511,8 @@ final class Synchronizer {
     state.learnRevoked(s.nodes(), nowSecond());
     shares = new Shares(RoomStatus.Share.of(s.dataCenterNames(), s.dataCenters()), RoomStatus.Share.of(s.nodeNames(), s.nodes()));
     LiveSettings.Current in = live.at(coordinator.epochs().start(epoch + 1));
-    return Plan.compute(in.config(), in.admitting(), in.drawSecond(), epoch, s.dataCenters(), s.myDataCenter(), s.nodes(),
-        s.me());
+    return allocator.allocate(new SlotAllocator.SettledEpoch(in.config(), in.admitting(), in.drawSecond(), epoch,
+        s.dataCenters(), s.myDataCenter(), s.nodes(), s.me()));
   }
 
   /** Epochs between two decisions on the epochs' length, and from a decision to the era it makes. */
@@ -813,7 +818,7 @@ final class Synchronizer {
     Tally alone =
         new Tally(here, mine.reserved(), 0, mine.reserved(), mine.polling(), mine.recentAdmissions(),
             mine.arrivals(), mine.line(), mine.admittedPlaces());
-    Plan plan = Plan.compute(local, epoch, List.of(alone), 0, List.of(alone), 0);
+    Plan plan = allocator.allocate(SlotAllocator.SettledEpoch.of(local, epoch, List.of(alone), 0, List.of(alone), 0));
     return newArrivals ? plan : plan.withoutNewArrivals();
   }
 

@@ -1,7 +1,9 @@
 package io.github.waitingroom;
 
 import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.allocation.BucketState;
 import io.github.waitingroom.allocation.Plan;
+import io.github.waitingroom.allocation.SlotAllocator;
 import io.github.waitingroom.allocation.Tally;
 import io.github.waitingroom.coordinator.InMemoryTransport;
 import io.github.waitingroom.coordinator.ReportSeal;
@@ -79,7 +81,7 @@ public final class WaitingRoom implements AutoCloseable {
     this.rate = new TicketRate(b.maxRequestsPerTicket, b.random.nextLong());
     this.sync = new Synchronizer(config, state, live, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
         b.dataCenter, b.nodeId,
-        b.syncInterval, b.storeBudget, b.failurePolicy, b.backgroundSync, b.random, metrics);
+        b.syncInterval, b.storeBudget, b.failurePolicy, b.backgroundSync, b.random, metrics, b.allocator);
     this.startSecond = sync.nowSecond();
     log.info("room '{}' open on node '{}' of data center '{}': {} active users, {} new users a minute, sessions of {} s;"
             + " store {}, {}, epochs of {} ms",
@@ -589,6 +591,14 @@ public final class WaitingRoom implements AutoCloseable {
     return state.grant().called(place);
   }
 
+  /**
+   * The room's line as the plan in force counted it, in buckets of the room's {@link
+   * RoomConfig#bucketWidth() bucketWidth}, oldest first; empty before the first plan.
+   */
+  public BucketState line() {
+    return state.grant().plan.line(config.bucketWidth().getSeconds());
+  }
+
   /** Whether the last sync failed to reach the coordinator transport. */
   public boolean transportFailing() {
     return sync.failing();
@@ -634,6 +644,7 @@ public final class WaitingRoom implements AutoCloseable {
     private boolean backgroundSync = true;
     private int maxRequestsPerTicket = 50;
     private RandomGenerator random = ThreadLocalRandom.current();
+    private SlotAllocator allocator = SlotAllocator.PLAN;
 
     private Builder(RoomConfig config, KeysetHandle keys) {
       this.config = Objects.requireNonNull(config, "config");
@@ -667,6 +678,15 @@ public final class WaitingRoom implements AutoCloseable {
      */
     public Builder random(RandomGenerator random) {
       this.random = Objects.requireNonNull(random, "random");
+      return this;
+    }
+
+    /**
+     * How each settled epoch becomes this node's plan. Default: {@link SlotAllocator#PLAN}, the
+     * published design. Every node of the room must use the same allocator (see its contract).
+     */
+    public Builder slotAllocator(SlotAllocator allocator) {
+      this.allocator = Objects.requireNonNull(allocator, "allocator");
       return this;
     }
 

@@ -32,6 +32,9 @@ final class Cluster {
   /** For nodes added from now on: where places draw their tie-break bits ({@code null}: at random). */
   java.util.random.@org.jspecify.annotations.Nullable RandomGenerator random;
 
+  /** The allocator of nodes added from now on, or {@code null} for the default. */
+  io.github.waitingroom.allocation.@org.jspecify.annotations.Nullable SlotAllocator allocator;
+
   Cluster(RoomConfig config, KeysetHandle keys) {
     this.config = config;
     this.keys = keys;
@@ -66,6 +69,9 @@ final class Cluster {
             .backgroundSync(false);
     if (random != null) {
       builder.random(random);
+    }
+    if (allocator != null) {
+      builder.slotAllocator(allocator);
     }
     WaitingRoom room = builder.build();
     clocks.add(clock);

@@ -285,6 +285,14 @@ public final class Plan {
   }
 
   /**
+   * The room's line as this plan counted it (the users who polled recently and hold no reserved
+   * slot), in buckets of arrival time {@code bucketSeconds} wide, each user counted once.
+   */
+  public BucketState line(long bucketSeconds) {
+    return BucketState.of(room.line(), bucketSeconds, countsPerHolder());
+  }
+
+  /**
    * The last arrival second whose users may all be admitted: every polling ticket that arrived
    * at or before it is let in. {@link Long#MIN_VALUE} when nobody is.
    */

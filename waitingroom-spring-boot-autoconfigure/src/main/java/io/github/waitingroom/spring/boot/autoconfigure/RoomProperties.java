@@ -38,7 +38,7 @@ public class RoomProperties {
   /** How long an admitted user stays active after their last request, in whole seconds. Required. */
   private @Nullable Duration sessionDuration;
 
-  /** The width of an arrival bucket (users arriving within one bucket share a place in line). Default: 1 minute. */
+  /** The width of the buckets of arrival time the line is reported in (admission orders by arrival second). Default: 1 minute. */
   private @Nullable Duration bucketWidth;
 
   /**

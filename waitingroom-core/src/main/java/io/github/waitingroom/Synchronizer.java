@@ -200,7 +200,8 @@ final class Synchronizer {
       boolean background,
       RandomGenerator random,
       RoomMetrics metrics,
-      SlotAllocator allocator) {
+      SlotAllocator allocator,
+      Coordinator.Factory coordinators) {
     this.random = random;
     this.allocator = allocator;
     this.config = config;
@@ -213,7 +214,7 @@ final class Synchronizer {
     // A fresh suffix per process: a node that restarts with the same id never overwrites the
     // report of its previous life, whose users keep counting until their sessions expire.
     String publisher = nodeId + "#" + HexFormat.of().toHexDigits((int) random.nextLong());
-    this.coordinator = new Coordinator(config, transport, seal, dataCenter, publisher, epoch);
+    this.coordinator = coordinators.create(config, transport, seal, dataCenter, publisher, epoch);
     // The join: if its answer lacks the store's clock, building the room fails (see syncOnce).
     sync();
     started = true;

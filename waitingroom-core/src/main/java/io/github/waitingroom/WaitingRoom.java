@@ -5,6 +5,7 @@ import io.github.waitingroom.allocation.BucketState;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.SlotAllocator;
 import io.github.waitingroom.allocation.Tally;
+import io.github.waitingroom.coordinator.Coordinator;
 import io.github.waitingroom.coordinator.InMemoryTransport;
 import io.github.waitingroom.coordinator.ReportSeal;
 import io.github.waitingroom.coordinator.Transport;
@@ -81,7 +82,7 @@ public final class WaitingRoom implements AutoCloseable {
     this.rate = new TicketRate(b.maxRequestsPerTicket, b.random.nextLong());
     this.sync = new Synchronizer(config, state, live, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
         b.dataCenter, b.nodeId,
-        b.syncInterval, b.storeBudget, b.failurePolicy, b.backgroundSync, b.random, metrics, b.allocator);
+        b.syncInterval, b.storeBudget, b.failurePolicy, b.backgroundSync, b.random, metrics, b.allocator, b.coordinators);
     this.startSecond = sync.nowSecond();
     log.info("room '{}' open on node '{}' of data center '{}': {} active users, {} new users a minute, sessions of {} s;"
             + " store {}, {}, epochs of {} ms",
@@ -645,6 +646,7 @@ public final class WaitingRoom implements AutoCloseable {
     private int maxRequestsPerTicket = 50;
     private RandomGenerator random = ThreadLocalRandom.current();
     private SlotAllocator allocator = SlotAllocator.PLAN;
+    private Coordinator.Factory coordinators = Coordinator.STORE;
 
     private Builder(RoomConfig config, KeysetHandle keys) {
       this.config = Objects.requireNonNull(config, "config");
@@ -687,6 +689,16 @@ public final class WaitingRoom implements AutoCloseable {
      */
     public Builder slotAllocator(SlotAllocator allocator) {
       this.allocator = Objects.requireNonNull(allocator, "allocator");
+      return this;
+    }
+
+    /**
+     * How this node's coordinator is made: what exchanges its tallies for the room's settled
+     * epochs over the transport. Default: {@link Coordinator#STORE}, the published design's two
+     * tiers. Every node of the room must use coordinators that agree (see {@link Coordinator}).
+     */
+    public Builder coordinator(Coordinator.Factory factory) {
+      this.coordinators = Objects.requireNonNull(factory, "factory");
       return this;
     }
 

@@ -35,6 +35,9 @@ final class Cluster {
   /** The allocator of nodes added from now on, or {@code null} for the default. */
   io.github.waitingroom.allocation.@org.jspecify.annotations.Nullable SlotAllocator allocator;
 
+  /** How the coordinators of nodes added from now on are made, or {@code null} for the default. */
+  io.github.waitingroom.coordinator.Coordinator.@org.jspecify.annotations.Nullable Factory coordinators;
+
   Cluster(RoomConfig config, KeysetHandle keys) {
     this.config = config;
     this.keys = keys;
@@ -72,6 +75,9 @@ final class Cluster {
     }
     if (allocator != null) {
       builder.slotAllocator(allocator);
+    }
+    if (coordinators != null) {
+      builder.coordinator(coordinators);
     }
     WaitingRoom room = builder.build();
     clocks.add(clock);

@@ -1,7 +1,8 @@
 /**
  * How nodes of one room share their tallies: the {@link io.github.waitingroom.coordinator.Transport}
  * SPI, the {@link io.github.waitingroom.coordinator.Report} it carries, and the {@link
- * io.github.waitingroom.coordinator.Coordinator} that decides when an epoch is settled.
+ * io.github.waitingroom.coordinator.Coordinator} that decides when an epoch is settled (an
+ * interface: {@link io.github.waitingroom.coordinator.StoreCoordinator} is the default).
  *
  * <p>Coordination has two tiers, as in the published design. Each node publishes its report (its
  * tallies of its latest epochs) to its data center's scope and gets back the reports of every node

@@ -31,8 +31,8 @@ class CoordinatorGapTest {
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00.100Z"));
   private final InMemoryTransport store = new InMemoryTransport(clock);
   private final ReportSeal seal = new ReportSeal(TicketKeys.generate(), CONFIG.roomId());
-  private final Coordinator a = new Coordinator(CONFIG, store, seal, "eu", "a#1", EPOCH);
-  private final Coordinator b = new Coordinator(CONFIG, store, seal, "eu", "b#1", EPOCH);
+  private final Coordinator a = new StoreCoordinator(CONFIG, store, seal, "eu", "a#1", EPOCH);
+  private final Coordinator b = new StoreCoordinator(CONFIG, store, seal, "eu", "b#1", EPOCH);
   private final TreeMap<Long, Tally> aTallies = new TreeMap<>();
   private final TreeMap<Long, Tally> bTallies = new TreeMap<>();
   private long joined;

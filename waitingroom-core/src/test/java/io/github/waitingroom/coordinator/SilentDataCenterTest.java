@@ -34,8 +34,8 @@ class SilentDataCenterTest {
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00.100Z"));
   private final InMemoryTransport store = new InMemoryTransport(clock);
   private final ReportSeal seal = new ReportSeal(TicketKeys.generate(), CONFIG.roomId());
-  private final Coordinator eu = new Coordinator(CONFIG, store, seal, "eu", "a#1", EPOCH);
-  private final Coordinator us = new Coordinator(CONFIG, store, seal, "us", "b#1", EPOCH);
+  private final Coordinator eu = new StoreCoordinator(CONFIG, store, seal, "eu", "a#1", EPOCH);
+  private final Coordinator us = new StoreCoordinator(CONFIG, store, seal, "us", "b#1", EPOCH);
   private final TreeMap<Long, Tally> euTallies = new TreeMap<>();
   private final TreeMap<Long, Tally> usTallies = new TreeMap<>();
 

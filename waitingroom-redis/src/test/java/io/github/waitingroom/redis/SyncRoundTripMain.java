@@ -4,6 +4,7 @@ import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.Ticket;
 import io.github.waitingroom.allocation.Tally;
 import io.github.waitingroom.coordinator.Coordinator;
+import io.github.waitingroom.coordinator.StoreCoordinator;
 import io.github.waitingroom.coordinator.Report;
 import io.github.waitingroom.coordinator.ReportSeal;
 import io.github.waitingroom.coordinator.ReportCodec;
@@ -62,7 +63,7 @@ public final class SyncRoundTripMain {
       RedisTransport t = RedisTransport.builder(uri).keyPrefix(prefix).build();
       transports.add(t);
       String publisher = "node-" + i + "#" + UUID.randomUUID().toString().substring(0, 8);
-      coordinators.add(new Coordinator(config, t, new ReportSeal(MultiNodeSimulation.KEYS, config.roomId()), "dc-" + (i % dcs), publisher, epoch));
+      coordinators.add(new StoreCoordinator(config, t, new ReportSeal(MultiNodeSimulation.KEYS, config.roomId()), "dc-" + (i % dcs), publisher, epoch));
       tallies.add(tally(config, nodes, firstEpoch, random));
     }
     int reportBytes = ReportCodec.encode(new Report("node-0", 1, firstEpoch - 10, window(tallies.get(0), firstEpoch + 2))).length;

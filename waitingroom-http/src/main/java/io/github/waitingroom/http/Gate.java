@@ -401,6 +401,20 @@ public final class Gate {
   }
 
   /**
+   * Whether the gate's answer to a request never lets it through, whatever the room decides: it
+   * asks for the JSON status only ({@link #statusParam()}), which the waiting page's polls, the
+   * proof of work and the human check's token all do. An adapter that answers a request off its
+   * own thread (the servlet filter, for a human check that {@link #mayBlock}) needs no way back to
+   * the application then.
+   *
+   * @param request the request
+   * @return whether {@link #handle} answers it
+   */
+  public boolean alwaysAnswers(GateRequest request) {
+    return QueryFlags.hasFlag(request.query(), statusParam);
+  }
+
+  /**
    * Whether the gate uses the client's address for this request: with friction on, always (a
    * newcomer's challenge is bound to its address, and the human check passes it on). An adapter
    * reads the address into {@link GateRequest#remoteAddress()} only then.

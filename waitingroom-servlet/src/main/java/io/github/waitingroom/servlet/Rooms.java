@@ -3,6 +3,9 @@ package io.github.waitingroom.servlet;
 import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.http.GateRouter;
 import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletRegistration;
+import jakarta.servlet.http.HttpServletMapping;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +87,29 @@ final class Rooms {
   /** Whether the servlet of this name serves the operator API. */
   boolean isOperatorServlet(String name) {
     return operatorServlets.contains(name);
+  }
+
+  /**
+   * Whether the container sends the request to the operator API (a {@link WaitingRoomDashboard}):
+   * a servlet that told the application's rooms its name, or whose registration carries {@link
+   * WaitingRoomDashboard#OPERATOR_PARAM}. No room decides it, whatever its path, so that operators
+   * never wait in line for their own dashboard, nor for the operator endpoints whose {@code PUT} no
+   * {@code ignorePaths} entry covers. The dashboard is protected by its own token or role.
+   *
+   * @param rooms the application's rooms, or {@code null} before the filter asking has joined them
+   */
+  static boolean toOperatorApi(@Nullable Rooms rooms, HttpServletRequest req) {
+    HttpServletMapping m = req.getHttpServletMapping();
+    String name = m == null ? null : m.getServletName();
+    if (name == null || name.isEmpty()) {
+      return false;
+    }
+    if (rooms != null && rooms.isOperatorServlet(name)) {
+      return true;
+    }
+    ServletContext context = req.getServletContext();
+    ServletRegistration registration = context == null ? null : context.getServletRegistration(name);
+    return registration != null && "true".equals(registration.getInitParameter(WaitingRoomDashboard.OPERATOR_PARAM));
   }
 
   /** The filter whose room {@code path} belongs to: the most specific prefix covering it, or null. */

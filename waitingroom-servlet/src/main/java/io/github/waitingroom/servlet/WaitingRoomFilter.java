@@ -6,23 +6,20 @@ import io.github.waitingroom.http.GateOptions;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
 import io.github.waitingroom.http.WaitingRoomSession;
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
-import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletRegistration;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
-import jakarta.servlet.http.Cookie;
-import jakarta.servlet.http.HttpServletMapping;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -67,8 +64,10 @@ public final class WaitingRoomFilter implements Filter {
   /** The default name of the query flag that asks for the JSON status only. */
   public static final String DEFAULT_STATUS_PARAM = Gate.DEFAULT_STATUS_PARAM;
 
-
   private static final Predicate<HttpServletRequest> NO_BYPASS = request -> false;
+
+  /** How long an asynchronous answer (the human check's) may take before the container ends the request. */
+  private static final long ASYNC_TIMEOUT_MILLIS = 60_000;
 
   private volatile @Nullable Settings settings;
   /** Bypass rules: pass without a ticket, whatever the method ({@link #bypassing}). */
@@ -184,58 +183,85 @@ public final class WaitingRoomFilter implements Filter {
     if (!(request instanceof HttpServletRequest req)
         || !(response instanceof HttpServletResponse res)
         || req.getDispatcherType() != DispatcherType.REQUEST
-        || toDashboard(req)
+        || Rooms.toOperatorApi(rooms, req)
         || !claim(s, req)
         || bypass.test(req)) {
       chain.doFilter(request, response);
       return;
     }
-    GateResponse preflight =
-        s.gate.preflight(req.getMethod(), req.getHeader("Origin"), req.getHeader("Access-Control-Request-Method"));
+    GateResponse preflight = ServletExchange.preflight(s.gate, req);
     if (preflight != null) {
       // A CORS preflight never reaches the application, unless it opted in (corsPassThrough).
-      write(res, preflight);
+      ServletExchange.write(res, preflight);
       return;
     }
-    if (!s.gate.decides(
-            req.getMethod(),
-            rawPathWithinApplication(req),
-            pathWithinApplication(req),
-            req.getHeader("Origin"),
-            req.getHeader("Access-Control-Request-Method"))) {
+    if (!ServletExchange.decides(s.gate, req)) {
       chain.doFilter(request, response);
       return;
     }
-    String context = req.getContextPath();
-    // A newcomer's human check waits for the service on this request's thread (Gate.mayBlock).
-    GateRequest gr = s.gate.read(
-        GateRequest.builder(context == null ? "" : context, req.getMethod()).secure(req.isSecure()).host(host(req)),
-        req.getQueryString(), req.getRemoteAddr(), name -> ticketOf(req, name), req::getHeader);
-    GateResponse g = s.gate.handle(gr);
-    String setCookie = g.setCookie();
-    if (setCookie != null) {
-      res.addHeader("Set-Cookie", setCookie);
-    }
-    if (g.passes()) {
-      // A response that sets a ticket must never be cached and replayed to someone else, whatever
-      // the application sets on it later.
-      HttpServletResponse out = setCookie == null ? res : new TicketResponse(res, setCookie);
-      if (s.gate.revokeOn()) {
-        HttpServletResponse committed = out;
-        WaitingRoomSession session = s.gate.session(gr, g, deletion -> {
-          if (!committed.isCommitted()) {
-            committed.addHeader("Set-Cookie", deletion);
-          }
-        });
-        if (session != null) {
-          req.setAttribute(WaitingRoomSession.ATTRIBUTE, session);
-          out = new RevokeResponse(out, session);
-        }
-      }
-      chain.doFilter(request, out);
+    GateRequest gr = ServletExchange.read(s.gate, req);
+    if (s.gate.mayBlock(gr) && s.gate.alwaysAnswers(gr) && req.isAsyncSupported()) {
+      // A newcomer's human check asks a service: its answer is written when the service answers,
+      // and no request thread waits for it meanwhile.
+      answerLater(req.startAsync(req, res), s.gate.handleAsync(gr));
       return;
     }
-    write(res, g);
+    // Without async support, the human check waits for the service on this thread (Gate.mayBlock).
+    GateResponse g = s.gate.handle(gr);
+    if (!g.passes()) {
+      ServletExchange.write(res, g);
+      return;
+    }
+    String setCookie = g.setCookie();
+    HttpServletResponse out = res;
+    if (setCookie != null) {
+      // A response that sets a ticket must never be cached and replayed to someone else, whatever
+      // the application sets on it later.
+      res.addHeader("Set-Cookie", setCookie);
+      out = new TicketResponse(res, setCookie);
+    }
+    if (s.gate.revokeOn()) {
+      HttpServletResponse committed = out;
+      WaitingRoomSession session = s.gate.session(gr, g, deletion -> {
+        if (!committed.isCommitted()) {
+          committed.addHeader("Set-Cookie", deletion);
+        }
+      });
+      if (session != null) {
+        req.setAttribute(WaitingRoomSession.ATTRIBUTE, session);
+        out = new RevokeResponse(out, session);
+      }
+    }
+    chain.doFilter(request, out);
+  }
+
+  /**
+   * Writes an answer that completes later (the human check's) on a container thread, and ends the
+   * asynchronous request; one that never completes is ended by the container after {@value
+   * #ASYNC_TIMEOUT_MILLIS} ms (the check itself gives up after at most 30 s).
+   */
+  private static void answerLater(AsyncContext async, CompletionStage<GateResponse> answer) {
+    async.setTimeout(ASYNC_TIMEOUT_MILLIS);
+    answer.whenComplete((g, failure) -> {
+      try {
+        async.start(() -> {
+          try {
+            HttpServletResponse res = (HttpServletResponse) async.getResponse();
+            if (g != null) {
+              ServletExchange.write(res, g);
+            } else {
+              res.sendError(HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
+            }
+          } catch (IOException | RuntimeException e) {
+            log.debug("the human check's answer could not be written", e);
+          } finally {
+            async.complete();
+          }
+        });
+      } catch (IllegalStateException e) {
+        log.debug("the human check answered after the request ended", e); // timed out, or the client left
+      }
+    });
   }
 
   /**
@@ -260,37 +286,15 @@ public final class WaitingRoomFilter implements Filter {
   }
 
   /**
-   * Whether the container sends the request to the operator API (a {@link WaitingRoomDashboard}):
-   * a servlet that told the application's rooms its name, or whose registration carries {@link
-   * WaitingRoomDashboard#OPERATOR_PARAM}. The room never decides it, whatever its path, so that
-   * operators never wait in line for their own dashboard, nor for the operator endpoints whose
-   * {@code PUT} no {@code ignorePaths} entry covers. The dashboard is protected by its own token or role.
-   */
-  private boolean toDashboard(HttpServletRequest req) {
-    HttpServletMapping m = req.getHttpServletMapping();
-    String name = m == null ? null : m.getServletName();
-    if (name == null || name.isEmpty()) {
-      return false;
-    }
-    Rooms r = rooms;
-    if (r != null && r.isOperatorServlet(name)) {
-      return true;
-    }
-    ServletContext context = req.getServletContext();
-    ServletRegistration registration = context == null ? null : context.getServletRegistration(name);
-    return registration != null && "true".equals(registration.getInitParameter(WaitingRoomDashboard.OPERATOR_PARAM));
-  }
-
-  /**
    * Whether a request belongs to this filter's room, which then marks it with {@link
    * #ROOM_ATTRIBUTE}: it lies under the room's prefix, no more specific room of the application
-   * covers it, and no other room has marked it.
+   * covers it ({@link Rooms#owner}), and no other room has marked it.
    */
   private boolean claim(Settings s, HttpServletRequest req) {
     if (req.getAttribute(ROOM_ATTRIBUTE) != null) {
       return false;
     }
-    String path = pathWithinApplication(req);
+    String path = ServletExchange.path(req);
     Rooms r = rooms;
     if (!s.gate.covers(path) || (r != null && r.owner(path) != this)) {
       return false;
@@ -302,19 +306,11 @@ public final class WaitingRoomFilter implements Filter {
   /**
    * Whether this filter's room decides a request (it lies under the prefix and is not ignored),
    * for {@link WaitingRoomDashboard}, which warns when operators would queue for their own
-   * dashboard. Which room a request belongs to is {@link Rooms#owner}'s.
+   * dashboard.
    */
   boolean decides(HttpServletRequest req) {
     Settings s = settings;
-    String path = pathWithinApplication(req);
-    return s != null
-        && s.gate.covers(path)
-        && s.gate.decides(
-            req.getMethod(),
-            rawPathWithinApplication(req),
-            path,
-            req.getHeader("Origin"),
-            req.getHeader("Access-Control-Request-Method"));
+    return s != null && s.gate.covers(ServletExchange.path(req)) && ServletExchange.decides(s.gate, req);
   }
 
   /** Leaves the application's rooms, and closes the room if this filter built it from init-params. */
@@ -335,57 +331,6 @@ public final class WaitingRoomFilter implements Filter {
   public @Nullable WaitingRoom room() {
     Settings s = settings;
     return s == null ? null : s.room;
-  }
-
-  /** The host the client addressed, as the container resolved it ({@link Gate#authority}). */
-  static @Nullable String host(HttpServletRequest req) {
-    return Gate.authority(req.getScheme(), req.getServerName(), req.getServerPort());
-  }
-
-  /** The path as the client sent it (not decoded), after the context path. */
-  private static String rawPathWithinApplication(HttpServletRequest req) {
-    String uri = req.getRequestURI();
-    String context = req.getContextPath();
-    if (uri == null) {
-      return "";
-    }
-    return context != null && !context.isEmpty() && uri.startsWith(context) ? uri.substring(context.length()) : uri;
-  }
-
-  private static String pathWithinApplication(HttpServletRequest req) {
-    String servletPath = req.getServletPath();
-    String pathInfo = req.getPathInfo();
-    String path = (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);
-    return path.isEmpty() ? "/" : path;
-  }
-
-  private static @Nullable String ticketOf(HttpServletRequest req, String name) {
-    Cookie[] cookies = req.getCookies();
-    if (cookies == null) {
-      return null;
-    }
-    for (Cookie c : cookies) {
-      if (name.equals(c.getName())) {
-        return c.getValue();
-      }
-    }
-    return null;
-  }
-
-  /** Writes an answer (of the gate, or of the operator API): its status, headers and body. */
-  static void write(HttpServletResponse res, GateResponse g) throws IOException {
-    byte[] body = g.body();
-    res.setStatus(g.status());
-    for (Map.Entry<String, String> h : g.headers().entrySet()) {
-      res.setHeader(h.getKey(), h.getValue());
-    }
-    if (!g.contentType().isEmpty()) {
-      res.setContentType(g.contentType());
-    }
-    res.setContentLength(body.length);
-    if (body.length > 0) {
-      res.getOutputStream().write(body);
-    }
   }
 
   /** The filter's fixed settings: the gate, and whether the filter owns (and closes) its room. */

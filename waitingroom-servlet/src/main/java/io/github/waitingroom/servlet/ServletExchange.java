@@ -1,0 +1,95 @@
+package io.github.waitingroom.servlet;
+
+import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.GateRequest;
+import io.github.waitingroom.http.GateResponse;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The servlet side of the translation, in one place for the filter and the dashboard: how a
+ * servlet request's paths, cookies and host are read for the {@link Gate}, and how a {@link
+ * GateResponse} is written. No rule of the room lives here.
+ */
+final class ServletExchange {
+  private ServletExchange() {}
+
+  /** Whether the gate decides the request: {@link Gate#decides}, given the request's paths and headers. */
+  static boolean decides(Gate gate, HttpServletRequest req) {
+    return gate.decides(req.getMethod(), rawPath(req), path(req), req.getHeader("Origin"),
+        req.getHeader("Access-Control-Request-Method"));
+  }
+
+  /** The gate's answer to a CORS preflight ({@link Gate#preflight}), or {@code null}. */
+  static @Nullable GateResponse preflight(Gate gate, HttpServletRequest req) {
+    return gate.preflight(req.getMethod(), req.getHeader("Origin"), req.getHeader("Access-Control-Request-Method"));
+  }
+
+  /** Reads a request the gate decides ({@link Gate#read}). */
+  static GateRequest read(Gate gate, HttpServletRequest req) {
+    String context = req.getContextPath();
+    return gate.read(
+        GateRequest.builder(context == null ? "" : context, req.getMethod()).secure(req.isSecure()).host(host(req)),
+        req.getQueryString(), req.getRemoteAddr(), name -> cookie(req, name), req::getHeader);
+  }
+
+  /** The host the client addressed, as the container resolved it ({@link Gate#authority}). */
+  static @Nullable String host(HttpServletRequest req) {
+    return Gate.authority(req.getScheme(), req.getServerName(), req.getServerPort());
+  }
+
+  /** The path as the client sent it (not decoded), after the context path. */
+  static String rawPath(HttpServletRequest req) {
+    String uri = req.getRequestURI();
+    String context = req.getContextPath();
+    if (uri == null) {
+      return "";
+    }
+    return context != null && !context.isEmpty() && uri.startsWith(context) ? uri.substring(context.length()) : uri;
+  }
+
+  /** The path within the application as the container decoded it: servlet path and path info. */
+  static String path(HttpServletRequest req) {
+    String servletPath = req.getServletPath();
+    String pathInfo = req.getPathInfo();
+    String path = (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);
+    return path.isEmpty() ? "/" : path;
+  }
+
+  private static @Nullable String cookie(HttpServletRequest req, String name) {
+    Cookie[] cookies = req.getCookies();
+    if (cookies == null) {
+      return null;
+    }
+    for (Cookie c : cookies) {
+      if (name.equals(c.getName())) {
+        return c.getValue();
+      }
+    }
+    return null;
+  }
+
+  /** Writes an answer (of the gate, or of the operator API): its cookie, status, headers and body. */
+  static void write(HttpServletResponse res, GateResponse g) throws IOException {
+    String setCookie = g.setCookie();
+    if (setCookie != null) {
+      res.addHeader("Set-Cookie", setCookie);
+    }
+    byte[] body = g.body();
+    res.setStatus(g.status());
+    for (Map.Entry<String, String> h : g.headers().entrySet()) {
+      res.setHeader(h.getKey(), h.getValue());
+    }
+    if (!g.contentType().isEmpty()) {
+      res.setContentType(g.contentType());
+    }
+    res.setContentLength(body.length);
+    if (body.length > 0) {
+      res.getOutputStream().write(body);
+    }
+  }
+}

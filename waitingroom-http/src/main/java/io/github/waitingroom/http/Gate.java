@@ -547,6 +547,19 @@ public final class Gate {
   }
 
   /**
+   * What the gate guards, for a start-up log line: {@code room 'shop' guards /shop (cookies wr_shop
+   * and wr_shop_q, 100 active users, 20 new users per minute)}.
+   *
+   * @return the description
+   */
+  @Override
+  public String toString() {
+    return "room '" + room.config().roomId() + "' guards " + paths.prefix() + " (cookies " + cookieName() + " and "
+        + placeCookieName() + ", " + room.config().totalActiveUsers() + " active users, "
+        + room.config().newUsersPerMinute() + " new users per minute)";
+  }
+
+  /**
    * Builds a {@link Gate} around a room. Every setting has a default; each is checked when it is
    * set, and those that depend on each other by {@link #build()}; errors ({@link SettingException})
    * name the setting and the bad value. The settings are declared in {@link GateSettings}.

@@ -112,6 +112,25 @@ final class Rooms {
     return registration != null && "true".equals(registration.getInitParameter(WaitingRoomDashboard.OPERATOR_PARAM));
   }
 
+  /**
+   * Whether a request belongs to a filter's room, which then marks it with {@link
+   * WaitingRoomFilter#ROOM_ATTRIBUTE}: it lies under the room's prefix, no more specific room of the
+   * application covers it ({@link #owner}), and no other room has marked it.
+   *
+   * @param rooms the application's rooms, or {@code null} before the filter has joined them
+   */
+  static boolean claim(@Nullable Rooms rooms, WaitingRoomFilter filter, Gate gate, HttpServletRequest req) {
+    if (req.getAttribute(WaitingRoomFilter.ROOM_ATTRIBUTE) != null) {
+      return false;
+    }
+    String path = ServletExchange.path(req);
+    if (!gate.covers(path) || (rooms != null && rooms.owner(path) != filter)) {
+      return false;
+    }
+    req.setAttribute(WaitingRoomFilter.ROOM_ATTRIBUTE, gate.room().config().roomId());
+    return true;
+  }
+
   /** The filter whose room {@code path} belongs to: the most specific prefix covering it, or null. */
   @Nullable WaitingRoomFilter owner(String path) {
     State s = state;

@@ -5,8 +5,6 @@ import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.http.GateOptions;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
-import io.github.waitingroom.http.WaitingRoomSession;
-import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -19,7 +17,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletionStage;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -30,9 +27,11 @@ import org.slf4j.LoggerFactory;
  * it reads the request into a {@link GateRequest} and writes the {@link GateResponse} back, and
  * every rule (which requests the room decides, CORS preflights, the two ticket cookies, the
  * waiting page, the JSON status, the headers) is the container-neutral {@link Gate}'s, which the
- * WebFlux {@code WaitingRoomWebFilter} shares; the request path never blocks but for a newcomer's
- * human check ({@link Gate#mayBlock}). Its settings are those of {@link GateOptions}, declared in
- * {@link io.github.waitingroom.http.GateSettings}.
+ * WebFlux {@code WaitingRoomWebFilter} shares. A request thread never waits for I/O: a newcomer's
+ * human check ({@link Gate#mayBlock}) completes asynchronously where the filter chain supports it
+ * ({@code asyncSupported}, as Spring Boot registers filters), and on the request's thread
+ * otherwise. Its settings are those of {@link GateOptions}, declared in {@link
+ * io.github.waitingroom.http.GateSettings}.
  *
  * <pre>{@code
  * WaitingRoom room = WaitingRoom.builder(config, TicketKeys.fromJson(keysetJson)).build();
@@ -47,9 +46,10 @@ import org.slf4j.LoggerFactory;
  * <p>Several rooms in one application: one filter per room, each on {@code /*} with its own path
  * prefix, room id and cookie. The filters find each other through their {@code ServletContext} in
  * {@link #init} (which refuses a second room with the same prefix or cookie name); a request
- * belongs to the room with the most specific prefix that covers it, which marks it with {@value
- * #ROOM_ATTRIBUTE}, and every other room lets it through. An application response on which the
- * filter sets a ticket is kept {@code Cache-Control: private, no-store} ({@link TicketResponse}).
+ * belongs to the room with the most specific prefix that covers it ({@link
+ * io.github.waitingroom.http.GateRouter}), which marks it with {@value #ROOM_ATTRIBUTE}, and every
+ * other room lets it through. An application response on which the filter sets a ticket is kept
+ * {@code Cache-Control: private, no-store}.
  */
 public final class WaitingRoomFilter implements Filter {
   private static final Logger log = LoggerFactory.getLogger(WaitingRoomFilter.class);
@@ -65,9 +65,6 @@ public final class WaitingRoomFilter implements Filter {
   public static final String DEFAULT_STATUS_PARAM = Gate.DEFAULT_STATUS_PARAM;
 
   private static final Predicate<HttpServletRequest> NO_BYPASS = request -> false;
-
-  /** How long an asynchronous answer (the human check's) may take before the container ends the request. */
-  private static final long ASYNC_TIMEOUT_MILLIS = 60_000;
 
   private volatile @Nullable Settings settings;
   /** Bypass rules: pass without a ticket, whatever the method ({@link #bypassing}). */
@@ -162,14 +159,7 @@ public final class WaitingRoomFilter implements Filter {
           "WaitingRoomFilter '" + filterConfig.getFilterName() + "': " + e.getMessage(), e);
     }
     if (given == null) {
-      log.info(
-          "waiting room '{}' guards {} (cookies {} and {}, {} active users, {} new users per minute)",
-          s.room.config().roomId(),
-          s.gate.paths().prefix(),
-          s.gate.cookieName(),
-          s.gate.placeCookieName(),
-          s.room.config().totalActiveUsers(),
-          s.room.config().newUsersPerMinute());
+      log.info("waiting {}", s.gate);
     }
   }
 
@@ -184,7 +174,7 @@ public final class WaitingRoomFilter implements Filter {
         || !(response instanceof HttpServletResponse res)
         || req.getDispatcherType() != DispatcherType.REQUEST
         || Rooms.toOperatorApi(rooms, req)
-        || !claim(s, req)
+        || !Rooms.claim(rooms, this, s.gate, req)
         || bypass.test(req)) {
       chain.doFilter(request, response);
       return;
@@ -203,7 +193,7 @@ public final class WaitingRoomFilter implements Filter {
     if (s.gate.mayBlock(gr) && s.gate.alwaysAnswers(gr) && req.isAsyncSupported()) {
       // A newcomer's human check asks a service: its answer is written when the service answers,
       // and no request thread waits for it meanwhile.
-      answerLater(req.startAsync(req, res), s.gate.handleAsync(gr));
+      ServletExchange.writeLater(req.startAsync(req, res), s.gate.handleAsync(gr));
       return;
     }
     // Without async support, the human check waits for the service on this thread (Gate.mayBlock).
@@ -212,56 +202,7 @@ public final class WaitingRoomFilter implements Filter {
       ServletExchange.write(res, g);
       return;
     }
-    String setCookie = g.setCookie();
-    HttpServletResponse out = res;
-    if (setCookie != null) {
-      // A response that sets a ticket must never be cached and replayed to someone else, whatever
-      // the application sets on it later.
-      res.addHeader("Set-Cookie", setCookie);
-      out = new TicketResponse(res, setCookie);
-    }
-    if (s.gate.revokeOn()) {
-      HttpServletResponse committed = out;
-      WaitingRoomSession session = s.gate.session(gr, g, deletion -> {
-        if (!committed.isCommitted()) {
-          committed.addHeader("Set-Cookie", deletion);
-        }
-      });
-      if (session != null) {
-        req.setAttribute(WaitingRoomSession.ATTRIBUTE, session);
-        out = new RevokeResponse(out, session);
-      }
-    }
-    chain.doFilter(request, out);
-  }
-
-  /**
-   * Writes an answer that completes later (the human check's) on a container thread, and ends the
-   * asynchronous request; one that never completes is ended by the container after {@value
-   * #ASYNC_TIMEOUT_MILLIS} ms (the check itself gives up after at most 30 s).
-   */
-  private static void answerLater(AsyncContext async, CompletionStage<GateResponse> answer) {
-    async.setTimeout(ASYNC_TIMEOUT_MILLIS);
-    answer.whenComplete((g, failure) -> {
-      try {
-        async.start(() -> {
-          try {
-            HttpServletResponse res = (HttpServletResponse) async.getResponse();
-            if (g != null) {
-              ServletExchange.write(res, g);
-            } else {
-              res.sendError(HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
-            }
-          } catch (IOException | RuntimeException e) {
-            log.debug("the human check's answer could not be written", e);
-          } finally {
-            async.complete();
-          }
-        });
-      } catch (IllegalStateException e) {
-        log.debug("the human check answered after the request ended", e); // timed out, or the client left
-      }
-    });
+    chain.doFilter(request, ServletExchange.passOn(s.gate, gr, g, req, res));
   }
 
   /**
@@ -277,30 +218,7 @@ public final class WaitingRoomFilter implements Filter {
    */
   public static void checkDistinct(List<WaitingRoomFilter> filters) {
     Rooms rooms = new Rooms();
-    for (WaitingRoomFilter f : filters) {
-      Settings s = f.settings;
-      if (s != null) {
-        rooms.join(f, s.gate);
-      }
-    }
-  }
-
-  /**
-   * Whether a request belongs to this filter's room, which then marks it with {@link
-   * #ROOM_ATTRIBUTE}: it lies under the room's prefix, no more specific room of the application
-   * covers it ({@link Rooms#owner}), and no other room has marked it.
-   */
-  private boolean claim(Settings s, HttpServletRequest req) {
-    if (req.getAttribute(ROOM_ATTRIBUTE) != null) {
-      return false;
-    }
-    String path = ServletExchange.path(req);
-    Rooms r = rooms;
-    if (!s.gate.covers(path) || (r != null && r.owner(path) != this)) {
-      return false;
-    }
-    req.setAttribute(ROOM_ATTRIBUTE, s.room.config().roomId());
-    return true;
+    filters.stream().filter(f -> f.settings != null).forEach(f -> rooms.join(f, Objects.requireNonNull(f.settings).gate));
   }
 
   /**

@@ -15,6 +15,11 @@ import org.jspecify.annotations.Nullable;
  * Content-Language} for a page, {@code Retry-After} with status 429).
  */
 final class Answers {
+  /** The answer to a CORS preflight the gate answers itself ({@link Gate#preflight}): 204, no CORS grant. */
+  static final GateResponse PREFLIGHT =
+      GateResponse.answer(null, 204, "", Map.of("Cache-Control", Gate.NO_STORE, "X-Content-Type-Options", "nosniff",
+          "Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers"), "");
+
   private final WaitingRoom room;
   private final CookiePolicy cookies;
   private final PageModel pages;

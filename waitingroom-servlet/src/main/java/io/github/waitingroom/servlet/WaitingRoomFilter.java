@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * it reads the request into a {@link GateRequest} and writes the {@link GateResponse} back, and
  * every rule (which requests the room decides, CORS preflights, the two ticket cookies, the
  * waiting page, the JSON status, the headers) is the container-neutral {@link Gate}'s, which the
- * WebFlux {@code WaitingRoomWebFilter} shares. A request thread never waits for I/O: a newcomer's
- * human check ({@link Gate#mayBlock}) completes asynchronously where the filter chain supports it
- * ({@code asyncSupported}, as Spring Boot registers filters), and on the request's thread
+ * WebFlux {@code WaitingRoomWebFilter} shares. The one answer that waits for I/O, a newcomer's
+ * human check ({@link Gate#mayBlock}), completes asynchronously where the filter chain supports it
+ * ({@code asyncSupported}, as Spring Boot registers filters), and on the request's thread only
  * otherwise. Its settings are those of {@link GateOptions}, declared in {@link
  * io.github.waitingroom.http.GateSettings}.
  *

@@ -36,16 +36,13 @@ class HumanCheckThreadTest {
 
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
   private final HandCheck check = new HandCheck();
-  private @Nullable WaitingRoom room;
-  private @Nullable TestServer server;
+  /** The server and the room of a test, closed in that order after it. */
+  private final java.util.Deque<AutoCloseable> open = new java.util.ArrayDeque<>();
 
   @AfterEach
-  void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
-    if (room != null) {
-      room.close();
+  void closeAll() throws Exception {
+    for (AutoCloseable c = open.pollLast(); c != null; c = open.pollLast()) {
+      c.close();
     }
   }
 
@@ -55,10 +52,10 @@ class HumanCheckThreadTest {
         .sessionDuration(Duration.ofSeconds(60)).sliceWidth(Duration.ofSeconds(10))
         .refreshInterval(Duration.ofSeconds(5)).waitingTimeout(Duration.ofMinutes(20)).build();
     WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
-    room = r;
+    open.add(r);
     Filter filter = WaitingRoomFilter.builder(r).humanCheck(check).build();
     TestServer s = async ? TestServer.start(filter) : TestServer.startWithoutAsync(filter);
-    server = s;
+    open.add(s);
     assertThat(new Visitor(s).get("/").body()).startsWith("app:");
     s.threadsReturned.clear();
     return s;

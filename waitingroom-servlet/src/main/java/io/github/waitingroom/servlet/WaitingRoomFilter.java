@@ -66,7 +66,7 @@ public final class WaitingRoomFilter implements Filter {
 
   private static final Predicate<HttpServletRequest> NO_BYPASS = request -> false;
 
-  private volatile @Nullable Settings settings;
+  private volatile @Nullable FilterSettings settings;
   /** Bypass rules: pass without a ticket, whatever the method ({@link #bypassing}). */
   private final Predicate<HttpServletRequest> bypass;
   /** The application's rooms, once {@link #init} has run; until then this filter stands alone. */
@@ -80,7 +80,7 @@ public final class WaitingRoomFilter implements Filter {
     this.bypass = NO_BYPASS;
   }
 
-  private WaitingRoomFilter(Settings settings, Predicate<HttpServletRequest> bypass) {
+  private WaitingRoomFilter(FilterSettings settings, Predicate<HttpServletRequest> bypass) {
     this.settings = settings;
     this.bypass = bypass;
   }
@@ -102,7 +102,7 @@ public final class WaitingRoomFilter implements Filter {
    * @return the filter
    */
   public static WaitingRoomFilter of(Gate gate) {
-    return new WaitingRoomFilter(new Settings(gate, false), NO_BYPASS);
+    return new WaitingRoomFilter(new FilterSettings(gate, false), NO_BYPASS);
   }
 
   /**
@@ -124,7 +124,7 @@ public final class WaitingRoomFilter implements Filter {
    */
   public WaitingRoomFilter bypassing(Predicate<HttpServletRequest> bypass) {
     Objects.requireNonNull(bypass, "bypass");
-    Settings s = settings;
+    FilterSettings s = settings;
     if (s == null) {
       throw new IllegalStateException("bypassing needs a filter built in code (builder or of), not one made from init-params");
     }
@@ -141,68 +141,69 @@ public final class WaitingRoomFilter implements Filter {
    */
   @Override
   public void init(FilterConfig filterConfig) throws ServletException {
-    Settings given = settings;
-    Settings s = given;
+    FilterSettings given = settings;
+    FilterSettings s = given;
     try {
       if (s == null) {
         s = InitParams.read(filterConfig::getInitParameter, filterConfig.getInitParameterNames(), System::getenv);
       }
       Rooms r = Rooms.of(filterConfig.getServletContext());
-      r.join(this, s.gate);
+      r.join(this, s.gate());
       rooms = r;
       settings = s;
     } catch (IllegalArgumentException | IllegalStateException e) {
       if (given == null && s != null) {
-        s.room.close(); // a room this filter built must leave no sync thread behind
+        s.room().close(); // a room this filter built must leave no sync thread behind
       }
       throw new ServletException(
           "WaitingRoomFilter '" + filterConfig.getFilterName() + "': " + e.getMessage(), e);
     }
     if (given == null) {
-      log.info("waiting {}", s.gate);
+      log.info("waiting {}", s.gate());
     }
   }
 
   @Override
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    Settings s = settings;
+    FilterSettings s = settings;
     if (s == null) {
       throw new ServletException("WaitingRoomFilter was not initialised: init() has not run");
     }
+    Gate gate = s.gate();
     if (!(request instanceof HttpServletRequest req)
         || !(response instanceof HttpServletResponse res)
         || req.getDispatcherType() != DispatcherType.REQUEST
         || Rooms.toOperatorApi(rooms, req)
-        || !Rooms.claim(rooms, this, s.gate, req)
+        || !Rooms.claim(rooms, this, gate, req)
         || bypass.test(req)) {
       chain.doFilter(request, response);
       return;
     }
-    GateResponse preflight = ServletExchange.preflight(s.gate, req);
+    GateResponse preflight = ServletExchange.preflight(gate, req);
     if (preflight != null) {
       // A CORS preflight never reaches the application, unless it opted in (corsPassThrough).
       ServletExchange.write(res, preflight);
       return;
     }
-    if (!ServletExchange.decides(s.gate, req)) {
+    if (!ServletExchange.decides(gate, req)) {
       chain.doFilter(request, response);
       return;
     }
-    GateRequest gr = ServletExchange.read(s.gate, req);
-    if (s.gate.mayBlock(gr) && s.gate.alwaysAnswers(gr) && req.isAsyncSupported()) {
+    GateRequest gr = ServletExchange.read(gate, req);
+    if (gate.mayBlock(gr) && gate.alwaysAnswers(gr) && req.isAsyncSupported()) {
       // A newcomer's human check asks a service: its answer is written when the service answers,
       // and no request thread waits for it meanwhile.
-      ServletExchange.writeLater(req.startAsync(req, res), s.gate.handleAsync(gr));
+      ServletExchange.writeLater(req.startAsync(req, res), gate.handleAsync(gr));
       return;
     }
     // Without async support, the human check waits for the service on this thread (Gate.mayBlock).
-    GateResponse g = s.gate.handle(gr);
+    GateResponse g = gate.handle(gr);
     if (!g.passes()) {
       ServletExchange.write(res, g);
       return;
     }
-    chain.doFilter(request, ServletExchange.passOn(s.gate, gr, g, req, res));
+    chain.doFilter(request, ServletExchange.passOn(gate, gr, g, req, res));
   }
 
   /**
@@ -218,7 +219,7 @@ public final class WaitingRoomFilter implements Filter {
    */
   public static void checkDistinct(List<WaitingRoomFilter> filters) {
     Rooms rooms = new Rooms();
-    filters.stream().filter(f -> f.settings != null).forEach(f -> rooms.join(f, Objects.requireNonNull(f.settings).gate));
+    filters.stream().filter(f -> f.settings != null).forEach(f -> rooms.join(f, Objects.requireNonNull(f.settings).gate()));
   }
 
   /**
@@ -227,8 +228,8 @@ public final class WaitingRoomFilter implements Filter {
    * dashboard.
    */
   boolean decides(HttpServletRequest req) {
-    Settings s = settings;
-    return s != null && s.gate.covers(ServletExchange.path(req)) && ServletExchange.decides(s.gate, req);
+    FilterSettings s = settings;
+    return s != null && s.gate().covers(ServletExchange.path(req)) && ServletExchange.decides(s.gate(), req);
   }
 
   /** Leaves the application's rooms, and closes the room if this filter built it from init-params. */
@@ -239,29 +240,16 @@ public final class WaitingRoomFilter implements Filter {
       r.leave(this);
       rooms = null;
     }
-    Settings s = settings;
-    if (s != null && s.ownsRoom) {
-      s.room.close();
+    FilterSettings s = settings;
+    if (s != null && s.ownsRoom()) {
+      s.room().close();
     }
   }
 
   /** The room behind this filter; {@code null} before a container-created filter is initialised. */
   public @Nullable WaitingRoom room() {
-    Settings s = settings;
-    return s == null ? null : s.room;
-  }
-
-  /** The filter's fixed settings: the gate, and whether the filter owns (and closes) its room. */
-  static final class Settings {
-    final WaitingRoom room;
-    final boolean ownsRoom;
-    final Gate gate;
-
-    Settings(Gate gate, boolean ownsRoom) {
-      this.gate = gate;
-      this.room = gate.room();
-      this.ownsRoom = ownsRoom;
-    }
+    FilterSettings s = settings;
+    return s == null ? null : s.room();
   }
 
   /**
@@ -284,8 +272,8 @@ public final class WaitingRoomFilter implements Filter {
       return new WaitingRoomFilter(settings(false), NO_BYPASS);
     }
 
-    Settings settings(boolean ownsRoom) {
-      return new Settings(buildGate(), ownsRoom);
+    FilterSettings settings(boolean ownsRoom) {
+      return new FilterSettings(buildGate(), ownsRoom);
     }
   }
 }

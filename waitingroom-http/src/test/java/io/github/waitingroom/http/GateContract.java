@@ -23,6 +23,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -82,6 +87,7 @@ public abstract class GateContract {
    * @param cookieSameSite the cookie's {@code SameSite}
    * @param waitingStatus the status of waiting answers
    * @param corsPassThrough whether CORS preflights pass on to the application
+   * @param humanCheck the human check, or {@code null} for none
    */
   public record Options(
       String pathPrefix,
@@ -90,31 +96,37 @@ public abstract class GateContract {
       CookieSecure cookieSecure,
       SameSite cookieSameSite,
       int waitingStatus,
-      boolean corsPassThrough) {
+      boolean corsPassThrough,
+      @Nullable HumanCheck humanCheck) {
 
     static Options defaults() {
-      return new Options("/", List.of(), null, CookieSecure.AUTO, SameSite.LAX, 200, false);
+      return new Options("/", List.of(), null, CookieSecure.AUTO, SameSite.LAX, 200, false, null);
     }
 
     Options withPathPrefix(String prefix) {
-      return new Options(prefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus, corsPassThrough);
+      return new Options(prefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus, corsPassThrough, humanCheck);
     }
 
     Options withIgnorePaths(String... paths) {
       return new Options(pathPrefix, List.of(paths), cookieName, cookieSecure, cookieSameSite, waitingStatus,
-          corsPassThrough);
+          corsPassThrough, humanCheck);
     }
 
     Options withCookie(String name, CookieSecure secure, SameSite sameSite) {
-      return new Options(pathPrefix, ignorePaths, name, secure, sameSite, waitingStatus, corsPassThrough);
+      return new Options(pathPrefix, ignorePaths, name, secure, sameSite, waitingStatus, corsPassThrough, humanCheck);
     }
 
     Options withWaitingStatus(int status) {
-      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, status, corsPassThrough);
+      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, status, corsPassThrough, humanCheck);
+    }
+
+    Options withHumanCheck(HumanCheck check) {
+      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus,
+          corsPassThrough, check);
     }
 
     Options withCorsPassThrough(boolean on) {
-      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus, on);
+      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus, on, humanCheck);
     }
   }
 
@@ -521,6 +533,59 @@ public abstract class GateContract {
     assertThat(read.body()).doesNotContain("id=\"wr-form\"").contains("var back = \"\";");
   }
 
+  @Test
+  void theHumanCheckIsAnsweredWhenTheServiceAnswersWithAPlaceOrAnotherTry() throws Exception {
+    HandCheck check = new HandCheck();
+    start(Options.defaults().withHumanCheck(check));
+    assertThat(inApp(new Visitor(server()).get("/"))).isTrue();
+    assertThat(inApp(new Visitor(server()).get("/"))).isTrue();
+    Visitor person = new Visitor(server());
+    HttpResponse<String> page = person.get("/");
+    assertThat(page.body()).contains("data-sitekey=\"contract-key\" data-callback=\"wrHumanCheck\"");
+    assertThat(check.asked).as("nobody asked the service yet").isEmpty();
+
+    CompletableFuture<HttpResponse<String>> asked = person.getJsonLater("/?waitingRoomStatus=1&waitingRoomHuman=person");
+    CompletableFuture<HumanCheck.Verdict> verdict = check.asked.take();
+    assertThat(asked).as("answered only once the service has").isNotDone();
+    verdict.complete(HumanCheck.Verdict.PASSED);
+    HttpResponse<String> answer = asked.get(30, TimeUnit.SECONDS);
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.headers().firstValue("Cache-Control")).hasValue("private, no-store");
+    assertThat(status(answer)).containsEntry("status", "queued");
+    assertThat(ticketCookie(answer, PLACE_COOKIE)).as("the place the check gave").isNotNull();
+
+    Visitor bot = new Visitor(server());
+    bot.get("/");
+    CompletableFuture<HttpResponse<String>> tried = bot.getJsonLater("/?waitingRoomStatus=1&waitingRoomHuman=bot");
+    check.asked.take().completeExceptionally(new IllegalStateException("the service is down"));
+    HttpResponse<String> again = tried.get(30, TimeUnit.SECONDS);
+    assertThat(status(again)).containsEntry("status", "challenge");
+    assertThat(ticketCookie(again, PLACE_COOKIE)).as("no place: another try").isNull();
+    assertThat(server().appHits()).isEqualTo(2);
+  }
+
+  /** A human check that hands each question to the test, which answers it when it likes. */
+  private static final class HandCheck implements HumanCheck {
+    final BlockingQueue<CompletableFuture<Verdict>> asked = new LinkedBlockingQueue<>();
+
+    @Override
+    public Widget widget() {
+      return new Widget("https://check.example/api.js", "hand-check", "contract-key", List.of("https://check.example"));
+    }
+
+    @Override
+    public CompletionStage<Verdict> verify(String token, @Nullable String remoteAddress) {
+      CompletableFuture<Verdict> v = new CompletableFuture<>();
+      asked.add(v);
+      return v;
+    }
+
+    @Override
+    public Duration timeout() {
+      return Duration.ofSeconds(30);
+    }
+  }
+
   /** One browser-like visitor: a java.net.http client with its own cookie jar. */
   static final class Visitor {
     private final CookieManager jar = new CookieManager();
@@ -538,6 +603,12 @@ public abstract class GateContract {
 
     HttpResponse<String> getJson(String path) throws IOException, InterruptedException {
       return send("GET", path, Map.of("Accept", "application/json"));
+    }
+
+    /** A {@code GET} asking for JSON whose answer the test waits for later. */
+    CompletableFuture<HttpResponse<String>> getJsonLater(String path) {
+      HttpRequest request = HttpRequest.newBuilder(server.uri(path)).header("Accept", "application/json").GET().build();
+      return client.sendAsync(request, HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> send(String method, String path) throws IOException, InterruptedException {

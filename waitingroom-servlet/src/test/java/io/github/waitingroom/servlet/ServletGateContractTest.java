@@ -20,6 +20,10 @@ class ServletGateContractTest extends GateContract {
     if (cookieName != null) {
       b.cookieName(cookieName);
     }
+    io.github.waitingroom.http.HumanCheck check = o.humanCheck();
+    if (check != null) {
+      b.humanCheck(check);
+    }
     TestServer jetty = TestServer.start(b.build());
     return new Server() {
       @Override

@@ -37,6 +37,10 @@ class WebFluxGateContractTest extends GateContract {
     if (cookieName != null) {
       b.cookieName(cookieName);
     }
+    io.github.waitingroom.http.HumanCheck check = o.humanCheck();
+    if (check != null) {
+      b.humanCheck(check);
+    }
     AtomicInteger hits = new AtomicInteger();
     WebHandler app =
         exchange -> {

@@ -23,10 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -535,17 +532,17 @@ public abstract class GateContract {
 
   @Test
   void theHumanCheckIsAnsweredWhenTheServiceAnswersWithAPlaceOrAnotherTry() throws Exception {
-    HandCheck check = new HandCheck();
+    HandCheck check = new HandCheck("contract-key");
     start(Options.defaults().withHumanCheck(check));
     assertThat(inApp(new Visitor(server()).get("/"))).isTrue();
     assertThat(inApp(new Visitor(server()).get("/"))).isTrue();
     Visitor person = new Visitor(server());
     HttpResponse<String> page = person.get("/");
     assertThat(page.body()).contains("data-sitekey=\"contract-key\" data-callback=\"wrHumanCheck\"");
-    assertThat(check.asked).as("nobody asked the service yet").isEmpty();
+    assertThat(check.asked()).as("nobody asked the service yet").isEmpty();
 
     CompletableFuture<HttpResponse<String>> asked = person.getJsonLater("/?waitingRoomStatus=1&waitingRoomHuman=person");
-    CompletableFuture<HumanCheck.Verdict> verdict = check.asked.take();
+    CompletableFuture<HumanCheck.Verdict> verdict = check.asked().take();
     assertThat(asked).as("answered only once the service has").isNotDone();
     verdict.complete(HumanCheck.Verdict.PASSED);
     HttpResponse<String> answer = asked.get(30, TimeUnit.SECONDS);
@@ -557,33 +554,11 @@ public abstract class GateContract {
     Visitor bot = new Visitor(server());
     bot.get("/");
     CompletableFuture<HttpResponse<String>> tried = bot.getJsonLater("/?waitingRoomStatus=1&waitingRoomHuman=bot");
-    check.asked.take().completeExceptionally(new IllegalStateException("the service is down"));
+    check.asked().take().completeExceptionally(new IllegalStateException("the service is down"));
     HttpResponse<String> again = tried.get(30, TimeUnit.SECONDS);
     assertThat(status(again)).containsEntry("status", "challenge");
     assertThat(ticketCookie(again, PLACE_COOKIE)).as("no place: another try").isNull();
     assertThat(server().appHits()).isEqualTo(2);
-  }
-
-  /** A human check that hands each question to the test, which answers it when it likes. */
-  private static final class HandCheck implements HumanCheck {
-    final BlockingQueue<CompletableFuture<Verdict>> asked = new LinkedBlockingQueue<>();
-
-    @Override
-    public Widget widget() {
-      return new Widget("https://check.example/api.js", "hand-check", "contract-key", List.of("https://check.example"));
-    }
-
-    @Override
-    public CompletionStage<Verdict> verify(String token, @Nullable String remoteAddress) {
-      CompletableFuture<Verdict> v = new CompletableFuture<>();
-      asked.add(v);
-      return v;
-    }
-
-    @Override
-    public Duration timeout() {
-      return Duration.ofSeconds(30);
-    }
   }
 
   /** One browser-like visitor: a java.net.http client with its own cookie jar. */

@@ -7,6 +7,7 @@ import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.HandCheck;
 import io.github.waitingroom.http.HumanCheck;
 import jakarta.servlet.Filter;
 import java.net.URI;
@@ -15,13 +16,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +31,7 @@ class HumanCheckThreadTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
 
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
-  private final HandCheck check = new HandCheck();
+  private final HandCheck check = new HandCheck("site-key");
   /** The server and the room of a test, closed in that order after it. */
   private final java.util.Deque<AutoCloseable> open = new java.util.ArrayDeque<>();
 
@@ -69,7 +65,7 @@ class HumanCheckThreadTest {
     assertThat(s.threadsReturned.take()).as("the challenge page is answered on its thread").isFalse();
 
     CompletableFuture<HttpResponse<String>> asked = send(s, v, "/?waitingRoomStatus=1&waitingRoomHuman=person");
-    CompletableFuture<HumanCheck.Verdict> verdict = check.asked.take();
+    CompletableFuture<HumanCheck.Verdict> verdict = check.asked().take();
     assertThat(s.threadsReturned.take()).as("the thread went back to the container, the request goes on").isTrue();
     assertThat(asked).isNotDone();
 
@@ -89,7 +85,7 @@ class HumanCheckThreadTest {
     Visitor v = new Visitor(s);
     v.get("/");
     CompletableFuture<HttpResponse<String>> asked = send(s, v, "/?waitingRoomStatus=1&waitingRoomHuman=bot");
-    check.asked.take().completeExceptionally(new IllegalStateException("the service is down"));
+    check.asked().take().completeExceptionally(new IllegalStateException("the service is down"));
     HttpResponse<String> answer = asked.get(30, TimeUnit.SECONDS);
     assertThat(answer.body()).contains("\"status\":\"challenge\"");
     assertThat(v.ticket("wr_shop_q")).isNull();
@@ -102,7 +98,7 @@ class HumanCheckThreadTest {
     v.get("/");
     s.threadsReturned.clear();
     CompletableFuture<HttpResponse<String>> asked = send(s, v, "/?waitingRoomStatus=1&waitingRoomHuman=person");
-    check.asked.take().complete(HumanCheck.Verdict.PASSED);
+    check.asked().take().complete(HumanCheck.Verdict.PASSED);
     HttpResponse<String> answer = asked.get(30, TimeUnit.SECONDS);
     assertThat(answer.body()).contains("\"status\":\"queued\"");
     assertThat(s.threadsReturned.take()).as("answered on the request's own thread").isFalse();
@@ -114,27 +110,5 @@ class HumanCheckThreadTest {
     URI uri = s.uri(path);
     HttpRequest request = HttpRequest.newBuilder(uri).header("Accept", "application/json").GET().build();
     return client.sendAsync(request, HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** A human check that hands each question to the test, which answers it. */
-  private static final class HandCheck implements HumanCheck {
-    final BlockingQueue<CompletableFuture<Verdict>> asked = new LinkedBlockingQueue<>();
-
-    @Override
-    public Widget widget() {
-      return new Widget("https://check.example/api.js", "hand-check", "site-key", List.of("https://check.example"));
-    }
-
-    @Override
-    public CompletionStage<Verdict> verify(String token, @Nullable String remoteAddress) {
-      CompletableFuture<Verdict> v = new CompletableFuture<>();
-      asked.add(v);
-      return v;
-    }
-
-    @Override
-    public Duration timeout() {
-      return Duration.ofSeconds(30);
-    }
   }
 }

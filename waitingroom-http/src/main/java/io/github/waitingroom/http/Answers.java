@@ -91,7 +91,7 @@ final class Answers {
       String body = StatusJson.write(room.config().roomId(), d, now, tag, null, c, settings, pages.eventNow());
       return answer(setCookie, waitingStatus, "application/json", Csp.NONE, body, d, null);
     }
-    Messages.Texts t = pages.texts(pages.languageFor(request.acceptLanguage()), settings);
+    Texts t = pages.texts(pages.languageFor(request.acceptLanguage()), settings);
     String nonce = Csp.nonce();
     String html = pages.html(d, t, nonce, now, request, c, settings);
     return answer(setCookie, waitingStatus, "text/html", Csp.challenge(nonce, imageSources, widgetSources), html, d, t.tag);
@@ -100,7 +100,7 @@ final class Answers {
   private GateResponse json(Decision d, @Nullable String setCookie, int status, GateRequest request) {
     long viewTime = viewTime(d);
     RoomSettings settings = room.settings();
-    Messages.Texts t = pages.texts(pages.languageFor(request.acceptLanguage()), settings);
+    Texts t = pages.texts(pages.languageFor(request.acceptLanguage()), settings);
     Map<String, String> texts = null;
     if (!d.letsThrough() && d.outcome() != Decision.Outcome.REJECT) {
       texts = pages.jsonTexts(d, t, viewTime, request, settings);
@@ -120,7 +120,7 @@ final class Answers {
    */
   private GateResponse page(Decision d, @Nullable String setCookie, GateRequest request) {
     RoomSettings settings = room.settings();
-    Messages.Texts t = pages.texts(pages.languageFor(request.acceptLanguage()), settings);
+    Texts t = pages.texts(pages.languageFor(request.acceptLanguage()), settings);
     String nonce = Csp.nonce();
     String html = pages.html(d, t, nonce, viewTime(d), request, null, settings);
     return answer(setCookie, statusOf(d), "text/html", Csp.page(nonce, imageSources), html, d, t.tag);

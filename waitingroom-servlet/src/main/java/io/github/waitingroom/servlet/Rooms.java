@@ -131,6 +131,29 @@ final class Rooms {
     return true;
   }
 
+  /**
+   * Checks that filters can guard one application together ({@link
+   * WaitingRoomFilter#checkDistinct}); those not yet initialised are left out.
+   */
+  static void checkDistinct(List<WaitingRoomFilter> filters) {
+    Rooms rooms = new Rooms();
+    for (WaitingRoomFilter f : filters) {
+      Gate gate = f.gate();
+      if (gate != null) {
+        rooms.join(f, gate);
+      }
+    }
+  }
+
+  /**
+   * Whether a filter's room decides a request (it lies under the prefix and is not ignored), for
+   * {@link WaitingRoomDashboard}, which warns when operators would queue for their own dashboard.
+   */
+  static boolean decides(WaitingRoomFilter filter, HttpServletRequest req) {
+    Gate gate = filter.gate();
+    return gate != null && gate.covers(ServletExchange.path(req)) && ServletExchange.decides(gate, req);
+  }
+
   /** The filter whose room {@code path} belongs to: the most specific prefix covering it, or null. */
   @Nullable WaitingRoomFilter owner(String path) {
     State s = state;

@@ -192,7 +192,7 @@ public final class WaitingRoomDashboard extends HttpServlet {
     }
     // The filter marks the requests it ignores too: only a request its room decides counts.
     WaitingRoomFilter owner = Rooms.of(req.getServletContext()).owner(ServletExchange.path(req));
-    if ((owner == null || owner.decides(req)) && warned.compareAndSet(false, true)) {
+    if ((owner == null || Rooms.decides(owner, req)) && warned.compareAndSet(false, true)) {
       log.warn(
           "the waiting room dashboard at {} is guarded by waiting room '{}': operators would wait in line for"
               + " it. Map the dashboard outside the room's pathPrefix, or add its path to the room's ignorePaths",

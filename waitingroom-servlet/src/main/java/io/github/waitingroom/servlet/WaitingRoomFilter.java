@@ -24,13 +24,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A servlet filter that puts a {@link WaitingRoom} in front of an application. It only translates:
- * it reads the request into a {@link GateRequest} and writes the {@link GateResponse} back, and
- * every rule (which requests the room decides, CORS preflights, the two ticket cookies, the
- * waiting page, the JSON status, the headers) is the container-neutral {@link Gate}'s, which the
- * WebFlux {@code WaitingRoomWebFilter} shares. The one answer that waits for I/O, a newcomer's
- * human check ({@link Gate#mayBlock}), completes asynchronously where the filter chain supports it
- * ({@code asyncSupported}, as Spring Boot registers filters), and on the request's thread only
- * otherwise. Its settings are those of {@link GateOptions}, declared in {@link
+ * it reads the request into a {@link GateRequest} and writes the {@link GateResponse} back; every
+ * rule (which requests the room decides, CORS preflights, the two ticket cookies, the waiting page,
+ * the JSON status, the headers) is the container-neutral {@link Gate}'s, shared with the WebFlux
+ * {@code WaitingRoomWebFilter}. The one answer that waits for I/O, a newcomer's human check ({@link
+ * Gate#mayBlock}), completes asynchronously where the filter chain supports it ({@code
+ * asyncSupported}, as Spring Boot registers filters), and on the request's thread only otherwise.
+ * Its settings are those of {@link GateOptions}, declared in {@link
  * io.github.waitingroom.http.GateSettings}.
  *
  * <pre>{@code
@@ -40,16 +40,12 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>A filter created by the container (web.xml) with the no-argument constructor builds its room
- * from init-params when it starts (see the docs' configuration reference); a bad one fails {@link
- * #init} with a {@link io.github.waitingroom.http.SettingException} that names the init-param.
- *
- * <p>Several rooms in one application: one filter per room, each on {@code /*} with its own path
- * prefix, room id and cookie. The filters find each other through their {@code ServletContext} in
- * {@link #init} (which refuses a second room with the same prefix or cookie name); a request
- * belongs to the room with the most specific prefix that covers it ({@link
- * io.github.waitingroom.http.GateRouter}), which marks it with {@value #ROOM_ATTRIBUTE}, and every
- * other room lets it through. An application response on which the filter sets a ticket is kept
- * {@code Cache-Control: private, no-store}.
+ * from init-params in {@link #init}; a bad one fails it with a {@link
+ * io.github.waitingroom.http.SettingException} that names the init-param. Several rooms in one
+ * application: one filter per room, each on {@code /*} with its own path prefix, room id and cookie;
+ * they find each other through their {@code ServletContext} ({@link Rooms}), and a request belongs
+ * to the room with the most specific prefix that covers it, which marks it with {@value
+ * #ROOM_ATTRIBUTE}.
  */
 public final class WaitingRoomFilter implements Filter {
   private static final Logger log = LoggerFactory.getLogger(WaitingRoomFilter.class);
@@ -218,18 +214,13 @@ public final class WaitingRoomFilter implements Filter {
    * @throws IllegalArgumentException naming both rooms and the setting they share
    */
   public static void checkDistinct(List<WaitingRoomFilter> filters) {
-    Rooms rooms = new Rooms();
-    filters.stream().filter(f -> f.settings != null).forEach(f -> rooms.join(f, Objects.requireNonNull(f.settings).gate()));
+    Rooms.checkDistinct(filters);
   }
 
-  /**
-   * Whether this filter's room decides a request (it lies under the prefix and is not ignored),
-   * for {@link WaitingRoomDashboard}, which warns when operators would queue for their own
-   * dashboard.
-   */
-  boolean decides(HttpServletRequest req) {
+  /** The gate, or {@code null} before a container-created filter is initialised. */
+  @Nullable Gate gate() {
     FilterSettings s = settings;
-    return s != null && s.gate().covers(ServletExchange.path(req)) && ServletExchange.decides(s.gate(), req);
+    return s == null ? null : s.gate();
   }
 
   /** Leaves the application's rooms, and closes the room if this filter built it from init-params. */

@@ -15,6 +15,11 @@ import org.jspecify.annotations.Nullable;
  * Content-Language} for a page, {@code Retry-After} with status 429).
  */
 final class Answers {
+  /** The answer to a CORS preflight the gate answers itself ({@link Gate#preflight}): 204, no CORS grant. */
+  static final GateResponse PREFLIGHT =
+      GateResponse.answer(null, 204, "", Map.of("Cache-Control", Gate.NO_STORE, "X-Content-Type-Options", "nosniff",
+          "Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers"), "");
+
   private final WaitingRoom room;
   private final CookiePolicy cookies;
   private final PageModel pages;
@@ -86,7 +91,7 @@ final class Answers {
       String body = StatusJson.write(room.config().roomId(), d, now, tag, null, c, settings, pages.eventNow());
       return answer(setCookie, waitingStatus, "application/json", Csp.NONE, body, d, null);
     }
-    Messages.Texts t = pages.texts(pages.languageFor(request.acceptLanguage()), settings);
+    Texts t = pages.texts(pages.languageFor(request.acceptLanguage()), settings);
     String nonce = Csp.nonce();
     String html = pages.html(d, t, nonce, now, request, c, settings);
     return answer(setCookie, waitingStatus, "text/html", Csp.challenge(nonce, imageSources, widgetSources), html, d, t.tag);
@@ -95,7 +100,7 @@ final class Answers {
   private GateResponse json(Decision d, @Nullable String setCookie, int status, GateRequest request) {
     long viewTime = viewTime(d);
     RoomSettings settings = room.settings();
-    Messages.Texts t = pages.texts(pages.languageFor(request.acceptLanguage()), settings);
+    Texts t = pages.texts(pages.languageFor(request.acceptLanguage()), settings);
     Map<String, String> texts = null;
     if (!d.letsThrough() && d.outcome() != Decision.Outcome.REJECT) {
       texts = pages.jsonTexts(d, t, viewTime, request, settings);
@@ -115,7 +120,7 @@ final class Answers {
    */
   private GateResponse page(Decision d, @Nullable String setCookie, GateRequest request) {
     RoomSettings settings = room.settings();
-    Messages.Texts t = pages.texts(pages.languageFor(request.acceptLanguage()), settings);
+    Texts t = pages.texts(pages.languageFor(request.acceptLanguage()), settings);
     String nonce = Csp.nonce();
     String html = pages.html(d, t, nonce, viewTime(d), request, null, settings);
     return answer(setCookie, statusOf(d), "text/html", Csp.page(nonce, imageSources), html, d, t.tag);

@@ -4,7 +4,6 @@ import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.WaitingRoom;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -39,15 +38,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Cookies: two per room, with the same attributes ({@code HttpOnly}, scoped to the guarded
  * path, {@code Secure} and {@code SameSite} as configured), each re-issued only when its ticket
- * changes. The <b>session</b> cookie ({@link #cookieName()}, {@code wr_<roomId>} by default) holds
- * the ticket of an answer that lets the request through; the <b>place</b> cookie ({@link
- * #placeCookieName()}, the same name with {@code _q} appended) holds the ticket of any other
- * answer, the visitor's place in line. With one cookie, a page whose requests go at once to several
- * nodes (no session affinity) could be admitted by one and told to wait by another, and the
- * browser would keep whichever {@code Set-Cookie} came last, losing the session it was just given;
- * with two, a waiting answer never overwrites the session. The session cookie keeps the name a
- * single cookie had, so sessions survive an upgrade, and a waiting ticket left in it from before
- * keeps its place (see {@link WaitingRoom#decide(String, String)}).
+ * changes: the <b>session</b> cookie ({@link #cookieName()}) holds the ticket of an answer that lets
+ * the request through, the <b>place</b> cookie ({@link #placeCookieName()}) that of any other
+ * answer, so that a waiting answer from one node never overwrites the session another node just
+ * gave (see {@link WaitingRoom#decide(String, String)}).
  *
  * <p><b>Friction</b> ({@link Builder#proofOfWork}, {@link Builder#humanCheck}): while people wait,
  * a newcomer the room would put in line gets a challenge page (the waiting page with {@code
@@ -325,12 +319,8 @@ public final class Gate {
    */
   public @Nullable GateResponse preflight(
       String method, @Nullable String origin, @Nullable String accessControlRequestMethod) {
-    return corsPassThrough || !isPreflight(method, origin, accessControlRequestMethod) ? null : PREFLIGHT_ANSWER;
+    return corsPassThrough || !isPreflight(method, origin, accessControlRequestMethod) ? null : Answers.PREFLIGHT;
   }
-
-  private static final GateResponse PREFLIGHT_ANSWER =
-      GateResponse.answer(null, 204, "", Map.of("Cache-Control", NO_STORE, "X-Content-Type-Options", "nosniff",
-          "Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers"), "");
 
   /**
    * Whether the room decides a request. A CORS preflight ({@link #isPreflight}) never is: with
@@ -398,6 +388,20 @@ public final class Gate {
   public boolean mayBlock(GateRequest request) {
     Friction f = friction;
     return f != null && f.mayBlock(request);
+  }
+
+  /**
+   * Whether the gate's answer to a request never lets it through, whatever the room decides: it
+   * asks for the JSON status only ({@link #statusParam()}), which the waiting page's polls, the
+   * proof of work and the human check's token all do. An adapter that answers a request off its
+   * own thread (the servlet filter, for a human check that {@link #mayBlock}) needs no way back to
+   * the application then.
+   *
+   * @param request the request
+   * @return whether {@link #handle} answers it
+   */
+  public boolean alwaysAnswers(GateRequest request) {
+    return QueryFlags.hasFlag(request.query(), statusParam);
   }
 
   /**
@@ -533,6 +537,19 @@ public final class Gate {
   }
 
   /**
+   * What the gate guards, for a start-up log line: {@code room 'shop' guards /shop (cookies wr_shop
+   * and wr_shop_q, 100 active users, 20 new users per minute)}.
+   *
+   * @return the description
+   */
+  @Override
+  public String toString() {
+    return "room '" + room.config().roomId() + "' guards " + paths.prefix() + " (cookies " + cookieName() + " and "
+        + placeCookieName() + ", " + room.config().totalActiveUsers() + " active users, "
+        + room.config().newUsersPerMinute() + " new users per minute)";
+  }
+
+  /**
    * Builds a {@link Gate} around a room. Every setting has a default; each is checked when it is
    * set, and those that depend on each other by {@link #build()}; errors ({@link SettingException})
    * name the setting and the bad value. The settings are declared in {@link GateSettings}.
@@ -560,28 +577,9 @@ public final class Gate {
     } catch (SettingException e) {
       throw e;
     } catch (IllegalArgumentException e) {
-      Setting<?> blamed = blamed(String.valueOf(e.getMessage()));
+      Setting<?> blamed = GateSettings.blamed(String.valueOf(e.getMessage()));
       throw new SettingException(
           blamed.name(), SettingException.Source.CODE, blamed.name(), Setting.shown(options.get(blamed)), String.valueOf(e.getMessage()), e);
     }
-  }
-
-  /** The setting an error of the build names first: its message starts with it. */
-  private static Setting<?> blamed(String message) {
-    if (message.startsWith("waiting page template")) {
-      return GateSettings.TEMPLATE;
-    }
-    if (message.startsWith("Waiting page texts")) {
-      return GateSettings.MESSAGES_DIRECTORY;
-    }
-    Setting<?> best = GateSettings.COOKIE_NAME;
-    int length = 0;
-    for (Setting<?> s : GateSettings.all()) {
-      if (message.startsWith(s.name()) && s.name().length() > length) {
-        best = s;
-        length = s.name().length();
-      }
-    }
-    return best;
   }
 }

@@ -65,7 +65,9 @@ public record GateRequest(
    * @param accept the {@code Accept} header, or {@code null}
    * @param place the value of the room's place cookie, or {@code null}
    * @param acceptLanguage the {@code Accept-Language} header, or {@code null}
+   * @deprecated name the values instead: {@link #builder(String, String)}
    */
+  @Deprecated
   public GateRequest(
       String contextPath,
       boolean secure,
@@ -90,7 +92,9 @@ public record GateRequest(
    * @param method the HTTP method
    * @param referer the {@code Referer} header, or {@code null}
    * @param host the {@code Host} header, or {@code null}
+   * @deprecated name the values instead: {@link #builder(String, String)}
    */
+  @Deprecated
   public GateRequest(
       String contextPath,
       boolean secure,
@@ -119,7 +123,9 @@ public record GateRequest(
    * @param query the raw query string, or {@code null}
    * @param accept the {@code Accept} header, or {@code null}
    * @param place the value of the room's place cookie, or {@code null}
+   * @deprecated name the values instead: {@link #builder(String, String)}
    */
+  @Deprecated
   public GateRequest(
       String contextPath,
       boolean secure,
@@ -138,7 +144,9 @@ public record GateRequest(
    * @param ticket the value of the room's session cookie, or {@code null}
    * @param query the raw query string, or {@code null}
    * @param accept the {@code Accept} header, or {@code null}
+   * @deprecated name the values instead: {@link #builder(String, String)}
    */
+  @Deprecated
   public GateRequest(
       String contextPath, boolean secure, @Nullable String ticket, @Nullable String query, @Nullable String accept) {
     this(contextPath, secure, ticket, query, accept, null, null, "GET", null, null, null, null);

@@ -372,4 +372,23 @@ public final class GateSettings {
       throw new IllegalArgumentException("template: cannot read '" + file + "': " + e, e);
     }
   }
+
+  /** The setting an error of the build names first: its message starts with it. */
+  static Setting<?> blamed(String message) {
+    if (message.startsWith("waiting page template")) {
+      return TEMPLATE;
+    }
+    if (message.startsWith("Waiting page texts")) {
+      return MESSAGES_DIRECTORY;
+    }
+    Setting<?> best = COOKIE_NAME;
+    int length = 0;
+    for (Setting<?> s : all()) {
+      if (message.startsWith(s.name()) && s.name().length() > length) {
+        best = s;
+        length = s.name().length();
+      }
+    }
+    return best;
+  }
 }

@@ -31,9 +31,9 @@ public interface HumanCheck {
   Widget widget();
 
   /**
-   * Asks the service about a token from its widget. Called on the newcomer's request only; the
-   * servlet filter waits for the answer on that request's thread, the WebFlux filter does not
-   * block its event loop. Should complete, normally with {@link Verdict#FAILED}, within a few
+   * Asks the service about a token from its widget. Called on the newcomer's request only; neither
+   * filter waits for the answer on a thread (the servlet filter does where its filter chain does
+   * not support asynchronous requests). Should complete, normally with {@link Verdict#FAILED}, within a few
    * seconds when the service does not answer; an exceptional completion counts as {@link
    * Verdict#FAILED} (the visitor can try again, or waits out the penalty).
    *
@@ -44,8 +44,8 @@ public interface HumanCheck {
   CompletionStage<Verdict> verify(String token, @Nullable String remoteAddress);
 
   /**
-   * The longest a verdict may take. The servlet filter waits no longer than this on a request
-   * thread (the verdict is then {@link Verdict#FAILED}); {@link SiteVerify} completes {@link
+   * The longest a verdict may take; the verdict is then {@link Verdict#FAILED} (and a servlet
+   * filter without asynchronous support waits no longer than this on a request thread); {@link SiteVerify} completes {@link
    * #verify} within it. Default: 5 seconds.
    *
    * @return the timeout, at most 30 seconds

@@ -1,5 +1,13 @@
 package io.github.waitingroom.http;
 
+import static io.github.waitingroom.http.OperatorAnswers.DATA_POLICY;
+import static io.github.waitingroom.http.OperatorAnswers.JSON;
+import static io.github.waitingroom.http.OperatorAnswers.answer;
+import static io.github.waitingroom.http.OperatorAnswers.error;
+import static io.github.waitingroom.http.OperatorAnswers.isJson;
+import static io.github.waitingroom.http.OperatorAnswers.json;
+import static io.github.waitingroom.http.OperatorAnswers.printable;
+
 import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.WaitingRoom;
 import java.io.IOException;
@@ -8,7 +16,6 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -87,8 +94,6 @@ public final class OperatorApi {
   public static final int MAX_BODY_BYTES = 4 * RoomSettings.MAX_JSON_LENGTH;
 
   private static final String ALLOW = "GET, HEAD, PUT";
-  static final String DATA_POLICY = "default-src 'none'; frame-ancestors 'none'";
-  static final String JSON = "application/json";
   private static final DashboardPage PAGE = DashboardPage.load();
 
   private final List<WaitingRoom> rooms;
@@ -242,16 +247,6 @@ public final class OperatorApi {
     return json(200, OperatorJson.settings(w, next, from));
   }
 
-  /** {@code application/json}, with any parameters ({@code ; charset=UTF-8}), in any case. */
-  static boolean isJson(@Nullable String contentType) {
-    if (contentType == null) {
-      return false;
-    }
-    int semi = contentType.indexOf(';');
-    String type = (semi < 0 ? contentType : contentType.substring(0, semi)).strip();
-    return type.equalsIgnoreCase("application/json");
-  }
-
   /** The room a request names with {@code ?room=<id>} (the only room when it names none), or the 400 or 404 answer. */
   private Object room(@Nullable String id) {
     if (id == null) {
@@ -268,36 +263,6 @@ public final class OperatorApi {
   private List<String> ids() {
     return rooms.stream().map(r -> r.config().roomId()).toList();
   }
-
-  /** At most 64 printable ASCII characters of a value from the request, for an error message. */
-  private static String printable(String s) {
-    StringBuilder b = new StringBuilder();
-    for (int i = 0; i < s.length() && b.length() < 64; i++) {
-      char c = s.charAt(i);
-      b.append(c >= 0x20 && c < 0x7f ? c : '?');
-    }
-    return b.toString();
-  }
-
-  static byte[] error(String message) {
-    return OperatorJson.error(message);
-  }
-
-  private static GateResponse json(int status, byte[] body) {
-    return answer(status, JSON, DATA_POLICY, body, Map.of());
-  }
-
-  static GateResponse answer(int status, String type, String policy, byte[] body, Map<String, String> more) {
-    Map<String, String> headers = new LinkedHashMap<>();
-    headers.put("Cache-Control", "no-store");
-    headers.put("X-Content-Type-Options", "nosniff");
-    headers.put("Referrer-Policy", "no-referrer");
-    headers.put("Content-Security-Policy", policy);
-    headers.put("X-Frame-Options", "DENY");
-    headers.putAll(more);
-    return GateResponse.answer(status, type, headers, body);
-  }
-
 
   /**
    * Builds an {@link OperatorApi}. Exactly one protection is required: {@link #bearerToken} or

@@ -64,8 +64,8 @@ final class OperatorAuth {
     Failures f = failures.get(client);
     if (f != null && now < f.lockedUntil()) {
       long seconds = Math.max(1, (f.lockedUntil() - now + 999) / 1000);
-      return OperatorApi.answer(429, OperatorApi.JSON, OperatorApi.DATA_POLICY,
-          OperatorApi.error("too many wrong bearer tokens from this client: try again in " + seconds + " s"),
+      return OperatorAnswers.answer(429, OperatorAnswers.JSON, OperatorAnswers.DATA_POLICY,
+          OperatorAnswers.error("too many wrong bearer tokens from this client: try again in " + seconds + " s"),
           Map.of("Retry-After", Long.toString(seconds)));
     }
     // Digests of equal length, compared in constant time: neither the token's length nor its
@@ -114,12 +114,12 @@ final class OperatorAuth {
 
   private GateResponse refused() {
     if (tokenDigest != null) {
-      return OperatorApi.answer(401, OperatorApi.JSON, OperatorApi.DATA_POLICY,
+      return OperatorAnswers.answer(401, OperatorAnswers.JSON, OperatorAnswers.DATA_POLICY,
           "{\"error\":\"a valid bearer token is required\"}".getBytes(StandardCharsets.UTF_8),
           Map.of("WWW-Authenticate", "Bearer realm=\"waitingroom-dashboard\""));
     }
     // The application's own security authenticates; the dashboard only checks the role.
-    return OperatorApi.answer(403, OperatorApi.JSON, OperatorApi.DATA_POLICY,
+    return OperatorAnswers.answer(403, OperatorAnswers.JSON, OperatorAnswers.DATA_POLICY,
         "{\"error\":\"the dashboard's role is required\"}".getBytes(StandardCharsets.UTF_8), Map.of());
   }
 

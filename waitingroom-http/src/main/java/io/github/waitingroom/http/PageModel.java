@@ -144,13 +144,13 @@ final class PageModel {
   }
 
   /** The page for one decision, rendered: the waiting, "sold out" or challenge page. */
-  String html(Decision d, Messages.Texts t, String nonce, long viewTime, GateRequest request,
+  String html(Decision d, Texts t, String nonce, long viewTime, GateRequest request,
       Friction.@Nullable Challenged challenged, RoomSettings settings) {
     return template.render(values(d, t, nonce, viewTime, request, challenged, settings));
   }
 
   /** The texts of the JSON status ({@link StatusJson#TEXTS}) for one waiting decision. */
-  Map<String, String> jsonTexts(Decision d, Messages.Texts t, long viewTime, GateRequest request, RoomSettings settings) {
+  Map<String, String> jsonTexts(Decision d, Texts t, long viewTime, GateRequest request, RoomSettings settings) {
     Map<String, Object> v = values(d, t, "", viewTime, request, null, settings);
     Map<String, String> texts = new LinkedHashMap<>();
     for (String name : StatusJson.TEXTS) {
@@ -203,14 +203,14 @@ final class PageModel {
   }
 
   /** The page texts of the settings in force on this node, by language: built-in ones with their {@code texts} on top. */
-  private record Overlay(RoomSettings settings, Map<String, String> replaced, Map<String, Messages.Texts> byTag) {}
+  private record Overlay(RoomSettings settings, Map<String, String> replaced, Map<String, Texts> byTag) {}
 
   /**
    * The texts of one language under these settings: the built-in (and configured) ones, with the
    * settings' {@link RoomSettings#texts() texts} on top. A key the page does not know is ignored,
    * and logged once per settings version.
    */
-  Messages.Texts texts(String tag, RoomSettings settings) {
+  Texts texts(String tag, RoomSettings settings) {
     if (settings.texts().isEmpty()) {
       return messages.texts(tag);
     }
@@ -239,7 +239,7 @@ final class PageModel {
 
   /** The values of every template variable ({@link PageTemplate#VARIABLES}) for one waiting decision. */
   private Map<String, Object> values(
-      Decision d, Messages.Texts t, String nonce, long viewTime, GateRequest request, Friction.@Nullable Challenged challenged,
+      Decision d, Texts t, String nonce, long viewTime, GateRequest request, Friction.@Nullable Challenged challenged,
       RoomSettings settings) {
     boolean known = d.waitKnown();
     EventNow event = eventNow();

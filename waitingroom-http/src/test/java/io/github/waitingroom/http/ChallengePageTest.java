@@ -51,11 +51,11 @@ class ChallengePageTest {
     Properties en = bundle("en");
     for (PageStyle style : PageStyle.values()) {
       Gate g = Gate.builder(room).pageStyle(style).proofOfWork(10).build();
-      g.handle(new GateRequest("", false, null, null, "text/html")); // takes the only slot
+      g.handle(GateRequest.builder("", "GET").accept("text/html").build()); // takes the only slot
       for (String tag : LANGUAGES) {
         Properties p = bundle(tag);
         String page = new String(
-            g.handle(new GateRequest("", false, null, null, "text/html", null, tag)).body(), StandardCharsets.UTF_8);
+            g.handle(GateRequest.builder("", "GET").accept("text/html").acceptLanguage(tag).build()).body(), StandardCharsets.UTF_8);
         assertThat(page).as("%s %s", style, tag).contains("<html lang=\"" + tag + "\"")
             .contains("<title>" + p.getProperty("checkingHeading"))
             .doesNotContain("{{", "checkingHeading", "checkingIntro");

@@ -19,10 +19,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -31,8 +34,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What every adapter of the {@link Gate} must do over real HTTP: the servlet filter on Jetty and
- * the WebFlux filter on Reactor Netty each run this suite by extending it with {@link #start},
- * which puts the adapter, configured with {@link Options}, in front of this application:
+ * the WebFlux filter on Reactor Netty each run this suite by extending it with {@link
+ * #start(List, List)}, which puts the adapter, configured with {@link Options} (one room or
+ * several, a bypass rule, a human check), in front of this application:
  *
  * <ul>
  *   <li>it answers any method on any path with 200, {@code text/plain}, body {@code app:} and the
@@ -52,6 +56,7 @@ public abstract class GateContract {
 
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
   private @Nullable WaitingRoom room;
+  private final List<WaitingRoom> rooms = new ArrayList<>();
   private @Nullable Server server;
 
   /** A server running the adapter under test in front of the application described above. */
@@ -73,7 +78,7 @@ public abstract class GateContract {
   }
 
   /**
-   * The adapter's settings, to be given to its builder one for one.
+   * The adapter's settings, to be given to its builder one for one ({@link #applyTo}).
    *
    * @param pathPrefix the guarded prefix
    * @param ignorePaths the ignored paths
@@ -82,6 +87,9 @@ public abstract class GateContract {
    * @param cookieSameSite the cookie's {@code SameSite}
    * @param waitingStatus the status of waiting answers
    * @param corsPassThrough whether CORS preflights pass on to the application
+   * @param humanCheck the human check, or {@code null} for none
+   * @param bypassHeader the request header whose presence makes the adapter's bypass rule let a
+   *     request through ({@code bypassing}), or {@code null} for no rule
    */
   public record Options(
       String pathPrefix,
@@ -90,52 +98,102 @@ public abstract class GateContract {
       CookieSecure cookieSecure,
       SameSite cookieSameSite,
       int waitingStatus,
-      boolean corsPassThrough) {
+      boolean corsPassThrough,
+      @Nullable HumanCheck humanCheck,
+      @Nullable String bypassHeader) {
 
     static Options defaults() {
-      return new Options("/", List.of(), null, CookieSecure.AUTO, SameSite.LAX, 200, false);
+      return new Options("/", List.of(), null, CookieSecure.AUTO, SameSite.LAX, 200, false, null, null);
     }
 
     Options withPathPrefix(String prefix) {
-      return new Options(prefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus, corsPassThrough);
+      return new Options(prefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus, corsPassThrough,
+          humanCheck, bypassHeader);
     }
 
     Options withIgnorePaths(String... paths) {
       return new Options(pathPrefix, List.of(paths), cookieName, cookieSecure, cookieSameSite, waitingStatus,
-          corsPassThrough);
+          corsPassThrough, humanCheck, bypassHeader);
     }
 
     Options withCookie(String name, CookieSecure secure, SameSite sameSite) {
-      return new Options(pathPrefix, ignorePaths, name, secure, sameSite, waitingStatus, corsPassThrough);
+      return new Options(pathPrefix, ignorePaths, name, secure, sameSite, waitingStatus, corsPassThrough, humanCheck,
+          bypassHeader);
     }
 
     Options withWaitingStatus(int status) {
-      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, status, corsPassThrough);
+      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, status, corsPassThrough,
+          humanCheck, bypassHeader);
+    }
+
+    Options withHumanCheck(HumanCheck check) {
+      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus,
+          corsPassThrough, check, bypassHeader);
     }
 
     Options withCorsPassThrough(boolean on) {
-      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus, on);
+      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus, on,
+          humanCheck, bypassHeader);
+    }
+
+    Options withBypassHeader(String header) {
+      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus,
+          corsPassThrough, humanCheck, header);
+    }
+
+    /**
+     * Gives these settings (all but the bypass rule, which belongs to the adapter) to a builder of
+     * either stack.
+     *
+     * @param <B> the builder's type
+     * @param b the builder
+     * @return the builder
+     */
+    public <B extends GateOptions<B>> B applyTo(B b) {
+      b.pathPrefix(pathPrefix)
+          .ignorePaths(ignorePaths.toArray(String[]::new))
+          .cookieSecure(cookieSecure)
+          .cookieSameSite(cookieSameSite)
+          .waitingStatus(waitingStatus)
+          .corsPassThrough(corsPassThrough);
+      if (cookieName != null) {
+        b.cookieName(cookieName);
+      }
+      if (humanCheck != null) {
+        b.humanCheck(humanCheck);
+      }
+      return b;
     }
   }
 
   /**
-   * Starts the adapter under test around {@code room} on a free port.
+   * Starts the adapter under test on a free port, guarding one application with the given rooms:
+   * with one room, the adapter as its builder makes it; with several, as the stack guards several
+   * rooms (a filter each in a servlet container, one filter over all of them in WebFlux). The bypass
+   * rule is the first options'.
    *
-   * @param room the room, owned and closed by the contract
-   * @param options the adapter's settings
+   * @param rooms the rooms, owned and closed by the contract
+   * @param options each room's settings, in the same order
    * @return the running server, closed by the contract
    * @throws Exception when the server cannot start
    */
-  protected abstract Server start(WaitingRoom room, Options options) throws Exception;
+  protected abstract Server start(List<WaitingRoom> rooms, List<Options> options) throws Exception;
+
+  private WaitingRoom open(String roomId) {
+    WaitingRoom r = WaitingRoom.builder(small(roomId), KEYS).clock(clock).backgroundSync(false).build();
+    rooms.add(r);
+    return r;
+  }
 
   private void start(RoomConfig config, Options options) throws Exception {
     WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
+    rooms.add(r);
     room = r;
-    server = start(r, options);
+    server = start(List.of(r), List.of(options));
   }
 
   private void start(Options options) throws Exception {
-    start(small(), options);
+    start(small("shop"), options);
   }
 
   @AfterEach
@@ -144,8 +202,7 @@ public abstract class GateContract {
     if (s != null) {
       s.close();
     }
-    WaitingRoom r = room;
-    if (r != null) {
+    for (WaitingRoom r : rooms) {
       r.close();
     }
   }
@@ -159,8 +216,8 @@ public abstract class GateContract {
   }
 
   /** Two active users, two new users a minute, 60 s sessions, refresh every 10 s, places kept 5 min. */
-  private static RoomConfig small() {
-    return RoomConfig.builder("shop")
+  private static RoomConfig small(String roomId) {
+    return RoomConfig.builder(roomId)
         .totalActiveUsers(2)
         .newUsersPerMinute(2)
         .sessionDuration(Duration.ofSeconds(60))
@@ -521,6 +578,85 @@ public abstract class GateContract {
     assertThat(read.body()).doesNotContain("id=\"wr-form\"").contains("var back = \"\";");
   }
 
+  @Test
+  void aBypassRuleLetsItsRequestsThroughUncountedBeforeAnythingElse() throws Exception {
+    start(Options.defaults().withBypassHeader("X-Operator"));
+    assertThat(inApp(new Visitor(server()).get("/"))).isTrue();
+    assertThat(inApp(new Visitor(server()).get("/"))).isTrue();
+    Visitor operator = new Visitor(server());
+    Map<String, String> marked = Map.of("Accept", "text/html", "X-Operator", "yes");
+
+    HttpResponse<String> passed = operator.send("POST", "/admin/refund", marked);
+    assertThat(inApp(passed)).as("the room is full, the operator passes").isTrue();
+    assertThat(setCookies(passed)).as("no ticket: not counted").isEmpty();
+    HttpResponse<String> preflight = operator.send("OPTIONS", "/admin/refund",
+        Map.of("Origin", "https://elsewhere.example", "Access-Control-Request-Method", "POST", "X-Operator", "yes"));
+    assertThat(inApp(preflight)).as("the rule is asked before a preflight is answered").isTrue();
+    assertThat(server().appHits()).isEqualTo(4);
+
+    HttpResponse<String> unmarked = operator.get("/admin/refund");
+    assertThat(onWaitingPage(unmarked)).as("without the mark, the operator is a visitor like any other").isTrue();
+    assertThat(server().appHits()).isEqualTo(4);
+  }
+
+  @Test
+  void aRequestBelongsToTheRoomWithTheMostSpecificPrefixAndOnlyThatOneDecidesIt() throws Exception {
+    WaitingRoom shop = open("shop");
+    WaitingRoom drop = open("drop");
+    room = shop;
+    server = start(List.of(shop, drop), List.of(Options.defaults(), Options.defaults().withPathPrefix("/drop")));
+    Visitor a = new Visitor(server());
+    assertThat(inApp(a.get("/tickets"))).isTrue();
+    assertThat(inApp(new Visitor(server()).get("/tickets"))).isTrue();
+    assertThat(onWaitingPage(new Visitor(server()).get("/tickets"))).as("the shop is full").isTrue();
+
+    Visitor d = new Visitor(server());
+    HttpResponse<String> dropped = d.get("/drop/sneakers");
+    assertThat(inApp(dropped)).as("the drop room has its own slots").isTrue();
+    assertThat(ticketCookie(dropped, "wr_drop")).isNotNull();
+    assertThat(ticketCookie(dropped, COOKIE)).as("the shop never decides /drop").isNull();
+    assertThat(inApp(new Visitor(server()).get("/drop/boots"))).isTrue();
+    HttpResponse<String> full = new Visitor(server()).get("/drop/hats");
+    assertThat(onWaitingPage(full)).isTrue();
+    assertThat(ticketCookie(full, "wr_drop_q")).isNotNull();
+    assertThat(ticketCookie(full, PLACE_COOKIE)).isNull();
+
+    assertThat(onWaitingPage(a.get("/drop/sneakers"))).as("a shop session is no ticket for the drop").isTrue();
+    assertThat(inApp(a.get("/tickets/42"))).as("nor does the drop touch it").isTrue();
+    assertThat(inApp(d.get("/drop/sneakers/size-44"))).isTrue();
+  }
+
+  @Test
+  void theHumanCheckIsAnsweredWhenTheServiceAnswersWithAPlaceOrAnotherTry() throws Exception {
+    HandCheck check = new HandCheck("contract-key");
+    start(Options.defaults().withHumanCheck(check));
+    assertThat(inApp(new Visitor(server()).get("/"))).isTrue();
+    assertThat(inApp(new Visitor(server()).get("/"))).isTrue();
+    Visitor person = new Visitor(server());
+    HttpResponse<String> page = person.get("/");
+    assertThat(page.body()).contains("data-sitekey=\"contract-key\" data-callback=\"wrHumanCheck\"");
+    assertThat(check.asked()).as("nobody asked the service yet").isEmpty();
+
+    CompletableFuture<HttpResponse<String>> asked = person.getJsonLater("/?waitingRoomStatus=1&waitingRoomHuman=person");
+    CompletableFuture<HumanCheck.Verdict> verdict = check.asked().take();
+    assertThat(asked).as("answered only once the service has").isNotDone();
+    verdict.complete(HumanCheck.Verdict.PASSED);
+    HttpResponse<String> answer = asked.get(30, TimeUnit.SECONDS);
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.headers().firstValue("Cache-Control")).hasValue("private, no-store");
+    assertThat(status(answer)).containsEntry("status", "queued");
+    assertThat(ticketCookie(answer, PLACE_COOKIE)).as("the place the check gave").isNotNull();
+
+    Visitor bot = new Visitor(server());
+    bot.get("/");
+    CompletableFuture<HttpResponse<String>> tried = bot.getJsonLater("/?waitingRoomStatus=1&waitingRoomHuman=bot");
+    check.asked().take().completeExceptionally(new IllegalStateException("the service is down"));
+    HttpResponse<String> again = tried.get(30, TimeUnit.SECONDS);
+    assertThat(status(again)).containsEntry("status", "challenge");
+    assertThat(ticketCookie(again, PLACE_COOKIE)).as("no place: another try").isNull();
+    assertThat(server().appHits()).isEqualTo(2);
+  }
+
   /** One browser-like visitor: a java.net.http client with its own cookie jar. */
   static final class Visitor {
     private final CookieManager jar = new CookieManager();
@@ -538,6 +674,12 @@ public abstract class GateContract {
 
     HttpResponse<String> getJson(String path) throws IOException, InterruptedException {
       return send("GET", path, Map.of("Accept", "application/json"));
+    }
+
+    /** A {@code GET} asking for JSON whose answer the test waits for later. */
+    CompletableFuture<HttpResponse<String>> getJsonLater(String path) {
+      HttpRequest request = HttpRequest.newBuilder(server.uri(path)).header("Accept", "application/json").GET().build();
+      return client.sendAsync(request, HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> send(String method, String path) throws IOException, InterruptedException {

@@ -34,12 +34,12 @@ class GatePageTest {
 
   private Gate gate(UnaryOperator<Gate.Builder> settings) {
     Gate g = settings.apply(Gate.builder(room)).build();
-    g.handle(new GateRequest("", false, null, null, "text/html")); // takes the only slot
+    g.handle(GateRequest.builder("", "GET").accept("text/html").build()); // takes the only slot
     return g;
   }
 
   private static Page page(Gate g, @Nullable String acceptLanguage) {
-    return new Page(g.handle(new GateRequest("", false, null, null, "text/html", null, acceptLanguage)));
+    return new Page(g.handle(GateRequest.builder("", "GET").accept("text/html").acceptLanguage(acceptLanguage).build()));
   }
 
   private record Page(String body, java.util.Map<String, String> headers) {
@@ -74,7 +74,7 @@ class GatePageTest {
   @Test
   void theJsonStatusKeepsItsFieldsAndAddsTheTexts() {
     Gate g = gate(b -> b);
-    GateResponse json = g.handle(new GateRequest("", false, null, "waitingRoomStatus=1", "application/json", null, "pl"));
+    GateResponse json = g.handle(GateRequest.builder("", "GET").query("waitingRoomStatus=1").accept("application/json").acceptLanguage("pl").build());
     String body = new String(json.body(), StandardCharsets.UTF_8);
     // The fields as before, English waitTimeFormatted included, then the additive ones.
     assertThat(body).startsWith("{\"waitingRoom\":{\"roomId\":\"shop\",\"inWaitingRoom\":true,\"status\":\"queued\",\"usersAhead\":0,"
@@ -124,7 +124,7 @@ class GatePageTest {
   }
 
   private static String returnUrl(String method, @Nullable String referer, @Nullable String host) {
-    return PageModel.returnUrl(new GateRequest("", false, null, null, "text/html", null, null, method, referer, host));
+    return PageModel.returnUrl(GateRequest.builder("", method).accept("text/html").referer(referer).host(host).build());
   }
 
   @Test
@@ -153,7 +153,7 @@ class GatePageTest {
       Gate g = gate(b -> b.pageStyle(style));
       for (String tag : ChallengePageTest.LANGUAGES) {
         String said = ChallengePageTest.bundle(tag).getProperty("formNotSent");
-        GateRequest sent = new GateRequest("", false, null, null, "text/html", null, tag, "POST", "http://shop.example/a", "shop.example");
+        GateRequest sent = GateRequest.builder("", "POST").accept("text/html").acceptLanguage(tag).referer("http://shop.example/a").host("shop.example").build();
         String page = new String(g.handle(sent).body(), StandardCharsets.UTF_8);
         assertThat(said).as(tag).isNotBlank();
         assertThat(page).as("%s %s", style, tag).contains("<p id=\"wr-form\" class=\"form-note\">" + said.replace("'", "&#39;") + "</p>");

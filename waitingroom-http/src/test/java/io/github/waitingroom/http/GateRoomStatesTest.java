@@ -50,7 +50,7 @@ class GateRoomStatesTest {
   }
 
   private static GateRequest html(@Nullable String session, @Nullable String language) {
-    return new GateRequest("", false, session, null, "text/html", null, language);
+    return GateRequest.builder("", "GET").ticket(session).accept("text/html").acceptLanguage(language).build();
   }
 
   private static String body(GateResponse r) {
@@ -78,17 +78,17 @@ class GateRoomStatesTest {
     assertThat(body(g.handle(html(null, "de")))).contains("<h1>Ausverkauft</h1>");
     assertThat(body(g.handle(html(null, "ja")))).contains("<h1>完売しました</h1>");
 
-    String json = body(g.handle(new GateRequest("", false, null, null, "application/json")));
+    String json = body(g.handle(GateRequest.builder("", "GET").accept("application/json").build()));
     assertThat(json).contains("\"status\":\"rejected\"", "\"waitTimeKnown\":false", "\"refreshIntervalSeconds\":0",
         "\"queueingMethod\":\"reject\"", "\"isFIFO\":false", "\"isPassthrough\":false", "\"isReject\":true",
         "\"queueAll\":false", "\"suspended\":false", "\"settingsVersion\":1");
-    GateResponse polled = g.handle(new GateRequest("", false, null, "waitingRoomStatus=1", "text/html"));
+    GateResponse polled = g.handle(GateRequest.builder("", "GET").query("waitingRoomStatus=1").accept("text/html").build());
     assertThat(polled.status()).isEqualTo(403);
     assertThat(body(polled)).contains("\"status\":\"rejected\"");
 
     Gate gone = Gate.builder(room).rejectStatus(410).build();
     assertThat(gone.handle(html(null, null)).status()).isEqualTo(410);
-    assertThat(gone.handle(new GateRequest("", false, null, "waitingRoomStatus=1", null)).status()).isEqualTo(410);
+    assertThat(gone.handle(GateRequest.builder("", "GET").query("waitingRoomStatus=1").build()).status()).isEqualTo(410);
     assertThatIllegalArgumentException().isThrownBy(() -> Gate.builder(room).rejectStatus(302))
         .withMessageContaining("rejectStatus").withMessageContaining("302");
   }
@@ -118,7 +118,7 @@ class GateRoomStatesTest {
     assertThat(body(paused)).contains("<h1>The site is paused for maintenance</h1>", "<script", "var state = \"suspended\";",
         "http-equiv=\"refresh\"").doesNotContain("<h1>You are in line</h1>");
     assertThat(body(paused)).contains("data-wr=\"waitTimeFormatted\">unknown<");
-    String json = body(g.handle(new GateRequest("", false, session, "waitingRoomStatus=1", null)));
+    String json = body(g.handle(GateRequest.builder("", "GET").ticket(session).query("waitingRoomStatus=1").build()));
     assertThat(json).contains("\"status\":\"waiting\"", "\"waitTimeKnown\":false", "\"suspended\":true", "\"isFIFO\":true");
     assertThat(body(g.handle(html(null, "fr")))).contains("<h1>Le site est en pause pour maintenance</h1>");
 
@@ -134,7 +134,7 @@ class GateRoomStatesTest {
     assertThat(r.passes()).as("nobody is let in, even with a free slot").isFalse();
     assertThat(body(r)).contains("<h1>The line opens soon</h1>", "var state = \"queueAll\";", ">unknown<")
         .doesNotContain(">about ", ">less than a minute<");
-    String json = body(g.handle(new GateRequest("", false, null, "waitingRoomStatus=1", null)));
+    String json = body(g.handle(GateRequest.builder("", "GET").query("waitingRoomStatus=1").build()));
     assertThat(json).contains("\"waitTimeKnown\":false", "\"queueAll\":true");
   }
 
@@ -166,7 +166,7 @@ class GateRoomStatesTest {
     for (int i = 0; i < 5; i++) {
       assertThat(g.handle(html(null, null)).passes()).isTrue();
     }
-    String json = body(g.handle(new GateRequest("", false, null, "waitingRoomStatus=1", null)));
+    String json = body(g.handle(GateRequest.builder("", "GET").query("waitingRoomStatus=1").build()));
     assertThat(json).contains("\"status\":\"admitted\"", "\"isPassthrough\":true", "\"settingsVersion\":1");
   }
 }

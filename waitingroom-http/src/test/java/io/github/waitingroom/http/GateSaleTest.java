@@ -57,11 +57,11 @@ class GateSaleTest {
   }
 
   private static GateRequest html(@Nullable String session, String language) {
-    return new GateRequest("", false, session, null, "text/html", null, language);
+    return GateRequest.builder("", "GET").ticket(session).accept("text/html").acceptLanguage(language).build();
   }
 
   private static GateRequest json(@Nullable String session) {
-    return new GateRequest("", false, session, "waitingRoomStatus=1", null);
+    return GateRequest.builder("", "GET").ticket(session).query("waitingRoomStatus=1").build();
   }
 
   private static String body(GateResponse r) {
@@ -182,7 +182,7 @@ class GateSaleTest {
   @Test
   void aRevokedSessionDeletesItsCookieOnceAndFreesTheTicket() {
     Gate g = Gate.builder(room).revoke(true).pathPrefix("/shop").build();
-    GateRequest r = new GateRequest("/app", true, null, null, "text/html", null, "en");
+    GateRequest r = GateRequest.builder("/app", "GET").secure(true).accept("text/html").acceptLanguage("en").build();
     GateResponse in = g.handle(r);
     assertThat(in.passes()).isTrue();
     String session = ticket(in);
@@ -199,7 +199,7 @@ class GateSaleTest {
 
     // The old ticket is never let through again: it arrives anew, and the slot frees only at a
     // later plan, so the replay is a newcomer in a room that is still full.
-    GateResponse replay = g.handle(new GateRequest("/app", true, session, null, "text/html", null, "en"));
+    GateResponse replay = g.handle(GateRequest.builder("/app", "GET").secure(true).ticket(session).accept("text/html").acceptLanguage("en").build());
     assertThat(replay.passes()).isFalse();
     assertThat(Gate.revokeHeader("x-waitingroom-revoke")).isTrue();
     assertThat(Gate.revokeHeader("X-WaitingRoom")).isFalse();

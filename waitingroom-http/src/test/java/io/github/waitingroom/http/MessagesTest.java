@@ -46,7 +46,7 @@ class MessagesTest {
 
   @Test
   void everyLanguageHasEveryKeyAndEveryPluralCategory() throws Exception {
-    Messages.Texts en = M.texts("en");
+    Texts en = M.texts("en");
     for (String tag : Messages.SHIPPED) {
       // Read the file itself: the loader would quietly fill a gap from English.
       java.util.Properties p = new java.util.Properties();
@@ -84,12 +84,12 @@ class MessagesTest {
 
   @Test
   void noLanguageButEnglishReadsLikeEnglish() {
-    Messages.Texts en = M.texts("en");
+    Texts en = M.texts("en");
     for (String tag : Messages.SHIPPED) {
       if (tag.equals("en")) {
         continue;
       }
-      Messages.Texts t = M.texts(tag);
+      Texts t = M.texts(tag);
       for (String key : M.plainKeys()) {
         String text = t.text(key);
         if (ARG.matcher(text).replaceAll("").isBlank() || SAME_AS_ENGLISH.getOrDefault(tag, Set.of()).contains(key)) {
@@ -109,7 +109,7 @@ class MessagesTest {
 
   @Test
   void countsAndDurationsReadNaturally() {
-    Messages.Texts en = M.texts("en");
+    Texts en = M.texts("en");
     assertThat(en.waitText(-1)).isEqualTo("unknown");
     assertThat(en.waitText(59)).isEqualTo("less than a minute");
     assertThat(en.waitText(60)).isEqualTo("about 1 minute");
@@ -123,7 +123,7 @@ class MessagesTest {
     assertThat(en.counted("usersAheadSentence", 1)).isEqualTo("1 person is ahead of you.");
     assertThat(en.counted("usersAheadSentence", 1234)).isEqualTo("1,234 people are ahead of you.");
 
-    Messages.Texts pl = M.texts("pl");
+    Texts pl = M.texts("pl");
     assertThat(pl.counted("minutes", 1)).isEqualTo("1 minuta");
     assertThat(pl.counted("minutes", 3)).isEqualTo("3 minuty");
     assertThat(pl.counted("minutes", 5)).isEqualTo("5 minut");
@@ -131,7 +131,7 @@ class MessagesTest {
     assertThat(pl.counted("usersAheadSentence", 12)).isEqualTo("Przed Tobą jest 12 osób.");
     assertThat(pl.counted("usersAheadSentence", 1234)).isEqualTo("Przed Tobą są 1\u00a0234 osoby.");
 
-    Messages.Texts ar = M.texts("ar");
+    Texts ar = M.texts("ar");
     assertThat(ar.counted("minutes", 1)).isEqualTo("دقيقة واحدة");
     assertThat(ar.counted("minutes", 2)).isEqualTo("دقيقتان");
     assertThat(ar.counted("minutes", 3)).isEqualTo("٣ دقائق");
@@ -139,7 +139,7 @@ class MessagesTest {
     assertThat(ar.counted("usersAheadSentence", 0)).isEqualTo("لا أحد قبلك.");
     assertThat(ar.rightToLeft).isTrue();
 
-    Messages.Texts fr = M.texts("fr");
+    Texts fr = M.texts("fr");
     assertThat(fr.counted("usersAheadSentence", 0)).isEqualTo("0 personne devant vous.");
     assertThat(fr.counted("usersAheadSentence", 2_000_000)).isEqualTo("2\u202f000\u202f000 de personnes devant vous.");
     assertThat(M.texts("de").waitText(3 * 3600 + 600)).isEqualTo("etwa 3 Stunden und 10 Minuten");

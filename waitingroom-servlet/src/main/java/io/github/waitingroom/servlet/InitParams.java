@@ -85,7 +85,7 @@ final class InitParams {
    * @param env the environment lookup, for {@code keysetEnv} and {@code humanCheckSecretEnv}
    * @throws SettingException naming the init-param
    */
-  static WaitingRoomFilter.Settings read(Lookup params, Enumeration<String> names, Lookup env) {
+  static FilterSettings read(Lookup params, Enumeration<String> names, Lookup env) {
     for (String name : Collections.list(names)) {
       if (!KNOWN.contains(name)) {
         throw new SettingException(name, INIT_PARAM, name, null, "unknown init-param '" + name + "'; known: " + KNOWN, null);

@@ -3,6 +3,9 @@ package io.github.waitingroom.servlet;
 import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.http.GateRouter;
 import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletRegistration;
+import jakarta.servlet.http.HttpServletMapping;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +87,71 @@ final class Rooms {
   /** Whether the servlet of this name serves the operator API. */
   boolean isOperatorServlet(String name) {
     return operatorServlets.contains(name);
+  }
+
+  /**
+   * Whether the container sends the request to the operator API (a {@link WaitingRoomDashboard}):
+   * a servlet that told the application's rooms its name, or whose registration carries {@link
+   * WaitingRoomDashboard#OPERATOR_PARAM}. No room decides it, whatever its path, so that operators
+   * never wait in line for their own dashboard, nor for the operator endpoints whose {@code PUT} no
+   * {@code ignorePaths} entry covers. The dashboard is protected by its own token or role.
+   *
+   * @param rooms the application's rooms, or {@code null} before the filter asking has joined them
+   */
+  static boolean toOperatorApi(@Nullable Rooms rooms, HttpServletRequest req) {
+    HttpServletMapping m = req.getHttpServletMapping();
+    String name = m == null ? null : m.getServletName();
+    if (name == null || name.isEmpty()) {
+      return false;
+    }
+    if (rooms != null && rooms.isOperatorServlet(name)) {
+      return true;
+    }
+    ServletContext context = req.getServletContext();
+    ServletRegistration registration = context == null ? null : context.getServletRegistration(name);
+    return registration != null && "true".equals(registration.getInitParameter(WaitingRoomDashboard.OPERATOR_PARAM));
+  }
+
+  /**
+   * Whether a request belongs to a filter's room, which then marks it with {@link
+   * WaitingRoomFilter#ROOM_ATTRIBUTE}: it lies under the room's prefix, no more specific room of the
+   * application covers it ({@link #owner}), and no other room has marked it.
+   *
+   * @param rooms the application's rooms, or {@code null} before the filter has joined them
+   */
+  static boolean claim(@Nullable Rooms rooms, WaitingRoomFilter filter, Gate gate, HttpServletRequest req) {
+    if (req.getAttribute(WaitingRoomFilter.ROOM_ATTRIBUTE) != null) {
+      return false;
+    }
+    String path = ServletExchange.path(req);
+    if (!gate.covers(path) || (rooms != null && rooms.owner(path) != filter)) {
+      return false;
+    }
+    req.setAttribute(WaitingRoomFilter.ROOM_ATTRIBUTE, gate.room().config().roomId());
+    return true;
+  }
+
+  /**
+   * Checks that filters can guard one application together ({@link
+   * WaitingRoomFilter#checkDistinct}); those not yet initialised are left out.
+   */
+  static void checkDistinct(List<WaitingRoomFilter> filters) {
+    Rooms rooms = new Rooms();
+    for (WaitingRoomFilter f : filters) {
+      Gate gate = f.gate();
+      if (gate != null) {
+        rooms.join(f, gate);
+      }
+    }
+  }
+
+  /**
+   * Whether a filter's room decides a request (it lies under the prefix and is not ignored), for
+   * {@link WaitingRoomDashboard}, which warns when operators would queue for their own dashboard.
+   */
+  static boolean decides(WaitingRoomFilter filter, HttpServletRequest req) {
+    Gate gate = filter.gate();
+    return gate != null && gate.covers(ServletExchange.path(req)) && ServletExchange.decides(gate, req);
   }
 
   /** The filter whose room {@code path} belongs to: the most specific prefix covering it, or null. */

@@ -129,7 +129,7 @@ public final class WaitingRoomDashboard extends HttpServlet {
   @Override
   protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
     warnIfDecided(req);
-    WaitingRoomFilter.write(res, api.handle(new ServletOperatorRequest(req)));
+    ServletExchange.write(res, api.handle(new ServletOperatorRequest(req)));
   }
 
   /** A servlet request as the operator API reads it. */
@@ -191,10 +191,8 @@ public final class WaitingRoomDashboard extends HttpServlet {
       return;
     }
     // The filter marks the requests it ignores too: only a request its room decides counts.
-    String path = (req.getServletPath() == null ? "" : req.getServletPath())
-        + (req.getPathInfo() == null ? "" : req.getPathInfo());
-    WaitingRoomFilter owner = Rooms.of(req.getServletContext()).owner(path.isEmpty() ? "/" : path);
-    if ((owner == null || owner.decides(req)) && warned.compareAndSet(false, true)) {
+    WaitingRoomFilter owner = Rooms.of(req.getServletContext()).owner(ServletExchange.path(req));
+    if ((owner == null || Rooms.decides(owner, req)) && warned.compareAndSet(false, true)) {
       log.warn(
           "the waiting room dashboard at {} is guarded by waiting room '{}': operators would wait in line for"
               + " it. Map the dashboard outside the room's pathPrefix, or add its path to the room's ignorePaths",

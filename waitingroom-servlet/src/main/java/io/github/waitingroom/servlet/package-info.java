@@ -4,9 +4,11 @@
  * <p>The filter only translates. It reads the room's two ticket cookies (the session and the
  * place in line), asks the container-neutral {@link io.github.waitingroom.WaitingRoom#decide(String,
  * String)} what to do, writes the new ticket (when there is one) back as the session cookie when
- * the request is let through and as the place cookie otherwise, and either lets the request through to the application or answers it
- * with the waiting page or the JSON status. All admission logic lives in the core, so the filter
- * never blocks, takes no lock and does no network I/O on a request.
+ * the request is let through and as the place cookie otherwise, and either lets the request through
+ * to the application or answers it with the waiting page or the JSON status. All admission logic
+ * lives in the core and every HTTP rule in {@code waitingroom-http}, so the filter takes no lock and
+ * does no network I/O on a request; a newcomer's human check, which asks a service, is answered
+ * asynchronously where the filter chain supports it.
  *
  * <p>An application may guard several paths with several rooms, one filter each: a request
  * belongs to the room with the most specific path prefix that covers it, and to no other.

@@ -33,14 +33,14 @@ class InitParamsTest {
     return p;
   }
 
-  private static WaitingRoomFilter.Settings read(Map<String, String> params, Map<String, String> env) {
+  private static FilterSettings read(Map<String, String> params, Map<String, String> env) {
     return InitParams.read(params::get, Collections.enumeration(params.keySet()), env::get);
   }
 
   private static String failure(Map<String, String> params) {
     try {
-      WaitingRoomFilter.Settings s = read(params, Map.of());
-      s.room.close();
+      FilterSettings s = read(params, Map.of());
+      s.room().close();
       throw new AssertionError("expected a configuration error for " + params);
     } catch (IllegalArgumentException | IllegalStateException e) {
       return String.valueOf(e.getMessage());
@@ -64,24 +64,24 @@ class InitParamsTest {
     p.put("statusParam", "queue");
     p.put("nodeId", "web-1");
     p.put("dataCenter", "eu-west");
-    WaitingRoomFilter.Settings s = read(p, Map.of());
+    FilterSettings s = read(p, Map.of());
     try {
-      assertThat(s.room.config().sessionDuration()).isEqualTo(Duration.ofMinutes(5));
-      assertThat(s.room.config().refreshInterval()).isEqualTo(Duration.ofSeconds(15));
-      assertThat(s.ownsRoom).isTrue();
-      assertThat(s.gate.paths().prefix()).isEqualTo("/shop");
-      assertThat(s.gate.paths().guards("/shop/cart")).isTrue();
-      assertThat(s.gate.paths().guards("/shop/static/a.js")).isFalse();
-      assertThat(s.gate.paths().guards("/shop/health")).isFalse();
-      assertThat(s.gate.paths().guards("/shop/css/site.css")).isFalse();
-      assertThat(s.gate.paths().guards("/elsewhere")).isFalse();
-      assertThat(s.gate.cookieName()).isEqualTo("line");
-      assertThat(s.gate.cookieSecure()).isEqualTo(io.github.waitingroom.http.CookieSecure.ALWAYS);
-      assertThat(s.gate.cookieSameSite()).isEqualTo(io.github.waitingroom.http.SameSite.STRICT);
-      assertThat(s.gate.waitingStatus()).isEqualTo(202);
-      assertThat(s.gate.statusParam()).isEqualTo("queue");
+      assertThat(s.room().config().sessionDuration()).isEqualTo(Duration.ofMinutes(5));
+      assertThat(s.room().config().refreshInterval()).isEqualTo(Duration.ofSeconds(15));
+      assertThat(s.ownsRoom()).isTrue();
+      assertThat(s.gate().paths().prefix()).isEqualTo("/shop");
+      assertThat(s.gate().paths().guards("/shop/cart")).isTrue();
+      assertThat(s.gate().paths().guards("/shop/static/a.js")).isFalse();
+      assertThat(s.gate().paths().guards("/shop/health")).isFalse();
+      assertThat(s.gate().paths().guards("/shop/css/site.css")).isFalse();
+      assertThat(s.gate().paths().guards("/elsewhere")).isFalse();
+      assertThat(s.gate().cookieName()).isEqualTo("line");
+      assertThat(s.gate().cookieSecure()).isEqualTo(io.github.waitingroom.http.CookieSecure.ALWAYS);
+      assertThat(s.gate().cookieSameSite()).isEqualTo(io.github.waitingroom.http.SameSite.STRICT);
+      assertThat(s.gate().waitingStatus()).isEqualTo(202);
+      assertThat(s.gate().statusParam()).isEqualTo("queue");
     } finally {
-      s.room.close();
+      s.room().close();
     }
   }
 
@@ -90,9 +90,9 @@ class InitParamsTest {
     Map<String, String> p = minimal();
     p.remove("generateEphemeralKeyset");
     p.put("keysetEnv", "SHOP_KEYSET");
-    WaitingRoomFilter.Settings s = read(p, Map.of("SHOP_KEYSET", TicketKeys.toJson(TicketKeys.generate())));
-    s.room.close();
-    assertThat(s.gate.cookieName()).isEqualTo("wr_shop");
+    FilterSettings s = read(p, Map.of("SHOP_KEYSET", TicketKeys.toJson(TicketKeys.generate())));
+    s.room().close();
+    assertThat(s.gate().cookieName()).isEqualTo("wr_shop");
   }
 
   @Test
@@ -122,7 +122,7 @@ class InitParamsTest {
 
   private static String failureChain(Map<String, String> params, Map<String, String> env) {
     try {
-      read(params, env).room.close();
+      read(params, env).room().close();
       throw new AssertionError("expected a configuration error for " + params.keySet());
     } catch (IllegalArgumentException | IllegalStateException e) {
       return allMessages(e);
@@ -328,18 +328,18 @@ class InitParamsTest {
     p.put("humanCheckSiteKey", "site-key");
     p.put("humanCheckSecretEnv", "TURNSTILE_SECRET");
     p.put("humanCheckFlagBelow", "0.3");
-    WaitingRoomFilter.Settings s = read(p, Map.of("TURNSTILE_SECRET", "s3cret"));
+    FilterSettings s = read(p, Map.of("TURNSTILE_SECRET", "s3cret"));
     try {
-      assertThat(s.gate.frictionOn()).isTrue();
+      assertThat(s.gate().frictionOn()).isTrue();
     } finally {
-      s.room.close();
+      s.room().close();
     }
     Map<String, String> off = minimal();
-    WaitingRoomFilter.Settings plain = read(off, Map.of());
+    FilterSettings plain = read(off, Map.of());
     try {
-      assertThat(plain.gate.frictionOn()).isFalse();
+      assertThat(plain.gate().frictionOn()).isFalse();
     } finally {
-      plain.room.close();
+      plain.room().close();
     }
 
     Map<String, String> bad = minimal();
@@ -367,17 +367,17 @@ class InitParamsTest {
     p.put("corsPassThrough", "true");
     p.put("proofOfWork", "16");
     p.put("noScriptPlaces", "5");
-    WaitingRoomFilter.Settings s = read(p, Map.of());
+    FilterSettings s = read(p, Map.of());
     try {
-      assertThat(s.gate.corsPassThrough()).isTrue();
+      assertThat(s.gate().corsPassThrough()).isTrue();
     } finally {
-      s.room.close();
+      s.room().close();
     }
-    WaitingRoomFilter.Settings plain = read(minimal(), Map.of());
+    FilterSettings plain = read(minimal(), Map.of());
     try {
-      assertThat(plain.gate.corsPassThrough()).as("off by default").isFalse();
+      assertThat(plain.gate().corsPassThrough()).as("off by default").isFalse();
     } finally {
-      plain.room.close();
+      plain.room().close();
     }
     Map<String, String> bad = minimal();
     bad.put("corsPassThrough", "yes");
@@ -422,7 +422,7 @@ class InitParamsTest {
 
   private static SettingException settingFailure(Map<String, String> params) {
     try {
-      read(params, Map.of()).room.close();
+      read(params, Map.of()).room().close();
     } catch (SettingException e) {
       return e;
     }

@@ -31,6 +31,9 @@ import org.jspecify.annotations.Nullable;
  * <p>The app can be told, through query parameters, to do what real applications do to a response
  * after the filter ran: {@code appReset=1} calls {@code reset()}, each {@code appSetHeader=Name:Value}
  * calls {@code setHeader}, each {@code appAddHeader=Name:Value} calls {@code addHeader}.
+ *
+ * <p>Every filter and the app support asynchronous requests, as under Spring Boot (whose
+ * registrations do by default), unless started {@linkplain #startWithoutAsync without}.
  */
 final class TestServer implements AutoCloseable {
   final Server server;
@@ -39,6 +42,11 @@ final class TestServer implements AutoCloseable {
   final Queue<String> queries = new ConcurrentLinkedQueue<>();
   /** The {@code name} of every form the app received at {@code POST /store/owners}, in order. */
   final Queue<String> owners = new ConcurrentLinkedQueue<>();
+  /**
+   * For every request, once the filters have returned its thread: whether the request went on
+   * asynchronously (its answer still to come), as the human check's does.
+   */
+  final java.util.concurrent.BlockingQueue<Boolean> threadsReturned = new java.util.concurrent.LinkedBlockingQueue<>();
   private final int port;
 
   private TestServer(Server server, int port) {
@@ -48,7 +56,12 @@ final class TestServer implements AutoCloseable {
 
   /** Starts Jetty with the given filter instances (programmatic registration), each on {@code /*}, in order. */
   static TestServer start(Filter... filters) throws Exception {
-    return start(Arrays.stream(filters).map(FilterHolder::new).toList(), false);
+    return start(Arrays.stream(filters).map(FilterHolder::new).toList(), false, true);
+  }
+
+  /** Starts Jetty with the given filter, none of the chain supporting asynchronous requests (a web.xml's default). */
+  static TestServer startWithoutAsync(Filter filter) throws Exception {
+    return start(List.of(new FilterHolder(filter)), false, false);
   }
 
   /**
@@ -56,7 +69,7 @@ final class TestServer implements AutoCloseable {
    * ForwardedRequestCustomizer}, so {@code X-Forwarded-Proto: https} makes {@code isSecure()} true.
    */
   static TestServer startBehindProxy(Filter filter) throws Exception {
-    return start(List.of(new FilterHolder(filter)), true);
+    return start(List.of(new FilterHolder(filter)), true, true);
   }
 
   /** Starts Jetty with a container-created filter configured by init-params (as web.xml does). */
@@ -72,10 +85,10 @@ final class TestServer implements AutoCloseable {
       holder.setInitParameters(initParams);
       holders.add(holder);
     }
-    return start(holders, false);
+    return start(holders, false, true);
   }
 
-  private static TestServer start(List<FilterHolder> holders, boolean behindProxy) throws Exception {
+  private static TestServer start(List<FilterHolder> holders, boolean behindProxy, boolean async) throws Exception {
     Server server = new Server();
     HttpConfiguration http = new HttpConfiguration();
     if (behindProxy) {
@@ -87,17 +100,17 @@ final class TestServer implements AutoCloseable {
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler("/");
     TestServer[] self = new TestServer[1];
-    context.addFilter(
-        new FilterHolder(
-            (Filter)
-                (req, res, chain) -> {
-                  String q = ((HttpServletRequest) req).getQueryString();
-                  self[0].queries.add(q == null ? "" : q);
-                  chain.doFilter(req, res);
-                }),
-        "/*",
-        EnumSet.of(DispatcherType.REQUEST));
-    context.addServlet(
+    FilterHolder first = new FilterHolder(
+        (Filter)
+            (req, res, chain) -> {
+              String q = ((HttpServletRequest) req).getQueryString();
+              self[0].queries.add(q == null ? "" : q);
+              chain.doFilter(req, res);
+              self[0].threadsReturned.add(req.isAsyncStarted());
+            });
+    first.setAsyncSupported(async);
+    context.addFilter(first, "/*", EnumSet.of(DispatcherType.REQUEST));
+    ServletHolder app =
         new ServletHolder(
             new HttpServlet() {
               @Override
@@ -155,9 +168,11 @@ final class TestServer implements AutoCloseable {
                 res.setContentType("text/plain;charset=UTF-8");
                 res.getWriter().write("app:" + req.getRequestURI());
               }
-            }),
-        "/");
+            });
+    app.setAsyncSupported(async);
+    context.addServlet(app, "/");
     for (FilterHolder holder : holders) {
+      holder.setAsyncSupported(async);
       context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));
     }
     server.setHandler(context);

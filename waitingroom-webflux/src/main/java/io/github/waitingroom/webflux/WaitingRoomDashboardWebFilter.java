@@ -3,7 +3,6 @@ package io.github.waitingroom.webflux;
 import io.github.waitingroom.http.GateResponse;
 import io.github.waitingroom.http.OperatorApi;
 import io.github.waitingroom.http.OperatorRequest;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.Objects;
@@ -136,7 +135,7 @@ public final class WaitingRoomDashboardWebFilter implements WebFilter, Ordered {
           // A change of settings reaches the room's store: never on the event loop.
           return put ? answer.subscribeOn(Schedulers.boundedElastic()) : answer;
         })
-        .flatMap(answer -> WaitingRoomWebFilter.write(exchange.getResponse(), answer));
+        .flatMap(answer -> WebFluxExchange.write(exchange.getResponse(), answer));
   }
 
   /** The path below the filter's, or {@code null} when the request is not the filter's. */
@@ -174,8 +173,7 @@ public final class WaitingRoomDashboardWebFilter implements WebFilter, Ordered {
 
     @Override
     public @Nullable String remoteAddress() {
-      InetSocketAddress a = request.getRemoteAddress();
-      return a == null || a.getAddress() == null ? null : a.getAddress().getHostAddress();
+      return WebFluxExchange.address(request);
     }
 
     @Override

@@ -6,21 +6,14 @@ import io.github.waitingroom.http.GateOptions;
 import io.github.waitingroom.http.GateRouter;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
-import io.github.waitingroom.http.WaitingRoomSession;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.springframework.core.Ordered;
-import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.RequestPath;
 import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -179,7 +172,7 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     ServerHttpRequest request = exchange.getRequest();
     PathContainer within = request.getPath().pathWithinApplication();
     HttpHeaders headers = request.getHeaders();
-    String path = decoded(within);
+    String path = WebFluxExchange.decoded(within);
     Gate gate = router.route(path);
     String method = request.getMethod().name();
     if (gate == null
@@ -192,17 +185,12 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     GateResponse preflight = gate.preflight(method, origin, preflightMethod);
     if (preflight != null) {
       // A CORS preflight never reaches the application, unless it opted in (corsPassThrough).
-      return write(exchange.getResponse(), preflight);
+      return WebFluxExchange.write(exchange.getResponse(), preflight);
     }
     if (!gate.decides(method, within.value(), path, origin, preflightMethod)) {
       return chain.filter(exchange);
     }
-    java.net.URI uri = request.getURI();
-    GateRequest r = gate.read(
-        GateRequest.builder(request.getPath().contextPath().value(), method)
-            .secure("https".equalsIgnoreCase(uri.getScheme()))
-            .host(Gate.authority(uri.getScheme(), uri.getHost(), uri.getPort())),
-        uri.getRawQuery(), address(request), name -> cookie(request, name), headers::getFirst);
+    GateRequest r = WebFluxExchange.read(gate, request, method);
     if (gate.mayBlock(r)) {
       // A newcomer's human check asks the service over the network: never on the event loop.
       return Mono.fromCompletionStage(gate.handleAsync(r)).flatMap(g -> answer(exchange, chain, gate, r, g));
@@ -210,125 +198,13 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     return answer(exchange, chain, gate, r, gate.handle(r));
   }
 
-  private static @Nullable String cookie(ServerHttpRequest request, String name) {
-    HttpCookie c = request.getCookies().getFirst(name);
-    return c == null ? null : c.getValue();
-  }
-
-  private static @Nullable String address(ServerHttpRequest request) {
-    java.net.InetSocketAddress remote = request.getRemoteAddress();
-    return remote == null || remote.getAddress() == null ? null : remote.getAddress().getHostAddress();
-  }
-
-  private Mono<Void> answer(
+  private static Mono<Void> answer(
       ServerWebExchange exchange, WebFilterChain chain, Gate gate, GateRequest r, GateResponse g) {
-    ServerHttpResponse response = exchange.getResponse();
-    String setCookie = g.setCookie();
-    if (setCookie != null) {
-      response.getHeaders().add(HttpHeaders.SET_COOKIE, setCookie);
-    }
     if (g.passes()) {
-      if (setCookie != null) {
-        // A response that sets a ticket must never be cached and replayed to someone else,
-        // whatever the application sets on it later.
-        response.getHeaders().set(HttpHeaders.CACHE_CONTROL, Gate.NO_STORE);
-        response.beforeCommit(
-            () -> {
-              keepTicket(response.getHeaders(), setCookie);
-              return Mono.empty();
-            });
-      }
-      if (gate.revokeOn()) {
-        revocable(exchange, gate, r, g);
-      }
+      WebFluxExchange.passOn(exchange, gate, r, g);
       return chain.filter(exchange);
     }
-    return write(response, g);
-  }
-
-  /** Writes an answer (of the gate, or of the operator API): its status, headers and body. */
-  static Mono<Void> write(ServerHttpResponse response, GateResponse g) {
-    byte[] body = g.body();
-    response.setStatusCode(HttpStatusCode.valueOf(g.status()));
-    HttpHeaders out = response.getHeaders();
-    for (Map.Entry<String, String> h : g.headers().entrySet()) {
-      out.set(h.getKey(), h.getValue());
-    }
-    if (!g.contentType().isEmpty()) {
-      out.set(HttpHeaders.CONTENT_TYPE, g.contentType());
-    }
-    if (body.length == 0) {
-      return response.setComplete();
-    }
-    out.setContentLength(body.length);
-    return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
-  }
-
-  /**
-   * Lets the application end the session of a passed request: the exchange attribute {@value
-   * WaitingRoomSession#ATTRIBUTE}, and the {@linkplain Gate#REVOKE_HEADER revoke header}, which
-   * never reaches the client. Either deletes the session cookie just before the response commits;
-   * a revoke after that ends the session but leaves the cookie to the client.
-   */
-  private static void revocable(ServerWebExchange exchange, Gate gate, GateRequest r, GateResponse g) {
-    ServerHttpResponse response = exchange.getResponse();
-    AtomicBoolean delete = new AtomicBoolean();
-    AtomicBoolean committing = new AtomicBoolean();
-    WaitingRoomSession session = gate.session(r, g, deletion -> {
-      if (!committing.get()) {
-        delete.set(true);
-      }
-    });
-    if (session == null) {
-      return;
-    }
-    exchange.getAttributes().put(WaitingRoomSession.ATTRIBUTE, session);
-    String deletion = gate.deleteCookie(r);
-    response.beforeCommit(
-        () -> {
-          HttpHeaders headers = response.getHeaders();
-          boolean asked = headers.headerSet().removeIf(h -> Gate.revokeHeader(h.getKey()));
-          if (asked) {
-            session.revoke();
-          }
-          committing.set(true);
-          if (delete.get()) {
-            headers.add(HttpHeaders.SET_COOKIE, deletion);
-          }
-          return Mono.empty();
-        });
-  }
-
-  /**
-   * Drops the caching headers the application set, and puts the ticket back if it was replaced.
-   * Only {@link HttpHeaders} methods that Spring Framework 6.2 and 7 both declare alike are used
-   * here ({@code headerSet()}, {@code set}, {@code add}): 7 changed {@code get} and {@code remove}
-   * in ways a jar built against 6.2 cannot call.
-   */
-  private static void keepTicket(HttpHeaders headers, String setCookie) {
-    headers.headerSet().removeIf(h -> Gate.cachingHeader(h.getKey()));
-    headers.set(HttpHeaders.CACHE_CONTROL, Gate.NO_STORE);
-    boolean present = false;
-    for (Map.Entry<String, List<String>> h : headers.headerSet()) {
-      if (HttpHeaders.SET_COOKIE.equalsIgnoreCase(h.getKey()) && h.getValue().contains(setCookie)) {
-        present = true;
-      }
-    }
-    if (!present) {
-      headers.add(HttpHeaders.SET_COOKIE, setCookie);
-    }
-  }
-
-  /**
-   * The path with each segment decoded and its path parameters dropped, as a servlet container's
-   * {@code getServletPath() + getPathInfo()} reads it and as WebFlux's handler mappings match it.
-   */
-  private static String decoded(PathContainer path) {
-    StringBuilder out = new StringBuilder(path.value().length());
-    for (PathContainer.Element e : path.elements()) {
-      out.append(e instanceof PathContainer.PathSegment s ? s.valueToMatch() : e.value());
-    }
-    return out.length() == 0 ? "/" : out.toString();
+    return WebFluxExchange.write(exchange.getResponse(), g);
   }
 
   /**

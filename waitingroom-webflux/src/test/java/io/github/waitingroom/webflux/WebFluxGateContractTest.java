@@ -1,9 +1,11 @@
 package io.github.waitingroom.webflux;
 
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.http.GateContract;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.http.HttpStatus;
@@ -20,22 +22,24 @@ import reactor.netty.http.server.HttpServer;
 /**
  * The shared {@link GateContract} against {@link WaitingRoomWebFilter} on a real Reactor Netty
  * server on a free port: a plain {@link WebHandler} behind {@link WebHttpHandlerBuilder}, no Spring
- * Boot.
+ * Boot; one filter over all the rooms, as WebFlux guards several.
  */
 class WebFluxGateContractTest extends GateContract {
   @Override
-  protected Server start(WaitingRoom room, Options o) {
-    WaitingRoomWebFilter.Builder b =
-        WaitingRoomWebFilter.builder(room)
-            .pathPrefix(o.pathPrefix())
-            .ignorePaths(o.ignorePaths().toArray(String[]::new))
-            .cookieSecure(o.cookieSecure())
-            .cookieSameSite(o.cookieSameSite())
-            .waitingStatus(o.waitingStatus())
-            .corsPassThrough(o.corsPassThrough());
-    String cookieName = o.cookieName();
-    if (cookieName != null) {
-      b.cookieName(cookieName);
+  protected Server start(List<WaitingRoom> rooms, List<Options> options) {
+    WaitingRoomWebFilter filter;
+    if (rooms.size() == 1) {
+      filter = options.get(0).applyTo(WaitingRoomWebFilter.builder(rooms.get(0))).build();
+    } else {
+      List<Gate> gates = new ArrayList<>();
+      for (int i = 0; i < rooms.size(); i++) {
+        gates.add(options.get(i).applyTo(Gate.builder(rooms.get(i))).build());
+      }
+      filter = WaitingRoomWebFilter.of(gates, request -> false, WaitingRoomWebFilter.DEFAULT_ORDER);
+    }
+    String bypassHeader = options.get(0).bypassHeader();
+    if (bypassHeader != null) {
+      filter = filter.bypassing(exchange -> exchange.getRequest().getHeaders().getFirst(bypassHeader) != null);
     }
     AtomicInteger hits = new AtomicInteger();
     WebHandler app =
@@ -54,7 +58,7 @@ class WebFluxGateContractTest extends GateContract {
           byte[] body = ("app:" + exchange.getRequest().getPath().value()).getBytes(StandardCharsets.UTF_8);
           return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
         };
-    HttpHandler handler = WebHttpHandlerBuilder.webHandler(app).filter(b.build()).build();
+    HttpHandler handler = WebHttpHandlerBuilder.webHandler(app).filter(filter).build();
     DisposableServer netty =
         HttpServer.create().host("127.0.0.1").port(0).handle(new ReactorHttpHandlerAdapter(handler)).bindNow();
     return new Server() {

@@ -40,7 +40,7 @@ class FrictionPropertiesTest {
               assertThat(context).hasNotFailed();
               WaitingRoomWebFilter filter = context.getBean(WaitingRoomWebFilter.class);
               assertThat(filter.gate().frictionOn()).isTrue();
-              GateRequest request = new GateRequest("", false, null, null, "text/html", null, "en");
+              GateRequest request = GateRequest.builder("", "GET").accept("text/html").acceptLanguage("en").build();
               assertThat(filter.gate().handle(request).passes()).as("a free slot: no friction").isTrue();
               String page = new String(filter.gate().handle(request).body(), StandardCharsets.UTF_8);
               assertThat(page).contains("Checking your browser", "bits = 12,", "wait = 45;", "class=\"h-captcha\"")

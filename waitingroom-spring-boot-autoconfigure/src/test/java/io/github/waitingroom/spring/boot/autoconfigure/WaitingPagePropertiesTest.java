@@ -32,7 +32,7 @@ class WaitingPagePropertiesTest {
           .withPropertyValues(VALID);
 
   private static String page(WaitingRoomWebFilter filter, String acceptLanguage) {
-    GateRequest request = new GateRequest("", false, null, null, "text/html", null, acceptLanguage);
+    GateRequest request = GateRequest.builder("", "GET").accept("text/html").acceptLanguage(acceptLanguage).build();
     filter.gate().handle(request); // the first takes the only slot
     return new String(filter.gate().handle(request).body(), StandardCharsets.UTF_8);
   }

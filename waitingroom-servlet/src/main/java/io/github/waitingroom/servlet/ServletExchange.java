@@ -1,0 +1,165 @@
+package io.github.waitingroom.servlet;
+
+import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.GateRequest;
+import io.github.waitingroom.http.GateResponse;
+import io.github.waitingroom.http.WaitingRoomSession;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The servlet side of the translation, in one place for the filter and the dashboard: how a
+ * servlet request's paths, cookies and host are read for the {@link Gate}, and how a {@link
+ * GateResponse} is written. No rule of the room lives here.
+ */
+final class ServletExchange {
+  private static final Logger log = LoggerFactory.getLogger(WaitingRoomFilter.class);
+
+  /** How long an asynchronous answer (the human check's) may take before the container ends the request. */
+  private static final long ASYNC_TIMEOUT_MILLIS = 60_000;
+
+  private ServletExchange() {}
+
+  /** Whether the gate decides the request: {@link Gate#decides}, given the request's paths and headers. */
+  static boolean decides(Gate gate, HttpServletRequest req) {
+    return gate.decides(req.getMethod(), rawPath(req), path(req), req.getHeader("Origin"),
+        req.getHeader("Access-Control-Request-Method"));
+  }
+
+  /** The gate's answer to a CORS preflight ({@link Gate#preflight}), or {@code null}. */
+  static @Nullable GateResponse preflight(Gate gate, HttpServletRequest req) {
+    return gate.preflight(req.getMethod(), req.getHeader("Origin"), req.getHeader("Access-Control-Request-Method"));
+  }
+
+  /** Reads a request the gate decides ({@link Gate#read}). */
+  static GateRequest read(Gate gate, HttpServletRequest req) {
+    String context = req.getContextPath();
+    return gate.read(
+        GateRequest.builder(context == null ? "" : context, req.getMethod()).secure(req.isSecure()).host(host(req)),
+        req.getQueryString(), req.getRemoteAddr(), name -> cookie(req, name), req::getHeader);
+  }
+
+  /** The host the client addressed, as the container resolved it ({@link Gate#authority}). */
+  static @Nullable String host(HttpServletRequest req) {
+    return Gate.authority(req.getScheme(), req.getServerName(), req.getServerPort());
+  }
+
+  /** The path as the client sent it (not decoded), after the context path. */
+  static String rawPath(HttpServletRequest req) {
+    String uri = req.getRequestURI();
+    String context = req.getContextPath();
+    if (uri == null) {
+      return "";
+    }
+    return context != null && !context.isEmpty() && uri.startsWith(context) ? uri.substring(context.length()) : uri;
+  }
+
+  /** The path within the application as the container decoded it: servlet path and path info. */
+  static String path(HttpServletRequest req) {
+    String servletPath = req.getServletPath();
+    String pathInfo = req.getPathInfo();
+    String path = (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);
+    return path.isEmpty() ? "/" : path;
+  }
+
+  private static @Nullable String cookie(HttpServletRequest req, String name) {
+    Cookie[] cookies = req.getCookies();
+    if (cookies == null) {
+      return null;
+    }
+    for (Cookie c : cookies) {
+      if (name.equals(c.getName())) {
+        return c.getValue();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The response the application writes to, for a request the gate {@linkplain GateResponse#passes()
+   * passes}: with the new ticket's cookie, kept {@code Cache-Control: private, no-store} whatever the
+   * application sets ({@link TicketResponse}), as a response that sets a ticket must never be cached
+   * and replayed to someone else; and, with revoke on, the session the application may end ({@link
+   * WaitingRoomSession#ATTRIBUTE}, {@link RevokeResponse}).
+   */
+  static HttpServletResponse passOn(Gate gate, GateRequest gr, GateResponse g, HttpServletRequest req,
+      HttpServletResponse res) {
+    String setCookie = g.setCookie();
+    HttpServletResponse out = res;
+    if (setCookie != null) {
+      res.addHeader("Set-Cookie", setCookie);
+      out = new TicketResponse(res, setCookie);
+    }
+    if (!gate.revokeOn()) {
+      return out;
+    }
+    HttpServletResponse committed = out;
+    WaitingRoomSession session = gate.session(gr, g, deletion -> {
+      if (!committed.isCommitted()) {
+        committed.addHeader("Set-Cookie", deletion);
+      }
+    });
+    if (session == null) {
+      return out;
+    }
+    req.setAttribute(WaitingRoomSession.ATTRIBUTE, session);
+    return new RevokeResponse(out, session);
+  }
+
+  /**
+   * Writes an answer that completes later (the human check's) on a container thread, and ends the
+   * asynchronous request; one that never completes is ended by the container after {@value
+   * #ASYNC_TIMEOUT_MILLIS} ms (the check itself gives up after at most 30 s).
+   */
+  static void writeLater(AsyncContext async, CompletionStage<GateResponse> answer) {
+    async.setTimeout(ASYNC_TIMEOUT_MILLIS);
+    answer.whenComplete((g, failure) -> {
+      try {
+        async.start(() -> {
+          try {
+            HttpServletResponse res = (HttpServletResponse) async.getResponse();
+            if (g != null) {
+              ServletExchange.write(res, g);
+            } else {
+              res.sendError(HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
+            }
+          } catch (IOException | RuntimeException e) {
+            log.debug("the human check's answer could not be written", e);
+          } finally {
+            async.complete();
+          }
+        });
+      } catch (IllegalStateException e) {
+        log.debug("the human check answered after the request ended", e); // timed out, or the client left
+      }
+    });
+  }
+
+  /** Writes an answer (of the gate, or of the operator API): its cookie, status, headers and body. */
+  static void write(HttpServletResponse res, GateResponse g) throws IOException {
+    String setCookie = g.setCookie();
+    if (setCookie != null) {
+      res.addHeader("Set-Cookie", setCookie);
+    }
+    byte[] body = g.body();
+    res.setStatus(g.status());
+    for (Map.Entry<String, String> h : g.headers().entrySet()) {
+      res.setHeader(h.getKey(), h.getValue());
+    }
+    if (!g.contentType().isEmpty()) {
+      res.setContentType(g.contentType());
+    }
+    res.setContentLength(body.length);
+    if (body.length > 0) {
+      res.getOutputStream().write(body);
+    }
+  }
+}

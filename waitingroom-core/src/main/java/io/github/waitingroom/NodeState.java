@@ -104,7 +104,7 @@ final class NodeState {
    * @param due for a waiting holder: the second by which it should poll again (its last poll
    *     plus the refresh it was told, and a grace); 0 otherwise. See {@link #inLine}.
    * @param countedSince for a waiting holder: since when its ticket says some node has counted it
-   *     in a line without a break (see {@link Ticket#countedSince(long)})
+   *     in a line without a break (see {@link TicketState#countedSince(long)})
    * @param firstSeen when this node first saw the place: a waiting ticket is let in only by a node
    *     that saw it before the tally its plan was made from (a copy turning up elsewhere is not,
    *     and has a tally to wait for, by which time the admission of the original is known)
@@ -423,7 +423,7 @@ final class NodeState {
    * Counts an active ticket seen at {@code now}, once per slice: moves it from the slice it was
    * last counted in (by this node, or by the node that wrote the ticket) to the current one.
    */
-  void checkIn(Ticket t, long now) {
+  void checkIn(TicketState t, long now) {
     long slice = config.sliceOf(now);
     long fromTicket = config.sliceOf(t.lastCheckIn());
     while (true) {
@@ -573,7 +573,7 @@ final class NodeState {
    *
    * @return whether this call ended it (false: it was ended before)
    */
-  boolean revoke(Ticket t, long now) {
+  boolean revoke(TicketState t, long now) {
     long slice = config.sliceOf(t.lastCheckIn());
     Seen s = seen.get(t.place());
     if (s != null && s.state == State.ACTIVE) {

@@ -17,11 +17,11 @@ import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Seals {@link Ticket}s into compact cookie values and opens them again. Thread-safe.
+ * Seals {@link TicketState}s into compact cookie values and opens them again. Thread-safe.
  *
  * <p>A sealed ticket is the base64url form (no padding) of a Tink AEAD ciphertext (AES-256-GCM
  * with the keysets of {@link TicketKeys}) over 34 bytes: a format version byte ({@value
- * Ticket#FORMAT_VERSION}), the state, the 64-bit place, accepted-at, last check-in and last
+ * TicketState#FORMAT_VERSION}), the state, the 64-bit place, accepted-at, last check-in and last
  * poll as unsigned 32-bit epoch seconds, the number of people ahead last shown (unsigned 32
  * bits), and the seconds since which the holder is counted in a line and by which it is due
  * (unsigned 32 bits each). The room id is bound as associated data, so a ticket of one room never
@@ -192,6 +192,10 @@ public final class TicketCodec {
    * @throws IllegalArgumentException if a time does not fit an unsigned 32-bit epoch second
    */
   public String seal(Ticket ticket) {
+    return seal(TicketState.of(ticket));
+  }
+
+  String seal(TicketState ticket) {
     byte[] plain = new byte[PLAINTEXT_LENGTH];
     plain[0] = (byte) Ticket.FORMAT_VERSION;
     plain[1] = (byte) ticket.state().ordinal();
@@ -232,6 +236,11 @@ public final class TicketCodec {
    * @return the ticket, or {@code null} if the value is missing or not a valid ticket of this room
    */
   public @Nullable Ticket open(@Nullable String value, long now) {
+    return openState(value, now);
+  }
+
+  /** {@link #open}, with what the room wrote about the holder's polls. */
+  @Nullable TicketState openState(@Nullable String value, long now) {
     if (value == null || value.isEmpty()) {
       return null;
     }
@@ -274,7 +283,7 @@ public final class TicketCodec {
       reject(null);
       return null;
     }
-    return new Ticket(state, place, acceptedAt, lastCheckIn, lastPoll, aheadShown, countedSince, due);
+    return new TicketState(state, place, acceptedAt, lastCheckIn, lastPoll, aheadShown, countedSince, due);
   }
 
   /**

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Creates, loads and rotates the Tink keysets that seal {@link Ticket}s.
+ * Creates, loads and rotates the Tink keysets that seal {@link TicketState}s.
  *
  * <p>Every node of a room must be able to open every ticket in circulation. The primary key of a
  * keyset seals new tickets; every enabled key opens them. A key id is shown unsigned, as Tinkey

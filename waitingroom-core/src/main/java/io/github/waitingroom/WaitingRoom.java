@@ -108,7 +108,7 @@ public final class WaitingRoom implements AutoCloseable {
    */
   public Decision decide(@Nullable String ticket) {
     long now = sync.nowSecond();
-    return counted(decide(codec.open(ticket, now), now, true, live.current(now)));
+    return counted(decide(codec.openState(ticket, now), now, true, live.current(now)));
   }
 
   /**
@@ -144,11 +144,11 @@ public final class WaitingRoom implements AutoCloseable {
   public Decision decide(@Nullable String session, @Nullable String place, boolean mayQueue) {
     long now = sync.nowSecond();
     LiveSettings.Current in = live.current(now);
-    Ticket s = codec.open(session, now);
+    TicketState s = codec.openState(session, now);
     if (s != null && activeAt(s, now, in)) {
       return counted(decide(s, now, true, in));
     }
-    Ticket p = codec.open(place, now);
+    TicketState p = codec.openState(place, now);
     return counted(decide(p != null ? p : s, now, mayQueue, in));
   }
 
@@ -157,7 +157,7 @@ public final class WaitingRoom implements AutoCloseable {
     return d;
   }
 
-  private Decision decide(@Nullable Ticket t, long now, boolean mayQueue, LiveSettings.Current in) {
+  private Decision decide(@Nullable TicketState t, long now, boolean mayQueue, LiveSettings.Current in) {
     RoomSettings settings = in.settings();
     if (t != null) {
       if (activeAt(t, now, in)) {
@@ -185,7 +185,7 @@ public final class WaitingRoom implements AutoCloseable {
     return arrive(now, mayQueue, in);
   }
 
-  private boolean activeAt(Ticket t, long now, LiveSettings.Current in) {
+  private boolean activeAt(TicketState t, long now, LiveSettings.Current in) {
     long first = in.config().firstActiveSlice(now);
     return t.isActive() && config.sliceOf(t.lastCheckIn()) >= first
         // Without renewal a session runs from its admission, however often it checks in.
@@ -193,7 +193,7 @@ public final class WaitingRoom implements AutoCloseable {
         && !state.revoked(t.place());
   }
 
-  private Decision pass(Ticket t, long now, RoomSettings settings) {
+  private Decision pass(TicketState t, long now, RoomSettings settings) {
     if (config.sliceOf(t.lastCheckIn()) >= config.sliceOf(now) || settings.disableSessionRenewal()) {
       return Decision.PASS_UNCHANGED;
     }
@@ -201,7 +201,7 @@ public final class WaitingRoom implements AutoCloseable {
     return admitted(Decision.Outcome.PASS, t.checkIn(now));
   }
 
-  private Decision keepWaiting(Ticket t, long now, boolean mayQueue, LiveSettings.Current in) {
+  private Decision keepWaiting(TicketState t, long now, boolean mayQueue, LiveSettings.Current in) {
     RoomSettings settings = in.settings();
     NodeState.Seen seen = state.seen(t.place());
     if (seen != null && seen.state() != NodeState.State.WAITING) {
@@ -275,7 +275,7 @@ public final class WaitingRoom implements AutoCloseable {
    * is expected to poll as told again, so one that gives up leaves the line after two of the
    * (short) intervals it was last told, not after two of its earlier, longer ones.
    */
-  static long slowPace(Ticket t, long now) {
+  static long slowPace(TicketState t, long now) {
     long sincePoll = now - t.lastPoll();
     return 2 * sincePoll > t.due() - t.lastPoll() ? sincePoll : 0;
   }
@@ -302,7 +302,7 @@ public final class WaitingRoom implements AutoCloseable {
     if (passthrough ? state.admitNew(place, now, grant, true)
         : admitting && (mayQueue ? state.admitNew(place, now, grant, false) : state.admitNewIfFree(place, now, grant))) {
       metrics.recordAdmissionOnArrival();
-      return admitted(Decision.Outcome.ADMIT, new Ticket(Ticket.State.ACTIVE, place, now, now, now));
+      return admitted(Decision.Outcome.ADMIT, new TicketState(TicketState.State.ACTIVE, place, now, now, now));
     }
     if (!mayQueue) {
       return Decision.CHALLENGE;
@@ -310,12 +310,12 @@ public final class WaitingRoom implements AutoCloseable {
     if (!admitting) {
       state.queueNew(place, now);
     }
-    Decision d = waiting(Decision.Outcome.QUEUE, Ticket.waiting(place, now), grant, false, 0, now, in);
+    Decision d = waiting(Decision.Outcome.QUEUE, TicketState.waiting(place, now), grant, false, 0, now, in);
     metrics.recordQueued(d);
     return d;
   }
 
-  private Decision admitted(Decision.Outcome outcome, Ticket t) {
+  private Decision admitted(Decision.Outcome outcome, TicketState t) {
     return new Decision(
         outcome, codec.seal(t), live.current(t.lastCheckIn()).config().sessionSeconds() + config.sliceSeconds(),
         0, 0, 0, 0, 0, 0);
@@ -354,7 +354,7 @@ public final class WaitingRoom implements AutoCloseable {
    * @param slowPace the holder's own pace when it polls slower than told, else 0 (see {@link
    *     #slowPace} and {@link NodeState#expect})
    */
-  private Decision waiting(Decision.Outcome outcome, Ticket t, Grant grant, boolean calledHere, long slowPace, long now,
+  private Decision waiting(Decision.Outcome outcome, TicketState t, Grant grant, boolean calledHere, long slowPace, long now,
       LiveSettings.Current in) {
     // Before its first plan (a node that just joined the room) the wait is unknown but short.
     long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
@@ -476,7 +476,7 @@ public final class WaitingRoom implements AutoCloseable {
    */
   public boolean revoke(@Nullable String session) {
     long now = sync.nowSecond();
-    Ticket t = codec.open(session, now);
+    TicketState t = codec.openState(session, now);
     if (t == null || !activeAt(t, now, live.current(now)) || !state.revoke(t, now)) {
       return false;
     }

@@ -4,7 +4,7 @@
  * <p>A {@link io.github.waitingroom.WaitingRoom} admits visitors while the room's limits allow
  * ({@link io.github.waitingroom.RoomConfig}: total active users, new users per minute, session
  * duration) and gives everyone else a place in line. The place is not stored on the server: it
- * lives in an encrypted {@link io.github.waitingroom.Ticket} that the visitor carries (usually a
+ * lives in an encrypted {@link io.github.waitingroom.TicketState} that the visitor carries (usually a
  * cookie), sealed and opened by a {@link io.github.waitingroom.TicketCodec}: the second the
  * visitor arrived, with random tie-break bits, which is also the ticket's id.
  *
@@ -22,6 +22,16 @@
  * through the same store, and that every node puts in force at the same instant ({@code
  * LiveSettings}). {@link io.github.waitingroom.WaitingRoom#revoke} ends a session at the
  * application's request.
+ *
+ * <p><b>The shape of the design.</b> {@link io.github.waitingroom.WaitingRoom} is the facade. Four
+ * interfaces carry the published design, each a contract: {@link io.github.waitingroom.Ticket}
+ * (what a cookie proves: room, place, session), {@link
+ * io.github.waitingroom.allocation.BucketState} (the line as buckets of arrival time, {@code
+ * bucketWidth} wide), {@link io.github.waitingroom.allocation.SlotAllocator} (from a settled epoch to
+ * this node's plan; {@link io.github.waitingroom.allocation.Plan} is the default) and {@link
+ * io.github.waitingroom.coordinator.Coordinator} (exchanges this node's tallies for the room's
+ * settled epochs; {@link io.github.waitingroom.coordinator.StoreCoordinator} is the default), over
+ * the {@link io.github.waitingroom.coordinator.Transport} SPI that any store implements.
  *
  * <p>This package holds the public API and the node's own state; {@code coordinator} holds the
  * transport SPI, the report format and the settling of epochs, {@code allocation} the pure plan.

@@ -79,8 +79,8 @@ class ClientPaceTest {
   }
 
   /** A waiting ticket that last polled at {@code lastPoll} and was given {@code due}. */
-  private static Ticket polled(long lastPoll, long due) {
-    return new Ticket(Ticket.State.WAITING, Ticket.place(lastPoll - 100, 1), 0, lastPoll, lastPoll, Ticket.NOT_SHOWN,
+  private static TicketState polled(long lastPoll, long due) {
+    return new TicketState(TicketState.State.WAITING, Ticket.place(lastPoll - 100, 1), 0, lastPoll, lastPoll, TicketState.NOT_SHOWN,
         lastPoll - 100, due);
   }
 

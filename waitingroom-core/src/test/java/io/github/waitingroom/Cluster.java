@@ -177,7 +177,7 @@ final class Cluster {
 
   /** The place of a sealed ticket of this room. */
   long placeOf(String ticket) {
-    Ticket t = new TicketCodec(config.roomId(), keys).open(ticket, now());
+    TicketState t = new TicketCodec(config.roomId(), keys).openState(ticket, now());
     if (t == null) {
       throw new IllegalArgumentException("not a ticket of this room");
     }

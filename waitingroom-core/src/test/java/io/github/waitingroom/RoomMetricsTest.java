@@ -79,7 +79,7 @@ class RoomMetricsTest {
     room.decide("not a ticket at all");
     room.decide("x".repeat(TicketCodec.MAX_SEALED_LENGTH + 1));
     long now = room.status().now();
-    Ticket active = Ticket.waiting(Ticket.place(now, 1), now).admit(now);
+    TicketState active = TicketState.waiting(Ticket.place(now, 1), now).admit(now);
     room.decide(new TicketCodec("other-room", KEYS).seal(active));
     assertThat(m.rejected(Rejection.FORGED)).as("tampered, garbage, oversized, another room's").isEqualTo(4);
 

@@ -35,7 +35,7 @@ class TallyWindowTest {
     assertThat(a.admitNew(place, s0, new Grant(io.github.waitingroom.allocation.Plan.none(0), 0, 0, Calls.NONE, new long[0], new java.util.concurrent.atomic.AtomicLong(1), Long.MIN_VALUE, Long.MIN_VALUE, new long[0], new java.util.concurrent.atomic.AtomicLong(), Long.MIN_VALUE, Long.MIN_VALUE, Long.MAX_VALUE), false))
         .as("admitted on a in slice S0").isTrue();
     // The user's next request, in the next slice, goes to b: b moves the session from S0.
-    b.checkIn(new Ticket(Ticket.State.ACTIVE, place, s0, s0, s0), s0 + slice + 1);
+    b.checkIn(new TicketState(TicketState.State.ACTIVE, place, s0, s0, s0), s0 + slice + 1);
     long ranOut = s0 + slice + config.sessionSeconds(); // the first second in which S0 no longer counts
     long epochEnd = ranOut - 1; // an epoch that ended just before
     // b tallies that epoch on time, a a second late (it missed its syncs).

@@ -14,13 +14,13 @@ class TicketCodecTest {
   private static final long NOW = 1_800_000_000L;
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private final TicketCodec codec = new TicketCodec("shop", KEYS);
-  private final Ticket waiting = Ticket.waiting(Ticket.place(NOW - 60, 0x8000_0001), NOW - 30).checkIn(NOW - 5);
-  private final Ticket active = Ticket.waiting(Ticket.place(NOW - 120, 7), NOW - 100).admit(NOW - 40).checkIn(NOW);
+  private final TicketState waiting = TicketState.waiting(Ticket.place(NOW - 60, 0x8000_0001), NOW - 30).checkIn(NOW - 5);
+  private final TicketState active = TicketState.waiting(Ticket.place(NOW - 120, 7), NOW - 100).admit(NOW - 40).checkIn(NOW);
 
   @Test
   void roundTripsBothStates() {
-    assertThat(codec.open(codec.seal(waiting), NOW)).isEqualTo(waiting);
-    assertThat(codec.open(codec.seal(active), NOW)).isEqualTo(active);
+    assertThat(codec.openState(codec.seal(waiting), NOW)).isEqualTo(waiting);
+    assertThat(codec.openState(codec.seal(active), NOW)).isEqualTo(active);
   }
 
   @Test
@@ -31,10 +31,10 @@ class TicketCodecTest {
 
   @Test
   void keepsHowLongAWaitingHolderHasBeenCountedInALine() {
-    Ticket counted = waiting.countedUntil(NOW - 5, NOW + 20);
-    assertThat(codec.open(codec.seal(counted), NOW)).isEqualTo(counted);
+    TicketState counted = waiting.countedUntil(NOW - 5, NOW + 20);
+    assertThat(codec.openState(codec.seal(counted), NOW)).isEqualTo(counted);
     // Polls by their due keep the count going; one after it starts it anew.
-    Ticket next = counted.countedUntil(NOW + 10, NOW + 40);
+    TicketState next = counted.countedUntil(NOW + 10, NOW + 40);
     assertThat(next.countedSince(NOW + 30)).isEqualTo(NOW - 5);
     assertThat(next.countedUntil(NOW + 41, NOW + 60).countedSince(NOW + 41)).isEqualTo(NOW + 41);
     assertThat(next.countedSince(NOW + 41)).as("overdue").isEqualTo(Long.MAX_VALUE);
@@ -49,7 +49,7 @@ class TicketCodecTest {
     plain.putInt(0).putInt((int) waiting.lastCheckIn()).putInt((int) waiting.lastPoll()).putInt(12);
     String v2 = Base64.getUrlEncoder().withoutPadding().encodeToString(
         TicketKeys.aead(KEYS).encrypt(plain.array(), "waitingroom/shop".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    Ticket opened = java.util.Objects.requireNonNull(codec.open(v2, NOW));
+    TicketState opened = java.util.Objects.requireNonNull(codec.openState(v2, NOW));
     assertThat(opened.place()).isEqualTo(waiting.place());
     assertThat(opened.aheadShown()).isEqualTo(12);
     assertThat(opened.countedSince(NOW)).isEqualTo(Long.MAX_VALUE);
@@ -61,7 +61,7 @@ class TicketCodecTest {
     assertThat(Ticket.arrivalOf(place)).isEqualTo(NOW);
     assertThat(Ticket.place(NOW, 0)).isLessThan(Ticket.place(NOW, 1)).isLessThan(Ticket.place(NOW, -1))
         .isLessThan(Ticket.place(NOW + 1, 0));
-    assertThat(codec.open(codec.seal(Ticket.waiting(place, NOW)), NOW)).extracting(Ticket::place).isEqualTo(place);
+    assertThat(codec.openState(codec.seal(TicketState.waiting(place, NOW)), NOW)).extracting(TicketState::place).isEqualTo(place);
   }
 
   @Test
@@ -72,7 +72,7 @@ class TicketCodecTest {
         byte[] tampered = bytes.clone();
         tampered[i] ^= (byte) (1 << bit);
         String value = Base64.getUrlEncoder().withoutPadding().encodeToString(tampered);
-        assertThat(codec.open(value, NOW)).as("byte %d bit %d", i, bit).isNull();
+        assertThat(codec.openState(value, NOW)).as("byte %d bit %d", i, bit).isNull();
       }
     }
   }
@@ -94,7 +94,7 @@ class TicketCodecTest {
     }
     java.util.Set<String> opened = new java.util.TreeSet<>();
     for (String s : spellings) {
-      Ticket t = codec.open(s, NOW);
+      TicketState t = codec.openState(s, NOW);
       if (t != null) {
         assertThat(t).isEqualTo(active);
         opened.add(s);
@@ -107,12 +107,12 @@ class TicketCodecTest {
   void rejectsTruncatedExtendedAndOversizedValues() {
     String sealed = codec.seal(active);
     for (int len = 0; len < sealed.length(); len++) {
-      assertThat(codec.open(sealed.substring(0, len), NOW)).isNull();
+      assertThat(codec.openState(sealed.substring(0, len), NOW)).isNull();
     }
-    assertThat(codec.open(sealed + "A", NOW)).isNull();
-    assertThat(codec.open(sealed + "AAAA", NOW)).isNull();
-    assertThat(codec.open("A".repeat(TicketCodec.MAX_SEALED_LENGTH + 1), NOW)).isNull();
-    assertThat(codec.open(null, NOW)).isNull();
+    assertThat(codec.openState(sealed + "A", NOW)).isNull();
+    assertThat(codec.openState(sealed + "AAAA", NOW)).isNull();
+    assertThat(codec.openState("A".repeat(TicketCodec.MAX_SEALED_LENGTH + 1), NOW)).isNull();
+    assertThat(codec.openState(null, NOW)).isNull();
   }
 
   @Test
@@ -124,38 +124,38 @@ class TicketCodecTest {
   @Test
   void rejectsTicketsSealedWithAnotherKey() {
     TicketCodec stranger = new TicketCodec("shop", TicketKeys.generate());
-    assertThat(codec.open(stranger.seal(active), NOW)).isNull();
+    assertThat(codec.openState(stranger.seal(active), NOW)).isNull();
   }
 
   @Test
   void rejectsFutureDatedTickets() {
-    Ticket future = active.checkIn(NOW + TicketCodec.MAX_CLOCK_SKEW_SECONDS + 1);
-    assertThat(codec.open(codec.seal(future), NOW)).isNull();
-    Ticket skewed = active.checkIn(NOW + TicketCodec.MAX_CLOCK_SKEW_SECONDS);
-    assertThat(codec.open(codec.seal(skewed), NOW)).isEqualTo(skewed);
+    TicketState future = active.checkIn(NOW + TicketCodec.MAX_CLOCK_SKEW_SECONDS + 1);
+    assertThat(codec.openState(codec.seal(future), NOW)).isNull();
+    TicketState skewed = active.checkIn(NOW + TicketCodec.MAX_CLOCK_SKEW_SECONDS);
+    assertThat(codec.openState(codec.seal(skewed), NOW)).isEqualTo(skewed);
   }
 
   @Test
   void rejectsInconsistentFields() {
-    Ticket acceptedBeforeArrival = new Ticket(Ticket.State.ACTIVE, Ticket.place(NOW - 10, 3), NOW - 20, NOW, NOW - 30);
-    Ticket acceptedBeforeLastPoll = new Ticket(Ticket.State.ACTIVE, Ticket.place(NOW - 60, 3), NOW - 40, NOW, NOW - 30);
-    Ticket waitingWithAcceptance = new Ticket(Ticket.State.WAITING, Ticket.place(NOW - 60, 3), NOW - 5, NOW, NOW);
-    Ticket checkedInBeforeLastPoll = new Ticket(Ticket.State.WAITING, Ticket.place(NOW - 60, 3), 0, NOW - 20, NOW - 10);
-    assertThat(codec.open(codec.seal(acceptedBeforeArrival), NOW)).isNull();
-    assertThat(codec.open(codec.seal(acceptedBeforeLastPoll), NOW)).isNull();
-    assertThat(codec.open(codec.seal(waitingWithAcceptance), NOW)).isNull();
-    assertThat(codec.open(codec.seal(checkedInBeforeLastPoll), NOW)).isNull();
+    TicketState acceptedBeforeArrival = new TicketState(TicketState.State.ACTIVE, Ticket.place(NOW - 10, 3), NOW - 20, NOW, NOW - 30);
+    TicketState acceptedBeforeLastPoll = new TicketState(TicketState.State.ACTIVE, Ticket.place(NOW - 60, 3), NOW - 40, NOW, NOW - 30);
+    TicketState waitingWithAcceptance = new TicketState(TicketState.State.WAITING, Ticket.place(NOW - 60, 3), NOW - 5, NOW, NOW);
+    TicketState checkedInBeforeLastPoll = new TicketState(TicketState.State.WAITING, Ticket.place(NOW - 60, 3), 0, NOW - 20, NOW - 10);
+    assertThat(codec.openState(codec.seal(acceptedBeforeArrival), NOW)).isNull();
+    assertThat(codec.openState(codec.seal(acceptedBeforeLastPoll), NOW)).isNull();
+    assertThat(codec.openState(codec.seal(waitingWithAcceptance), NOW)).isNull();
+    assertThat(codec.openState(codec.seal(checkedInBeforeLastPoll), NOW)).isNull();
   }
 
   @Test
   void aNodeWhoseClockIsBehindNeverMakesATicketInconsistent() {
     // Admitted at NOW by a node, re-issued by a node 5 s behind: times never move backwards.
-    Ticket admitted = Ticket.waiting(Ticket.place(NOW - 60, 3), NOW - 10).admit(NOW);
-    Ticket behind = admitted.checkIn(NOW - 5);
+    TicketState admitted = TicketState.waiting(Ticket.place(NOW - 60, 3), NOW - 10).admit(NOW);
+    TicketState behind = admitted.checkIn(NOW - 5);
     assertThat(behind.lastCheckIn()).isEqualTo(NOW);
-    assertThat(codec.open(codec.seal(behind), NOW - 5)).isEqualTo(behind);
-    Ticket polledBehind = Ticket.waiting(Ticket.place(NOW - 60, 3), NOW).poll(NOW - 5).admit(NOW - 5);
-    assertThat(codec.open(codec.seal(polledBehind), NOW - 5)).isEqualTo(polledBehind);
+    assertThat(codec.openState(codec.seal(behind), NOW - 5)).isEqualTo(behind);
+    TicketState polledBehind = TicketState.waiting(Ticket.place(NOW - 60, 3), NOW).poll(NOW - 5).admit(NOW - 5);
+    assertThat(codec.openState(codec.seal(polledBehind), NOW - 5)).isEqualTo(polledBehind);
   }
 
   @Test
@@ -166,7 +166,7 @@ class TicketCodecTest {
     TicketCodec afterRotation = new TicketCodec("shop", rotated);
     assertThat(afterRotation.open(sealedWithOld, NOW)).isEqualTo(active);
     String sealedWithNew = afterRotation.seal(active);
-    assertThat(codec.open(sealedWithNew, NOW)).as("the old keyset lacks the new primary").isNull();
+    assertThat(codec.openState(sealedWithNew, NOW)).as("the old keyset lacks the new primary").isNull();
 
     KeysetHandle oldRemoved = removeNonPrimary(rotated);
     TicketCodec withoutOld = new TicketCodec("shop", oldRemoved);
@@ -181,7 +181,7 @@ class TicketCodecTest {
         com.google.crypto.tink.aead.PredefinedAeadParameters.XCHACHA20_POLY1305);
     TicketCodec c = new TicketCodec("shop", chacha);
     assertThat(c.open(c.seal(active), NOW)).isEqualTo(active);
-    assertThat(codec.open(c.seal(active), NOW)).as("not a key of the AES-GCM keyset").isNull();
+    assertThat(codec.openState(c.seal(active), NOW)).as("not a key of the AES-GCM keyset").isNull();
     KeysetHandle mixed = KeysetHandle.newBuilder(KEYS)
         .addEntry(KeysetHandle.generateEntryFromParameters(
             com.google.crypto.tink.aead.PredefinedAeadParameters.XCHACHA20_POLY1305).withRandomId())
@@ -190,7 +190,7 @@ class TicketCodecTest {
     assertThat(both.open(codec.seal(active), NOW)).as("the AES-GCM key's ticket").isEqualTo(active);
     String sealedWithChacha = new TicketCodec("shop", TicketKeys.promote(mixed, TicketKeys.newestKeyId(mixed))).seal(active);
     assertThat(both.open(sealedWithChacha, NOW)).as("the XChaCha20-Poly1305 key's ticket").isEqualTo(active);
-    assertThat(codec.open(sealedWithChacha, NOW)).isNull();
+    assertThat(codec.openState(sealedWithChacha, NOW)).isNull();
   }
 
   @Test
@@ -204,13 +204,13 @@ class TicketCodecTest {
 
   @Property(tries = 2000)
   void garbageNeverThrowsAndNeverOpens(@ForAll @StringLength(max = 300) String garbage) {
-    assertThat(codec.open(garbage, NOW)).isNull();
+    assertThat(codec.openState(garbage, NOW)).isNull();
   }
 
   @Property(tries = 500)
   void randomBytesInBase64NeverOpen(@ForAll byte[] bytes) {
     String value = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-    assertThat(codec.open(value, NOW)).isNull();
+    assertThat(codec.openState(value, NOW)).isNull();
   }
 
   /**
@@ -257,7 +257,7 @@ class TicketCodecTest {
       }
     }
     assertThat(opened).as("mutated, foreign or random ciphertexts that opened").isZero();
-    assertThat(codec.open(sealed, NOW)).isEqualTo(active);
+    assertThat(codec.openState(sealed, NOW)).isEqualTo(active);
   }
 
   @Test

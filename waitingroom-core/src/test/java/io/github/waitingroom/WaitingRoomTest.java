@@ -120,7 +120,7 @@ class WaitingRoomTest {
         assertThat(d.waitKnown()).as("told a wait before a plan counted the surge, arrival %d", i).isFalse();
         assertThat(d.refreshSeconds()).isEqualTo(WaitingRoom.SURGE_REFRESH_SECONDS);
       }
-      double share = Ticket.shareOfSecondAhead(Objects.requireNonNull(codec.open(d.ticket(), now)).place());
+      double share = Ticket.shareOfSecondAhead(Objects.requireNonNull(codec.openState(d.ticket(), now)).place());
       if (i >= 20 && share > lastShare) {
         last = d;
         lastShare = share;
@@ -160,7 +160,7 @@ class WaitingRoomTest {
     assertThat(room.decide(sealed.substring(0, 20) + flipped + sealed.substring(21)).outcome())
         .isEqualTo(Decision.Outcome.QUEUE);
     long now = room.status().now();
-    String foreign = new TicketCodec("other-room", KEYS).seal(Ticket.waiting(Ticket.place(now, 1), now).admit(now));
+    String foreign = new TicketCodec("other-room", KEYS).seal(TicketState.waiting(Ticket.place(now, 1), now).admit(now));
     assertThat(room.decide(foreign).outcome()).isEqualTo(Decision.Outcome.QUEUE);
   }
 

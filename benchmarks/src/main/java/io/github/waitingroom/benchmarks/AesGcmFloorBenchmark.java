@@ -45,8 +45,7 @@ public class AesGcmFloorBenchmark {
   public void setup() throws GeneralSecurityException {
     String ticket =
         new TicketCodec("bench", TicketKeys.generate())
-            .seal(new Ticket(Ticket.State.ACTIVE, Ticket.place(1_796_032_740L, 0x1234_5678), 1_796_032_800L,
-                1_796_032_805L, 1_796_032_790L));
+            .seal(Ticket.active(Ticket.place(1_796_032_740L, 0x1234_5678), 1_796_032_800L, 1_796_032_805L));
     int length = DECODER.decode(ticket).length;
     prefix = length - IV - PLAINTEXT - TAG;
     SecureRandom random = new SecureRandom();

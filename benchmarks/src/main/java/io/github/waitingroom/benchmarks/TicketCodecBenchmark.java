@@ -28,7 +28,7 @@ public class TicketCodecBenchmark {
   @Setup
   public void setup() {
     codec = new TicketCodec("bench", TicketKeys.generate());
-    ticket = new Ticket(Ticket.State.ACTIVE, Ticket.place(NOW - 65, 0x1234_5678), NOW - 5, NOW, NOW - 5);
+    ticket = Ticket.active(Ticket.place(NOW - 65, 0x1234_5678), NOW - 5, NOW);
     sealed = codec.seal(ticket);
   }
 

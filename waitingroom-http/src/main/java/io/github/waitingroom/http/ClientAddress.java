@@ -3,7 +3,6 @@ package io.github.waitingroom.http;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
@@ -22,16 +21,6 @@ import org.jspecify.annotations.Nullable;
  * free: each further one costs it a proxy or a machine.
  */
 final class ClientAddress {
-  private static final ThreadLocal<MessageDigest> SHA256 =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException(e);
-            }
-          });
-
   private ClientAddress() {}
 
   /**
@@ -42,7 +31,7 @@ final class ClientAddress {
    */
   static long key(@Nullable String remoteAddress) {
     String canonical = canonical(remoteAddress);
-    MessageDigest md = SHA256.get();
+    MessageDigest md = ProofOfWork.SHA256.get();
     md.update("waitingroom client ".getBytes(StandardCharsets.US_ASCII));
     md.update(canonical.getBytes(StandardCharsets.UTF_8));
     return ByteBuffer.wrap(md.digest()).getLong();

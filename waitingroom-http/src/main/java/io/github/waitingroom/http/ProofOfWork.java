@@ -64,7 +64,8 @@ public final class ProofOfWork {
 
   private static final long MAX_SKEW_SECONDS = 30;
   private static final SecureRandom RANDOM = new SecureRandom();
-  private static final ThreadLocal<MessageDigest> SHA256 =
+  /** One SHA-256 per thread, for the proofs and for {@link ClientAddress}. */
+  static final ThreadLocal<MessageDigest> SHA256 =
       ThreadLocal.withInitial(
           () -> {
             try {

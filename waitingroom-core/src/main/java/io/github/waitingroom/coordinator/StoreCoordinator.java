@@ -16,6 +16,7 @@ import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -133,6 +134,18 @@ public final class StoreCoordinator implements Coordinator {
   private final TreeMap<Long, Long> visibleSums = new TreeMap<>();
   /** The latest epoch of this data center's sum in the global scope of the answer being read. */
   private long sumInAnswer = Long.MIN_VALUE;
+  /**
+   * When (store time) each remembered publisher's value was last in an answer, opening, and not
+   * put there by this node in that same exchange; by scope and name (see {@link #noteVanished}).
+   */
+  private final Map<String, Long> lastPresent = new HashMap<>();
+  /** The publishers whose values left the store before their time, by scope and name. */
+  private final Set<String> vanished = new TreeSet<>();
+  /** The publications of the exchange being read, by scope and name. */
+  private Set<String> publishedNow = Set.of();
+  /** The store's time of the answer being read. */
+  private long answerMillis;
+
   /** Documents this node keeps in the store (see {@link #keep}), by name. */
   private final Map<String, byte[]> kept = new TreeMap<>();
   /** When this node last published each kept document, by store epoch. */
@@ -285,8 +298,12 @@ public final class StoreCoordinator implements Coordinator {
     // has not left, and does not forget by it.
     epoch = Math.min(epoch, epochs.at(store));
     nodes.put(publisher, own);
+    publishedNow = names(out);
+    answerMillis = store;
     read(answer.get(dcScope), dcScope, nodes, unreadableNodes, "node", epoch);
     read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
+    noteVanished(dcScope, nodes, publisher);
+    noteVanished(GLOBAL_SCOPE, dataCenters, publishedNow.contains(GLOBAL_SCOPE + "/" + dataCenter) ? dataCenter : "");
     noteVisible(store);
     if (lastExchangeEpoch < epoch - SILENT_AFTER_EPOCHS) {
       // Back in touch after a gap (a store outage): remember every publisher for a few more
@@ -324,6 +341,8 @@ public final class StoreCoordinator implements Coordinator {
       // room of one data center).
       Map<String, Map<String, byte[]>> again = transport.exchange(config.roomId(), List.of(dataCenterSum()), retention);
       long storeAgain = storeClock(again);
+      publishedNow = Set.of(GLOBAL_SCOPE + "/" + dataCenter);
+      answerMillis = storeAgain;
       read(again.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
       noteVisible(storeAgain);
     }
@@ -335,7 +354,7 @@ public final class StoreCoordinator implements Coordinator {
     while (myNodeCounts.size() > Report.EPOCHS_KEPT) {
       myNodeCounts.pollFirstEntry();
     }
-    return store;
+    return failIfVanished(store);
   }
 
   /**
@@ -591,6 +610,9 @@ public final class StoreCoordinator implements Coordinator {
             if (into == dataCenters && who.equals(dataCenter) && !r.tallies().isEmpty()) {
               sumInAnswer = r.latestEpoch(); // as the others read it, even if this node holds a later one
             }
+            if (!publishedNow.contains(scope + "/" + who) && answerMillis != 0) {
+              lastPresent.put(scope + "/" + who, answerMillis);
+            }
             Report held = into.get(who);
             boolean silent = r.latestEpoch() < epoch - SILENT_AFTER_EPOCHS;
             if (held == null || !silent || r.latestEpoch() >= held.latestEpoch()) {
@@ -644,10 +666,85 @@ public final class StoreCoordinator implements Coordinator {
         history.movedInto(r.publisher(), last.getKey(), s, live));
   }
 
+  /**
+   * How long before its report's retention runs out a value may leave the store without counting
+   * as vanished: the store expires a dead node's value about when every node forgets its report
+   * (the retention after its last epoch), give or take an epoch of clocks and syncs.
+   */
+  static final int VANISH_MARGIN_EPOCHS = 4;
+
+  /**
+   * Notes the remembered publishers of {@code scope} (but {@code self}) whose values left the
+   * store before their time: missing from the answer, or there but not opening with the room's
+   * keys, while the retention of their latest report has still more than {@value
+   * #VANISH_MARGIN_EPOCHS} epochs to run. A dead node's value stays in the store (silent) until
+   * about then, and a store that loses everything (a flush, a fail-over) has every value back
+   * within an exchange, put back by its publisher or by any node that remembers it (see the class
+   * comment); a value that stays away is being deleted or overwritten by someone without the
+   * room's keys. Such a publisher is not forgotten, and every exchange fails (the failure policy
+   * applies) until its value is back.
+   */
+  private void noteVanished(String scope, Map<String, Report> remembered, String self) {
+    for (Report r : remembered.values()) {
+      String key = scope + "/" + r.publisher();
+      if (r.publisher().equals(self) || r.publisher().equals(publisher)) {
+        continue;
+      }
+      Long seen = lastPresent.get(key);
+      if (seen != null && seen == answerMillis) {
+        vanished.remove(key);
+        continue;
+      }
+      long due = epochs.start(r.latestEpoch() + 1) + retention.toMillis()
+          - VANISH_MARGIN_EPOCHS * epochs.length(r.latestEpoch());
+      if (seen != null && seen < due) {
+        vanished.add(key);
+      }
+    }
+  }
+
+  private boolean remembered(String key) {
+    int slash = key.indexOf('/');
+    String scope = key.substring(0, slash);
+    String name = key.substring(slash + 1);
+    return scope.equals(GLOBAL_SCOPE) ? dataCenters.containsKey(name) : nodes.containsKey(name);
+  }
+
+  private static Set<String> names(List<Transport.Publication> out) {
+    Set<String> names = new HashSet<>();
+    for (Transport.Publication p : out) {
+      names.add(p.scope() + "/" + p.publisher());
+    }
+    return names;
+  }
+
+  /**
+   * The store's time, or a failed exchange while values of publishers this node knew left the
+   * store before their time (see {@link #noteVanished}): everything this exchange read is kept,
+   * and the copies it owes the store go out at the next one, but no plan is made from it.
+   */
+  private long failIfVanished(long store) throws IOException {
+    if (vanished.isEmpty()) {
+      loggedVanished = false;
+      return store;
+    }
+    String message = "the values of " + printable(String.join(", ", vanished)) + " left the store before their"
+        + " time (deleted, or overwritten with values that do not open): someone without the room's keys writes to"
+        + " it? No plan is made while they are away";
+    if (!loggedVanished) {
+      loggedVanished = true;
+      log.error("room '{}': {}", config.roomId(), message);
+    }
+    throw new IOException(message);
+  }
+
+  private boolean loggedVanished;
+
   private void forgetBefore(long epoch) {
     freeSlots.headMap(epoch, false).clear();
-    nodes.values().removeIf(r -> r.latestEpoch() < epoch);
-    dataCenters.values().removeIf(r -> r.latestEpoch() < epoch);
+    nodes.values().removeIf(r -> r.latestEpoch() < epoch && !vanished.contains(dcScope + "/" + r.publisher()));
+    dataCenters.values().removeIf(r -> r.latestEpoch() < epoch && !vanished.contains(GLOBAL_SCOPE + "/" + r.publisher()));
+    lastPresent.keySet().removeIf(key -> !remembered(key));
     joinedDataCenters.values().removeIf(joined -> joined < epoch);
   }
 

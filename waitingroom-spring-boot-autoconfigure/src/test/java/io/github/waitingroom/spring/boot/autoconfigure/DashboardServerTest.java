@@ -16,7 +16,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The operator dashboard and live-settings API from {@code waitingroom.dashboard.*}, in a real
- * servlet application on Tomcat and a real reactive one on Reactor Netty, over real HTTP: an
+ * servlet application on Tomcat and a real reactive one on Reactor Netty ({@link OnReactorNetty}), over real HTTP: an
  * operator reads the data and changes the live settings while the room is full, and is never put
  * in line for it.
  */
@@ -39,6 +39,9 @@ class DashboardServerTest {
             "--waitingroom.dashboard.bearer-token=" + TOKEN,
             "--waitingroom.dashboard.settings-changes=true")) {
       int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+      if (type == WebApplicationType.REACTIVE) {
+        OnReactorNetty.assertOnNetty(context);
+      }
       assertThat(new Visitor(port).get("/").headers().allValues("Set-Cookie")).as("the first visitor takes the one place").isNotEmpty();
       assertThat(new Visitor(port).get("/").body()).contains("You are in line");
 

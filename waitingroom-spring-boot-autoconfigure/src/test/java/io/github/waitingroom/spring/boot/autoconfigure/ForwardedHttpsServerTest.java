@@ -15,7 +15,14 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.boot.web.embedded.netty.NettyWebServer;
+import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.WebServer;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -34,6 +41,10 @@ class ForwardedHttpsServerTest {
 
   abstract static class BehindAProxy {
     @LocalServerPort int port;
+    @Autowired ApplicationContext context;
+
+    /** The server this application must run on. */
+    abstract Class<? extends WebServer> server();
 
     private final HttpClient first = client();
     private final HttpClient second = client();
@@ -53,6 +64,7 @@ class ForwardedHttpsServerTest {
 
     @Test
     void cookiesAreSecureAndTheWaitingPageStaysOnHttps() throws Exception {
+      assertThat(((WebServerApplicationContext) context).getWebServer()).isInstanceOf(server());
       HttpResponse<String> in = first.send(proxied("/").GET().build(), HttpResponse.BodyHandlers.ofString());
       assertThat(in.body()).isEqualTo("shop home");
       List<String> cookies = in.headers().allValues("Set-Cookie");
@@ -99,7 +111,12 @@ class ForwardedHttpsServerTest {
         "waitingroom.new-users-per-minute=1",
         "waitingroom.session-duration=5m"
       })
-  class FrameworkStrategy extends BehindAProxy {}
+  class FrameworkStrategy extends BehindAProxy {
+    @Override
+    Class<? extends WebServer> server() {
+      return TomcatWebServer.class;
+    }
+  }
 
   /** {@code native}: Tomcat's {@code RemoteIpValve}, which trusts a proxy on 127.0.0.1. */
   @Nested
@@ -113,11 +130,17 @@ class ForwardedHttpsServerTest {
         "waitingroom.new-users-per-minute=1",
         "waitingroom.session-duration=5m"
       })
-  class NativeStrategy extends BehindAProxy {}
+  class NativeStrategy extends BehindAProxy {
+    @Override
+    Class<? extends WebServer> server() {
+      return TomcatWebServer.class;
+    }
+  }
 
   /** A reactive shop with the same two routes as {@link ShopApplication}'s. */
   @SpringBootConfiguration
   @EnableAutoConfiguration
+  @Import(OnReactorNetty.class)
   static class ReactiveShop {
     @Bean
     RouterFunction<ServerResponse> routes() {
@@ -141,7 +164,12 @@ class ForwardedHttpsServerTest {
         "waitingroom.new-users-per-minute=1",
         "waitingroom.session-duration=5m"
       })
-  class ReactiveFrameworkStrategy extends BehindAProxy {}
+  class ReactiveFrameworkStrategy extends BehindAProxy {
+    @Override
+    Class<? extends WebServer> server() {
+      return NettyWebServer.class;
+    }
+  }
 
   /** WebFlux, {@code native}: Reactor Netty's own forwarded-header support. */
   @Nested
@@ -156,5 +184,10 @@ class ForwardedHttpsServerTest {
         "waitingroom.new-users-per-minute=1",
         "waitingroom.session-duration=5m"
       })
-  class ReactiveNativeStrategy extends BehindAProxy {}
+  class ReactiveNativeStrategy extends BehindAProxy {
+    @Override
+    Class<? extends WebServer> server() {
+      return NettyWebServer.class;
+    }
+  }
 }

@@ -28,13 +28,15 @@ import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
- * HTTPS behind a TLS-terminating reverse proxy, on a real embedded Tomcat over real HTTP: the
+ * HTTPS behind a TLS-terminating reverse proxy, on real embedded servers over real HTTP: the
  * requests arrive in plain HTTP from the proxy with {@code X-Forwarded-Proto: https}, {@code
  * X-Forwarded-Host} and {@code X-Forwarded-Port}, as nginx or a cloud load balancer sends them,
  * and Spring's {@code server.forward-headers-strategy} (each of its two values) makes them HTTPS
- * requests again; in a servlet application (Tomcat) and a reactive one (Reactor Netty) alike. With the default {@code waitingroom.cookie.secure=auto}, both ticket cookies
- * are {@code Secure}; the waiting page sends a visitor who posted a form back to the page of that
- * form by a path on the same origin (so it stays on https), and names no {@code http://} URL.
+ * requests again; in a servlet application (Tomcat) and a reactive one (Reactor Netty, {@link
+ * OnReactorNetty}) alike, each checked to run on its server. With the default {@code
+ * waitingroom.cookie.secure=auto}, both ticket cookies are {@code Secure}; the waiting page sends
+ * a visitor who posted a form back to the page of that form by a path on the same origin (so it
+ * stays on https), and names no {@code http://} URL.
  */
 class ForwardedHttpsServerTest {
   private static final String PUBLIC_HOST = "shop.example";

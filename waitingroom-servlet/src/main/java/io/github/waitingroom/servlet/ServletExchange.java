@@ -77,10 +77,24 @@ final class ServletExchange {
     }
     for (Cookie c : cookies) {
       if (name.equals(c.getName())) {
-        return c.getValue();
+        return unquoted(c.getValue());
       }
     }
     return null;
+  }
+
+  /**
+   * A cookie value without the double quotes a client may put around it (RFC 6265's {@code DQUOTE
+   * *cookie-octet DQUOTE}). The JDK's {@code CookieManager} quotes every value of a cookie set with
+   * {@code Max-Age}, as ours are; Tomcat 10 removed the quotes, Tomcat 11 (Servlet 6.1) hands them
+   * on, and a ticket with them would not open: such a client would lose its place at every poll.
+   * A ticket never contains a quote, so removing one enclosing pair changes no real ticket.
+   */
+  static @Nullable String unquoted(@Nullable String value) {
+    if (value != null && value.length() >= 2 && value.charAt(0) == '"' && value.charAt(value.length() - 1) == '"') {
+      return value.substring(1, value.length() - 1);
+    }
+    return value;
   }
 
   /**

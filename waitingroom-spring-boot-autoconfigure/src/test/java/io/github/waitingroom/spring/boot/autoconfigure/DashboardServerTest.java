@@ -16,9 +16,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The operator dashboard and live-settings API from {@code waitingroom.dashboard.*}, in a real
- * servlet application on Tomcat and a real reactive one on Reactor Netty, over real HTTP: an
- * operator reads the data and changes the live settings while the room is full, and is never put
- * in line for it.
+ * servlet application on Tomcat and a real reactive one on Reactor Netty ({@link OnReactorNetty}),
+ * over real HTTP: an operator reads the data and raises the limits through the live settings while
+ * the room is full, and is never put in line for it; the visitor who waited is let in at one of
+ * their next polls.
  */
 class DashboardServerTest {
   private static final String TOKEN = "operator-token-0123456789";
@@ -39,8 +40,12 @@ class DashboardServerTest {
             "--waitingroom.dashboard.bearer-token=" + TOKEN,
             "--waitingroom.dashboard.settings-changes=true")) {
       int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+      if (type == WebApplicationType.REACTIVE) {
+        OnReactorNetty.assertOnNetty(context);
+      }
       assertThat(new Visitor(port).get("/").headers().allValues("Set-Cookie")).as("the first visitor takes the one place").isNotEmpty();
-      assertThat(new Visitor(port).get("/").body()).contains("You are in line");
+      Visitor waiting = new Visitor(port);
+      assertThat(waiting.get("/").body()).contains("You are in line");
 
       HttpResponse<String> page = new Visitor(port).get("/waitingroom/dashboard/");
       assertThat(page.statusCode()).isEqualTo(200);
@@ -53,7 +58,7 @@ class DashboardServerTest {
 
       HttpResponse<String> put = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/waitingroom/dashboard/settings"))
-              .PUT(HttpRequest.BodyPublishers.ofString("{\"totalActiveUsers\":2}"))
+              .PUT(HttpRequest.BodyPublishers.ofString("{\"totalActiveUsers\":2,\"newUsersPerMinute\":2}"))
               .header("Authorization", "Bearer " + TOKEN)
               .header("Content-Type", "application/json")
               .timeout(Duration.ofSeconds(10))
@@ -62,6 +67,15 @@ class DashboardServerTest {
       assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
       assertThat(put.headers().allValues("Set-Cookie")).isEmpty();
       assertThat(context.getBean(io.github.waitingroom.WaitingRoom.class).latestSettings().totalActiveUsers()).isEqualTo(2);
+
+      // The visitor in line is let in at a later poll of their page, once the settings are in force.
+      HttpResponse<String> poll = waiting.get("/");
+      for (int i = 0; i < 120 && !poll.body().equals("shop home"); i++) {
+        assertThat(poll.body()).contains("You are in line");
+        Thread.sleep(250);
+        poll = waiting.get("/");
+      }
+      assertThat(poll.body()).as("the waiting visitor, after the limits were raised").isEqualTo("shop home");
     }
   }
 }

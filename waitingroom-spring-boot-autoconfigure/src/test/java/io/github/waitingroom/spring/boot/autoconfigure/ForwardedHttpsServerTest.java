@@ -15,25 +15,38 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.boot.web.embedded.netty.NettyWebServer;
+import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.WebServer;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
- * HTTPS behind a TLS-terminating reverse proxy, on a real embedded Tomcat over real HTTP: the
+ * HTTPS behind a TLS-terminating reverse proxy, on real embedded servers over real HTTP: the
  * requests arrive in plain HTTP from the proxy with {@code X-Forwarded-Proto: https}, {@code
  * X-Forwarded-Host} and {@code X-Forwarded-Port}, as nginx or a cloud load balancer sends them,
  * and Spring's {@code server.forward-headers-strategy} (each of its two values) makes them HTTPS
- * requests again; in a servlet application (Tomcat) and a reactive one (Reactor Netty) alike. With the default {@code waitingroom.cookie.secure=auto}, both ticket cookies
- * are {@code Secure}; the waiting page sends a visitor who posted a form back to the page of that
- * form by a path on the same origin (so it stays on https), and names no {@code http://} URL.
+ * requests again; in a servlet application (Tomcat) and a reactive one (Reactor Netty, {@link
+ * OnReactorNetty}) alike, each checked to run on its server. With the default {@code
+ * waitingroom.cookie.secure=auto}, both ticket cookies are {@code Secure}; the waiting page sends
+ * a visitor who posted a form back to the page of that form by a path on the same origin (so it
+ * stays on https), and names no {@code http://} URL.
  */
 class ForwardedHttpsServerTest {
   private static final String PUBLIC_HOST = "shop.example";
 
   abstract static class BehindAProxy {
     @LocalServerPort int port;
+    @Autowired ApplicationContext context;
+
+    /** The server this application must run on. */
+    abstract Class<? extends WebServer> server();
 
     private final HttpClient first = client();
     private final HttpClient second = client();
@@ -53,6 +66,7 @@ class ForwardedHttpsServerTest {
 
     @Test
     void cookiesAreSecureAndTheWaitingPageStaysOnHttps() throws Exception {
+      assertThat(((WebServerApplicationContext) context).getWebServer()).isInstanceOf(server());
       HttpResponse<String> in = first.send(proxied("/").GET().build(), HttpResponse.BodyHandlers.ofString());
       assertThat(in.body()).isEqualTo("shop home");
       List<String> cookies = in.headers().allValues("Set-Cookie");
@@ -99,7 +113,12 @@ class ForwardedHttpsServerTest {
         "waitingroom.new-users-per-minute=1",
         "waitingroom.session-duration=5m"
       })
-  class FrameworkStrategy extends BehindAProxy {}
+  class FrameworkStrategy extends BehindAProxy {
+    @Override
+    Class<? extends WebServer> server() {
+      return TomcatWebServer.class;
+    }
+  }
 
   /** {@code native}: Tomcat's {@code RemoteIpValve}, which trusts a proxy on 127.0.0.1. */
   @Nested
@@ -113,11 +132,17 @@ class ForwardedHttpsServerTest {
         "waitingroom.new-users-per-minute=1",
         "waitingroom.session-duration=5m"
       })
-  class NativeStrategy extends BehindAProxy {}
+  class NativeStrategy extends BehindAProxy {
+    @Override
+    Class<? extends WebServer> server() {
+      return TomcatWebServer.class;
+    }
+  }
 
   /** A reactive shop with the same two routes as {@link ShopApplication}'s. */
   @SpringBootConfiguration
   @EnableAutoConfiguration
+  @Import(OnReactorNetty.class)
   static class ReactiveShop {
     @Bean
     RouterFunction<ServerResponse> routes() {
@@ -141,7 +166,12 @@ class ForwardedHttpsServerTest {
         "waitingroom.new-users-per-minute=1",
         "waitingroom.session-duration=5m"
       })
-  class ReactiveFrameworkStrategy extends BehindAProxy {}
+  class ReactiveFrameworkStrategy extends BehindAProxy {
+    @Override
+    Class<? extends WebServer> server() {
+      return NettyWebServer.class;
+    }
+  }
 
   /** WebFlux, {@code native}: Reactor Netty's own forwarded-header support. */
   @Nested
@@ -156,5 +186,10 @@ class ForwardedHttpsServerTest {
         "waitingroom.new-users-per-minute=1",
         "waitingroom.session-duration=5m"
       })
-  class ReactiveNativeStrategy extends BehindAProxy {}
+  class ReactiveNativeStrategy extends BehindAProxy {
+    @Override
+    Class<? extends WebServer> server() {
+      return NettyWebServer.class;
+    }
+  }
 }

@@ -16,6 +16,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -57,6 +58,7 @@ class ReactiveSeveralRoomsServerTest {
   /** A reactive shop with a drop: no Spring MVC. */
   @SpringBootConfiguration
   @EnableAutoConfiguration
+  @Import(OnReactorNetty.class)
   static class ReactiveShop {
     @Bean
     RouterFunction<ServerResponse> routes() {
@@ -74,6 +76,7 @@ class ReactiveSeveralRoomsServerTest {
 
   @Test
   void eachRequestCountsInItsOwnRoomAndFillingOneRoomQueuesNoOther() throws Exception {
+    OnReactorNetty.assertOnNetty(context);
     assertThat(context.getBeansOfType(WaitingRoomWebFilter.class)).hasSize(1);
     WaitingRoom drop = Objects.requireNonNull(rooms.get("drop"), "drop room");
     WaitingRoom shop = Objects.requireNonNull(rooms.get("shop"), "shop room");

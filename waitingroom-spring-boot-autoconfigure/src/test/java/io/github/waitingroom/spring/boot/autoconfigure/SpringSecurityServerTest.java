@@ -40,7 +40,9 @@ import org.springframework.web.bind.annotation.RestController;
  * and the docs' promises hold. What Security answers itself (the redirect to the login page, its
  * generated login page, the login form's POST) never reaches the room, so a visitor can sign in
  * while the room is full, and no visitor is counted for it; static files pass; the protected page
- * is guarded; an operator bypass rule sees the signed-in user's role.
+ * is guarded; an operator bypass rule sees the signed-in user's role; the dashboard, protected by
+ * {@code waitingroom.dashboard.require-role}, answers an operator signed in through Security and
+ * refuses everyone else, never with the waiting page.
  *
  * <p>Runs in a Surefire execution of its own, the only one with Spring Security on the classpath.
  */
@@ -51,7 +53,8 @@ import org.springframework.web.bind.annotation.RestController;
       "waitingroom.room-id=secure",
       "waitingroom.total-active-users=1",
       "waitingroom.new-users-per-minute=1",
-      "waitingroom.session-duration=5m"
+      "waitingroom.session-duration=5m",
+      "waitingroom.dashboard.require-role=OPERATOR"
     })
 class SpringSecurityServerTest {
   private static final String QUEUED = "You are in line";
@@ -184,6 +187,23 @@ class SpringSecurityServerTest {
     HttpResponse<String> operator = olga.get("/account");
     assertThat(operator.body()).isEqualTo("account of olga");
     assertNoTicket(operator);
+
+    // The dashboard relies on Security's sign-in: the operator reads it while the room is full ...
+    HttpResponse<String> dashboard = olga.get("/waitingroom/dashboard/data");
+    assertThat(dashboard.statusCode()).isEqualTo(200);
+    assertThat(dashboard.body()).contains("\"roomId\":\"secure\"");
+    assertNoTicket(dashboard);
+    // ... a signed-in user without the role gets 403, the one in line too (not the waiting page) ...
+    for (Browser user : List.of(alice, bob)) {
+      HttpResponse<String> refused = user.get("/waitingroom/dashboard/data");
+      assertThat(refused.statusCode()).isEqualTo(403);
+      assertThat(refused.body()).doesNotContain(QUEUED);
+      assertNoTicket(refused);
+    }
+    // ... and an anonymous one is sent to sign in by Security.
+    HttpResponse<String> anonymousDashboard = new Browser().get("/waitingroom/dashboard/data");
+    assertThat(anonymousDashboard.statusCode()).isEqualTo(302);
+    assertThat(anonymousDashboard.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/login"));
 
     // A wrong password is Security's answer too, never the room's.
     Browser mallory = new Browser();

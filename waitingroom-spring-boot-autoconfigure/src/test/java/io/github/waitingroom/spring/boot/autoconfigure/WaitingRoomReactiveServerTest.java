@@ -13,6 +13,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -48,6 +49,7 @@ class WaitingRoomReactiveServerTest {
   /** A reactive shop: two routes, no Spring MVC, and two operator bypass rules. */
   @SpringBootConfiguration
   @EnableAutoConfiguration
+  @Import(OnReactorNetty.class)
   static class ReactiveShop {
     @Bean
     ReactiveWaitingRoomBypass operators() {
@@ -70,6 +72,7 @@ class WaitingRoomReactiveServerTest {
 
   @Test
   void theWebFilterGuardsAReactiveApplication() throws Exception {
+    OnReactorNetty.assertOnNetty(context);
     assertThat(context.getBeansOfType(WaitingRoomWebFilter.class)).hasSize(1);
     assertThat(context.getBean(WaitingRoomWebFilter.class).getOrder()).isEqualTo(-99);
 

@@ -431,21 +431,11 @@ class FrictionTest {
     assertThat(placed).isEqualTo(3);
     sync(Duration.ofSeconds(30));
     assertThat(holder.get("/").body()).startsWith("app:");
-    for (Visitor bot : bots) {
-      if (bot.ticket("wr_shop_q") == null) {
-        bot.get("/");
-        placed += bot.ticket("wr_shop_q") != null ? 1 : 0;
-      }
-    }
+    placed += placeUnplaced(bots);
     assertThat(placed).as("the same minute: no more").isEqualTo(3);
     sync(Duration.ofSeconds(30));
     assertThat(holder.get("/").body()).startsWith("app:");
-    for (Visitor bot : bots) {
-      if (bot.ticket("wr_shop_q") == null) {
-        bot.get("/");
-        placed += bot.ticket("wr_shop_q") != null ? 1 : 0;
-      }
-    }
+    placed += placeUnplaced(bots);
     assertThat(placed).as("three more the next minute").isEqualTo(6);
   }
 
@@ -623,21 +613,11 @@ class FrictionTest {
     assertThat(plainB.get("/").body()).contains("You are in line");
     sync(Duration.ofSeconds(30));
     assertThat(holder.get("/").body()).startsWith("app:");
-    for (Visitor bot : bots) {
-      if (bot.ticket("wr_shop_q") == null) {
-        bot.get("/");
-        placed += bot.ticket("wr_shop_q") != null ? 1 : 0;
-      }
-    }
+    placed += placeUnplaced(bots);
     assertThat(placed).as("the same minute: no second place").isEqualTo(1);
     sync(Duration.ofSeconds(30));
     assertThat(holder.get("/").body()).startsWith("app:");
-    for (Visitor bot : bots) {
-      if (bot.ticket("wr_shop_q") == null) {
-        bot.get("/");
-        placed += bot.ticket("wr_shop_q") != null ? 1 : 0;
-      }
-    }
+    placed += placeUnplaced(bots);
     assertThat(placed).as("one more the next minute").isEqualTo(2);
   }
 
@@ -700,5 +680,17 @@ class FrictionTest {
         .startsWith("application/json");
     assertThat(Gate.builder(r).build().frictionOn()).isFalse();
     assertThat(List.of(Gate.PROOF_PARAM, Gate.HUMAN_PARAM)).containsExactly("waitingRoomProof", "waitingRoomHuman");
+  }
+
+  /** Each visitor without a place asks again; how many got one. */
+  private static int placeUnplaced(java.util.List<Visitor> bots) throws Exception {
+    int placed = 0;
+    for (Visitor bot : bots) {
+      if (bot.ticket("wr_shop_q") == null) {
+        bot.get("/");
+        placed += bot.ticket("wr_shop_q") != null ? 1 : 0;
+      }
+    }
+    return placed;
   }
 }

@@ -91,6 +91,20 @@ record TicketState(
     return countedSince > 0 && now <= due ? countedSince : Long.MAX_VALUE;
   }
 
+  /**
+   * The pace of a holder polling at {@code now} that keeps a slower one than it was told (a
+   * browser runs a background tab's timers once a minute; an API client polls on its own timer):
+   * the gap since its poll before, when that gap is more than half the window its last answer
+   * gave it (the window is twice the interval it was told and two seconds, or its own slow pace
+   * and the interval told); 0 for a holder on the pace it was told. A holder that polled as told
+   * is expected to poll as told again, so one that gives up leaves the line after two of the
+   * (short) intervals it was last told, not after two of its earlier, longer ones.
+   */
+  long slowPace(long now) {
+    long sincePoll = now - lastPoll;
+    return 2 * sincePoll > due - lastPoll ? sincePoll : 0;
+  }
+
   /** The ticket as the room keeps it: {@code ticket} itself, or its parts with no poll history. */
   static TicketState of(Ticket ticket) {
     return ticket instanceof TicketState t ? t

@@ -233,7 +233,7 @@ public final class WaitingRoom implements AutoCloseable {
           : waitingUnchanged(now);
     }
     if (!in.admitting()) {
-      return waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, slowPace(t, now), now, in);
+      return waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, t.slowPace(now), now, in);
     }
     // A node that saw the place before the plan's tally counted it there, and so holds its slot.
     // A node that did not (without session affinity a holder's polls go to any node) lets it in
@@ -263,21 +263,7 @@ public final class WaitingRoom implements AutoCloseable {
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
     return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew() || partial,
-        slowPace(t, now), now, in);
-  }
-
-  /**
-   * The pace of a holder polling at {@code now} that keeps a slower one than it was told (a
-   * browser runs a background tab's timers once a minute; an API client polls on its own timer):
-   * the gap since its poll before, when that gap is more than half the window its last answer
-   * gave it (the window is twice the interval it was told and two seconds, or its own slow pace
-   * and the interval told); 0 for a holder on the pace it was told. A holder that polled as told
-   * is expected to poll as told again, so one that gives up leaves the line after two of the
-   * (short) intervals it was last told, not after two of its earlier, longer ones.
-   */
-  static long slowPace(TicketState t, long now) {
-    long sincePoll = now - t.lastPoll();
-    return 2 * sincePoll > t.due() - t.lastPoll() ? sincePoll : 0;
+        t.slowPace(now), now, in);
   }
 
   private Decision waitingUnchanged(long now) {
@@ -352,7 +338,7 @@ public final class WaitingRoom implements AutoCloseable {
    *
    * @param calledHere whether this node lets the holder in at its next poll
    * @param slowPace the holder's own pace when it polls slower than told, else 0 (see {@link
-   *     #slowPace} and {@link NodeState#expect})
+   *     TicketState#slowPace} and {@link NodeState#expect})
    */
   private Decision waiting(Decision.Outcome outcome, TicketState t, Grant grant, boolean calledHere, long slowPace, long now,
       LiveSettings.Current in) {

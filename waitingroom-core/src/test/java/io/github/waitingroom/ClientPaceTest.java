@@ -93,13 +93,13 @@ class ClientPaceTest {
   void aHolderIsCountedAtItsOwnPaceOnlyWhileItPollsSlowerThanTold() {
     long a = 1_800_000_000L;
     // Told 20 s (due in 2 x 20 + 2 s), back after 20 s: on pace.
-    assertThat(WaitingRoom.slowPace(polled(a, a + 42), a + 20)).isZero();
+    assertThat(polled(a, a + 42).slowPace(a + 20)).isZero();
     // Told 5 s (due in 12 s), back after a minute (a hidden tab): slow, at 60 s.
-    assertThat(WaitingRoom.slowPace(polled(a, a + 12), a + 60)).isEqualTo(60);
+    assertThat(polled(a, a + 12).slowPace(a + 60)).isEqualTo(60);
     // Counted at that pace (due in 60 + 5 + 2 s), back after another minute: still slow.
-    assertThat(WaitingRoom.slowPace(polled(a, a + 67), a + 60)).isEqualTo(60);
+    assertThat(polled(a, a + 67).slowPace(a + 60)).isEqualTo(60);
     // The tab is shown again and polls as told (5 s): on pace again.
-    assertThat(WaitingRoom.slowPace(polled(a, a + 67), a + 5)).isZero();
+    assertThat(polled(a, a + 67).slowPace(a + 5)).isZero();
   }
 
   /**
@@ -120,13 +120,13 @@ class ClientPaceTest {
     long due = x.expect(place, a, 20, 0);
     assertThat(due).isEqualTo(a + 42);
     x.poll(place, a + 20, a, a, due);
-    long last = x.expect(place, a + 20, 2, WaitingRoom.slowPace(polled(a, due), a + 20));
+    long last = x.expect(place, a + 20, 2, polled(a, due).slowPace(a + 20));
     assertThat(last).isEqualTo(a + 20 + 2 * 2 + 2);
     assertThat(x.inLine(java.util.Objects.requireNonNull(x.seen(place)), last)).isTrue();
     assertThat(x.inLine(java.util.Objects.requireNonNull(x.seen(place)), last + 1)).isFalse();
     // A slow holder (a hidden tab, told 2 s) stays one of its own intervals and one told one.
     x.poll(place, a + 80, a, a + 20, last);
-    long slow = x.expect(place, a + 80, 2, WaitingRoom.slowPace(polled(a + 20, last), a + 80));
+    long slow = x.expect(place, a + 80, 2, polled(a + 20, last).slowPace(a + 80));
     assertThat(slow).isEqualTo(a + 80 + 60 + 2 + 2);
   }
 }

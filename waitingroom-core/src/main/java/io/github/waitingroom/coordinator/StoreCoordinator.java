@@ -141,6 +141,8 @@ public final class StoreCoordinator implements Coordinator {
   private final Map<String, Long> lastPresent = new HashMap<>();
   /** The publishers whose values left the store before their time, by scope and name. */
   private final Set<String> vanished = new TreeSet<>();
+  /** Whether the values in {@link #vanished} have been logged since it was last empty. */
+  private boolean loggedVanished;
   /** The publications of the exchange being read, by scope and name. */
   private Set<String> publishedNow = Set.of();
   /** The store's time of the answer being read. */
@@ -737,8 +739,6 @@ public final class StoreCoordinator implements Coordinator {
     }
     throw new IOException(message);
   }
-
-  private boolean loggedVanished;
 
   private void forgetBefore(long epoch) {
     freeSlots.headMap(epoch, false).clear();

@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Issue 42: whoever can write to the store but holds no keys can delay admissions, never push the
  * room past its limits. Before, each node republished the others' remembered reports, saw them
  * silent, forgot them after the retention and planned as the room's only node: 20 active at once
- * against a limit of 5, either attack. Now a value that leaves the store before its time fails the
- * exchange (the failure policy applies) until it is back. Here the writer works between every node's write and its read: each node
+ * against a limit of 5, either attack. Now a value that leaves the store before its time stops the
+ * plans (no epoch is settled, as with a report that does not decode) until it is back. Here the writer works between every node's write and its read: each node
  * reads the other publishers' values deleted, or overwritten with bytes that do not open, for a
  * while; the nodes keep letting newcomers in wherever they can.
  */

@@ -356,7 +356,8 @@ public final class StoreCoordinator implements Coordinator {
     while (myNodeCounts.size() > Report.EPOCHS_KEPT) {
       myNodeCounts.pollFirstEntry();
     }
-    return failIfVanished(store);
+    logVanished();
+    return store;
   }
 
   /**
@@ -683,8 +684,8 @@ public final class StoreCoordinator implements Coordinator {
    * about then, and a store that loses everything (a flush, a fail-over) has every value back
    * within an exchange, put back by its publisher or by any node that remembers it (see the class
    * comment); a value that stays away is being deleted or overwritten by someone without the
-   * room's keys. Such a publisher is not forgotten, and every exchange fails (the failure policy
-   * applies) until its value is back.
+   * room's keys. Such a publisher is not forgotten, and no epoch is settled until its value is
+   * back.
    */
   private void noteVanished(String scope, Map<String, Report> remembered, String self) {
     for (Report r : remembered.values()) {
@@ -721,23 +722,20 @@ public final class StoreCoordinator implements Coordinator {
   }
 
   /**
-   * The store's time, or a failed exchange while values of publishers this node knew left the
-   * store before their time (see {@link #noteVanished}): everything this exchange read is kept,
-   * and the copies it owes the store go out at the next one, but no plan is made from it.
+   * Logs, once until they are all back, the values of publishers this node knew that left the
+   * store before their time (see {@link #noteVanished}): while there are any, no epoch is settled
+   * (see {@link #settled}), as with a report that does not decode, so the nodes plan nothing new
+   * and keep their grants whatever their failure policy.
    */
-  private long failIfVanished(long store) throws IOException {
+  private void logVanished() {
     if (vanished.isEmpty()) {
       loggedVanished = false;
-      return store;
-    }
-    String message = "the values of " + printable(String.join(", ", vanished)) + " left the store before their"
-        + " time (deleted, or overwritten with values that do not open): someone without the room's keys writes to"
-        + " it? No plan is made while they are away";
-    if (!loggedVanished) {
+    } else if (!loggedVanished) {
       loggedVanished = true;
-      log.error("room '{}': {}", config.roomId(), message);
+      log.error("room '{}': the values of {} left the store before their time (deleted, or overwritten with values"
+              + " that do not open): someone without the room's keys writes to it? No plan is made while they are away",
+          config.roomId(), printable(String.join(", ", vanished)));
     }
-    throw new IOException(message);
   }
 
   private void forgetBefore(long epoch) {
@@ -891,7 +889,7 @@ public final class StoreCoordinator implements Coordinator {
     if (room != null && otherDataCenters() && !inTime(s)) {
       return null;
     }
-    if (room == null || !unreadableNodes.isEmpty()) {
+    if (room == null || !unreadableNodes.isEmpty() || !vanished.isEmpty()) {
       // A report of this data center that does not decode: this node does not know all of its
       // data center's nodes, and would split the data center's slots among too few of them (its
       // data center's sum may still come from a node that reads every report).

@@ -420,17 +420,8 @@ class FaultTest {
     assertThat(a.room.transportFailing()).isTrue();
     assertThat(a.room.status().localActiveUsers()).as("a's own users while Redis is down").isEqualTo(3);
     server.startProcess(); // same port, empty, no scripts loaded
-    // A value that left the store before its time fails the exchange until it is back (a writer
-    // without the keys may be deleting it: StoreWriterTest), and a copy a node puts back counts as
-    // back only once the store has kept it until the node's next sync. So a node whose peer has not
-    // written again yet is back at its third sync: the value missing, the copy written, the copy
-    // read back (before that rule: two).
-    int syncs = 0;
-    do {
-      nodes.step();
-      syncs++;
-    } while ((a.room.transportFailing() || b.room.transportFailing()) && syncs < 4);
-    assertThat(syncs).as("syncs of both nodes until both are back").isLessThanOrEqualTo(3);
+    assertThat(syncsUntilBack(nodes, a, 2)).isLessThanOrEqualTo(2);
+    assertThat(syncsUntilBack(nodes, b, 2)).isLessThanOrEqualTo(2);
     nodes.advance(Duration.ofSeconds(2));
     assertThat(a.room.status().activeUsers()).isEqualTo(5);
     assertThat(b.room.status().activeUsers()).isEqualTo(5);

@@ -20,6 +20,10 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -42,7 +46,9 @@ import org.springframework.web.bind.annotation.RestController;
  * while the room is full, and no visitor is counted for it; static files pass; the protected page
  * is guarded; an operator bypass rule sees the signed-in user's role; the dashboard, protected by
  * {@code waitingroom.dashboard.require-role}, answers an operator signed in through Security and
- * refuses everyone else, never with the waiting page.
+ * refuses everyone else, never with the waiting page. A second application puts the room before
+ * Security ({@code waitingroom.filter-order=-101}), the documented alternative, and shows what
+ * changes: the login page itself is queued.
  *
  * <p>Runs in a Surefire execution of its own, the only one with Spring Security on the classpath.
  */
@@ -116,6 +122,15 @@ class SpringSecurityServerTest {
   private final class Browser {
     private final HttpClient client =
         HttpClient.newBuilder().cookieHandler(new CookieManager()).connectTimeout(Duration.ofSeconds(5)).build();
+    private final int server;
+
+    Browser() {
+      this(port);
+    }
+
+    Browser(int server) {
+      this.server = server;
+    }
 
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
       return client.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
@@ -123,9 +138,14 @@ class SpringSecurityServerTest {
 
     HttpResponse<String> signIn(String user, String password) throws IOException, InterruptedException {
       HttpResponse<String> page = get("/login");
+      assertNoTicket(page);
+      return postLogin(page, user, password);
+    }
+
+    /** Sends the login form of Security's login page, {@code page}. */
+    HttpResponse<String> postLogin(HttpResponse<String> page, String user, String password) throws IOException, InterruptedException {
       assertThat(page.statusCode()).isEqualTo(200);
       assertThat(page.body()).contains("Please sign in").doesNotContain(QUEUED);
-      assertNoTicket(page);
       Matcher csrf = CSRF.matcher(page.body());
       assertThat(csrf.find()).as("the login form's CSRF token").isTrue();
       String form =
@@ -139,7 +159,7 @@ class SpringSecurityServerTest {
     }
 
     private HttpRequest.Builder request(String path) {
-      return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+      return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server + path))
           .header("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
           .timeout(Duration.ofSeconds(10));
     }
@@ -211,5 +231,46 @@ class SpringSecurityServerTest {
     assertThat(wrong.statusCode()).isEqualTo(302);
     assertThat(wrong.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/login?error"));
     assertNoTicket(wrong);
+  }
+
+  /**
+   * The documented alternative, {@code waitingroom.filter-order=-101}: the room before Security.
+   * Then the room answers first: a full room queues Security's own login page and the protected
+   * page alike (no redirect to the login page, no sign-in while the room is full), and signing in
+   * is a visit that takes a slot; static files still pass. The default order exists to avoid
+   * exactly this; docs/spring-boot.md says when the alternative is worth it.
+   */
+  @Test
+  void beforeSecurityTheRoomQueuesTheLoginPageToo() throws Exception {
+    try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SecureShop.class)
+        .web(WebApplicationType.SERVLET)
+        .properties("server.port=0", "spring.main.banner-mode=off")
+        .run(
+            "--waitingroom.room-id=secure-first",
+            "--waitingroom.total-active-users=1",
+            "--waitingroom.new-users-per-minute=1",
+            "--waitingroom.session-duration=5m",
+            "--waitingroom.filter-order=-101")) {
+      int server = ((WebServerApplicationContext) context).getWebServer().getPort();
+      // Alice's visit to the login page takes the room's one slot; her ticket carries her through
+      // the sign-in to the protected page.
+      Browser alice = new Browser(server);
+      HttpResponse<String> login = alice.get("/login");
+      assertThat(login.headers().allValues("Set-Cookie")).anySatisfy(c -> assertThat(c).startsWith("wr_secure-first="));
+      assertThat(alice.postLogin(login, "alice", "alice-pw").statusCode()).isEqualTo(302);
+      assertThat(alice.get("/account").body()).isEqualTo("account of alice");
+
+      // Bob waits in line at the login page itself, and at the protected page instead of being
+      // sent to sign in: the room answers before Security does.
+      Browser bob = new Browser(server);
+      HttpResponse<String> bobLogin = bob.get("/login");
+      assertThat(bobLogin.body()).contains(QUEUED).doesNotContain("Please sign in");
+      HttpResponse<String> bobAccount = bob.get("/account");
+      assertThat(bobAccount.statusCode()).isNotEqualTo(302);
+      assertThat(bobAccount.body()).contains(QUEUED);
+      HttpResponse<String> css = bob.get("/css/shop.css");
+      assertThat(css.body()).contains("color: #333");
+      assertNoTicket(css);
+    }
   }
 }

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -22,6 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
@@ -42,7 +47,9 @@ import org.springframework.web.bind.annotation.RestController;
  * Security's filter chain: the redirect to the login page, the login page and the sign-in never
  * reach the room, so a visitor signs in while the room is full; static files pass; the protected
  * page is guarded; a bypass rule sees the role Security established; the dashboard with {@code
- * require-role} answers the operator only.
+ * require-role} answers the operator only. A second application puts the room before Security
+ * ({@code waitingroom.filter-order=-101}), the documented alternative: the login page itself is
+ * queued.
  *
  * <p>Runs in a Surefire execution of its own, the only one with Spring Security on the classpath.
  */
@@ -117,6 +124,15 @@ class Boot4SpringSecurityTest {
   private final class Browser {
     private final HttpClient client =
         HttpClient.newBuilder().cookieHandler(new CookieManager()).connectTimeout(Duration.ofSeconds(5)).build();
+    private final int server;
+
+    Browser() {
+      this(port);
+    }
+
+    Browser(int server) {
+      this.server = server;
+    }
 
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
       return client.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
@@ -124,9 +140,14 @@ class Boot4SpringSecurityTest {
 
     HttpResponse<String> signIn(String user, String password) throws IOException, InterruptedException {
       HttpResponse<String> page = get("/login");
+      assertNoTicket(page);
+      return postLogin(page, user, password);
+    }
+
+    /** Sends the login form of Security's login page, {@code page}. */
+    HttpResponse<String> postLogin(HttpResponse<String> page, String user, String password) throws IOException, InterruptedException {
       assertThat(page.statusCode()).isEqualTo(200);
       assertThat(page.body()).contains("Please sign in").doesNotContain(QUEUED);
-      assertNoTicket(page);
       Matcher csrf = CSRF.matcher(page.body());
       assertThat(csrf.find()).as("the login form's CSRF token").isTrue();
       String form =
@@ -140,7 +161,7 @@ class Boot4SpringSecurityTest {
     }
 
     private HttpRequest.Builder request(String path) {
-      return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+      return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server + path))
           .header("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
           .timeout(Duration.ofSeconds(10));
     }
@@ -202,5 +223,41 @@ class Boot4SpringSecurityTest {
       assertNoTicket(refused);
     }
     assertRedirectToLogin(new Browser().get("/waitingroom/dashboard/data"));
+  }
+
+  /**
+   * The documented alternative, {@code waitingroom.filter-order=-101}: the room before Security.
+   * Then the room answers first: a full room queues Security's own login page and the protected
+   * page alike (no redirect to the login page, no sign-in while the room is full), and signing in
+   * is a visit that takes a slot; static files still pass.
+   */
+  @Test
+  void beforeSecurityTheRoomQueuesTheLoginPageToo() throws Exception {
+    try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SecureShop.class)
+        .web(WebApplicationType.SERVLET)
+        .properties("server.port=0", "spring.main.banner-mode=off")
+        .run(
+            "--waitingroom.room-id=boot4-secure-first",
+            "--waitingroom.total-active-users=1",
+            "--waitingroom.new-users-per-minute=1",
+            "--waitingroom.session-duration=5m",
+            "--waitingroom.keyset.generate-ephemeral=true",
+            "--waitingroom.filter-order=-101")) {
+      int server = Objects.requireNonNull(((WebServerApplicationContext) context).getWebServer()).getPort();
+      Browser alice = new Browser(server);
+      HttpResponse<String> login = alice.get("/login");
+      assertThat(login.headers().allValues("Set-Cookie")).anySatisfy(c -> assertThat(c).startsWith("wr_boot4-secure-first="));
+      assertThat(alice.postLogin(login, "alice", "alice-pw").statusCode()).isEqualTo(302);
+      assertThat(alice.get("/account").body()).isEqualTo("account of alice");
+
+      Browser bob = new Browser(server);
+      assertThat(bob.get("/login").body()).contains(QUEUED).doesNotContain("Please sign in");
+      HttpResponse<String> bobAccount = bob.get("/account");
+      assertThat(bobAccount.statusCode()).isNotEqualTo(302);
+      assertThat(bobAccount.body()).contains(QUEUED);
+      HttpResponse<String> css = bob.get("/css/site.css");
+      assertThat(css.body()).contains("color: #444");
+      assertNoTicket(css);
+    }
   }
 }

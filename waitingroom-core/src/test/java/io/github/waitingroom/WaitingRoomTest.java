@@ -116,7 +116,7 @@ class WaitingRoomTest {
     for (int i = 0; i < 40; i++) {
       Decision d = room.decide(null);
       assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
-      if (i >= NodeState.SURGE_SLACK) {
+      if (i >= Arrivals.SURGE_SLACK) {
         assertThat(d.waitKnown()).as("told a wait before a plan counted the surge, arrival %d", i).isFalse();
         assertThat(d.refreshSeconds()).isEqualTo(WaitingRoom.SURGE_REFRESH_SECONDS);
       }

@@ -255,11 +255,6 @@ final class NodeState {
     return admitted ? Admission.ADMITTED : Admission.NO_SLOT;
   }
 
-  /** Whether the application ended the session of this place (here, or on a node this one heard of). */
-  boolean revoked(long place) {
-    return revocations.revoked(place);
-  }
-
   /**
    * Ends an active ticket's session at the application's request: the ticket never passes here
    * again, and this node's tallies list its place while the slice it is counted in still counts,
@@ -276,22 +271,6 @@ final class NodeState {
       slice = Math.max(slice, s.at()); // checked in here since the ticket was written
     }
     return revocations.revoke(t.place(), slice, slice + config.sessionSeconds() + config.sliceSeconds());
-  }
-
-  /**
-   * Takes the places other nodes list as admitted in their latest tallies (see {@link
-   * io.github.waitingroom.coordinator.Coordinator#latestAdmitted}).
-   */
-  void learnAdmitted(long[] places) {
-    revocations.learnAdmitted(places);
-  }
-
-  /**
-   * Whether another node listed this place as admitted in its latest tally: a waiting ticket with
-   * it is a copy of one that got in.
-   */
-  boolean admittedElsewhere(long place) {
-    return revocations.admittedElsewhere(place);
   }
 
   /** Learns the sessions other nodes ended, from the tallies of a settled epoch: they are refused here too. */
@@ -502,19 +481,14 @@ final class NodeState {
     return longestPaceSeconds() + config.refreshSeconds() + 2;
   }
 
-  /** About how many users joined the room's line between two seconds (see {@link Arrivals#roomQueuedBetween}). */
-  long roomQueuedBetween(long fromSecond, long toSecond, Plan plan) {
-    return arrivals.roomQueuedBetween(fromSecond, toSecond, plan);
+  /** This node's arrivals, and what they tell about the room's line between two plans. */
+  Arrivals arrivals() {
+    return arrivals;
   }
 
-  /** About how many users join the room's line in a second (see {@link Arrivals#roomQueuedIn}). */
-  long roomQueuedIn(long second, long nowMillis, Plan plan) {
-    return arrivals.roomQueuedIn(second, nowMillis, plan);
-  }
-
-  /** Whether a surge no plan has counted yet is under way (see {@link Arrivals#surgingSince}). */
-  boolean surgingSince(long fromSecond, long now) {
-    return arrivals.surgingSince(fromSecond, now);
+  /** The places this node must not let pass although their tickets open. */
+  Revocations revocations() {
+    return revocations;
   }
 
   /**

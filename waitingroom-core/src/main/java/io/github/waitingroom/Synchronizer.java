@@ -321,7 +321,7 @@ final class Synchronizer {
       try {
         NavigableMap<Long, Tally> sent = outage.toSend(tallies);
         long storeMillis = coordinator.exchange(joined, sent, epoch);
-        state.learnAdmitted(coordinator.latestAdmitted());
+        state.revocations().learnAdmitted(coordinator.latestAdmitted());
         offsetMillis = storeMillis - (startMillis + clock.millis()) / 2;
         outage.answered(sent);
         readSettings();

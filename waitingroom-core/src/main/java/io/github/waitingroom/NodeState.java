@@ -1,13 +1,14 @@
 package io.github.waitingroom;
 
+import static io.github.waitingroom.Seen.NOT_MOVED;
+
 import io.github.waitingroom.allocation.LongList;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
-import java.util.Arrays;
+import io.github.waitingroom.Seen.Polls;
+import io.github.waitingroom.Seen.State;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -41,155 +42,30 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class NodeState {
   /** Per-second counters keep this many seconds: the per-minute window and one second more. */
-  private static final long RATE_SECONDS = 61;
+  static final long RATE_SECONDS = 61;
 
   /** The configuration in force: the room's, with the limits and session of its live settings. */
   private volatile RoomConfig config;
-  /** Where the draws of random queueing come from (see {@link #schedule}). */
-  private final java.util.function.IntSupplier draws;
   private final ConcurrentHashMap<Long, Seen> seen = new ConcurrentHashMap<>();
-  /**
-   * Sessions ended by the application (see {@link #revoke}), on this node or another: place to the
-   * last second its ticket could still pass, after which it is forgotten.
-   */
-  private final ConcurrentHashMap<Long, Long> revoked = new ConcurrentHashMap<>();
-  /**
-   * The places of {@link #revoked}, sorted, for the request path: read with one volatile read and
-   * a binary search, without boxing; replaced (copy on write) by whoever changes the map.
-   */
-  private final java.util.concurrent.atomic.AtomicReference<long[]> revokedPlaces =
-      new java.util.concurrent.atomic.AtomicReference<>(new long[0]);
-  /**
-   * The sessions this node ended itself: place to the slice the user was counted in, listed in its
-   * tallies while that slice counts (see {@link Tally#revokedPlaces()}).
-   */
-  private final ConcurrentHashMap<Long, Long> revokedHere = new ConcurrentHashMap<>();
+  private final Revocations revocations = new Revocations();
+  private final Schedule schedule;
+  private final Arrivals arrivals = new Arrivals();
   private final SliceCounter active = new SliceCounter();
   private final SliceCounter admissions = new SliceCounter();
-  private final SliceCounter arrivals = new SliceCounter();
-  /** The arrivals this node gave a place in line (no slot was left for them), per second. */
-  private final SliceCounter queued = new SliceCounter();
   private final LongAdder begun = new LongAdder();
   private final LongAdder done = new LongAdder();
-  /** The slots for new arrivals left, of whichever grant is in force (see {@link #activateIfDue}). */
-  private final AtomicLong newSlots = new AtomicLong();
-  /** The slots for the first holders of partial seconds left, of whichever grant is in force (see {@link Grant}). */
-  private final AtomicLong partialSlots = new AtomicLong();
-  private volatile Grant grant = Grant.none(newSlots, partialSlots);
-  private final AtomicReference<Scheduled> scheduled = new AtomicReference<>();
-  // Sync-thread state: the grant the last tally read, what it had left then, and the places of
-  // partial seconds it had called that the tally found still in line.
-  private Grant tallyGrant = grant;
-  private long newAtTally;
-  private long[] partialAtTally = new long[0];
-  // What was left of the slots for the first holders of partial seconds at the last tally.
-  private long partialLeftAtTally;
-  /**
-   * The holders the last tally kept those slots for (still in line), as pairs: place, then counted
-   * since; half its length is how many it counted as reserved (see {@link #schedule}).
-   */
-  private long[] keptForAtTally = new long[0];
-  private long tallySecond = Long.MIN_VALUE;
   /** The second the last tally counted the line as of: polls due before it no longer count. */
   private volatile long lineAsOf = Long.MIN_VALUE;
-  /** This node's arrivals of the minute before its last tally: its share of the room's. */
-  private volatile long arrivedAtTally;
-
-  /**
-   * What this node last counted for one place.
-   *
-   * @param state what the holder was when last counted
-   * @param at for an active holder: the slice it is counted in; for a waiting one: its last poll
-   * @param admittedAt when this node admitted the holder from the line, or 0
-   * @param due for a waiting holder: the second by which it should poll again (its last poll
-   *     plus the refresh it was told, and a grace); 0 otherwise. See {@link #inLine}.
-   * @param countedSince for a waiting holder: since when its ticket says some node has counted it
-   *     in a line without a break (see {@link TicketState#countedSince(long)})
-   * @param firstSeen when this node first saw the place: a waiting ticket is let in only by a node
-   *     that saw it before the tally its plan was made from (a copy turning up elsewhere is not,
-   *     and has a tally to wait for, by which time the admission of the original is known)
-   * @param movedFrom for an active holder this node moved into slice {@code at} by a check-in: the
-   *     slice it moved it from; {@link #NOT_MOVED} otherwise (admitted here, or the move was taken
-   *     back as a duplicate, see {@link #dropDuplicates})
-   */
-  record Seen(
-      State state, long at, long admittedAt, long due, long countedSince, long firstSeen, long movedFrom, Polls polls) {
-    Seen(State state, long at, long admittedAt, long due, long countedSince, long firstSeen, long movedFrom) {
-      this(state, at, admittedAt, due, countedSince, firstSeen, movedFrom, Polls.NONE);
-    }
-
-    Seen(State state, long at, long admittedAt, long due, long countedSince, long firstSeen) {
-      this(state, at, admittedAt, due, countedSince, firstSeen, NOT_MOVED);
-    }
-
-    /** Until when this node's current poll of a waiting holder counts in the line (see {@link Polls}). */
-    long currentDue() {
-      return Math.max(due, polls.keepDue);
-    }
-
-    /** Until when a poll of this waiting holder counts here in the line. */
-    long countsUntil() {
-      return Math.max(currentDue(), polls.earlierDue);
-    }
-  }
-
-  /**
-   * How this node counts a waiting holder in the room's line, so that a holder whose polls go to
-   * several nodes (no session affinity) counts once in the sum of every node's line, not once per
-   * node it polled lately.
-   *
-   * <p>Each poll counts the holder on the node it reached until the poll's due. A poll whose
-   * ticket shows that the poll before reached another node (whose due the ticket carries) is
-   * {@link Tally#shared shared} until that due: the other node still counts the holder then.
-   * Summed over the nodes, the counts of a chain of polls telescope to one while the last poll is
-   * due; parallel requests, replays and copies of a ticket only add polls that count at least zero,
-   * so a holder who keeps polling never counts less than once. (If the node of the poll before
-   * went silent, its counts are gone: then the room shares nothing, see {@link
-   * Tally#sharedUnknown}.)
-   *
-   * <p>A node keeps two polls per holder: its current one (due at {@link Seen#due} or, when it
-   * extends a poll of its own that was due later, at {@code keepDue}; shared until {@code
-   * sharedUntil}) and an earlier one that another node's poll came after ({@code earlierDue},
-   * {@code earlierShared}). Should a third be due at once, the earlier two merge into one that
-   * counts for as long as either and is shared only while both are: never less than they did.
-   */
-  record Polls(long keepDue, long sharedUntil, long earlierDue, long earlierShared) {
-    static final Polls NONE = new Polls(0, 0, 0, 0);
-
-    /** The polls of a holder counted here after its poll at {@code now}, with a ticket from the poll before. */
-    Polls next(Seen prev, long ticketPoll, long ticketDue, long now, long deadBefore) {
-      long due = prev.currentDue();
-      if (prev.at == ticketPoll) {
-        // The poll before was this node's own (or one of the same second elsewhere, which then
-        // simply counts twice for a while): this one extends it.
-        return new Polls(due, sharedUntil, earlierDue, earlierShared);
-      }
-      boolean current = due >= deadBefore;
-      boolean earlier = earlierDue >= deadBefore;
-      if (current && earlier) {
-        return new Polls(0, ticketDue, Math.max(due, earlierDue), Math.min(sharedUntil, earlierShared));
-      }
-      return current ? new Polls(0, ticketDue, due, sharedUntil)
-          : earlier ? new Polls(0, ticketDue, earlierDue, earlierShared)
-          : new Polls(0, ticketDue, 0, 0);
-    }
-  }
-
-  /** {@link Seen#movedFrom} of a holder this node did not move by a check-in. */
-  static final long NOT_MOVED = Long.MIN_VALUE;
-
-  /** The state of a place on this node. */
-  enum State { WAITING, ADMITTING, ACTIVE }
 
   /**
    * A node's state under {@code config}.
    *
-   * @param draws where the random draws of random queueing come from (see {@link #schedule}):
+   * @param draws where the random draws of random queueing come from (see {@link Schedule}):
    *     the room's tie-break bits, which tests may seed
    */
   NodeState(RoomConfig config, java.util.function.IntSupplier draws) {
     this.config = config;
-    this.draws = draws;
+    this.schedule = new Schedule(draws);
   }
 
   /**
@@ -207,199 +83,29 @@ final class NodeState {
 
   /** The grant in force (without activating a scheduled one): for status and tallies. */
   Grant grant() {
-    return grant;
+    return schedule.grant();
   }
 
-  /**
-   * Lets a scheduled grant take over if its time has come; called by the sync thread only, before
-   * it tallies, so a tally always sees the grant in force. The old grant must be the one the
-   * plan's tally read: what its slots for new arrivals lost since then is exactly what was
-   * admitted since the tally, and comes off the new plan's. (A plan whose tally read another grant
-   * is dropped; the grant in force stays, and the next tallies report it.) Every grant of the node
-   * shares one count of those slots, set in one atomic step, so a request that read the old grant
-   * an instant before takes its slot from the same count: no newcomer is queued because a plan
-   * took over while it was let in.
-   */
+  /** Lets a scheduled grant take over if its time has come (see {@link Schedule#activateIfDue}). */
   void activateIfDue(long nowMillis) {
-    Scheduled next = scheduled.get();
-    if (next != null && nowMillis >= next.activateAtMillis && scheduled.compareAndSet(next, null)) {
-      Grant old = grant;
-      if (old != next.tallyGrant) {
-        return;
-      }
-      // What was admitted since the tally comes off the plan's slots, in the same atomic step
-      // that hands them over: a request that read the old grant an instant ago takes from the
-      // count the new one has, never from a count that was emptied.
-      long planned = next.plan.newArrivalGrant();
-      newSlots.updateAndGet(left -> Math.max(0, planned - (next.newAtTally - left)));
-      // Likewise the slots for partial seconds the tally kept as reserved, less what was taken
-      // since, plus the plan's new ones.
-      partialSlots.updateAndGet(
-          left -> Math.max(0, next.partialKept - (next.partialLeftAtTally - left)) + next.partialSlots);
-      grant =
-          new Grant(
-              next.plan,
-              next.tallySecond,
-              next.cutPlace,
-              next.calls,
-              next.partialCalled,
-              newSlots,
-              next.planCut,
-              next.countedBy,
-              next.peerReserved,
-              partialSlots,
-              next.partialCut,
-              next.partialCutLater,
-              // New slots open to more holders half an epoch after they do to the first; slots the
-              // tally kept, with no new ones, stay as open as they were.
-              next.partialSlots > 0 ? nowMillis + next.laterAfterMillis : old.laterFromMillis);
-    }
+    schedule.activateIfDue(nowMillis);
   }
 
-  /**
-   * Takes away the slots for new arrivals left: a node cut off from the store under {@code
-   * FAIL_CLOSED} queues new arrivals from its first failed exchange on, while it keeps the rest of
-   * its grant (see {@link Synchronizer}).
-   */
+  /** Takes away the slots for new arrivals left (see {@link Schedule#closeToNewArrivals}). */
   void closeToNewArrivals() {
-    newSlots.set(0);
+    schedule.closeToNewArrivals();
   }
 
-  /** A plan waiting for its time, with the tally it was computed from. */
-  private record Scheduled(
-      Plan plan,
-      long tallySecond,
-      long cutPlace,
-      Calls calls,
-      long[] partialCalled,
-      Grant tallyGrant,
-      long newAtTally,
-      long activateAtMillis,
-      long planCut,
-      long countedBy,
-      long[] peerReserved,
-      long partialSlots,
-      long partialCut,
-      long partialCutLater,
-      long laterAfterMillis,
-      long partialLeftAtTally,
-      long partialKept) {}
-
-  /**
-   * Schedules a plan computed from this node's last tally to take over at {@code activateAtMillis}
-   * (every node of the room switches to a plan at the same instant, so nobody is called on one
-   * node while the same plan has not reached another). Every holder counted in the line up to the
-   * plan's cutoff second is called, on every node. The slots the plan gives this node for its
-   * partial second go, in a crowd ({@link #FIRST_COME_HOLDERS}), to whichever of the plan's first
-   * holders in this node's line poll here first (see {@link Grant}); otherwise this node calls as
-   * many holders it counts, the first by place or, when it is a drawn second, drawn at random.
-   * The slots for new arrivals are the plan's, less what was admitted since the tally.
-   *
-   * @param roomWide whether the plan is the room's (made from every node's tallies); a plan a node
-   *     makes alone while the store fails calls only the holders of its own line, by place, since
-   *     it counted no one else's
-   * @param drawnSecond the arrival second whose holders the room lets in at random ({@link
-   *     RoomSettings.QueueingMethod#RANDOM}), or {@link Long#MIN_VALUE}: when it is the partial
-   *     second, the node calls holders drawn at random, afresh at every plan, not in place order
-   * @param peerReserved the places the other nodes of this data center reserved in the plan's
-   *     tallies, sorted (see {@link Grant#slotHeldElsewhere})
-   * @param laterAfterMillis how long after the plan takes over its slots for the partial second in
-   *     a crowd open to more than its first holders (see {@link Grant#partialOpen})
-   */
+  /** Schedules a plan made from this node's last tally (see {@link Schedule#schedule}). */
   void schedule(Plan plan, long countedBy, long activateAtMillis, boolean roomWide, long drawnSecond,
       long[] peerReserved, long laterAfterMillis) {
-    long cut = grant.cutPlace;
-    Scheduled pending = scheduled.get();
-    if (pending != null) {
-      cut = Math.max(cut, pending.cutPlace);
-    }
-    if (plan.lineServed() && tallySecond != Long.MIN_VALUE) {
-      // The whole line is served: everyone who held a place before the tally is called, so one
-      // who missed a poll comes before any new arrival.
-      cut = Math.max(cut, Ticket.place(tallySecond - 1, -1));
-    }
-    Calls calls = grant.calls.with(roomWide ? plan.cutoffSecond() : Long.MIN_VALUE, countedBy);
-    if (calls.maxCut() != Long.MIN_VALUE) {
-      cut = Math.max(cut, Ticket.place(calls.maxCut(), -1));
-    }
-    // Holders of partial seconds called before and still counted here at the tally stay called.
-    LongList partial = new LongList();
-    for (long place : partialAtTally) {
-      partial.add(place);
-    }
-    if (!roomWide && plan.cutoffSecond() != Long.MIN_VALUE) {
-      for (long place : placesWaiting(a -> a <= plan.cutoffSecond(), false)) {
-        partial.add(place);
-      }
-      cut = Math.max(cut, Ticket.place(plan.cutoffSecond(), -1));
-    }
-    long partialSlots = 0;
-    // The slots the tally kept are for holders at or below the last cuts.
-    long partialCut = keptForAtTally.length > 0 ? tallyGrant.partialCut : Long.MIN_VALUE;
-    long partialCutLater = keptForAtTally.length > 0 ? tallyGrant.partialCutLater : Long.MIN_VALUE;
-    // The holders of the partial second who hold no slot yet (the tally counted the ones called
-    // before as reserved, not in its line).
-    long[] places = plan.partialGrant() > 0 ? placesWaiting(a -> a == plan.partialSecond(), true) : new long[0];
-    boolean draw = plan.partialSecond() == drawnSecond;
-    if (!draw && places.length > 0 && places.length >= FIRST_COME_HOLDERS * plan.partialGrant()) {
-      partialSlots = plan.partialGrant();
-      // Whoever of the plan's first holders of the second polls here first, and half an epoch
-      // later whoever of more of them (see Grant#partialOpen).
-      partialCut = Math.max(partialCut, places[(int) Math.min(places.length, plan.partialFirst()) - 1]);
-      long later = Grant.LATER_HOLDERS_FACTOR * plan.partialFirst();
-      partialCutLater = Math.max(partialCutLater, places[(int) Math.min(places.length, later) - 1]);
-    } else if (places.length > 0) {
-      // A few holders for each slot, or a draw: this node calls as many of them as it has slots
-      // for, the first by place or drawn at random (a partial Fisher-Yates shuffle, whose first
-      // n places are a uniform draw), and holds a slot for each by place.
-      int n = (int) Math.min(places.length, plan.partialGrant());
-      for (int i = 0; i < n; i++) {
-        if (draw) {
-          int j = i + Math.floorMod(draws.getAsInt(), places.length - i);
-          long swap = places[i];
-          places[i] = places[j];
-          places[j] = swap;
-        }
-        partial.add(places[i]);
-      }
-      if (n > 0 && !draw) {
-        cut = Math.max(cut, places[n - 1]);
-      }
-    }
-    // What the plan itself called from the line its tallies counted (see Grant.slotHeldElsewhere).
-    long planCut = !roomWide || plan.room().sharedUnknown() ? Long.MIN_VALUE
-        : Math.max(plan.cutoffSecond(), plan.lineServed() && tallySecond != Long.MIN_VALUE ? tallySecond - 1 : Long.MIN_VALUE);
-    long[] called = partial.sorted();
-    // A holder the tally kept a slot for whom this grant calls (by its arrival, or by place) is let
-    // in on the call without a slot, and the room's plans count it once: its kept slot goes back.
-    // Kept as well, it went to another holder, one over the limit (issue 39: 41 of 40).
-    long kept = keptForAtTally.length / 2;
-    for (int i = 0; i < keptForAtTally.length; i += 2) {
-      long place = keptForAtTally[i];
-      if (calls.called(Ticket.arrivalOf(place), keptForAtTally[i + 1]) || Arrays.binarySearch(called, place) >= 0) {
-        kept--;
-      }
-    }
-    scheduled.set(new Scheduled(plan, tallySecond, cut, calls, called, tallyGrant, newAtTally,
-        activateAtMillis, planCut, countedBy, peerReserved, partialSlots, partialCut, partialCutLater,
-        laterAfterMillis, partialLeftAtTally, kept));
+    schedule.schedule(this::placesWaiting, plan, countedBy, activateAtMillis, roomWide, drawnSecond, peerReserved,
+        laterAfterMillis);
   }
-
-  /**
-   * How many holders of a partial second a node's line must count for each slot the plan gives
-   * it there for those slots to go to whoever of the first holders polls it first (see {@link
-   * Grant}). With fewer (many nodes, a few holders each) the node calls the first holders of its
-   * line by place and holds a slot for each: a holder that several nodes count may be called on
-   * each, and whichever it polls lets it in, while the room counts its slot once (see {@link
-   * Tally#reservedPlaces()}); a count of slots held on each of those nodes would be counted on
-   * each, and stays unused while its holders poll the other nodes.
-   */
-  static final int FIRST_COME_HOLDERS = 4;
 
   /** The plan that takes over next, if one is scheduled. */
   @org.jspecify.annotations.Nullable Plan scheduledPlan() {
-    Scheduled next = scheduled.get();
-    return next == null ? null : next.plan;
+    return schedule.scheduledPlan();
   }
 
   /**
@@ -407,9 +113,10 @@ final class NodeState {
    * sorted; without the ones the tally counted as called, if {@code uncalled}.
    */
   private long[] placesWaiting(java.util.function.LongPredicate arrival, boolean uncalled) {
+    Schedule.AtTally tally = schedule.atTally();
     return seen.entrySet().stream()
-        .filter(e -> inLine(e.getValue(), tallySecond) && arrival.test(Ticket.arrivalOf(e.getKey())))
-        .filter(e -> !uncalled || !tallyGrant.lineCalled(e.getKey(), e.getValue().countedSince))
+        .filter(e -> inLine(e.getValue(), tally.second()) && arrival.test(Ticket.arrivalOf(e.getKey())))
+        .filter(e -> !uncalled || !tally.grant().lineCalled(e.getKey(), e.getValue().countedSince()))
         .mapToLong(java.util.Map.Entry::getKey)
         .sorted()
         .toArray();
@@ -429,14 +136,14 @@ final class NodeState {
     while (true) {
       Seen prev = seen.get(t.place());
       long from = fromTicket;
-      if (prev != null && prev.state == State.ACTIVE) {
-        if (prev.at >= slice) {
+      if (prev != null && prev.state() == State.ACTIVE) {
+        if (prev.at() >= slice) {
           return; // already counted in this slice, by another request of the same ticket
         }
-        from = Math.max(from, prev.at);
+        from = Math.max(from, prev.at());
       }
       Seen next =
-          new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt, 0, 0, prev == null ? now : prev.firstSeen,
+          new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt(), 0, 0, prev == null ? now : prev.firstSeen(),
               from < slice ? from : NOT_MOVED);
       if (prev == null ? seen.putIfAbsent(t.place(), next) == null : seen.replace(t.place(), prev, next)) {
         if (from < slice) {
@@ -458,10 +165,10 @@ final class NodeState {
     Seen prev = seen.get(place);
     if (prev == null) {
       seen.putIfAbsent(place, waiting(now, countedSince, now, new Polls(0, ticketDue, 0, 0)));
-    } else if (prev.state == State.WAITING && (prev.at < now || prev.countedSince != countedSince)) {
+    } else if (prev.state() == State.WAITING && (prev.at() < now || prev.countedSince() != countedSince)) {
       // Only a waiting entry moves: one being admitted by a parallel request stays as it is.
-      Polls polls = prev.at == now ? prev.polls : prev.polls.next(prev, ticketPoll, ticketDue, now, lineAsOf);
-      seen.replace(place, prev, waiting(now, countedSince, prev.firstSeen, polls));
+      Polls polls = prev.at() == now ? prev.polls() : prev.polls().next(prev, ticketPoll, ticketDue, now, lineAsOf);
+      seen.replace(place, prev, waiting(now, countedSince, prev.firstSeen(), polls));
     }
   }
 
@@ -481,12 +188,12 @@ final class NodeState {
    */
   long expect(long place, long now, long refreshSeconds, long slowPace) {
     long told = now + Math.max(2 * refreshSeconds, refreshSeconds + Math.min(slowPace, longestPaceSeconds())) + 2;
-    for (Seen prev = seen.get(place); prev != null && prev.state == State.WAITING && prev.at == now; prev = seen.get(place)) {
+    for (Seen prev = seen.get(place); prev != null && prev.state() == State.WAITING && prev.at() == now; prev = seen.get(place)) {
       // Parallel requests of this poll may have been told other intervals: the poll counts here
       // until the latest due any of their tickets carries (another node may share it until then).
-      long due = prev.due == now + pollWindowSeconds() ? told : Math.max(told, prev.due);
-      if (prev.due == due || seen.replace(place, prev,
-          new Seen(State.WAITING, now, 0, due, prev.countedSince, prev.firstSeen, NOT_MOVED, prev.polls))) {
+      long due = prev.due() == now + pollWindowSeconds() ? told : Math.max(told, prev.due());
+      if (prev.due() == due || seen.replace(place, prev,
+          new Seen(State.WAITING, now, 0, due, prev.countedSince(), prev.firstSeen(), NOT_MOVED, prev.polls()))) {
         return due;
       }
     }
@@ -501,7 +208,7 @@ final class NodeState {
    * people who are gone, and one who comes back keeps its place and is counted again at once.
    */
   boolean inLine(Seen s, long now) {
-    return s.state == State.WAITING && s.at >= now - pollWindowSeconds() && now <= s.due;
+    return s.state() == State.WAITING && s.at() >= now - pollWindowSeconds() && now <= s.due();
   }
 
   /** The outcome of an attempt to admit a waiting ticket. */
@@ -526,10 +233,10 @@ final class NodeState {
    */
   Admission admitWaiting(long place, long now, Grant g, Slot slot) {
     Seen prev = seen.get(place);
-    if (prev != null && prev.state != State.WAITING) {
+    if (prev != null && prev.state() != State.WAITING) {
       return Admission.BUSY;
     }
-    Seen claim = new Seen(State.ADMITTING, now, 0, 0, 0, prev == null ? now : prev.firstSeen);
+    Seen claim = new Seen(State.ADMITTING, now, 0, 0, 0, prev == null ? now : prev.firstSeen());
     if (prev == null ? seen.putIfAbsent(place, claim) != null : !seen.replace(place, prev, claim)) {
       return Admission.BUSY;
     }
@@ -541,27 +248,11 @@ final class NodeState {
     };
     record(admitted, now);
     seen.put(place, admitted
-        ? new Seen(State.ACTIVE, config.sliceOf(now), now, 0, 0, claim.firstSeen)
-        : prev == null ? waiting(now, now, claim.firstSeen, Polls.NONE)
+        ? new Seen(State.ACTIVE, config.sliceOf(now), now, 0, 0, claim.firstSeen())
+        : prev == null ? waiting(now, now, claim.firstSeen(), Polls.NONE)
         // Back to waiting as it was, with any due a parallel request's ticket already carries.
-        : new Seen(State.WAITING, now, 0, prev.due, prev.countedSince, claim.firstSeen, NOT_MOVED, prev.polls));
+        : new Seen(State.WAITING, now, 0, prev.due(), prev.countedSince(), claim.firstSeen(), NOT_MOVED, prev.polls()));
     return admitted ? Admission.ADMITTED : Admission.NO_SLOT;
-  }
-
-  /** Whether the application ended the session of this place (here, or on a node this one heard of). */
-  boolean revoked(long place) {
-    long[] places = java.util.Objects.requireNonNull(revokedPlaces.get());
-    return places.length > 0 && java.util.Arrays.binarySearch(places, place) >= 0;
-  }
-
-  /** Puts the places of {@link #revoked} in {@link #revokedPlaces}, sorted (however many threads change the map). */
-  private void publishRevoked() {
-    long[] now;
-    long[] next;
-    do {
-      now = revokedPlaces.get();
-      next = revoked.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
-    } while (!revokedPlaces.compareAndSet(now, next));
   }
 
   /**
@@ -576,49 +267,15 @@ final class NodeState {
   boolean revoke(TicketState t, long now) {
     long slice = config.sliceOf(t.lastCheckIn());
     Seen s = seen.get(t.place());
-    if (s != null && s.state == State.ACTIVE) {
-      slice = Math.max(slice, s.at); // checked in here since the ticket was written
+    if (s != null && s.state() == State.ACTIVE) {
+      slice = Math.max(slice, s.at()); // checked in here since the ticket was written
     }
-    if (revoked.putIfAbsent(t.place(), slice + config.sessionSeconds() + config.sliceSeconds()) != null) {
-      return false;
-    }
-    revokedHere.put(t.place(), slice);
-    publishRevoked();
-    return true;
-  }
-
-  /**
-   * Places other nodes admitted from the line lately (see {@link
-   * io.github.waitingroom.coordinator.Coordinator#latestAdmitted}), sorted; replaced by the sync
-   * thread after every exchange.
-   */
-  private volatile long[] admittedElsewhere = new long[0];
-
-  /** Takes the places other nodes list as admitted in their latest tallies. */
-  void learnAdmitted(long[] places) {
-    admittedElsewhere = places;
-  }
-
-  /**
-   * Whether another node listed this place as admitted in its latest tally: a waiting ticket with
-   * it is a copy of one that got in.
-   */
-  boolean admittedElsewhere(long place) {
-    return java.util.Arrays.binarySearch(admittedElsewhere, place) >= 0;
+    return revocations.revoke(t.place(), slice, slice + config.sessionSeconds() + config.sliceSeconds());
   }
 
   /** Learns the sessions other nodes ended, from the tallies of a settled epoch: they are refused here too. */
   void learnRevoked(java.util.List<Tally> tallies, long now) {
-    long until = now + config.sessionSeconds() + 2 * config.sliceSeconds();
-    boolean learned = false;
-    for (Tally t : tallies) {
-      for (long place : t.revokedPlaces()) {
-        learned |= revoked.putIfAbsent(place, until) == null;
-      }
-    }
-    if (learned) {
-      publishRevoked();
-    }
+    revocations.learn(tallies, now + config.sessionSeconds() + 2 * config.sliceSeconds());
   }
 
   /**
@@ -627,12 +284,12 @@ final class NodeState {
    * admission all the same, so the plans and the status stay true).
    */
   boolean admitNew(long place, long now, Grant g, boolean always) {
-    arrivals.add(now, 1);
+    arrivals.arrive(now);
     begun.increment();
     boolean admitted = always || g.takeNew();
     record(admitted, now);
     if (!admitted) {
-      queued.add(now, 1);
+      arrivals.queue(now);
     }
     seen.put(place, admitted ? new Seen(State.ACTIVE, config.sliceOf(now), 0, 0, 0, now) : waiting(now, now, now, Polls.NONE));
     return admitted;
@@ -640,8 +297,8 @@ final class NodeState {
 
   /** Gives a newcomer a place in line without trying for a slot (the room lets nobody in now). */
   void queueNew(long place, long now) {
-    arrivals.add(now, 1);
-    queued.add(now, 1);
+    arrivals.arrive(now);
+    arrivals.queue(now);
     seen.put(place, waiting(now, now, now, Polls.NONE));
   }
 
@@ -656,7 +313,7 @@ final class NodeState {
     begun.increment();
     boolean admitted = g.takeNew();
     if (admitted) {
-      arrivals.add(now, 1);
+      arrivals.arrive(now);
       seen.put(place, new Seen(State.ACTIVE, config.sliceOf(now), 0, 0, 0, now));
     }
     record(admitted, now);
@@ -695,7 +352,7 @@ final class NodeState {
     long asOf = Math.min(now, asOfSecond);
     activateIfDue(nowMillis);
     long doneBefore = done.sum();
-    Grant g = grant;
+    Grant g = schedule.grant();
     long admittedSince = now - config.waitingTimeoutSeconds();
     TreeMap<Long, Long> line = new TreeMap<>();
     TreeMap<Long, Long> shared = new TreeMap<>();
@@ -712,8 +369,8 @@ final class NodeState {
     for (var e : seen.entrySet()) {
       Seen s = e.getValue();
       long place = e.getKey();
-      if (s.state == State.WAITING && !g.plan.room().admitted(place)) {
-        boolean byArrival = g.calls.called(Ticket.arrivalOf(place), s.countedSince);
+      if (s.state() == State.WAITING && !g.plan.room().admitted(place)) {
+        boolean byArrival = g.calls.called(Ticket.arrivalOf(place), s.countedSince());
         boolean called = byArrival || g.partialCalled(place);
         if (inLine(s, asOf)) {
           polling++;
@@ -734,18 +391,18 @@ final class NodeState {
           // As of the epoch's end, as on every node (see Polls).
           countInLine(s, asOf, Ticket.arrivalOf(place), line, shared);
         }
-      } else if (s.admittedAt >= admittedSince && s.admittedAt > 0) {
+      } else if (s.admittedAt() >= admittedSince && s.admittedAt() > 0) {
         admitted.add(place);
       }
-      if (listCheckIns && s.state == State.ACTIVE && s.movedFrom != NOT_MOVED && s.at >= checkInsFrom) {
-        checkIns.add(s.at);
+      if (listCheckIns && s.state() == State.ACTIVE && s.movedFrom() != NOT_MOVED && s.at() >= checkInsFrom) {
+        checkIns.add(s.at());
         checkIns.add(place);
       }
     }
     // Called holders of partial seconds who are gone give their slots back to the room (one who
     // comes back is counted, and called, again).
-    partialAtTally = partial.sorted();
-    g.keepPartialCalled(partialAtTally);
+    long[] partialCalled = partial.sorted();
+    g.keepPartialCalled(partialCalled);
     long outstandingNew = g.outstandingNew();
     long outstandingPartial = g.outstandingPartial();
     // The slots for the first holders of partial seconds that are left stay reserved for as many of
@@ -758,20 +415,15 @@ final class NodeState {
         countInLine(e.getValue(), asOf, Ticket.arrivalOf(e.getKey()), line, shared);
       } else {
         keptFor.add(e.getKey());
-        keptFor.add(e.getValue().countedSince);
+        keptFor.add(e.getValue().countedSince());
       }
     }
-    keptForAtTally = keptFor.toArray();
     reserved += kept;
-    partialLeftAtTally = outstandingPartial;
-    tallySecond = now;
+    schedule.tallied(new Schedule.AtTally(g, now, outstandingNew, partialCalled, outstandingPartial, keptFor.toArray()));
     lineAsOf = asOf;
-    tallyGrant = g;
-    newAtTally = outstandingNew;
-    long activeUsers = sum(active, config.firstActiveSlice(asOf));
-    long recent = sum(admissions, asOf - RATE_SECONDS + 1);
-    long arrived = sum(arrivals, asOf - RATE_SECONDS + 1);
-    arrivedAtTally = arrived;
+    long activeUsers = active.sumFrom(config.firstActiveSlice(asOf));
+    long recent = admissions.sumFrom(asOf - RATE_SECONDS + 1);
+    long arrived = arrivals.tally(asOf);
     long inFlight = begun.sum() - doneBefore;
     activeUsers += inFlight;
     recent += inFlight;
@@ -787,7 +439,7 @@ final class NodeState {
         admitted.sorted(),
         checkIns.toArray(),
         reservedPlaces.size() <= Tally.MAX_ADMITTED_PLACES ? reservedPlaces.toArray() : new long[0],
-        shared, false, revokedCounted(config.firstActiveSlice(asOf)), 1);
+        shared, false, revocations.endedHere(config.firstActiveSlice(asOf)), 1);
   }
 
   /**
@@ -795,12 +447,12 @@ final class NodeState {
    * as shared if every such poll is shared then (see {@link Polls}).
    */
   private static void countInLine(Seen s, long t, long arrival, TreeMap<Long, Long> line, TreeMap<Long, Long> shared) {
-    Polls p = s.polls;
+    Polls p = s.polls();
     boolean current = t <= s.currentDue();
-    boolean earlier = t <= p.earlierDue;
+    boolean earlier = t <= p.earlierDue();
     if (current || earlier) {
       line.merge(arrival, 1L, Long::sum);
-      if (!(current && t > p.sharedUntil || earlier && t > p.earlierShared)) {
+      if (!(current && t > p.sharedUntil() || earlier && t > p.earlierShared())) {
         shared.merge(arrival, 1L, Long::sum);
       }
     }
@@ -829,76 +481,14 @@ final class NodeState {
     return longestPaceSeconds() + config.refreshSeconds() + 2;
   }
 
-  /**
-   * About how many users joined the room's line from {@code fromSecond} to {@code toSecond} (both
-   * included): they are not in the line of a plan whose tally came before. From the arrivals this
-   * node queued then, scaled by its share of the room's arrivals in the plan (see {@link
-   * #toRoom}). Arrivals who got a slot at once are ahead of nobody.
-   */
-  long roomQueuedBetween(long fromSecond, long toSecond, Plan plan) {
-    if (toSecond < fromSecond) {
-      return 0;
-    }
-    return toRoom(queued.sum(fromSecond, Math.min(toSecond, fromSecond + RATE_SECONDS)), plan);
+  /** This node's arrivals, and what they tell about the room's line between two plans. */
+  Arrivals arrivals() {
+    return arrivals;
   }
 
-  /**
-   * About how many users join the room's line in the given second, the holder asking among them,
-   * as {@link #roomQueuedBetween}; the holder itself is one for sure and is not scaled (as a
-   * sample of the room's rate it would count every node as having queued one: in a room with
-   * slots to spare, where one node's share ran out, that told the few queued before the
-   * simulator's crowd about five times their wait). While the second runs, those so far and the
-   * rest of the second at the rate of those who came before the holder asking (the last of those
-   * so far). In a crowd, the
-   * first holders of a second would otherwise be told of a sliver of the second that will share it
-   * with them: a tenth of a crowd second in, a tenth of it. The holders before the last are
-   * Poisson with mean rate x elapsed, so the rate is (so far - 1) / elapsed, taken over at least
-   * {@value #MIN_ELAPSED_MILLIS} ms.
-   *
-   * @param nowMillis the room clock, in milliseconds
-   */
-  long roomQueuedIn(long second, long nowMillis, Plan plan) {
-    long mine = queued.sum(second, second);
-    long elapsed = nowMillis - second * 1000;
-    if (mine > 1 && elapsed >= 0 && elapsed < 1000) {
-      mine += Math.round((double) (1000 - elapsed) * (mine - 1) / Math.max(elapsed, MIN_ELAPSED_MILLIS));
-    }
-    return mine == 0 ? 0 : 1 + toRoom(mine - 1, plan);
-  }
-
-  /**
-   * Whether this node's arrivals from {@code fromSecond} (a plan's tally) to {@code now} are more
-   * than {@value #SURGE_FACTOR} times as many as its rate in the minute before its last tally
-   * gives for that time, and {@value #SURGE_SLACK} more: a surge that no plan has counted yet
-   * (a rate seen at a tally is in the next plans). Between two plans a node
-   * cannot tell whether it is the room's (thousands more are arriving on other nodes and in
-   * other data centers) or its own, so it cannot tell a newcomer how many of them come first.
-   */
-  boolean surgingSince(long fromSecond, long now) {
-    long since = arrivals.sum(fromSecond, now);
-    double expected = (double) arrivedAtTally * (now - fromSecond + 1) / RATE_SECONDS;
-    return since > SURGE_FACTOR * expected + SURGE_SLACK;
-  }
-
-  /** How many times its usual rate of arrivals makes a surge on a node (see {@link #surgingSince}). */
-  static final int SURGE_FACTOR = 2;
-
-  /** How many arrivals more than {@link #SURGE_FACTOR} times its usual rate make a surge. */
-  static final int SURGE_SLACK = 3;
-
-  /** The shortest part of a second whose arrivals tell its rate. */
-  static final long MIN_ELAPSED_MILLIS = 100;
-
-  /**
-   * This node's arrivals scaled by the room's arrivals of the last minute in the plan over this
-   * node's at its last tally. That tally may be newer than the plan's (plans take over an epoch
-   * or two after their tallies): when a crowd reaches this node first, the scale falls towards 1,
-   * as if the crowd came only here, where the plan's own tally would scale it to the whole room
-   * as if it came everywhere (in the simulator's crowd into one data center, 2.5x too long).
-   */
-  private long toRoom(long mine, Plan plan) {
-    long room = plan.room().arrivals();
-    return mine == 0 ? 0 : Math.max(mine, Math.round((double) mine * room / Math.max(1, arrivedAtTally)));
+  /** The places this node must not let pass although their tickets open. */
+  Revocations revocations() {
+    return revocations;
   }
 
   /**
@@ -913,7 +503,7 @@ final class NodeState {
     long first = config.firstActiveSlice(now);
     long n = 0;
     for (Seen s : seen.values()) {
-      if (s.state == State.ACTIVE && s.at >= first) {
+      if (s.state() == State.ACTIVE && s.at() >= first) {
         n++;
       }
     }
@@ -922,7 +512,7 @@ final class NodeState {
 
   /** Active users this node counts at {@code now}. */
   long activeUsers(long now) {
-    return Math.max(0, sum(active, config.firstActiveSlice(now)));
+    return Math.max(0, active.sumFrom(config.firstActiveSlice(now)));
   }
 
   /**
@@ -949,13 +539,13 @@ final class NodeState {
       if (!before(nodes, me, t -> t.admitted(place))) {
         continue;
       }
-      for (Seen s = seen.get(place); s != null && s.admittedAt != 0; s = seen.get(place)) {
-        if (seen.replace(place, s, new Seen(s.state, s.at, 0, s.due, s.countedSince, s.firstSeen, s.movedFrom))) {
-          if (s.state == State.ACTIVE && s.at >= firstActive) {
-            active.add(s.at, -1);
+      for (Seen s = seen.get(place); s != null && s.admittedAt() != 0; s = seen.get(place)) {
+        if (seen.replace(place, s, new Seen(s.state(), s.at(), 0, s.due(), s.countedSince(), s.firstSeen(), s.movedFrom()))) {
+          if (s.state() == State.ACTIVE && s.at() >= firstActive) {
+            active.add(s.at(), -1);
           }
-          if (s.admittedAt > now - RATE_SECONDS) {
-            admissions.add(s.admittedAt, -1);
+          if (s.admittedAt() > now - RATE_SECONDS) {
+            admissions.add(s.admittedAt(), -1);
           }
           break;
         }
@@ -969,12 +559,12 @@ final class NodeState {
         continue;
       }
       for (Seen s = seen.get(place);
-          s != null && s.state == State.ACTIVE && s.at == slice && s.movedFrom != NOT_MOVED;
+          s != null && s.state() == State.ACTIVE && s.at() == slice && s.movedFrom() != NOT_MOVED;
           s = seen.get(place)) {
-        if (seen.replace(place, s, new Seen(s.state, s.at, s.admittedAt, s.due, s.countedSince, s.firstSeen))) {
+        if (seen.replace(place, s, new Seen(s.state(), s.at(), s.admittedAt(), s.due(), s.countedSince(), s.firstSeen()))) {
           active.add(slice, -1);
-          if (s.movedFrom >= firstActive) {
-            active.add(s.movedFrom, 1);
+          if (s.movedFrom() >= firstActive) {
+            active.add(s.movedFrom(), 1);
           }
           break;
         }
@@ -994,15 +584,11 @@ final class NodeState {
 
   /** Forgets what no longer matters at {@code now}; called by the sync thread. */
   void prune(long now) {
-    if (revoked.values().removeIf(until -> until < now)) {
-      revokedHere.keySet().retainAll(revoked.keySet());
-      publishRevoked();
-    }
+    revocations.prune(now);
     long firstActive = config.firstActiveSlice(now);
     active.pruneBefore(firstActive);
     admissions.pruneBefore(now - RATE_SECONDS);
-    arrivals.pruneBefore(now - RATE_SECONDS);
-    queued.pruneBefore(now - RATE_SECONDS);
+    arrivals.prune(now - RATE_SECONDS);
     long waitingSince = now - config.waitingTimeoutSeconds();
     // A waiting holder's poll here is kept while it counts (another node may share it, see Polls),
     // and then until its place times out; but a place whose only request here was its arrival
@@ -1012,13 +598,13 @@ final class NodeState {
     // polled) and may be let in here once a tally has counted it again.
     seen.entrySet().removeIf(e -> {
       Seen s = e.getValue();
-      if (s.admittedAt >= waitingSince) {
+      if (s.admittedAt() >= waitingSince) {
         return false;
       }
-      if (s.state == State.ACTIVE) {
-        return s.at < firstActive;
+      if (s.state() == State.ACTIVE) {
+        return s.at() < firstActive;
       }
-      boolean over = s.at < waitingSince || s.state == State.WAITING && s.at == Ticket.arrivalOf(e.getKey());
+      boolean over = s.at() < waitingSince || s.state() == State.WAITING && s.at() == Ticket.arrivalOf(e.getKey());
       return over && s.countsUntil() < lineAsOf;
     });
   }
@@ -1026,19 +612,5 @@ final class NodeState {
   /** How many places this node remembers. */
   int remembered() {
     return seen.size();
-  }
-
-  /** The places of the sessions this node ended whose slice still counts from {@code firstActive} on. */
-  private long[] revokedCounted(long firstActive) {
-    return revokedHere.entrySet().stream().filter(e -> e.getValue() >= firstActive)
-        .mapToLong(java.util.Map.Entry::getKey).toArray();
-  }
-
-  private static long sum(SliceCounter counter, long from) {
-    long sum = 0;
-    for (long n : counter.snapshot(from).values()) {
-      sum += n;
-    }
-    return sum;
   }
 }

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * transport carries it, see {@link Transport#CLOCK_SCOPE}; the node keeps an offset to it; an
  * answer without it is a failed exchange, logged once as an error, and the first answer of all,
  * at build, makes the build fail); a room whose nodes would read more
- * from the store than its budget stretches them, on every node alike (see {@link #pace} and
+ * from the store than its budget stretches them, on every node alike (see {@link EpochPacer#pace} and
  * {@link Epochs}). At its first sync of epoch {@code e}
  * the node tallies itself as of the end of epoch {@code e - 1}; the plan of epoch {@code e - 1}
  * may be applied only after that and before the next tally, that is during epoch {@code e} or, if
@@ -122,7 +122,10 @@ final class Synchronizer {
   private final LiveSettings live;
   private final Coordinator coordinator;
   private final InstantSource clock;
-  private final long storeBudget;
+  /** Decides how long the epochs are (one node of the room does), and watches for stalled plans. */
+  private final EpochPacer pacer;
+  /** What this node sent and what reached the store, and its plans while the store fails. */
+  private final Outage outage;
   /** Turns each settled epoch into this node's plan (see {@link SlotAllocator}). */
   private final SlotAllocator allocator;
   private final FailurePolicy failurePolicy;
@@ -145,6 +148,7 @@ final class Synchronizer {
    */
   private boolean sharedDataCenter = true;
   private final LineDrain drain = new LineDrain();
+  private final QueueLog queueLog;
   private final RoomMetrics metrics;
   /** Where the sync jitter and the publisher suffix come from (see WaitingRoom.Builder#random). */
   private final RandomGenerator random;
@@ -158,32 +162,7 @@ final class Synchronizer {
   private long tallied = Long.MIN_VALUE;
   private long joined;
   private long applied = Long.MIN_VALUE;
-  /** The epoch length the last stall of plans needed (see {@link #pace}); 0 for none. */
-  private long lagFloor;
-  /** The epoch at which this node last decided on the epochs' length (see {@link #pace}). */
-  private long lastPaced = Long.MIN_VALUE / 2;
-  private @Nullable Tally lastPublished;
-  /**
-   * The latest tally an exchange carried, answered or not, and its epoch: an exchange whose answer
-   * never came (a timeout after the store ran it) may have published it, so the others may count
-   * this node by it.
-   */
-  private @Nullable Tally lastSent;
-  private long lastSentEpoch = Long.MIN_VALUE;
-  /** The tallies the last exchange carried. */
-  private NavigableMap<Long, Tally> sentLast = new TreeMap<>();
-  /**
-   * While the store fails: the tallies the first failed exchange carried, which every exchange
-   * carries until one is answered (see {@link #mayPlanAlone}); {@code null} while the store
-   * answers.
-   */
-  private @Nullable NavigableMap<Long, Tally> sentBeforeOutage;
   private long failingSince;
-  private boolean stalled;
-  /** The last epoch planned before the current stall. */
-  private long stalledFrom;
-  private boolean queueing;
-  private long emptySince = Long.MIN_VALUE;
 
   Synchronizer(
       RoomConfig config,
@@ -209,12 +188,14 @@ final class Synchronizer {
     this.state = state;
     this.live = live;
     this.clock = clock;
-    this.storeBudget = storeBudget;
     this.failurePolicy = failurePolicy;
     // A fresh suffix per process: a node that restarts with the same id never overwrites the
     // report of its previous life, whose users keep counting until their sessions expire.
     String publisher = nodeId + "#" + HexFormat.of().toHexDigits((int) random.nextLong());
     this.coordinator = coordinators.create(config, transport, seal, dataCenter, publisher, epoch);
+    this.queueLog = new QueueLog(config.roomId());
+    this.outage = new Outage(live, state, allocator, failurePolicy);
+    this.pacer = new EpochPacer(config.roomId(), coordinator, storeBudget, this::nowMillis);
     // The join: if its answer lacks the store's clock, building the room fails (see syncOnce).
     sync();
     started = true;
@@ -314,7 +295,8 @@ final class Synchronizer {
             }
           }
           if (failurePolicy == FailurePolicy.FAIL_OPEN && applied < epoch - 1) {
-            apply(alone(epoch - 1, state.tally(nowMs, Long.MAX_VALUE, checkInsToList())), 0, false, NO_PLACES);
+            apply(outage.alone(epoch - 1, state.tally(nowMs, Long.MAX_VALUE, checkInsToList()), roomNodes, nowSecond()), 0, false,
+                NO_PLACES);
           }
         }
         return;
@@ -337,17 +319,14 @@ final class Synchronizer {
         tallied = epoch - 1;
       }
       try {
-        NavigableMap<Long, Tally> sent = toSend();
+        NavigableMap<Long, Tally> sent = outage.toSend(tallies);
         long storeMillis = coordinator.exchange(joined, sent, epoch);
-        state.learnAdmitted(coordinator.latestAdmitted());
+        state.revocations().learnAdmitted(coordinator.latestAdmitted());
         offsetMillis = storeMillis - (startMillis + clock.millis()) / 2;
-        if (!sent.isEmpty()) {
-          lastPublished = sent.lastEntry().getValue();
-        }
+        outage.answered(sent);
         readSettings();
         if (failing) {
           failing = false;
-          sentBeforeOutage = null;
           log.info("room '{}': coordinator transport answers again after {} s", config.roomId(), now - failingSince);
         }
         if (coordinator.epochs() != epochs) {
@@ -390,7 +369,7 @@ final class Synchronizer {
         }
         Coordinator.Settled s = applied < epoch - 1 ? coordinator.settled(epoch - 1) : null;
         if (s != null) {
-          pace(s, epoch - 1, false);
+          pacer.pace(s, epoch - 1, false);
           // Every node switches to the plan of epoch e - 1 at the start of epoch e + 1, so that no
           // node calls a user whom the plan has not reached on another node; a node alone in the
           // room switches at once.
@@ -402,9 +381,9 @@ final class Synchronizer {
         if (s == null && Math.max(applied, joined) < epoch - STALLED_EPOCHS) {
           // No plan for longer than a plan can come late (the late read applies the one of the
           // epoch before last): the room's epochs are too short for its lag.
-          paceLate(epoch);
+          pacer.paceLate(epoch, applied);
         }
-        watchForStall(epoch);
+        pacer.watchForStall(epoch, applied, joined);
       } catch (RuntimeException e) {
         // A defect, not an outage: keep the grant in force (its tallies keep reporting it).
         if (!closed) {
@@ -414,9 +393,7 @@ final class Synchronizer {
         if (closed) {
           return; // interrupted by close(): not a transport failure
         }
-        if (sentBeforeOutage == null) {
-          sentBeforeOutage = sentLast;
-        }
+        outage.failed();
         boolean refused = refused(e);
         if (!failing) {
           failing = true;
@@ -432,9 +409,9 @@ final class Synchronizer {
         if (failurePolicy == FailurePolicy.FAIL_CLOSED) {
           state.closeToNewArrivals();
         }
-        if (applied < epoch - 1 && mayPlanAlone(epoch)) {
-          apply(alone(epoch - 1, tallies.isEmpty() ? state.tally(nowMs, Long.MAX_VALUE, checkInsToList()) : tallies.lastEntry().getValue()), 0,
-              false, NO_PLACES);
+        if (applied < epoch - 1 && outage.mayPlanAlone(epoch)) {
+          Tally mine = tallies.isEmpty() ? state.tally(nowMs, Long.MAX_VALUE, checkInsToList()) : tallies.lastEntry().getValue();
+          apply(outage.alone(epoch - 1, mine, roomNodes, nowSecond()), 0, false, NO_PLACES);
         }
       }
       state.prune(now);
@@ -480,7 +457,7 @@ final class Synchronizer {
    */
   private void applyLate(long epoch) {
     try {
-      coordinator.exchange(joined, toSend(), epoch);
+      coordinator.exchange(joined, outage.toSend(tallies), epoch);
       Coordinator.Settled s = coordinator.settled(tallied);
       if (s != null) {
         Plan p = plan(s, tallied);
@@ -497,6 +474,16 @@ final class Synchronizer {
    * epochs, so that two nodes' check-ins of one instant are both in one settled epoch's tallies;
    * none while the node is alone in its data center.
    */
+  /** {@code a / b} rounded up, for {@code b > 0}. */
+  static long ceilDiv(long a, long b) {
+    return -Math.floorDiv(-a, b);
+  }
+
+  private void noteQueueing(Plan plan, long now) {
+    drain.note(plan, now);
+    queueLog.note(plan, now, live.current().config().totalActiveUsers());
+  }
+
   private long checkInsToList() {
     Epochs epochs = coordinator.epochs();
     long epochMillis = epochs.length(epochs.at(nowMillis()));
@@ -516,122 +503,6 @@ final class Synchronizer {
         s.dataCenters(), s.myDataCenter(), s.nodes(), s.me()));
   }
 
-  /** Epochs between two decisions on the epochs' length, and from a decision to the era it makes. */
-  static final int PACE_EVERY = 8;
-
-  /**
-   * Adapts the epochs' length to the room's size, as the seed adapts its workers' write rate to
-   * their number: every {@link #PACE_EVERY} epochs, the first live node of the first data center
-   * (by name) that is not silent works out from the settled epoch how many reports the room reads from the store a
-   * second (every sync reads its data center's reports and every data center's sum) and, if that
-   * is over the
-   * store budget, stretches the epochs by a power of two until it is not; once the room has
-   * shrunk so that half the length would read at most half the budget, it shortens them again.
-   * The new era begins {@link #PACE_EVERY} epochs after the decision, at the start of an epoch
-   * every node numbers alike; a node that reads the decision too late (its exchanges failed
-   * meanwhile) withdraws its tallies since and tallies again. Only one node decides, so no two
-   * decisions can disagree (the settled epoch says the same on every node about who is silent).
-   */
-  private void pace(Coordinator.Settled s, long epoch, boolean stalled) {
-    int decider = 0; // the first data center that is not silent (this node's is not)
-    while (s.dataCenterNodes().get(decider) == 0) {
-      decider++;
-    }
-    // On time, it decides at epochs divisible by PACE_EVERY, so that a node that counted in a decision
-    // but missed it is known; while plans stall, at most every PACE_EVERY epochs.
-    if (s.myDataCenter() != decider || s.me() != 0 || !stalled && Math.floorMod(epoch, PACE_EVERY) != 0) {
-      return;
-    }
-    Epochs epochs = coordinator.epochs();
-    long nowMillis = nowMillis();
-    long now = epochs.at(nowMillis);
-    if (!stalled && now > epoch + 2) {
-      return; // too late for every node to read it in time
-    }
-    if (epochs.latest().first() > now || now < lastPaced + PACE_EVERY) {
-      return; // an era is already on its way, or one was decided lately
-    }
-    long late = nowMillis - epochs.start(epoch + 1);
-    long current = epochs.length(now);
-    if (stalled) {
-      lagFloor = Math.max(lagFloor, lengthForLag(late, epochs.baseMillis()));
-    } else if (late <= current / 8) {
-      // Settled at the first look: whatever lag stretched the epochs is mostly gone.
-      lagFloor = Math.min(lagFloor, current / 2);
-    }
-    long wanted = Math.max(lengthFor(s.dataCenterNodes(), epochs.baseMillis(), current, storeBudget), lagFloor);
-    if (wanted != current) {
-      long first = (stalled ? now : epoch) + PACE_EVERY;
-      lastPaced = now;
-      coordinator.schedule(new Epochs.Era(first, epochs.start(first), wanted));
-      log.info("room '{}': {} nodes in {} data centers read about {} reports a second from the store, and epoch {}"
-              + " settled {} ms after its end; epochs of {} ms from epoch {} on (store budget {} a second)",
-          config.roomId(), s.roomNodes(), s.dataCenterNodes().size(),
-          Math.round(reads(s.dataCenterNodes(), current)), epoch, late, wanted, first, storeBudget);
-    }
-  }
-
-  /**
-   * While plans settle too late to take over (the data centers' sums reach each other later than
-   * the next tally), finds the latest epoch that did settle, however late, and paces the epochs by
-   * it: the room lengthens its epochs by itself until its plans settle in time again.
-   */
-  private void paceLate(long epoch) {
-    for (long e = epoch - 2; e >= epoch - Report.EPOCHS_KEPT && e > applied; e--) {
-      Coordinator.Settled s = coordinator.settled(e);
-      if (s != null) {
-        pace(s, e, true);
-        return;
-      }
-    }
-  }
-
-  /**
-   * The epoch length that lets plans settle in time when one settled {@code lateMillis} after its
-   * epoch ended. A plan must settle before the node's next tally, about one epoch after its own
-   * epoch's end (see the class comment): the shortest length (the base times a power of two) that
-   * keeps the lateness within half of it, so that an epoch's jitter does not stall the plans
-   * again. The room keeps at least this length until a plan settles within an eighth of an epoch
-   * (the lag is mostly gone); then it may halve it, and so on.
-   */
-  static long lengthForLag(long lateMillis, long base) {
-    long length = base;
-    while (length < base * Epochs.MAX_STRETCH && lateMillis > length / 2) {
-      length *= 2;
-    }
-    return length;
-  }
-
-  /**
-   * How many reports the room reads from the store a second with epochs of {@code lengthMillis}:
-   * each of a data center's nodes reads, {@link #SYNCS_PER_EPOCH} times an epoch, the reports of
-   * its data center and the sums of every data center.
-   */
-  static double reads(List<Integer> dataCenterNodes, long lengthMillis) {
-    long perSync = 0;
-    int dcs = dataCenterNodes.size();
-    for (int n : dataCenterNodes) {
-      perSync += (long) n * (n + dcs);
-    }
-    return perSync * SYNCS_PER_EPOCH * 1000.0 / lengthMillis;
-  }
-
-  /**
-   * The epoch length for a room of these data centers: {@code current} while it reads within the
-   * budget and half of it would read more than half the budget; otherwise the shortest of {@code
-   * base} times a power of two (at most {@link Epochs#MAX_STRETCH}) that reads within the budget
-   * (within half of it, when shortening).
-   */
-  static long lengthFor(List<Integer> dataCenterNodes, long base, long current, long budget) {
-    boolean over = reads(dataCenterNodes, current) > budget;
-    double target = over ? budget : budget / 2.0;
-    long length = base;
-    while (length < base * Epochs.MAX_STRETCH && reads(dataCenterNodes, length) > target) {
-      length *= 2;
-    }
-    return over ? length : Math.min(length, current);
-  }
-
   /** Takes the settings documents of the store's last answer, and puts in force any whose time has come. */
   private void readSettings() {
     live.read(coordinator.documents());
@@ -641,32 +512,6 @@ final class Synchronizer {
   private void activateSettings(long nowMillis) {
     if (live.activate(nowMillis)) {
       state.configure(live.current().config());
-    }
-  }
-
-  /**
-   * Warns once when the store answers but no epoch has settled in time for {@link #STALL_EPOCHS}
-   * epochs (the node keeps its last grant and admits from nobody's line meanwhile), and notes when
-   * plans settle again. The usual cause is a propagation lag between data centers that the sync
-   * interval does not leave room for: a plan must settle by the first sync of the epoch after its
-   * tallies' next.
-   */
-  private void watchForStall(long epoch) {
-    long lastPlan = Math.max(applied, joined);
-    if (!stalled && epoch - 1 - lastPlan > STALL_EPOCHS) {
-      stalled = true;
-      log.warn("room '{}': no plan has settled in time for {} epochs of {} ms although the store answers; unless"
-              + " an unreadable report holds the plans (logged before), the data centers see each"
-              + " other's reports with too much lag: the room lengthens its epochs until plans settle in time again",
-          config.roomId(), epoch - 1 - lastPlan, coordinator.epochs().length(epoch));
-    } else if (stalled && applied >= epoch - 2) {
-      // The plan of the epoch before last: the latest a plan can take over (by the late read).
-      stalled = false;
-      log.info("room '{}': plans settle in time again after {} epochs without one", config.roomId(),
-          epoch - 1 - stalledFrom);
-    }
-    if (!stalled) {
-      stalledFrom = lastPlan;
     }
   }
 
@@ -728,103 +573,6 @@ final class Synchronizer {
       }
     }
     return places.sorted();
-  }
-
-  /** How long the line must have stayed empty before the node says that queueing stopped. */
-  static final long QUEUE_QUIET_SECONDS = 60;
-
-  /**
-   * Logs when people start to wait in the room (a plan of the whole room shows a line) and when
-   * nobody has waited for {@link #QUEUE_QUIET_SECONDS}: one line each, never per request or per
-   * epoch.
-   */
-  private void noteQueueing(Plan plan, long now) {
-    drain.note(plan, now);
-    if (plan.waitingUsers() > 0) {
-      emptySince = Long.MIN_VALUE;
-      if (!queueing) {
-        queueing = true;
-        log.info("room '{}': queueing started: {} waiting, {} of {} active users", config.roomId(),
-            plan.waitingUsers(), plan.activeUsers(), live.current().config().totalActiveUsers());
-      }
-    } else if (queueing) {
-      if (emptySince == Long.MIN_VALUE) {
-        emptySince = now;
-      } else if (now - emptySince >= QUEUE_QUIET_SECONDS) {
-        queueing = false;
-        log.info("room '{}': queueing stopped: nobody has waited for {} s", config.roomId(), now - emptySince);
-      }
-    }
-  }
-
-  /**
-   * The tallies the next exchange carries: the latest ones, or while the store fails those the
-   * first failed exchange carried. Notes them as sent (see {@link #lastSent}).
-   */
-  private NavigableMap<Long, Tally> toSend() {
-    NavigableMap<Long, Tally> held = sentBeforeOutage;
-    NavigableMap<Long, Tally> sent = held != null ? held : new TreeMap<>(tallies);
-    if (!sent.isEmpty() && sent.lastKey() > lastSentEpoch) {
-      lastSent = sent.lastEntry().getValue();
-      lastSentEpoch = sent.lastKey();
-    }
-    sentLast = sent;
-    return sent;
-  }
-
-  /**
-   * Whether a node whose exchange failed in {@code epoch} may plan alone now: only once every plan
-   * in force elsewhere counts it silent (see the class comment). The others count it by the latest
-   * tally it sent until that is more than {@link Coordinator#SILENT_AFTER_EPOCHS} epochs old, and a
-   * plan takes over two epochs after its own. Until then it keeps its grant, which they count, so
-   * that a few failed exchanges (timeouts) change nothing, under either policy.
-   */
-  private boolean mayPlanAlone(long epoch) {
-    return lastSentEpoch == Long.MIN_VALUE || epoch >= lastSentEpoch + Coordinator.SILENT_AFTER_EPOCHS + 3;
-  }
-
-  /** This node's own plan for an epoch of an outage (see the class comment). */
-  private Plan alone(long epoch, Tally mine) {
-    RoomConfig config = live.current().config();
-    int active;
-    int perMinute;
-    boolean newArrivals = failurePolicy == FailurePolicy.FAIL_OPEN;
-    if (newArrivals) {
-      active = (int) Math.max(1, ceilDiv(config.totalActiveUsers(), roomNodes));
-      perMinute = (int) Math.max(1, ceilDiv(config.newUsersPerMinute(), roomNodes));
-    } else {
-      Tally published = lastPublished;
-      if (published == null) {
-        return Plan.none(epoch);
-      }
-      // Exactly what the others count this node for while it is silent, by whichever of its last
-      // answered tally and the last it sent reached the store.
-      Tally last = published.silent(config.sessionSeconds());
-      Tally sent = lastSent;
-      Tally maybe = sent != null && sent != published ? sent.silent(config.sessionSeconds()) : last;
-      long activeLimit = Math.max(0, Math.min(last.active(), maybe.active()));
-      long rateLimit = Math.min(last.recentAdmissions(), maybe.recentAdmissions());
-      if (activeLimit <= 0 || rateLimit <= 0) {
-        return Plan.none(epoch);
-      }
-      active = (int) Math.min(Integer.MAX_VALUE, activeLimit);
-      perMinute = (int) Math.min(active, rateLimit);
-    }
-    RoomConfig local = config.toBuilder().totalActiveUsers(active).newUsersPerMinute(Math.min(perMinute, active)).build();
-    // The plan takes over at once and drains the old grant: the slots it had for new arrivals are
-    // not carried; the holders it called who still wait are (they need no slot, see Grant). It
-    // counts every user who checked in here lately, also those who moved here from another node
-    // (which its own tally nets out against that node's count, unseen while the store fails).
-    long here = Math.max(mine.active(), state.checkedInHere(nowSecond()));
-    Tally alone =
-        new Tally(here, mine.reserved(), 0, mine.reserved(), mine.polling(), mine.recentAdmissions(),
-            mine.arrivals(), mine.line(), mine.admittedPlaces());
-    Plan plan = allocator.allocate(SlotAllocator.SettledEpoch.of(local, epoch, List.of(alone), 0, List.of(alone), 0));
-    return newArrivals ? plan : plan.withoutNewArrivals();
-  }
-
-  private static long ceilDiv(long a, long b) {
-    return -Math.floorDiv(-a, b);
   }
 
   /**

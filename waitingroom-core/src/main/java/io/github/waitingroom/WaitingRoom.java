@@ -61,29 +61,25 @@ public final class WaitingRoom implements AutoCloseable {
   private final TicketCodec codec;
   private final NodeState state;
   private final LiveSettings live;
-  private final TicketRate rate;
   private final Synchronizer sync;
-  /** When this node started: a poll before it was counted by another node, or by this one before a restart. */
-  private final long startSecond;
+  /** The admission rule: what each request gets. */
+  private final Decider decider;
   private final String dataCenter;
   private final String nodeId;
-  /** Where every random choice of this node comes from: ThreadLocalRandom, unless a simulation fixes it. */
-  private final RandomGenerator random;
 
   private WaitingRoom(Builder b, Transport transport) {
     this.config = b.config;
     this.keys = b.keys;
-    this.random = b.random;
     this.codec = new TicketCodec(config.roomId(), b.keys, TicketCodec.SEAL_WARNING_INTERVAL, metrics);
     this.dataCenter = b.dataCenter;
     this.nodeId = b.nodeId;
     this.state = new NodeState(config, b.random::nextInt);
     this.live = new LiveSettings(config);
-    this.rate = new TicketRate(b.maxRequestsPerTicket, b.random.nextLong());
+    TicketRate rate = new TicketRate(b.maxRequestsPerTicket, b.random.nextLong());
     this.sync = new Synchronizer(config, state, live, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
         b.dataCenter, b.nodeId,
         b.syncInterval, b.storeBudget, b.failurePolicy, b.backgroundSync, b.random, metrics, b.allocator, b.coordinators);
-    this.startSecond = sync.nowSecond();
+    this.decider = new Decider(config, codec, state, live, rate, sync, metrics, b.random);
     log.info("room '{}' open on node '{}' of data center '{}': {} active users, {} new users a minute, sessions of {} s;"
             + " store {}, {}, epochs of {} ms",
         config.roomId(), b.nodeId, b.dataCenter, config.totalActiveUsers(), config.newUsersPerMinute(),
@@ -108,7 +104,7 @@ public final class WaitingRoom implements AutoCloseable {
    */
   public Decision decide(@Nullable String ticket) {
     long now = sync.nowSecond();
-    return counted(decide(codec.openState(ticket, now), now, true, live.current(now)));
+    return counted(decider.decide(codec.openState(ticket, now), now, true, live.current(now)));
   }
 
   /**
@@ -145,11 +141,11 @@ public final class WaitingRoom implements AutoCloseable {
     long now = sync.nowSecond();
     LiveSettings.Current in = live.current(now);
     TicketState s = codec.openState(session, now);
-    if (s != null && activeAt(s, now, in)) {
-      return counted(decide(s, now, true, in));
+    if (s != null && decider.activeAt(s, now, in)) {
+      return counted(decider.decide(s, now, true, in));
     }
     TicketState p = codec.openState(place, now);
-    return counted(decide(p != null ? p : s, now, mayQueue, in));
+    return counted(decider.decide(p != null ? p : s, now, mayQueue, in));
   }
 
   private Decision counted(Decision d) {
@@ -157,294 +153,9 @@ public final class WaitingRoom implements AutoCloseable {
     return d;
   }
 
-  private Decision decide(@Nullable TicketState t, long now, boolean mayQueue, LiveSettings.Current in) {
-    RoomSettings settings = in.settings();
-    if (t != null) {
-      if (activeAt(t, now, in)) {
-        if (settings.suspended()) {
-          // The session is kept (no ticket to write), and goes on once the room resumes; until
-          // then it waits like everyone, for as long as nobody can tell.
-          return new Decision(Decision.Outcome.WAIT, null, 0, 0, -1, -1, -1, config.refreshSeconds(), now);
-        }
-        // A ticket used far faster than one browser would (a cookie shared by many clients) is
-        // refused for the rest of the window: its requests arrive anew.
-        if (!rate.overLimit(t.place(), now)) {
-          return pass(t, now, settings);
-        }
-        metrics.recordRejection(RoomMetrics.Rejection.TOO_FAST);
-        return arrive(now, mayQueue, in);
-      }
-      if (!t.isActive() && t.lastPoll() > now - config.waitingTimeoutSeconds()) {
-        return settings.queueingMethod() == RoomSettings.QueueingMethod.REJECT
-            ? Decision.REJECTED
-            : keepWaiting(t, now, mayQueue, in);
-      }
-      metrics.recordRejection(t.isActive() && state.revoked(t.place())
-          ? RoomMetrics.Rejection.REVOKED : RoomMetrics.Rejection.EXPIRED);
-    }
-    return arrive(now, mayQueue, in);
-  }
-
-  private boolean activeAt(TicketState t, long now, LiveSettings.Current in) {
-    long first = in.config().firstActiveSlice(now);
-    return t.isActive() && config.sliceOf(t.lastCheckIn()) >= first
-        // Without renewal a session runs from its admission, however often it checks in.
-        && !(in.settings().disableSessionRenewal() && config.sliceOf(t.acceptedAt()) < first)
-        && !state.revoked(t.place());
-  }
-
-  private Decision pass(TicketState t, long now, RoomSettings settings) {
-    if (config.sliceOf(t.lastCheckIn()) >= config.sliceOf(now) || settings.disableSessionRenewal()) {
-      return Decision.PASS_UNCHANGED;
-    }
-    state.checkIn(t, now);
-    return admitted(Decision.Outcome.PASS, t.checkIn(now));
-  }
-
-  private Decision keepWaiting(TicketState t, long now, boolean mayQueue, LiveSettings.Current in) {
-    RoomSettings settings = in.settings();
-    NodeState.Seen seen = state.seen(t.place());
-    if (seen != null && seen.state() != NodeState.State.WAITING) {
-      // Admitted here already (or being admitted by a parallel request of the same ticket). A
-      // request that left with the waiting ticket a moment before (a parallel fetch) gets a
-      // waiting answer that writes no cookie, so the browser keeps the session cookie; a copy
-      // that turns up later arrives anew. A copy never gets the session.
-      long since = seen.admittedAt() > 0 ? seen.admittedAt() : seen.at();
-      return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now, mayQueue, in);
-    }
-    Grant grant = state.grant();
-    Plan next = state.scheduledPlan();
-    if (grant.plan.room().admitted(t.place()) || next != null && next.room().admitted(t.place())
-        || state.admittedElsewhere(t.place())) {
-      // A copy of a ticket that another node admitted: known from that node's latest tally
-      // (about an epoch after the admission, plus the lag between data centers), or from the plan.
-      return arrive(now, mayQueue, in);
-    }
-    // Since when some node has counted it in its line without a break (now, if the count broke):
-    // a plan that counted it and reached its arrival made a slot free for it.
-    long counted = t.countedSince(now);
-    // The node its last poll reached counts it until that poll's due (see NodeState.Polls): unless
-    // that poll came before this node started (its counts may be gone with a restart of this node).
-    state.poll(t.place(), now, counted == Long.MAX_VALUE ? now : counted, t.lastPoll(),
-        t.lastPoll() >= startSecond ? t.due() : 0);
-    if (settings.queueingMethod() == RoomSettings.QueueingMethod.PASSTHROUGH) {
-      return state.admitWaiting(t.place(), now, grant, NodeState.Slot.HELD) == NodeState.Admission.ADMITTED
-          ? admitted(Decision.Outcome.ADMIT, t.admit(now))
-          : waitingUnchanged(now);
-    }
-    if (!in.admitting()) {
-      return waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, t.slowPace(now), now, in);
-    }
-    // A node that saw the place before the plan's tally counted it there, and so holds its slot.
-    // A node that did not (without session affinity a holder's polls go to any node) lets it in
-    // when the room's plans hold its slot elsewhere: turning it away would let later arrivals in
-    // first. Copies of one ticket may so get in once on each node that they reach before the room
-    // knows of the first admission (an epoch and the lag between data centers), never after.
-    NodeState.Seen mine = state.seen(t.place());
-    boolean seenBefore = mine != null && mine.firstSeen() <= grant.tallySecond;
-    boolean fromLine = counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted)
-        && (seenBefore || grant.slotHeldElsewhere(t.place(), counted));
-    // A holder that queued after the tally of a plan that served the whole line (its node had no
-    // slot for new arrivals left) is older than every newcomer still to come: it takes a slot for
-    // new arrivals on whichever node has one, as a newcomer would, not only after the next plan.
-    boolean called = fromLine || seenBefore && grant.called(t.place()) || grant.queuedSinceServedLine(t.arrival());
-    // In a crowd, the first holders of the plan's partial second that this node counted in its line
-    // at the tally take the slots the plan gave it, whoever polls first (see Grant).
-    boolean partial = !fromLine && seen != null && state.inLine(seen, grant.tallySecond) && counted != Long.MAX_VALUE
-        && grant.partialOpen(t.place(), sync.nowMillis());
-    // A poll whose ticket does not carry this node's last answer to its place (another copy of the
-    // ticket polled here since this one last polled anywhere) is a copy's, or a stale retry: it
-    // waits, and only a ticket that carries the latest poll gets in. A browser's polls, one at a
-    // time with the cookie of the last answer, always do.
-    boolean stale = seen != null && t.lastPoll() < seen.at();
-    NodeState.Slot slot = fromLine ? NodeState.Slot.HELD : partial ? NodeState.Slot.PARTIAL : NodeState.Slot.NEW;
-    if ((called || partial) && !stale && state.admitWaiting(t.place(), now, grant, slot) == NodeState.Admission.ADMITTED) {
-      metrics.recordAdmissionFromLine(now - t.arrival());
-      return admitted(Decision.Outcome.ADMIT, t.admit(now));
-    }
-    return waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew() || partial,
-        t.slowPace(now), now, in);
-  }
-
-  private Decision waitingUnchanged(long now) {
-    return new Decision(Decision.Outcome.WAIT, null, 0, 0, 0, 0, 0, 2, now);
-  }
-
-  /**
-   * A newcomer: let in when a slot for new arrivals is left, else given a place in line; or, when
-   * it may not queue yet, challenged with no side effect.
-   */
-  private Decision arrive(long now, boolean mayQueue, LiveSettings.Current in) {
-    RoomSettings.QueueingMethod method = in.settings().queueingMethod();
-    if (method == RoomSettings.QueueingMethod.REJECT) {
-      return Decision.REJECTED;
-    }
-    // In a pre-queue lottery or at random, every newcomer's place carries one arrival second,
-    // and its random tie-break bits alone order it (see LiveSettings).
-    long place = Ticket.place(in.lineSecond() != Long.MIN_VALUE ? in.lineSecond() : now, random.nextInt());
-    Grant grant = state.grant();
-    boolean admitting = in.admitting();
-    boolean passthrough = method == RoomSettings.QueueingMethod.PASSTHROUGH;
-    if (passthrough ? state.admitNew(place, now, grant, true)
-        : admitting && (mayQueue ? state.admitNew(place, now, grant, false) : state.admitNewIfFree(place, now, grant))) {
-      metrics.recordAdmissionOnArrival();
-      return admitted(Decision.Outcome.ADMIT, new TicketState(TicketState.State.ACTIVE, place, now, now, now));
-    }
-    if (!mayQueue) {
-      return Decision.CHALLENGE;
-    }
-    if (!admitting) {
-      state.queueNew(place, now);
-    }
-    Decision d = waiting(Decision.Outcome.QUEUE, TicketState.waiting(place, now), grant, false, 0, now, in);
-    metrics.recordQueued(d);
-    return d;
-  }
-
-  private Decision admitted(Decision.Outcome outcome, TicketState t) {
-    return new Decision(
-        outcome, codec.seal(t), live.current(t.lastCheckIn()).config().sessionSeconds() + config.sliceSeconds(),
-        0, 0, 0, 0, 0, 0);
-  }
-
   /** Whether this node holds a slot for a new arrival now (tests pick a node that admits with it). */
   boolean holdsNewArrivalSlot() {
     return state.grant().hasNew();
-  }
-
-  /** Holders fewer than this many times the room's active-user limit from the front poll faster. */
-  static final int FRONT_ROOMS = 4;
-
-  /** The longest refresh interval near the front of the line (while the room is full). */
-  static final long FRONT_REFRESH_SECONDS = 5;
-
-  /**
-   * The longest refresh interval of a newcomer's first answer: a place that is never polled again
-   * counts in the line for at most twice this and two seconds.
-   */
-  static final long NEWCOMER_REFRESH_SECONDS = 5;
-
-  /**
-   * The refresh interval of a holder queued since the tally of a plan that served the whole line
-   * (its node had given out its slots for new arrivals; another may still have one).
-   */
-  static final long QUEUED_WITH_ROOM_REFRESH_SECONDS = 1;
-
-  /** The refresh interval while a surge no plan has counted leaves a holder's wait unknown. */
-  static final long SURGE_REFRESH_SECONDS = 2;
-
-  /**
-   * A waiting answer.
-   *
-   * @param calledHere whether this node lets the holder in at its next poll
-   * @param slowPace the holder's own pace when it polls slower than told, else 0 (see {@link
-   *     TicketState#slowPace} and {@link NodeState#expect})
-   */
-  private Decision waiting(Decision.Outcome outcome, TicketState t, Grant grant, boolean calledHere, long slowPace, long now,
-      LiveSettings.Current in) {
-    // Before its first plan (a node that just joined the room) the wait is unknown but short.
-    long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
-    Plan.Estimate e;
-    // The least wait a holder the plans have not called yet can be told (see below).
-    long soonest = -1;
-    if (calledHere) {
-      // Called, but not let in at this poll (a parallel request of the same ticket is being
-      // admitted, or the slots for new arrivals ran out): the next poll lets it in.
-      e = new Plan.Estimate(0, 0, 0, 0);
-    } else {
-      // Users who joined the line since the plan's tally, before this holder, are not in it yet:
-      // in a crowd that is thousands of people ahead. The tally counted the second it was taken
-      // in up to that moment: those are in the line.
-      long unseen = 0;
-      long ownUnseen = 0;
-      boolean surge = false;
-      if (grant.tallySecond != Long.MIN_VALUE && t.arrival() >= grant.tallySecond) {
-        surge = state.surgingSince(grant.tallySecond, now);
-        Tally room = grant.plan.room();
-        unseen = Math.max(0, state.roomQueuedBetween(grant.tallySecond, t.arrival() - 1, grant.plan)
-            - (t.arrival() > grant.tallySecond ? room.lineAt(grant.tallySecond) : 0));
-        // Those of its own second with an earlier place come first too: count all who queue in
-        // it (while it runs: at its rate so far), not only those the tally saw. In a surge the
-        // wait is not told (below), and the people ahead shown leave them out.
-        if (!surge) {
-          ownUnseen = Math.max(0, state.roomQueuedIn(t.arrival(), sync.nowMillis(), grant.plan) - room.lineAt(t.arrival()));
-        }
-      }
-      e = grant.plan.estimate(t.arrival(), unseen, sync.departures(), Ticket.shareOfSecondAhead(t.place()), ownUnseen);
-      soonest = sync.secondsUntilNextCall(grant.plan, t.arrival());
-      if (surge) {
-        // A surge since the plan's tally: the holder waits for those of its own second with an
-        // earlier place and for everyone before it, and in a crowd that is thousands spread over
-        // nodes and data centers nobody has heard from since. This node cannot tell how many
-        // (only its own share of the room's arrivals before the surge), so the wait is not
-        // known yet: it asks again every two seconds (every second while the plan served the
-        // whole line, below) until a plan that counted the holder's second takes over (an epoch
-        // or two, plus the store's lag).
-        e = new Plan.Estimate(e.usersAhead(), -1, -1, -1);
-        refresh = SURGE_REFRESH_SECONDS;
-      }
-    }
-    // At random nobody is ahead of anybody: each plan draws its admissions afresh from everyone
-    // waiting, so a holder waits on average for as long as the whole pool takes to be let in
-    // once (N people at R a second: N / R), spread as an exponential wait (25th to 75th
-    // percentile: 0.29 to 1.39 times that). It is shown the whole pool, which may grow.
-    boolean drawn = in.settings().queueingMethod() == RoomSettings.QueueingMethod.RANDOM
-        && t.arrival() == in.lineSecond();
-    if (drawn && !calledHere) {
-      soonest = -1;
-      Plan.Estimate pool = grant.plan.estimate(t.arrival(), 0, sync.departures(), 1.0, 0);
-      long mean = pool.seconds();
-      // Everyone in the room's line: those of the draw's second and any who waited from before it.
-      long waiting = Math.max(1, grant.plan.waitingUsers());
-      e = new Plan.Estimate(waiting, mean, mean < 0 ? -1 : mean * 29 / 100, mean < 0 ? -1 : mean * 139 / 100);
-    }
-    boolean paused = !in.admitting();
-    if (paused) {
-      // Nobody is let in (queueAll, suspended, a pre-queue): the wait is not known until the room opens.
-      e = new Plan.Estimate(e.usersAhead(), -1, -1, -1);
-      refresh = config.refreshSeconds();
-    }
-    if (outcome == Decision.Outcome.QUEUE) {
-      // A newcomer's first answer: it asks again within seconds, so that a place whose holder never
-      // comes back (a bot, a flood of requests without cookies, a closed tab) counts in the line,
-      // and in the estimates told to others, for at most 2 x 5 + 2 s (see NodeState.inLine), not
-      // for two full refresh intervals. Its second answer tells the interval the line asks for.
-      refresh = Math.min(refresh, NEWCOMER_REFRESH_SECONDS);
-    }
-    if (paused) {
-      // the room's refresh interval: nobody is called before it opens
-    } else if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
-      // Near the front: ask again sooner, so a slot that frees is used within seconds.
-      refresh = Math.max(2, Math.min(refresh, e.seconds() / 2));
-    } else if (e.usersAhead() < FRONT_ROOMS * in.config().totalActiveUsers()) {
-      // Within a few rooms' worth of the front a holder may be called any moment, and the
-      // estimate cannot tell when (those called ahead may have gone): ask again within seconds,
-      // so that a called holder takes the slot before giving up, and one who has gone is known to
-      // be gone soon (see NodeState.inLine). Faster still while this node has called holders
-      // who may not have come yet, or slots for new arrivals (Grant.callsOpen).
-      refresh = Math.min(refresh, grant.callsOpen() ? 2 : FRONT_REFRESH_SECONDS);
-    }
-    if (!paused && !drawn && grant.queuedSinceServedLine(t.arrival()) && grant.plan.room().nodes() > 1) {
-      // Queued where the slots for new arrivals ran out while the room served its whole line:
-      // another node may still hold one, and its next poll takes it there (see keepWaiting),
-      // before newcomers who come later. It asks again in a second, not two, until a plan counts
-      // it (in a surge too): meanwhile the room has room (flash20x5 before its crowd: single
-      // newcomers queued for two seconds while the room stood at 35-80 %). It stays in this
-      // node's line for four seconds after such a poll (two intervals and two seconds).
-      refresh = QUEUED_WITH_ROOM_REFRESH_SECONDS;
-    }
-    if (e.seconds() >= 0 && e.seconds() < soonest) {
-      // However few are ahead, nobody uncalled gets in before the next plan that can call them:
-      // the holder is told that wait. It still polls as the wait before it says (near the front,
-      // every two seconds): polling only then came a second late whenever that plan took over
-      // later than the last one did, and the room stood empty meanwhile (LineTest over Redis).
-      e = new Plan.Estimate(e.usersAhead(), soonest, Math.max(e.low(), soonest), Math.max(e.high(), soonest));
-    }
-    long due = state.expect(t.place(), now, refresh, slowPace);
-    long ahead = drawn ? e.usersAhead() : Math.min(e.usersAhead(), t.aheadShown());
-    return new Decision(
-        outcome, codec.seal(t.shown(ahead).countedUntil(now, due)), config.waitingTimeoutSeconds(), ahead,
-        e.seconds(), e.low(), e.high(), refresh, now);
   }
 
   /**
@@ -463,7 +174,7 @@ public final class WaitingRoom implements AutoCloseable {
   public boolean revoke(@Nullable String session) {
     long now = sync.nowSecond();
     TicketState t = codec.openState(session, now);
-    if (t == null || !activeAt(t, now, live.current(now)) || !state.revoke(t, now)) {
+    if (t == null || !decider.activeAt(t, now, live.current(now)) || !state.revoke(t, now)) {
       return false;
     }
     metrics.recordRevoke();

@@ -33,6 +33,15 @@
  * settled epochs; {@link io.github.waitingroom.coordinator.StoreCoordinator} is the default), over
  * the {@link io.github.waitingroom.coordinator.Transport} SPI that any store implements.
  *
+ * <p><b>Inside a node</b>, package-private, one role per class: {@code Decider} (the admission
+ * rule: what each request gets) and {@code WaitingAnswer} (what a waiting holder is told: people
+ * ahead, wait, when to ask again); {@code NodeState} (the places this node knows, counted
+ * lock-free, and its tally) with {@code Seen} (what it counted for one place), {@code Schedule}
+ * (the grant in force and the plan that takes over next), {@code Arrivals} (arrival rates between
+ * two plans) and {@code Revocations}; {@code Synchronizer} (the sync loop) with {@code EpochPacer}
+ * (how long epochs are), {@code Outage} (what a node does while the store fails) and {@code
+ * QueueLog}.
+ *
  * <p>This package holds the public API and the node's own state; {@code coordinator} holds the
  * transport SPI, the report format and the settling of epochs, {@code allocation} the pure plan.
  */

@@ -30,7 +30,7 @@ class FloodTest {
   private static final long HONEST_UNTIL = 200;
   private static final long END = 450;
   /** How long a place that is never polled again counts: its due, and the plan's lag behind the tally. */
-  private static final long BOUND = 2 * WaitingRoom.NEWCOMER_REFRESH_SECONDS + 2 + 3;
+  private static final long BOUND = 2 * WaitingAnswer.NEWCOMER_REFRESH_SECONDS + 2 + 3;
 
   private static final Run base = run(false);
   private static final Run flooded = run(true);

@@ -258,18 +258,18 @@ class PacingTest {
   void theDefaultBudgetKeepsSmallRoomsAtTheSyncIntervalAndStretchesLargeOnes() {
     long budget = WaitingRoom.Builder.DEFAULT_STORE_BUDGET;
     // 10 nodes (2 x 5): 280 reports a second; 100 (10 x 10): 8,000; 1,000 (20 x 50): 280,000 at 1 s.
-    assertThat(Synchronizer.reads(nCopies(2, 5), 1000)).isEqualTo(280.0);
-    assertThat(Synchronizer.lengthFor(nCopies(2, 5), 1000, 1000, budget)).isEqualTo(1000);
-    assertThat(Synchronizer.reads(nCopies(10, 10), 1000)).isEqualTo(8000.0);
-    assertThat(Synchronizer.lengthFor(nCopies(10, 10), 1000, 1000, budget)).isEqualTo(1000);
-    assertThat(Synchronizer.reads(nCopies(20, 50), 1000)).isEqualTo(280_000.0);
-    assertThat(Synchronizer.lengthFor(nCopies(20, 50), 1000, 1000, budget)).isEqualTo(16_000);
+    assertThat(EpochPacer.reads(nCopies(2, 5), 1000)).isEqualTo(280.0);
+    assertThat(EpochPacer.lengthFor(nCopies(2, 5), 1000, 1000, budget)).isEqualTo(1000);
+    assertThat(EpochPacer.reads(nCopies(10, 10), 1000)).isEqualTo(8000.0);
+    assertThat(EpochPacer.lengthFor(nCopies(10, 10), 1000, 1000, budget)).isEqualTo(1000);
+    assertThat(EpochPacer.reads(nCopies(20, 50), 1000)).isEqualTo(280_000.0);
+    assertThat(EpochPacer.lengthFor(nCopies(20, 50), 1000, 1000, budget)).isEqualTo(16_000);
     // Shortened again only once half the length reads at most half the budget.
-    assertThat(Synchronizer.lengthFor(nCopies(20, 20), 1000, 16_000, budget)).isEqualTo(8000);
-    assertThat(Synchronizer.lengthFor(nCopies(20, 50), 1000, 16_000, budget)).isEqualTo(16_000);
-    assertThat(Synchronizer.lengthFor(nCopies(20, 40), 1000, 16_000, budget)).as("12,000 at 16 s").isEqualTo(16_000);
+    assertThat(EpochPacer.lengthFor(nCopies(20, 20), 1000, 16_000, budget)).isEqualTo(8000);
+    assertThat(EpochPacer.lengthFor(nCopies(20, 50), 1000, 16_000, budget)).isEqualTo(16_000);
+    assertThat(EpochPacer.lengthFor(nCopies(20, 40), 1000, 16_000, budget)).as("12,000 at 16 s").isEqualTo(16_000);
     // Never beyond 64 times the sync interval, however many nodes.
-    assertThat(Synchronizer.lengthFor(nCopies(100, 100), 1000, 1000, budget)).isEqualTo(64_000);
+    assertThat(EpochPacer.lengthFor(nCopies(100, 100), 1000, 1000, budget)).isEqualTo(64_000);
   }
 
   private static List<Integer> nCopies(int dataCenters, int nodes) {

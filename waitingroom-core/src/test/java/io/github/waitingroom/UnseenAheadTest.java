@@ -39,10 +39,10 @@ class UnseenAheadTest {
     for (int i = 0; i < 6; i++) {
       node.admitNew(Ticket.place(a + 1, i), a + 1, five, false);
     }
-    assertThat(node.roomQueuedBetween(a, a + 1, plan)).as("one queued here: about ten in the room").isEqualTo(10);
+    assertThat(node.arrivals().roomQueuedBetween(a, a + 1, plan)).as("one queued here: about ten in the room").isEqualTo(10);
     // The holder asking, queued alone in its second, is one, not one on every node.
     node.admitNew(Ticket.place(a + 2, 9), a + 2, five, false);
-    assertThat(node.roomQueuedIn(a + 2, (a + 3) * 1000, plan)).isEqualTo(1);
+    assertThat(node.arrivals().roomQueuedIn(a + 2, (a + 3) * 1000, plan)).isEqualTo(1);
   }
 
   private static Grant grant(Plan plan, long tallySecond, long newSlots) {

@@ -93,7 +93,7 @@ class WaitingRoomTest {
     assertThat(d.waitHighSeconds()).isGreaterThan(80);
     // A minute away, but within a few rooms' worth of the front of a full room: every 5 s, not
     // every 10 s (the configured interval), so a slot that frees is taken before people give up.
-    assertThat(d.refreshSeconds()).isEqualTo(WaitingRoom.FRONT_REFRESH_SECONDS);
+    assertThat(d.refreshSeconds()).isEqualTo(WaitingAnswer.FRONT_REFRESH_SECONDS);
   }
 
   @Test
@@ -116,9 +116,9 @@ class WaitingRoomTest {
     for (int i = 0; i < 40; i++) {
       Decision d = room.decide(null);
       assertThat(d.outcome()).isEqualTo(Decision.Outcome.QUEUE);
-      if (i >= NodeState.SURGE_SLACK) {
+      if (i >= Arrivals.SURGE_SLACK) {
         assertThat(d.waitKnown()).as("told a wait before a plan counted the surge, arrival %d", i).isFalse();
-        assertThat(d.refreshSeconds()).isEqualTo(WaitingRoom.SURGE_REFRESH_SECONDS);
+        assertThat(d.refreshSeconds()).isEqualTo(WaitingAnswer.SURGE_REFRESH_SECONDS);
       }
       double share = Ticket.shareOfSecondAhead(Objects.requireNonNull(codec.openState(d.ticket(), now)).place());
       if (i >= 20 && share > lastShare) {
@@ -128,7 +128,7 @@ class WaitingRoomTest {
     }
     // At its next poll the plan of an epoch after that second has taken over: its share of the
     // other 39 and its own admission, at 20 s each (three admitted in the last minute).
-    cluster.advance(Duration.ofSeconds(WaitingRoom.SURGE_REFRESH_SECONDS));
+    cluster.advance(Duration.ofSeconds(WaitingAnswer.SURGE_REFRESH_SECONDS));
     Decision told = room.decide(Objects.requireNonNull(last).ticket());
     assertThat(told.outcome()).isEqualTo(Decision.Outcome.WAIT);
     assertThat(told.waitSeconds()).isEqualTo(20 * (Math.round(lastShare * 39) + 1));

@@ -100,8 +100,8 @@ public final class StoreCoordinator implements Coordinator {
   private final String publisher;
   private final String dcScope;
   private final Duration retention;
-  /** How time is cut into epochs; written by the sync thread, read by any (see {@link #epochs()}). */
-  private volatile Epochs epochs;
+  /** The documents of the global scope, and the epochs' eras among them. */
+  private final Documents docs;
   private final Map<String, Report> nodes = new HashMap<>();
   private final Map<String, Report> dataCenters = new HashMap<>();
   private final Set<String> unreadableNodes = new HashSet<>();
@@ -134,29 +134,9 @@ public final class StoreCoordinator implements Coordinator {
   private final TreeMap<Long, Long> visibleSums = new TreeMap<>();
   /** The latest epoch of this data center's sum in the global scope of the answer being read. */
   private long sumInAnswer = Long.MIN_VALUE;
-  /**
-   * When (store time) each remembered publisher's value was last in an answer, opening, and not
-   * put there by this node in that same exchange; by scope and name (see {@link #noteVanished}).
-   */
-  private final Map<String, Long> lastPresent = new HashMap<>();
-  /** The publishers whose values left the store before their time, by scope and name. */
-  private final Set<String> vanished = new TreeSet<>();
-  /** Whether the values in {@link #vanished} have been logged since it was last empty. */
-  private boolean loggedVanished;
-  /** The publications of the exchange being read, by scope and name. */
-  private Set<String> publishedNow = Set.of();
-  /** The store's time of the answer being read. */
-  private long answerMillis;
+  /** The publishers whose values left the store before their time (see {@link VanishWatch}). */
+  private final VanishWatch vanish;
 
-  /** Documents this node keeps in the store (see {@link #keep}), by name. */
-  private final Map<String, byte[]> kept = new TreeMap<>();
-  /** When this node last published each kept document, by store epoch. */
-  private final Map<String, Long> keptAt = new HashMap<>();
-  /** The documents of the last answer, opened, by name. */
-  private Map<String, byte[]> documents = Map.of();
-  /** The documents of the latest eras this node knows (see {@link #schedule}), by name. */
-  private final TreeMap<String, byte[]> eraDocuments = new TreeMap<>();
-  private final Set<String> loggedEras = new HashSet<>();
 
   /**
    * A coordinator for one node.
@@ -175,7 +155,8 @@ public final class StoreCoordinator implements Coordinator {
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.dcScope = "dc:" + dataCenter;
     this.retention = Coordinator.retention(config);
-    this.epochs = Epochs.of(epoch);
+    this.vanish = new VanishWatch(config.roomId(), publisher, retention);
+    this.docs = new Documents(config.roomId(), seal, retention, epoch);
   }
 
   /**
@@ -209,7 +190,7 @@ public final class StoreCoordinator implements Coordinator {
     int attempt = 0;
     do {
       long before = clock.getAsLong();
-      guess = epochs.at(before) + 1;
+      guess = epochs().at(before) + 1;
       Report marker = new Report(publisher, 1, guess, new TreeMap<>());
       answer =
           transport.exchange(
@@ -219,9 +200,8 @@ public final class StoreCoordinator implements Coordinator {
                   publication(GLOBAL_SCOPE, dataCenter + JOIN + publisher, marker)),
               retention);
       offset.accept(storeClock(answer) - (before + clock.getAsLong()) / 2);
-      documents = readDocuments(answer.get(GLOBAL_SCOPE));
-      readEras();
-      epoch = epochs.at(clock.getAsLong());
+      docs.read(answer.get(GLOBAL_SCOPE));
+      epoch = epochs().at(clock.getAsLong());
       // The right guess is the next epoch (or the current one, if an epoch began meanwhile).
     } while ((guess > epoch + 1 || guess < epoch) && ++attempt < 2);
     boolean alone = true;
@@ -275,7 +255,7 @@ public final class StoreCoordinator implements Coordinator {
     out.add(publication(dcScope, publisher, own));
     republish(lostNodes, nodes, dcScope, out);
     republish(lostDataCenters, dataCenters, GLOBAL_SCOPE, out);
-    publishKept(epoch, out);
+    docs.publish(epoch, out);
     if (!mySums.isEmpty() && settledAll(mine)) {
       out.add(dataCenterSum());
     } else {
@@ -287,10 +267,9 @@ public final class StoreCoordinator implements Coordinator {
     }
     Map<String, Map<String, byte[]>> answer = transport.exchange(config.roomId(), out, retention);
     long store = storeClock(answer);
-    documents = readDocuments(answer.get(GLOBAL_SCOPE));
-    Epochs before = epochs;
-    readEras();
-    if (epochs != before && !mine.isEmpty() && mine.lastKey() >= epochs.latest().first()) {
+    Epochs before = epochs();
+    docs.read(answer.get(GLOBAL_SCOPE));
+    if (epochs() != before && !mine.isEmpty() && mine.lastKey() >= epochs().latest().first()) {
       // An era that has begun already (this node missed its document while its exchanges
       // failed): the caller withdraws the tallies it made with the old lengths (see
       // Synchronizer), and nothing is settled from them.
@@ -298,14 +277,13 @@ public final class StoreCoordinator implements Coordinator {
     }
     // Never ahead of the store: a node whose clock runs ahead settles nothing the store's clock
     // has not left, and does not forget by it.
-    epoch = Math.min(epoch, epochs.at(store));
+    epoch = Math.min(epoch, epochs().at(store));
     nodes.put(publisher, own);
-    publishedNow = names(out);
-    answerMillis = store;
+    vanish.answer(store, out);
     read(answer.get(dcScope), dcScope, nodes, unreadableNodes, "node", epoch);
     read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
-    noteVanished(dcScope, nodes, publisher);
-    noteVanished(GLOBAL_SCOPE, dataCenters, publishedNow.contains(GLOBAL_SCOPE + "/" + dataCenter) ? dataCenter : "");
+    vanish.note(dcScope, nodes, publisher, epochs());
+    vanish.note(GLOBAL_SCOPE, dataCenters, vanish.publishedNow(GLOBAL_SCOPE, dataCenter) ? dataCenter : "", epochs());
     noteVisible(store);
     if (lastExchangeEpoch < epoch - SILENT_AFTER_EPOCHS) {
       // Back in touch after a gap (a store outage): remember every publisher for a few more
@@ -317,7 +295,7 @@ public final class StoreCoordinator implements Coordinator {
     }
     lastExchangeEpoch = epoch;
     if (epoch > graceUntil) {
-      forgetBefore(epochs.at(epochs.start(epoch) - retention.toMillis()) - 1);
+      forgetBefore(epochs().at(epochs().start(epoch) - retention.toMillis()) - 1);
     }
     lost(answer.get(dcScope), nodes, publisher, lostNodes);
     lost(answer.get(GLOBAL_SCOPE), dataCenters, dataCenter, lostDataCenters);
@@ -343,8 +321,7 @@ public final class StoreCoordinator implements Coordinator {
       // room of one data center).
       Map<String, Map<String, byte[]>> again = transport.exchange(config.roomId(), List.of(dataCenterSum()), retention);
       long storeAgain = storeClock(again);
-      publishedNow = Set.of(GLOBAL_SCOPE + "/" + dataCenter);
-      answerMillis = storeAgain;
+      vanish.answer(storeAgain, List.of(new Transport.Publication(GLOBAL_SCOPE, dataCenter, new byte[0])));
       read(again.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
       noteVisible(storeAgain);
     }
@@ -356,7 +333,7 @@ public final class StoreCoordinator implements Coordinator {
     while (myNodeCounts.size() > Report.EPOCHS_KEPT) {
       myNodeCounts.pollFirstEntry();
     }
-    logVanished();
+    vanish.log();
     return store;
   }
 
@@ -377,9 +354,7 @@ public final class StoreCoordinator implements Coordinator {
         throw new IllegalArgumentException("a document's name must start with " + DOCUMENT + ": " + name);
       }
     }
-    kept.clear();
-    kept.putAll(documents);
-    keptAt.keySet().removeIf(name -> !kept.containsKey(name) && !eraDocuments.containsKey(name));
+    docs.keep(documents);
   }
 
   /**
@@ -406,7 +381,7 @@ public final class StoreCoordinator implements Coordinator {
   /** How time is cut into epochs, as this node last learned it. Any thread may call it. */
   @Override
   public Epochs epochs() {
-    return epochs;
+    return docs.epochs();
   }
 
   /**
@@ -419,55 +394,7 @@ public final class StoreCoordinator implements Coordinator {
    */
   @Override
   public void schedule(Epochs.Era era) {
-    Epochs next = epochs.with(era);
-    if (next == null) {
-      throw new IllegalArgumentException("an era that does not fit " + epochs + ": " + era);
-    }
-    adopt(next, era);
-  }
-
-  private void adopt(Epochs next, Epochs.Era era) {
-    epochs = next;
-    eraDocuments.put(Epochs.documentName(era), Epochs.encode(era));
-    while (eraDocuments.size() > Epochs.ERAS_KEPT - 1) {
-      keptAt.remove(eraDocuments.pollFirstEntry().getKey());
-    }
-  }
-
-  /**
-   * Takes the eras of the last answer's documents that come after the latest this node knows. A
-   * node that has known no era yet (it is joining) takes the earliest as it is: its numbering of
-   * the epochs before that era does not matter, it tallied none of them.
-   */
-  private void readEras() {
-    TreeMap<Long, Epochs.Era> eras = new TreeMap<>();
-    documents.forEach(
-        (name, bytes) -> {
-          if (name.startsWith(Epochs.NAME)) {
-            Epochs.Era era = Epochs.decode(bytes);
-            if (era != null && Epochs.documentName(era).equals(name)) {
-              eras.put(era.first(), era);
-            } else if (loggedEras.add(name)) {
-              log.warn("room '{}': ignoring an epochs document '{}' that this release does not read", config.roomId(),
-                  printable(name));
-            }
-          }
-        });
-    for (Epochs.Era era : eras.values()) {
-      if (era.first() <= epochs.latest().first()) {
-        continue;
-      }
-      Epochs next = epochs.with(era);
-      if (next == null && eraDocuments.isEmpty() && epochs.latest().first() == 0) {
-        next = epochs.anchored(era);
-      }
-      if (next != null) {
-        adopt(next, era);
-        log.info("room '{}': epochs of {} ms from epoch {} on", config.roomId(), era.lengthMillis(), era.first());
-      } else if (loggedEras.add(Epochs.documentName(era))) {
-        log.warn("room '{}': ignoring an era that does not fit this node's epochs {}: {}", config.roomId(), epochs, era);
-      }
-    }
+    docs.schedule(era);
   }
 
   /**
@@ -476,41 +403,7 @@ public final class StoreCoordinator implements Coordinator {
    */
   @Override
   public Map<String, byte[]> documents() {
-    return documents;
-  }
-
-  private void publishKept(long epoch, List<Transport.Publication> out) {
-    Map<String, byte[]> all = new TreeMap<>(kept);
-    all.putAll(eraDocuments);
-    for (Map.Entry<String, byte[]> e : all.entrySet()) {
-      byte[] there = documents.get(e.getKey());
-      Long at = keptAt.get(e.getKey());
-      if (at == null || there == null || !java.util.Arrays.equals(there, e.getValue())
-          || epochs.start(epoch) - epochs.start(at) >= retention.toMillis() / 2) {
-        out.add(new Transport.Publication(GLOBAL_SCOPE, e.getKey(), seal.seal(GLOBAL_SCOPE, e.getKey(), e.getValue())));
-        keptAt.put(e.getKey(), epoch);
-      }
-    }
-  }
-
-  private Map<String, byte[]> readDocuments(@Nullable Map<String, byte[]> values) {
-    if (values == null) {
-      return Map.of();
-    }
-    Map<String, byte[]> out = new TreeMap<>();
-    values.forEach(
-        (who, sealed) -> {
-          if (who.startsWith(DOCUMENT)) {
-            byte[] bytes = seal.open(GLOBAL_SCOPE, who, sealed);
-            if (bytes != null) {
-              out.put(who, bytes);
-            } else if (loggedUnsealed.add(GLOBAL_SCOPE + "/" + who)) {
-              log.warn("room '{}': ignoring a document '{}' in the store that is not sealed with the room's keys",
-                  config.roomId(), printable(who));
-            }
-          }
-        });
-    return out;
+    return docs.opened();
   }
 
   /**
@@ -613,9 +506,7 @@ public final class StoreCoordinator implements Coordinator {
             if (into == dataCenters && who.equals(dataCenter) && !r.tallies().isEmpty()) {
               sumInAnswer = r.latestEpoch(); // as the others read it, even if this node holds a later one
             }
-            if (!publishedNow.contains(scope + "/" + who) && answerMillis != 0) {
-              lastPresent.put(scope + "/" + who, answerMillis);
-            }
+            vanish.present(scope, who);
             Report held = into.get(who);
             boolean silent = r.latestEpoch() < epoch - SILENT_AFTER_EPOCHS;
             if (held == null || !silent || r.latestEpoch() >= held.latestEpoch()) {
@@ -669,80 +560,11 @@ public final class StoreCoordinator implements Coordinator {
         history.movedInto(r.publisher(), last.getKey(), s, live));
   }
 
-  /**
-   * How long before its report's retention runs out a value may leave the store without counting
-   * as vanished: the store expires a dead node's value about when every node forgets its report
-   * (the retention after its last epoch), give or take an epoch of clocks and syncs.
-   */
-  static final int VANISH_MARGIN_EPOCHS = 4;
-
-  /**
-   * Notes the remembered publishers of {@code scope} (but {@code self}) whose values left the
-   * store before their time: missing from the answer, or there but not opening with the room's
-   * keys, while the retention of their latest report has still more than {@value
-   * #VANISH_MARGIN_EPOCHS} epochs to run. A dead node's value stays in the store (silent) until
-   * about then, and a store that loses everything (a flush, a fail-over) has every value back
-   * within an exchange, put back by its publisher or by any node that remembers it (see the class
-   * comment); a value that stays away is being deleted or overwritten by someone without the
-   * room's keys. Such a publisher is not forgotten, and no epoch is settled until its value is
-   * back.
-   */
-  private void noteVanished(String scope, Map<String, Report> remembered, String self) {
-    for (Report r : remembered.values()) {
-      String key = scope + "/" + r.publisher();
-      if (r.publisher().equals(self) || r.publisher().equals(publisher)) {
-        continue;
-      }
-      Long seen = lastPresent.get(key);
-      if (seen != null && seen == answerMillis) {
-        vanished.remove(key);
-        continue;
-      }
-      long due = epochs.start(r.latestEpoch() + 1) + retention.toMillis()
-          - VANISH_MARGIN_EPOCHS * epochs.length(r.latestEpoch());
-      if (seen != null && seen < due) {
-        vanished.add(key);
-      }
-    }
-  }
-
-  private boolean remembered(String key) {
-    int slash = key.indexOf('/');
-    String scope = key.substring(0, slash);
-    String name = key.substring(slash + 1);
-    return scope.equals(GLOBAL_SCOPE) ? dataCenters.containsKey(name) : nodes.containsKey(name);
-  }
-
-  private static Set<String> names(List<Transport.Publication> out) {
-    Set<String> names = new HashSet<>();
-    for (Transport.Publication p : out) {
-      names.add(p.scope() + "/" + p.publisher());
-    }
-    return names;
-  }
-
-  /**
-   * Logs, once until they are all back, the values of publishers this node knew that left the
-   * store before their time (see {@link #noteVanished}): while there are any, no epoch is settled
-   * (see {@link #settled}), as with a report that does not decode, so the nodes plan nothing new
-   * and keep their grants whatever their failure policy.
-   */
-  private void logVanished() {
-    if (vanished.isEmpty()) {
-      loggedVanished = false;
-    } else if (!loggedVanished) {
-      loggedVanished = true;
-      log.error("room '{}': the values of {} left the store before their time (deleted, or overwritten with values"
-              + " that do not open): someone without the room's keys writes to it? No plan is made while they are away",
-          config.roomId(), printable(String.join(", ", vanished)));
-    }
-  }
-
   private void forgetBefore(long epoch) {
     freeSlots.headMap(epoch, false).clear();
-    nodes.values().removeIf(r -> r.latestEpoch() < epoch && !vanished.contains(dcScope + "/" + r.publisher()));
-    dataCenters.values().removeIf(r -> r.latestEpoch() < epoch && !vanished.contains(GLOBAL_SCOPE + "/" + r.publisher()));
-    lastPresent.keySet().removeIf(key -> !remembered(key));
+    nodes.values().removeIf(r -> r.latestEpoch() < epoch && !vanish.away(dcScope, r.publisher()));
+    dataCenters.values().removeIf(r -> r.latestEpoch() < epoch && !vanish.away(GLOBAL_SCOPE, r.publisher()));
+    vanish.forget((scope, name) -> scope.equals(GLOBAL_SCOPE) ? dataCenters.containsKey(name) : nodes.containsKey(name));
     joinedDataCenters.values().removeIf(joined -> joined < epoch);
   }
 
@@ -839,7 +661,7 @@ public final class StoreCoordinator implements Coordinator {
    */
   private void noteVisible(long storeMillis) {
     if (sumInAnswer != Long.MIN_VALUE) {
-      visibleSums.merge(epochs.at(storeMillis), sumInAnswer, Math::max);
+      visibleSums.merge(epochs().at(storeMillis), sumInAnswer, Math::max);
     }
     while (visibleSums.size() > 2 * Report.EPOCHS_KEPT) {
       visibleSums.pollFirstEntry();
@@ -889,7 +711,7 @@ public final class StoreCoordinator implements Coordinator {
     if (room != null && otherDataCenters() && !inTime(s)) {
       return null;
     }
-    if (room == null || !unreadableNodes.isEmpty() || !vanished.isEmpty()) {
+    if (room == null || !unreadableNodes.isEmpty() || vanish.any()) {
       // A report of this data center that does not decode: this node does not know all of its
       // data center's nodes, and would split the data center's slots among too few of them (its
       // data center's sum may still come from a node that reads every report).

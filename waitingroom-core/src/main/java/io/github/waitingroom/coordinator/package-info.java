@@ -17,6 +17,10 @@
  * so what a room reads from the store grows with the square of its size; {@link
  * io.github.waitingroom.coordinator.Epochs} lets a large room stretch its epochs, on every node
  * alike, to stay within a budget.
+ *
+ * <p>{@code StoreCoordinator} keeps the reports it reads and settles the epochs; beside it, {@code
+ * Documents} holds the global scope's documents (settings, and the eras of the epochs) and {@code
+ * VanishWatch} notices values that leave the store before their time (see docs/security.md).
  */
 @NullMarked
 package io.github.waitingroom.coordinator;

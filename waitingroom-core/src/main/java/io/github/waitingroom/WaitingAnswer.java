@@ -1,0 +1,158 @@
+package io.github.waitingroom;
+
+import io.github.waitingroom.allocation.Plan;
+import io.github.waitingroom.allocation.Tally;
+
+/**
+ * What a node tells a holder it keeps waiting: how many people are ahead, the estimated wait and
+ * its range (or that it is not known yet), and when to ask again; and the waiting ticket that
+ * carries the poll. Used by {@link Decider}; thread-safe.
+ */
+final class WaitingAnswer {
+  private final RoomConfig config;
+  private final TicketCodec codec;
+  private final NodeState state;
+  private final Synchronizer sync;
+
+  WaitingAnswer(RoomConfig config, TicketCodec codec, NodeState state, Synchronizer sync) {
+    this.config = config;
+    this.codec = codec;
+    this.state = state;
+    this.sync = sync;
+  }
+
+  /** Holders fewer than this many times the room's active-user limit from the front poll faster. */
+  static final int FRONT_ROOMS = 4;
+
+  /** The longest refresh interval near the front of the line (while the room is full). */
+  static final long FRONT_REFRESH_SECONDS = 5;
+
+  /**
+   * The longest refresh interval of a newcomer's first answer: a place that is never polled again
+   * counts in the line for at most twice this and two seconds.
+   */
+  static final long NEWCOMER_REFRESH_SECONDS = 5;
+
+  /**
+   * The refresh interval of a holder queued since the tally of a plan that served the whole line
+   * (its node had given out its slots for new arrivals; another may still have one).
+   */
+  static final long QUEUED_WITH_ROOM_REFRESH_SECONDS = 1;
+
+  /** The refresh interval while a surge no plan has counted leaves a holder's wait unknown. */
+  static final long SURGE_REFRESH_SECONDS = 2;
+
+  /**
+   * A waiting answer.
+   *
+   * @param calledHere whether this node lets the holder in at its next poll
+   * @param slowPace the holder's own pace when it polls slower than told, else 0 (see {@link
+   *     TicketState#slowPace} and {@link NodeState#expect})
+   */
+  Decision waiting(Decision.Outcome outcome, TicketState t, Grant grant, boolean calledHere, long slowPace, long now,
+      LiveSettings.Current in) {
+    // Before its first plan (a node that just joined the room) the wait is unknown but short.
+    long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
+    Plan.Estimate e;
+    // The least wait a holder the plans have not called yet can be told (see below).
+    long soonest = -1;
+    if (calledHere) {
+      // Called, but not let in at this poll (a parallel request of the same ticket is being
+      // admitted, or the slots for new arrivals ran out): the next poll lets it in.
+      e = new Plan.Estimate(0, 0, 0, 0);
+    } else {
+      // Users who joined the line since the plan's tally, before this holder, are not in it yet:
+      // in a crowd that is thousands of people ahead. The tally counted the second it was taken
+      // in up to that moment: those are in the line.
+      long unseen = 0;
+      long ownUnseen = 0;
+      boolean surge = false;
+      if (grant.tallySecond != Long.MIN_VALUE && t.arrival() >= grant.tallySecond) {
+        surge = state.arrivals().surgingSince(grant.tallySecond, now);
+        Tally room = grant.plan.room();
+        unseen = Math.max(0, state.arrivals().roomQueuedBetween(grant.tallySecond, t.arrival() - 1, grant.plan)
+            - (t.arrival() > grant.tallySecond ? room.lineAt(grant.tallySecond) : 0));
+        // Those of its own second with an earlier place come first too: count all who queue in
+        // it (while it runs: at its rate so far), not only those the tally saw. In a surge the
+        // wait is not told (below), and the people ahead shown leave them out.
+        if (!surge) {
+          ownUnseen = Math.max(0, state.arrivals().roomQueuedIn(t.arrival(), sync.nowMillis(), grant.plan) - room.lineAt(t.arrival()));
+        }
+      }
+      e = grant.plan.estimate(t.arrival(), unseen, sync.departures(), Ticket.shareOfSecondAhead(t.place()), ownUnseen);
+      soonest = sync.secondsUntilNextCall(grant.plan, t.arrival());
+      if (surge) {
+        // A surge since the plan's tally: the holder waits for those of its own second with an
+        // earlier place and for everyone before it, and in a crowd that is thousands spread over
+        // nodes and data centers nobody has heard from since. This node cannot tell how many
+        // (only its own share of the room's arrivals before the surge), so the wait is not
+        // known yet: it asks again every two seconds (every second while the plan served the
+        // whole line, below) until a plan that counted the holder's second takes over (an epoch
+        // or two, plus the store's lag).
+        e = new Plan.Estimate(e.usersAhead(), -1, -1, -1);
+        refresh = SURGE_REFRESH_SECONDS;
+      }
+    }
+    // At random nobody is ahead of anybody: each plan draws its admissions afresh from everyone
+    // waiting, so a holder waits on average for as long as the whole pool takes to be let in
+    // once (N people at R a second: N / R), spread as an exponential wait (25th to 75th
+    // percentile: 0.29 to 1.39 times that). It is shown the whole pool, which may grow.
+    boolean drawn = in.settings().queueingMethod() == RoomSettings.QueueingMethod.RANDOM
+        && t.arrival() == in.lineSecond();
+    if (drawn && !calledHere) {
+      soonest = -1;
+      Plan.Estimate pool = grant.plan.estimate(t.arrival(), 0, sync.departures(), 1.0, 0);
+      long mean = pool.seconds();
+      // Everyone in the room's line: those of the draw's second and any who waited from before it.
+      long waiting = Math.max(1, grant.plan.waitingUsers());
+      e = new Plan.Estimate(waiting, mean, mean < 0 ? -1 : mean * 29 / 100, mean < 0 ? -1 : mean * 139 / 100);
+    }
+    boolean paused = !in.admitting();
+    if (paused) {
+      // Nobody is let in (queueAll, suspended, a pre-queue): the wait is not known until the room opens.
+      e = new Plan.Estimate(e.usersAhead(), -1, -1, -1);
+      refresh = config.refreshSeconds();
+    }
+    if (outcome == Decision.Outcome.QUEUE) {
+      // A newcomer's first answer: it asks again within seconds, so that a place whose holder never
+      // comes back (a bot, a flood of requests without cookies, a closed tab) counts in the line,
+      // and in the estimates told to others, for at most 2 x 5 + 2 s (see NodeState.inLine), not
+      // for two full refresh intervals. Its second answer tells the interval the line asks for.
+      refresh = Math.min(refresh, NEWCOMER_REFRESH_SECONDS);
+    }
+    if (paused) {
+      // the room's refresh interval: nobody is called before it opens
+    } else if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
+      // Near the front: ask again sooner, so a slot that frees is used within seconds.
+      refresh = Math.max(2, Math.min(refresh, e.seconds() / 2));
+    } else if (e.usersAhead() < FRONT_ROOMS * in.config().totalActiveUsers()) {
+      // Within a few rooms' worth of the front a holder may be called any moment, and the
+      // estimate cannot tell when (those called ahead may have gone): ask again within seconds,
+      // so that a called holder takes the slot before giving up, and one who has gone is known to
+      // be gone soon (see NodeState.inLine). Faster still while this node has called holders
+      // who may not have come yet, or slots for new arrivals (Grant.callsOpen).
+      refresh = Math.min(refresh, grant.callsOpen() ? 2 : FRONT_REFRESH_SECONDS);
+    }
+    if (!paused && !drawn && grant.queuedSinceServedLine(t.arrival()) && grant.plan.room().nodes() > 1) {
+      // Queued where the slots for new arrivals ran out while the room served its whole line:
+      // another node may still hold one, and its next poll takes it there (see Decider#keepWaiting),
+      // before newcomers who come later. It asks again in a second, not two, until a plan counts
+      // it (in a surge too): meanwhile the room has room (flash20x5 before its crowd: single
+      // newcomers queued for two seconds while the room stood at 35-80 %). It stays in this
+      // node's line for four seconds after such a poll (two intervals and two seconds).
+      refresh = QUEUED_WITH_ROOM_REFRESH_SECONDS;
+    }
+    if (e.seconds() >= 0 && e.seconds() < soonest) {
+      // However few are ahead, nobody uncalled gets in before the next plan that can call them:
+      // the holder is told that wait. It still polls as the wait before it says (near the front,
+      // every two seconds): polling only then came a second late whenever that plan took over
+      // later than the last one did, and the room stood empty meanwhile (LineTest over Redis).
+      e = new Plan.Estimate(e.usersAhead(), soonest, Math.max(e.low(), soonest), Math.max(e.high(), soonest));
+    }
+    long due = state.expect(t.place(), now, refresh, slowPace);
+    long ahead = drawn ? e.usersAhead() : Math.min(e.usersAhead(), t.aheadShown());
+    return new Decision(
+        outcome, codec.seal(t.shown(ahead).countedUntil(now, due)), config.waitingTimeoutSeconds(), ahead,
+        e.seconds(), e.low(), e.high(), refresh, now);
+  }
+}

@@ -169,7 +169,8 @@ final class Grant {
    * room stood at 94-95 % of its limit while people waited. Twice as many holders from the start
    * gave 96.2-96.6 %, and the front of the line waited longer than it was told. Half an epoch's
    * head start for the first, then five times as many, gave 97.1-97.5 %; four times as many
-   * 96.7-96.9 % with better estimates, six or more no more (benchmarks/README.md, section 17).
+   * 96.7-96.9 % with better estimates, six or more no more (section 17 of the results diary: git
+   * history of benchmarks/README.md).
    */
   boolean partialOpen(long place, long nowMillis) {
     return (place <= partialCut || place <= partialCutLater && nowMillis >= laterFromMillis) && partialSlots.get() > 0;

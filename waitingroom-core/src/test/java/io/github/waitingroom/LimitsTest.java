@@ -125,9 +125,9 @@ class LimitsTest {
    * {@code 5995cae} (the 20th of them), which let a holder that another node of its data center
    * called and reserved in on whichever node it polled: the room went 1 over (21 of 20). A node
    * that has not counted such a holder in its line holds no slot for it, and once the node that
-   * called it stops counting it no tally does, while the node it polls may still let it in (as
-   * benchmarks/README.md section 11 found for the same idea; see its section 13). Reverted; this
-   * seed stays a test.
+   * called it stops counting it no tally does, while the node it polls may still let it in (as the
+   * results diary found for the same idea in its sections 11 and 13: git history of
+   * benchmarks/README.md). Reverted; this seed stays a test.
    */
   @Test
   void aHolderAnotherNodeCalledIsNotLetInWhereNoTallyHoldsItsSlot() {
@@ -178,7 +178,8 @@ class LimitsTest {
   }
 
   /**
-   * Finding 9 in benchmarks/README.md: with parallel requests, total 15 and seed 729770 the peak
+   * Finding 9 of the results diary (git history of benchmarks/README.md): with parallel requests,
+   * total 15 and seed 729770 the peak
    * was 16 in about 5 runs of 6 (places drew their tie-break bits at random; these are the bits of
    * one such run). Node b of data center eu missed its syncs for two seconds, so that eu's sums of
    * two epochs reached the store only after us and ap had settled the next epoch counting eu

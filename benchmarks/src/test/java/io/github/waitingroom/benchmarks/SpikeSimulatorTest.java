@@ -84,7 +84,7 @@ class SpikeSimulatorTest {
   // center next; that node sees its slot reserved by the peer but did not call it, so it turns it
   // away while a later second gets in elsewhere. Letting it in there (5995cae) went over the limit
   // (LimitsTest.aHolderAnotherNodeCalledIsNotLetInWhereNoTallyHoldsItsSlot); see
-  // benchmarks/README.md, section 13. Since section 15 the count includes newcomers let in on
+  // sections 13 and 15 of the results diary (git history of benchmarks/README.md). Since then the count includes newcomers let in on
   // arrival (walk-ins) while a holder queued on a node that had given out its slots, which the
   // simulator did not count before (smoke seed 42: 2 users so inverted, on the cores before and
   // after 1d63f23).

@@ -77,7 +77,7 @@ class SilentDataCenterTest {
    * planned the same epoch from their real sum, which the others never saw: two snapshots of one
    * epoch, and the slots the late data center took under its plan were in neither the other's plan
    * nor its silent count. That let one user too many in ({@code LimitsTest}'s late nodes with
-   * parallel requests, total 15, seed 729770: finding 9 in benchmarks/README.md). A data center now
+   * parallel requests, total 15, seed 729770: finding 9 of the results diary, in the git history of benchmarks/README.md). A data center now
    * plans an epoch only if its sums reached the store in time for no other to count it silent for an
    * epoch whose plan meets that one; one that was late skips those plans, as a silent one would.
    */

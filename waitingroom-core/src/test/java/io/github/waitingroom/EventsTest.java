@@ -1,6 +1,7 @@
 package io.github.waitingroom;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.crypto.tink.KeysetHandle;
@@ -104,6 +105,7 @@ class EventsTest {
   }
 
   @Test
+  @Tag("slow")
   void theLotteryGivesEveryPreQueuedUserTheSameChanceOfEveryRank() {
     int users = 6;
     int runs = 120;
@@ -124,6 +126,7 @@ class EventsTest {
   }
 
   @Test
+  @Tag("slow")
   void randomQueueingGivesEveryoneWaitingTheSameChance() {
     int users = 6;
     int runs = 120;

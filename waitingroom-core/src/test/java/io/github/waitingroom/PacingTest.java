@@ -1,6 +1,7 @@
 package io.github.waitingroom;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Tag;
 
 import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.coordinator.Transport;
@@ -179,6 +180,7 @@ class PacingTest {
   }
 
   @Test
+  @Tag("slow")
   void aRoomThatShrinksShortensItsEpochsAgain() {
     Cluster c = room(new boolean[1]);
     c.advance(Duration.ofSeconds(30));

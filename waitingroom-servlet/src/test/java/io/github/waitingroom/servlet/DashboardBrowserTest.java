@@ -1,6 +1,7 @@
 package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Tag;
 
 import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.ManualClock;
@@ -47,6 +48,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  *
  * <p>The screenshot is kept as a build artifact: {@code target/dashboard.png}.
  */
+@Tag("slow")
 class DashboardBrowserTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final Duration PATIENCE = Duration.ofSeconds(60);

@@ -1,6 +1,7 @@
 package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Tag;
 
 import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.ManualClock;
@@ -40,6 +41,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * (the README's {@code docs/images/sold-out-page.png}, {@code paused-page.png}, {@code
  * countdown-page.png} and {@code random-page.png} are copies).
  */
+@Tag("slow")
 class LiveSettingsBrowserTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final Duration PATIENCE = Duration.ofSeconds(30);

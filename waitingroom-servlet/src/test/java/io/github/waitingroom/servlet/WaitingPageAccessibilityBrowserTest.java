@@ -1,6 +1,7 @@
 package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Tag;
 
 import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.ManualClock;
@@ -34,6 +35,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * sideways; it stops its animation for reduced motion; and the screen reader's live region does
  * not change on every poll.
  */
+@Tag("slow")
 class WaitingPageAccessibilityBrowserTest {
   /** axe-core's browser build, from {@code npm install --prefix ~/.cache/waitingroom-npm axe-core@4.14.1}. */
   static final Path AXE =

@@ -1,6 +1,7 @@
 package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Tag;
 
 import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.ManualClock;
@@ -45,6 +46,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * <p>Screenshots of each page are kept in {@code target/waiting-pages/}; those in the README
  * ({@code docs/images/waiting-page-*.png}) are copies of some.
  */
+@Tag("slow")
 class WaitingPageLanguagesBrowserTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final List<String> LANGUAGES =

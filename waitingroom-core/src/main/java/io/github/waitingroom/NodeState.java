@@ -2,7 +2,7 @@ package io.github.waitingroom;
 
 import static io.github.waitingroom.Seen.NOT_MOVED;
 
-import io.github.waitingroom.allocation.LongList;
+import io.github.waitingroom.internal.LongList;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
 import io.github.waitingroom.Seen.Polls;

@@ -1,6 +1,6 @@
 package io.github.waitingroom;
 
-import io.github.waitingroom.allocation.LongList;
+import io.github.waitingroom.internal.LongList;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.SlotAllocator;
 import io.github.waitingroom.allocation.Tally;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.github.waitingroom.allocation.LongList;
+import io.github.waitingroom.internal.LongList;
 import io.github.waitingroom.allocation.Tally;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.github.waitingroom.coordinator;
 
 import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.allocation.LongList;
+import io.github.waitingroom.internal.LongList;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
 import java.io.IOException;

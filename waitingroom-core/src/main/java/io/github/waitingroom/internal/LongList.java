@@ -1,9 +1,9 @@
-package io.github.waitingroom.allocation;
+package io.github.waitingroom.internal;
 
 import java.util.Arrays;
 
 /**
- * A growable list of {@code long}s without boxing, for building the places of a {@link Tally}
+ * A growable list of {@code long}s without boxing, for building the places of a {@link io.github.waitingroom.allocation.Tally}
  * (the library's own use; not thread-safe).
  */
 public final class LongList {

@@ -149,6 +149,11 @@ final class Synchronizer {
   private boolean sharedDataCenter = true;
   private final LineDrain drain = new LineDrain();
   private final QueueLog queueLog;
+  /**
+   * Whether the room's reports carry a settings version higher than any this node holds (see
+   * {@link Coordinator#roomSettingsVersion()}): it then applies no plan, keeping its grant.
+   */
+  private boolean settingsBehind;
   private final RoomMetrics metrics;
   /** Where the sync jitter and the publisher suffix come from (see WaitingRoom.Builder#random). */
   private final RandomGenerator random;
@@ -262,6 +267,7 @@ final class Synchronizer {
       if (keep != null) {
         coordinator.keep(keep);
       }
+      coordinator.settingsVersion(live.latest().version());
       if (tallied == Long.MIN_VALUE) {
         // Joining: the others may have settled the epochs before this one without this node, so
         // it tallies itself from the epoch after the one it joins in, and admits nobody until
@@ -367,7 +373,7 @@ final class Synchronizer {
           }
           return;
         }
-        Coordinator.Settled s = applied < epoch - 1 ? coordinator.settled(epoch - 1) : null;
+        Coordinator.Settled s = applied < epoch - 1 && !settingsBehind ? coordinator.settled(epoch - 1) : null;
         if (s != null) {
           pacer.pace(s, epoch - 1, false);
           // Every node switches to the plan of epoch e - 1 at the start of epoch e + 1, so that no
@@ -378,12 +384,14 @@ final class Synchronizer {
           apply(p, alone ? 0 : epochs.start(epoch + 1), true, peerReserved(s));
           noteQueueing(p, now);
         }
-        if (s == null && Math.max(applied, joined) < epoch - STALLED_EPOCHS) {
+        if (s == null && !settingsBehind && Math.max(applied, joined) < epoch - STALLED_EPOCHS) {
           // No plan for longer than a plan can come late (the late read applies the one of the
           // epoch before last): the room's epochs are too short for its lag.
           pacer.paceLate(epoch, applied);
         }
-        pacer.watchForStall(epoch, applied, joined);
+        if (!settingsBehind) {
+          pacer.watchForStall(epoch, applied, joined);
+        }
       } catch (RuntimeException e) {
         // A defect, not an outage: keep the grant in force (its tallies keep reporting it).
         if (!closed) {
@@ -459,7 +467,7 @@ final class Synchronizer {
     try {
       coordinator.exchange(joined, outage.toSend(tallies), epoch);
       Coordinator.Settled s = coordinator.settled(tallied);
-      if (s != null) {
+      if (s != null && !settingsBehind) {
         Plan p = plan(s, tallied);
         apply(p, 0, true, peerReserved(s));
         noteQueueing(p, nowSecond());
@@ -507,6 +515,17 @@ final class Synchronizer {
   private void readSettings() {
     live.read(coordinator.documents());
     activateSettings(clock.millis() + offsetMillis);
+    long room = coordinator.roomSettingsVersion();
+    long mine = live.latest().version();
+    if (room > mine && !settingsBehind) {
+      settingsBehind = true;
+      log.error("room '{}': the room's reports carry settings version {}, but this node holds version {} at most (the"
+              + " document is missing from the store, or an older one was written back: someone without the room's keys"
+              + " writes to it?); it plans nothing until it reads version {}", config.roomId(), room, mine, room);
+    } else if (room <= mine && settingsBehind) {
+      settingsBehind = false;
+      log.info("room '{}': settings version {} read; planning again", config.roomId(), mine);
+    }
   }
 
   private void activateSettings(long nowMillis) {

@@ -137,6 +137,24 @@ public interface Coordinator {
    */
   long[] latestAdmitted();
 
+  /**
+   * Tells the coordinator the highest version of the room's live settings this node holds, for it
+   * to publish with this node's reports (see {@link Report#settings()}). Called by the sync thread
+   * before every exchange. The default ignores it.
+   */
+  default void settingsVersion(long version) {}
+
+  /**
+   * The highest settings version that the reports of the last answer carry (this node's own
+   * included), or 0 when the coordinator does not tell. A node that holds no document of that
+   * version (someone who can write to the store deleted it, or wrote an older one back) plans
+   * nothing until it reads it: it never plans by settings older than the room's.
+   */
+  default long roomSettingsVersion() {
+    return 0;
+  }
+
+
   /** This node's data center. */
   String dataCenter();
 

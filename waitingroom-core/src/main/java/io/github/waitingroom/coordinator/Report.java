@@ -19,8 +19,12 @@ import java.util.TreeMap;
  * @param joined the first epoch it has a tally for (a node tallies itself from the epoch it joins
  *     in; it admitted nobody before): publishers that joined after an epoch are left out of it
  * @param tallies tallies by epoch (epoch = store time in milliseconds / epoch length)
+ * @param settings the highest version of the room's live settings its publisher holds (for a data
+ *     center's sum, the highest of its nodes'), 0 for none but its own configuration: a node that
+ *     holds no document of the highest version any report carries plans nothing (see {@link
+ *     Coordinator#roomSettingsVersion()})
  */
-public record Report(String publisher, int nodes, long joined, NavigableMap<Long, Tally> tallies) {
+public record Report(String publisher, int nodes, long joined, NavigableMap<Long, Tally> tallies, long settings) {
 
   /** The format version written by this release, the first field of every encoded report. */
   public static final int FORMAT_VERSION = 3;
@@ -28,9 +32,17 @@ public record Report(String publisher, int nodes, long joined, NavigableMap<Long
   /** How many epochs a report keeps. */
   public static final int EPOCHS_KEPT = 3;
 
+  /** A report that says nothing of the room's settings (version 0). */
+  public Report(String publisher, int nodes, long joined, NavigableMap<Long, Tally> tallies) {
+    this(publisher, nodes, joined, tallies, 0);
+  }
+
   /** Checks the fields and wraps the map read-only. */
   public Report {
     Objects.requireNonNull(publisher, "publisher");
+    if (settings < 0) {
+      throw new IllegalArgumentException("settings must not be negative but was " + settings);
+    }
     if (nodes < 0) {
       throw new IllegalArgumentException("nodes must not be negative but was " + nodes);
     }

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * Encodes {@link Report}s as compact JSON (jackson-core streaming) and decodes them. Thread-safe.
  *
  * <pre>{@code
- * {"v":3,"publisher":"node-1","nodes":1,"joined":e,
+ * {"v":3,"publisher":"node-1","nodes":1,"joined":e,"settings":n,
  *  "tallies":[{"epoch":e,"active":n,"outstandingLine":n,"outstandingNew":n,"reserved":n,
  *              "polling":n,"recent":n,"arrivals":n,"nodes":n,
  *              "line":[[second,count],...],"shared":[[second,count],...],"sharedUnknown":true,
@@ -32,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  * zero) and skips fields it does not know. Decoding is bounded: at most {@value #MAX_BYTES}
  * bytes, {@value #MAX_ENTRIES} line entries, admitted places or check-ins per tally, names of at most 64
  * characters, and counts between 0 and {@value #MAX_COUNT}; anything else is not a report.
- * A tally's {@code nodes} is left out when it is 1 (a node's own tally). Version 3 added it: a
+ * {@code settings} (the highest settings version the publisher holds) is left out when 0; a reader
+ * that does not know it skips it. A tally's {@code nodes} is left out when it is 1 (a node's own tally). Version 3 added it: a
  * data center's weight in the split of slots for new arrivals counts its nodes, and a version 2
  * reader would weigh it otherwise than the others, so it does not read version 3 at all. {@code
  * shared}, {@code sharedUnknown}, {@code reservedPlaces}, {@code checkIns} and {@code
@@ -64,6 +65,9 @@ public final class ReportCodec {
       g.writeStringField("publisher", report.publisher());
       g.writeNumberField("nodes", report.nodes());
       g.writeNumberField("joined", report.joined());
+      if (report.settings() > 0) {
+        g.writeNumberField("settings", report.settings());
+      }
       g.writeArrayFieldStart("tallies");
       for (Map.Entry<Long, Tally> e : report.tallies().entrySet()) {
         Tally t = e.getValue();
@@ -162,6 +166,7 @@ public final class ReportCodec {
       @Nullable String publisher = null;
       int nodes = -1;
       long joined = Long.MIN_VALUE;
+      long settings = 0;
       TreeMap<Long, Tally> tallies = new TreeMap<>();
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
@@ -177,6 +182,7 @@ public final class ReportCodec {
             require(nodes >= 0 && nodes <= 1_000_000, "nodes out of range");
           }
           case "joined" -> joined = integer(p, value, Long.MIN_VALUE + 1, Long.MAX_VALUE);
+          case "settings" -> settings = integer(p, value, 0, Long.MAX_VALUE);
           case "tallies" -> {
             require(value == JsonToken.START_ARRAY, "tallies must be an array");
             while (p.nextToken() == JsonToken.START_OBJECT) {
@@ -191,7 +197,7 @@ public final class ReportCodec {
         throw new IllegalArgumentException("not a report: it lacks publisher, nodes or joined");
       }
       require(tallies.isEmpty() || tallies.firstKey() >= joined, "a tally before joining");
-      return new Report(publisher, nodes, joined, tallies);
+      return new Report(publisher, nodes, joined, tallies, settings);
     } catch (IOException | RuntimeException e) {
       if (e instanceof IllegalArgumentException iae) {
         throw iae;

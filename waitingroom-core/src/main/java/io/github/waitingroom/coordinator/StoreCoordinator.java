@@ -102,6 +102,8 @@ public final class StoreCoordinator implements Coordinator {
   private final Duration retention;
   /** The documents of the global scope, and the epochs' eras among them. */
   private final Documents docs;
+  /** The highest settings version this node holds (see {@link #settingsVersion}). */
+  private long settingsVersion;
   private final Map<String, Report> nodes = new HashMap<>();
   private final Map<String, Report> dataCenters = new HashMap<>();
   private final Set<String> unreadableNodes = new HashSet<>();
@@ -251,7 +253,7 @@ public final class StoreCoordinator implements Coordinator {
   @Override
   public long exchange(long joined, NavigableMap<Long, Tally> mine, long epoch) throws IOException {
     List<Transport.Publication> out = new ArrayList<>(2 + lostNodes.size() + lostDataCenters.size());
-    Report own = new Report(publisher, 1, joined, mine);
+    Report own = new Report(publisher, 1, joined, mine, settingsVersion);
     out.add(publication(dcScope, publisher, own));
     republish(lostNodes, nodes, dcScope, out);
     republish(lostDataCenters, dataCenters, GLOBAL_SCOPE, out);
@@ -376,6 +378,26 @@ public final class StoreCoordinator implements Coordinator {
       }
     }
     return all.sorted();
+  }
+
+  @Override
+  public void settingsVersion(long version) {
+    settingsVersion = version;
+  }
+
+  /**
+   * The highest settings version of the reports this node holds: those of its data center's nodes
+   * and the sums of every data center (each the highest of its nodes'), and its own.
+   */
+  @Override
+  public long roomSettingsVersion() {
+    long highest = settingsVersion;
+    for (Map<String, Report> scope : List.of(nodes, dataCenters)) {
+      for (Report r : scope.values()) {
+        highest = Math.max(highest, r.settings());
+      }
+    }
+    return highest;
   }
 
   /** How time is cut into epochs, as this node last learned it. Any thread may call it. */
@@ -586,7 +608,11 @@ public final class StoreCoordinator implements Coordinator {
   /** This data center's settled sums, as this node publishes them to the global scope. */
   private Transport.Publication dataCenterSum() {
     int count = myNodeCounts.isEmpty() ? 1 : myNodeCounts.lastEntry().getValue();
-    return publication(GLOBAL_SCOPE, dataCenter, new Report(dataCenter, count, dcJoined(), mySums));
+    long settings = settingsVersion;
+    for (Report r : nodes.values()) {
+      settings = Math.max(settings, r.settings());
+    }
+    return publication(GLOBAL_SCOPE, dataCenter, new Report(dataCenter, count, dcJoined(), mySums, settings));
   }
 
   /**

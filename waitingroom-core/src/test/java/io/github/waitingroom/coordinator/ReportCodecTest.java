@@ -60,6 +60,18 @@ class ReportCodecTest {
   }
 
   @Test
+  void theSettingsVersionRoundTripsAndIsLeftOutWhenZero() {
+    Report with = new Report("n", 1, 5, new TreeMap<>(), 7);
+    assertThat(ReportCodec.decode(ReportCodec.encode(with)).settings()).isEqualTo(7);
+    Report without = new Report("n", 1, 5, new TreeMap<>());
+    assertThat(new String(ReportCodec.encode(without), StandardCharsets.UTF_8)).doesNotContain("settings");
+    // A report of an earlier release says nothing of the settings: version 0.
+    assertThat(decode("{\"v\":3,\"publisher\":\"n\",\"nodes\":1,\"joined\":5}").settings()).isZero();
+    assertThatThrownBy(() -> decode("{\"v\":3,\"publisher\":\"n\",\"nodes\":1,\"joined\":5,\"settings\":-1}"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void rejectsOtherVersionsGarbageAndWhatBreaksABound() {
     assertThatThrownBy(() -> decode("{\"v\":4,\"publisher\":\"n\"}")).hasMessageContaining("version 4");
     assertThatThrownBy(() -> decode("{\"v\":2,\"publisher\":\"n\"}")).hasMessageContaining("version 2");

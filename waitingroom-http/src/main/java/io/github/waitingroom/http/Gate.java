@@ -456,14 +456,8 @@ public final class Gate {
     }
   }
 
-  /** Builds a gate; an error of a check that spans settings names the setting it starts with. */
+  /** Builds a gate; {@link GateOptions#buildGate} turns an error of a check that spans settings into a {@link SettingException}. */
   static Gate build(GateOptions<?> options) {
-    try {
-      return new Gate(options);
-    } catch (SettingException e) {
-      throw e;
-    } catch (IllegalArgumentException e) {
-      throw GateSettings.blame(options, e);
-    }
+    return new Gate(options);
   }
 }

@@ -73,7 +73,16 @@ public abstract class GateOptions<B extends GateOptions<B>> implements PageOptio
    * @throws SettingException naming the first bad setting
    */
   protected final Gate buildGate() {
-    return Gate.build(this);
+    try {
+      return Gate.build(this);
+    } catch (SettingException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      // A check that spans settings: blame the setting its message starts with.
+      Setting<?> blamed = GateSettings.blamed(String.valueOf(e.getMessage()));
+      throw new SettingException(blamed.name(), SettingException.Source.CODE, blamed.name(),
+          Setting.shown(get(blamed)), String.valueOf(e.getMessage()), e);
+    }
   }
 
   @SuppressWarnings("unchecked")

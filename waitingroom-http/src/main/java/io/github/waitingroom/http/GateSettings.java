@@ -373,19 +373,8 @@ public final class GateSettings {
     }
   }
 
-  /**
-   * The error of a check that spans settings, which threw {@code e} while a gate was built from
-   * {@code options}: a {@link SettingException} naming the setting its message starts with.
-   */
-  static SettingException blame(GateOptions<?> options, IllegalArgumentException e) {
-    String message = String.valueOf(e.getMessage());
-    Setting<?> blamed = blamed(message);
-    return new SettingException(
-        blamed.name(), SettingException.Source.CODE, blamed.name(), Setting.shown(options.get(blamed)), message, e);
-  }
-
   /** The setting an error of the build names first: its message starts with it. */
-  private static Setting<?> blamed(String message) {
+  static Setting<?> blamed(String message) {
     if (message.startsWith("waiting page template")) {
       return TEMPLATE;
     }

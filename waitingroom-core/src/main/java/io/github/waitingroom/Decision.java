@@ -67,6 +67,31 @@ public record Decision(
   /** An active user's request whose ticket needs no change; shared, allocation-free. */
   static final Decision PASS_UNCHANGED = new Decision(Outcome.PASS, null, 0, 0, 0, 0, 0, 0, 0);
 
+  /**
+   * A challenge that the caller answers without asking the room (the HTTP layer's proof of work or
+   * human check): no ticket, nobody ahead, the wait unknown.
+   *
+   * @param refreshSeconds after how many seconds the challenge page asks again
+   * @param viewTime when (epoch second) the decision was made
+   * @return the decision
+   */
+  public static Decision challenge(long refreshSeconds, long viewTime) {
+    return new Decision(Outcome.CHALLENGE, null, 0, 0, -1, -1, -1, refreshSeconds, viewTime);
+  }
+
+  /**
+   * A waiting answer that the caller makes up without asking the room (the HTTP layer's infinite
+   * queue for a flagged client): no ticket, the wait unknown.
+   *
+   * @param usersAhead how many users the page says are ahead
+   * @param refreshSeconds after how many seconds the waiting page asks again
+   * @param viewTime when (epoch second) the counts were gathered
+   * @return the decision
+   */
+  public static Decision waitingWithoutEstimate(long usersAhead, long refreshSeconds, long viewTime) {
+    return new Decision(Outcome.WAIT, null, 0, usersAhead, -1, -1, -1, refreshSeconds, viewTime);
+  }
+
   /** Whether the request goes on to the application. */
   public boolean letsThrough() {
     return outcome == Outcome.PASS || outcome == Outcome.ADMIT;

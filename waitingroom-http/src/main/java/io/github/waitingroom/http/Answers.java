@@ -74,7 +74,7 @@ final class Answers {
    */
   GateResponse infiniteQueue(GateRequest request, @Nullable String setCookie) {
     RoomStatus s = room.status();
-    Decision d = Decisions.waiting(Math.max(1, s.waitingUsers()), room.config().refreshSeconds(), s.now());
+    Decision d = Decision.waitingWithoutEstimate(Math.max(1, s.waitingUsers()), room.config().refreshSeconds(), s.now());
     if (QueryFlags.wantsJson(request, statusParam)) {
       return json(d, setCookie, waitingStatus, request);
     }
@@ -84,7 +84,7 @@ final class Answers {
   /** The challenge page, or its JSON status, for a newcomer the room would put in line. */
   GateResponse challenge(Friction.Challenged c, @Nullable String setCookie, GateRequest request, long now,
       String widgetSources) {
-    Decision d = Decisions.challenge(c.remainingSeconds(), now);
+    Decision d = Decision.challenge(c.remainingSeconds(), now);
     RoomSettings settings = room.settings();
     if (QueryFlags.wantsJson(request, statusParam)) {
       String tag = pages.plainTag(request.acceptLanguage());

@@ -44,11 +44,9 @@ import org.jspecify.annotations.Nullable;
  * gave (see {@link WaitingRoom#decide(String, String)}).
  *
  * <p><b>Friction</b> ({@link Builder#proofOfWork}, {@link Builder#humanCheck}): while people wait,
- * a newcomer the room would put in line gets a challenge page (the waiting page with {@code
- * challenge} true) instead of a place, and its place once it has solved the proof of work, passed
- * the human check, or (within a {@linkplain Builder#noScriptPlaces budget}, none by default)
- * waited out the {@linkplain Builder#challengePenalty penalty}; see the README
- * ("Bots and floods"). An admitted or waiting visitor's request costs what it costs without.
+ * a newcomer the room would put in line gets a challenge page instead of a place, and its place
+ * once it has met the challenge (see those settings and the README, "Bots and floods"). An
+ * admitted or waiting visitor's request costs what it costs without.
  *
  * <p>Thread-safe (its one piece of state, the {@linkplain Builder#noScriptPlaces no-script budget}, is
  * held in atomic words); {@link #handle} calls {@link WaitingRoom#decide}, which takes no
@@ -90,9 +88,6 @@ public final class Gate {
   /** The default {@linkplain Builder#challengePenalty penalty} of a newcomer who solves no challenge. */
   public static final Duration DEFAULT_CHALLENGE_PENALTY = GateSettings.DEFAULT_CHALLENGE_PENALTY;
 
-  // The roles a gate is made of, each in its own package-private class: PathRules (routing),
-  // CookiePolicy, PageModel (texts, template values), Answers (headers, JSON, pages), Csp,
-  // Friction (proof of work, human check, infinite queue), PageScripts (the page's scripts).
   private final WaitingRoom room;
   private final PathRules paths;
   private final CookiePolicy cookies;
@@ -100,6 +95,7 @@ public final class Gate {
   private final Answers answers;
   /** With friction on ({@link Builder#proofOfWork} or {@link Builder#humanCheck}), its challenges; else {@code null}. */
   private final @Nullable Friction friction;
+  private final RequestReader reader;
   private final int rejectStatus;
   private final boolean revoke;
   private final boolean corsPassThrough;
@@ -122,112 +118,207 @@ public final class Gate {
     this.friction = b.get(GateSettings.PROOF_OF_WORK) > 0 || b.get(GateSettings.HUMAN_CHECK) != null
         ? new Friction(b, cookies, answers, statusParam)
         : null;
+    this.reader = new RequestReader(cookies, friction);
   }
 
   /**
-   * Starts building a gate around a room that the caller owns (and closes).
+   * {@return a builder with every setting at its default, of a gate around a room}
    *
-   * @param room the room; its id names the cookie unless {@link Builder#cookieName} says otherwise
-   * @return a builder with every setting at its default
+   * @param room the room, which the caller owns (and closes); its id names the cookies by default
    */
   public static Builder builder(WaitingRoom room) {
     return new Builder(room);
   }
 
-  /**
-   * The room behind this gate.
-   *
-   * @return the room
-   */
+  /** {@return the room behind this gate} */
   public WaitingRoom room() {
     return room;
   }
 
-  /**
-   * Which paths the room guards.
-   *
-   * @return the path rules
-   */
+  /** {@return which paths the room guards} */
   public PathRules paths() {
     return paths;
   }
 
-  /**
-   * The session cookie's name: the cookie that holds the ticket of an answer that lets the request
-   * through. Default: {@code wr_<roomId>}, the name of the single cookie of earlier versions.
-   *
-   * @return the name
-   */
+  /** {@return the session cookie's name} Default: {@code wr_<roomId>}, the single cookie of earlier versions. */
   public String cookieName() {
     return cookies.sessionName();
   }
 
-  /**
-   * The place cookie's name: the cookie that holds the ticket of an answer that keeps the request
-   * waiting (the visitor's place in line), {@link #cookieName()} with {@code _q} appended. A
-   * {@code __Host-} or {@code __Secure-} prefix carries over, with the same attributes.
-   *
-   * @return the name
-   */
+  /** {@return the place cookie's name} It is {@link #cookieName()} with {@code _q} appended, prefix included. */
   public String placeCookieName() {
     return cookies.placeName();
   }
 
-  /**
-   * When the cookie is {@code Secure}: {@link CookieSecure#ALWAYS} when its name or {@code
-   * SameSite=None} demand it, else as configured.
-   *
-   * @return the effective setting
-   */
+  /** {@return the challenge cookie's name} It is {@link #cookieName()} with {@code _c} appended. */
+  public String frictionCookieName() {
+    return cookies.frictionName();
+  }
+
+  /** {@return when the cookies are {@code Secure}} {@code ALWAYS} when the name or {@code SameSite=None} demand it. */
   public CookieSecure cookieSecure() {
     return cookies.secure();
   }
 
-  /**
-   * The cookie's {@code SameSite}.
-   *
-   * @return the setting
-   */
+  /** {@return the cookie's {@code SameSite}} */
   public SameSite cookieSameSite() {
     return cookies.sameSite();
   }
 
-  /**
-   * The HTTP status of waiting responses.
-   *
-   * @return 200, 202 or 429
-   */
+  /** {@return the HTTP status of waiting responses} 200, 202 or 429. */
   public int waitingStatus() {
     return answers.waitingStatus();
   }
 
-  /**
-   * The HTTP status of the "sold out" page (and its JSON status) while the room takes no new
-   * users ({@link RoomSettings.QueueingMethod#REJECT}).
-   *
-   * @return 200, 403, 410, 429 or 503
-   */
+  /** {@return the HTTP status of the "sold out" page} See {@link RoomSettings.QueueingMethod#REJECT}. */
   public int rejectStatus() {
     return rejectStatus;
   }
 
-  /**
-   * Whether the application may end a visitor's session ({@link Builder#revoke}).
-   *
-   * @return whether revoke is on
-   */
+  /** {@return the query flag that asks for the JSON status only} */
+  public String statusParam() {
+    return statusParam;
+  }
+
+  /** {@return whether the application may end a visitor's session} ({@link Builder#revoke}) */
   public boolean revokeOn() {
     return revoke;
   }
 
+  /** {@return whether CORS preflights pass on to the application} ({@link Builder#corsPassThrough}) */
+  public boolean corsPassThrough() {
+    return corsPassThrough;
+  }
+
+  /** {@return whether newcomers face a challenge while people wait} Adapters then read its cookie. */
+  public boolean frictionOn() {
+    return friction != null;
+  }
+
+  /** {@return the languages the waiting page has texts for} Shipped and added ones. */
+  public Set<String> languages() {
+    return pages.languages();
+  }
+
   /**
-   * Whether a response header is the {@linkplain #REVOKE_HEADER revoke header}, in any case.
+   * {@return the language a request gets} The {@code language} setting if set, else the best of
+   * its {@code Accept-Language} that the room has texts for, else {@code defaultLanguage}.
    *
-   * @param name a header name
-   * @return whether it is {@value #REVOKE_HEADER}
+   * @param acceptLanguage the header, or {@code null}
    */
-  public static boolean revokeHeader(String name) {
-    return REVOKE_HEADER.equalsIgnoreCase(name);
+  public String languageFor(@Nullable String acceptLanguage) {
+    return pages.languageFor(acceptLanguage);
+  }
+
+  /**
+   * {@return whether a path lies under the guarded prefix, ignored paths included}
+   *
+   * @param path the path within the application, decoded
+   */
+  public boolean covers(String path) {
+    return PathRules.under(path, paths.prefix());
+  }
+
+  /**
+   * {@return whether a request is a CORS preflight} An {@code OPTIONS} request with both {@code
+   * Origin} and {@code Access-Control-Request-Method}, whatever their values (empty ones too).
+   *
+   * @param method the HTTP method
+   * @param origin the {@code Origin} header, or {@code null}
+   * @param accessControlRequestMethod the {@code Access-Control-Request-Method} header, or {@code null}
+   */
+  public static boolean isPreflight(
+      String method, @Nullable String origin, @Nullable String accessControlRequestMethod) {
+    return "OPTIONS".equals(method) && origin != null && accessControlRequestMethod != null;
+  }
+
+  /**
+   * The gate's own answer to a CORS preflight ({@link #isPreflight}) on a path the room {@linkplain
+   * #covers covers} unless {@linkplain Builder#corsPassThrough pass-through} is on: {@code 204}
+   * with no {@code Access-Control-Allow-*} header, which refuses the cross-origin request; no
+   * cookie, nothing counted. Adapters ask this before {@link #decides}, after their bypass rules, so
+   * that a preflight never reaches application code, which could act on it.
+   *
+   * @param method the HTTP method
+   * @param origin the {@code Origin} header, or {@code null}
+   * @param accessControlRequestMethod the {@code Access-Control-Request-Method} header, or {@code null}
+   * @return the answer to write, or {@code null} to go on as usual
+   */
+  public @Nullable GateResponse preflight(
+      String method, @Nullable String origin, @Nullable String accessControlRequestMethod) {
+    return corsPassThrough || !isPreflight(method, origin, accessControlRequestMethod) ? null : Answers.PREFLIGHT;
+  }
+
+  /**
+   * Whether the room decides a request: by the {@linkplain PathRules path rules}, except a CORS
+   * preflight, which {@link #preflight} answered or, with pass-through on, goes on untouched
+   * (queueing it would only add phantom users). Any other {@code OPTIONS} is decided like a {@code GET}.
+   *
+   * @param method the HTTP method
+   * @param rawPath the path as the client sent it, after the context path (percent-escapes and
+   *     path parameters intact)
+   * @param path the path within the application as the server decoded it
+   * @param origin the {@code Origin} header, or {@code null}
+   * @param accessControlRequestMethod the {@code Access-Control-Request-Method} header, or {@code null}
+   * @return whether to call {@link #handle}; if not, the request passes untouched
+   */
+  public boolean decides(
+      String method,
+      String rawPath,
+      String path,
+      @Nullable String origin,
+      @Nullable String accessControlRequestMethod) {
+    return !isPreflight(method, origin, accessControlRequestMethod) && paths.guards(method, rawPath, path);
+  }
+
+  /**
+   * Decides a request on its two tickets ({@link WaitingRoom#decide(String, String)}) and says what
+   * to do with it; the new ticket, if any, goes to the session or the place cookie (see above).
+   *
+   * @param request the request, for which {@link #decides} said yes
+   * @return pass it on or answer it, with the new ticket cookie either way
+   */
+  public GateResponse handle(GateRequest request) {
+    Friction f = friction;
+    return f == null ? answers.respond(room.decide(request.ticket(), request.place()), request) : f.handle(request);
+  }
+
+  /**
+   * Like {@link #handle}, without blocking: a newcomer's {@linkplain Builder#humanCheck human check}
+   * completes when the service has answered. For an event loop: call it when {@link #mayBlock}
+   * says so, and {@link #handle} otherwise, which costs no future.
+   *
+   * @param request the request, for which {@link #decides} said yes
+   * @return the answer
+   */
+  public CompletionStage<GateResponse> handleAsync(GateRequest request) {
+    Friction f = friction;
+    if (f == null || !f.mayBlock(request)) {
+      return CompletableFuture.completedFuture(handle(request));
+    }
+    return f.handleAsync(request);
+  }
+
+  /**
+   * {@return whether {@link #handle} may wait for I/O on this request} It carries a token for the
+   * {@linkplain Builder#humanCheck human check}, as only a newcomer's request can.
+   *
+   * @param request the request
+   */
+  public boolean mayBlock(GateRequest request) {
+    Friction f = friction;
+    return f != null && f.mayBlock(request);
+  }
+
+  /**
+   * {@return whether the gate's answer never lets the request through} It asks for the JSON status
+   * only ({@link #statusParam()}), as polls, proofs of work and human-check tokens do; an adapter
+   * answering off its own thread then needs no way back to the application.
+   *
+   * @param request the request
+   */
+  public boolean alwaysAnswers(GateRequest request) {
+    return QueryFlags.hasFlag(request.query(), statusParam);
   }
 
   /**
@@ -251,221 +342,44 @@ public final class Gate {
   }
 
   /**
-   * The {@code Set-Cookie} value that deletes the session cookie: the same name, path and
+   * {@return the {@code Set-Cookie} value that deletes the session cookie} The same name, path and
    * attributes, empty, {@code Max-Age=0}.
    *
    * @param request the request
-   * @return the header value
    */
   public String deleteCookie(GateRequest request) {
     return cookies.deleteSession(request);
   }
 
   /**
-   * The query flag that asks for the JSON status only.
+   * {@return whether a response header is the {@linkplain #REVOKE_HEADER revoke header}, in any case}
    *
-   * @return the flag's name
+   * @param name a header name
    */
-  public String statusParam() {
-    return statusParam;
+  public static boolean revokeHeader(String name) {
+    return REVOKE_HEADER.equalsIgnoreCase(name);
   }
 
   /**
-   * Whether a path lies under the guarded prefix, ignored paths included.
+   * {@return whether a response header would let a shared cache keep the response}
+   * ({@code Cache-Control}, {@code Expires}, {@code Surrogate-Control}, {@code *CDN-Cache-Control}):
+   * an adapter drops these from an application response that sets a ticket cookie.
    *
-   * @param path the path within the application, decoded
-   * @return whether the path is the room's
+   * @param name a header name, in any case
    */
-  public boolean covers(String path) {
-    return PathRules.under(path, paths.prefix());
-  }
-
-  /**
-   * Whether a request is a CORS preflight: an {@code OPTIONS} request with both {@code Origin} and
-   * {@code Access-Control-Request-Method}, whatever their values (empty ones too).
-   *
-   * @param method the HTTP method
-   * @param origin the {@code Origin} header, or {@code null}
-   * @param accessControlRequestMethod the {@code Access-Control-Request-Method} header, or {@code null}
-   * @return whether it is a preflight
-   */
-  public static boolean isPreflight(
-      String method, @Nullable String origin, @Nullable String accessControlRequestMethod) {
-    return "OPTIONS".equals(method) && origin != null && accessControlRequestMethod != null;
-  }
-
-  /**
-   * Whether CORS preflights pass on to the application ({@link Builder#corsPassThrough}).
-   *
-   * @return whether pass-through is on
-   */
-  public boolean corsPassThrough() {
-    return corsPassThrough;
-  }
-
-  /**
-   * The gate's own answer to a CORS preflight ({@link #isPreflight}) on a path the room {@linkplain
-   * #covers covers}, or {@code null} when the request is no preflight or {@linkplain
-   * Builder#corsPassThrough pass-through} is on. Adapters ask this before {@link #decides}, after
-   * their bypass rules, and write the answer as they write any other: a preflight then never
-   * reaches application code, which could act on it (a servlet's {@code service} books on any
-   * method). The answer is {@code 204} with no {@code Access-Control-Allow-*} header, so the
-   * browser refuses the cross-origin request it asked about; no cookie, nothing counted.
-   *
-   * @param method the HTTP method
-   * @param origin the {@code Origin} header, or {@code null}
-   * @param accessControlRequestMethod the {@code Access-Control-Request-Method} header, or {@code null}
-   * @return the answer to write, or {@code null} to go on as usual
-   */
-  public @Nullable GateResponse preflight(
-      String method, @Nullable String origin, @Nullable String accessControlRequestMethod) {
-    return corsPassThrough || !isPreflight(method, origin, accessControlRequestMethod) ? null : Answers.PREFLIGHT;
-  }
-
-  /**
-   * Whether the room decides a request. A CORS preflight ({@link #isPreflight}) never is: with
-   * {@linkplain Builder#corsPassThrough pass-through} on it goes on to the application untouched
-   * (browsers never send cookies with it, and queueing it would only add phantom users), and
-   * otherwise the adapter has already written {@link #preflight}'s answer. Every other {@code
-   * OPTIONS} request is decided like a {@code GET}. Then the {@linkplain PathRules path rules} apply.
-   *
-   * @param method the HTTP method
-   * @param rawPath the path as the client sent it, after the context path (percent-escapes and
-   *     path parameters intact)
-   * @param path the path within the application as the server decoded it
-   * @param origin the {@code Origin} header, or {@code null}
-   * @param accessControlRequestMethod the {@code Access-Control-Request-Method} header, or {@code null}
-   * @return whether to call {@link #handle}; if not, the request passes untouched
-   */
-  public boolean decides(
-      String method,
-      String rawPath,
-      String path,
-      @Nullable String origin,
-      @Nullable String accessControlRequestMethod) {
-    return !isPreflight(method, origin, accessControlRequestMethod) && paths.guards(method, rawPath, path);
-  }
-
-  /**
-   * Decides a request on its two tickets ({@link WaitingRoom#decide(String, String)}) and says what
-   * to do with it. The new ticket, if any, goes to the session cookie ({@link #cookieName()}) when
-   * the decision lets the request through and to the place cookie ({@link #placeCookieName()})
-   * otherwise, so a waiting answer never overwrites a session.
-   *
-   * @param request the request, for which {@link #decides} said yes
-   * @return pass it on or answer it, with the new ticket cookie either way
-   */
-  public GateResponse handle(GateRequest request) {
-    Friction f = friction;
-    return f == null ? answers.respond(room.decide(request.ticket(), request.place()), request) : f.handle(request);
-  }
-
-  /**
-   * Like {@link #handle}, without blocking: the one answer that waits for I/O, a newcomer's
-   * {@linkplain Builder#humanCheck human check}, completes when the service has answered. For an
-   * event loop (the WebFlux filter): call it when {@link #mayBlock} says so, and {@link #handle}
-   * otherwise, which costs no future.
-   *
-   * @param request the request, for which {@link #decides} said yes
-   * @return the answer
-   */
-  public CompletionStage<GateResponse> handleAsync(GateRequest request) {
-    Friction f = friction;
-    if (f == null || !f.mayBlock(request)) {
-      return CompletableFuture.completedFuture(handle(request));
-    }
-    return f.handleAsync(request);
-  }
-
-  /**
-   * Whether {@link #handle} may wait for I/O on this request: it carries a token for the
-   * {@linkplain Builder#humanCheck human check}. Only a newcomer's request can; an admitted or
-   * waiting visitor's never does.
-   *
-   * @param request the request
-   * @return whether to call {@link #handleAsync} on an event loop
-   */
-  public boolean mayBlock(GateRequest request) {
-    Friction f = friction;
-    return f != null && f.mayBlock(request);
-  }
-
-  /**
-   * Whether the gate's answer to a request never lets it through, whatever the room decides: it
-   * asks for the JSON status only ({@link #statusParam()}), which the waiting page's polls, the
-   * proof of work and the human check's token all do. An adapter that answers a request off its
-   * own thread (the servlet filter, for a human check that {@link #mayBlock}) needs no way back to
-   * the application then.
-   *
-   * @param request the request
-   * @return whether {@link #handle} answers it
-   */
-  public boolean alwaysAnswers(GateRequest request) {
-    return QueryFlags.hasFlag(request.query(), statusParam);
-  }
-
-  /**
-   * Whether the gate uses the client's address for this request: with friction on, always (a
-   * newcomer's challenge is bound to its address, and the human check passes it on). An adapter
-   * reads the address into {@link GateRequest#remoteAddress()} only then.
-   *
-   * @param rawQuery the raw query string, or {@code null}
-   * @return whether to pass the client's address
-   */
-  public boolean wantsRemoteAddress(@Nullable String rawQuery) {
-    Friction f = friction;
-    return f != null && f.wantsRemoteAddress(rawQuery);
-  }
-
-  /**
-   * The name of the cookie that holds a newcomer's challenge (or a flagged client's infinite-queue
-   * marker): {@link #cookieName()} with {@code _c} appended, with the same attributes.
-   *
-   * @return the name
-   */
-  public String frictionCookieName() {
-    return cookies.frictionName();
-  }
-
-  /**
-   * Whether newcomers face a challenge while people wait ({@link Builder#proofOfWork} or {@link
-   * Builder#humanCheck}): adapters then read the {@linkplain #frictionCookieName() challenge cookie}.
-   *
-   * @return whether friction is on
-   */
-  public boolean frictionOn() {
-    return friction != null;
-  }
-
-  /**
-   * The language a request gets: the {@code language} setting if set, else the best of its {@code
-   * Accept-Language} that the room has texts for, else {@code defaultLanguage}.
-   *
-   * @param acceptLanguage the header, or {@code null}
-   * @return a language tag the room has texts for ({@code en}, {@code pt}, {@code zh})
-   */
-  public String languageFor(@Nullable String acceptLanguage) {
-    return pages.languageFor(acceptLanguage);
-  }
-
-  /**
-   * The languages the waiting page has texts for: the shipped ones and those added by the
-   * messages directory or the class path.
-   *
-   * @return the language tags
-   */
-  public Set<String> languages() {
-    return pages.languages();
+  public static boolean cachingHeader(String name) {
+    String n = name.toLowerCase(Locale.ROOT);
+    return n.equals("cache-control") || n.equals("expires") || n.equals("surrogate-control")
+        || n.endsWith("cdn-cache-control");
   }
 
   /** A value of the request by name: a cookie's, a header's; {@code null} when it has none. */
   @FunctionalInterface
   public interface Lookup {
     /**
-     * The value of a name.
+     * {@return the value of a name, or {@code null}}
      *
      * @param name the cookie's or header's name
-     * @return the value, or {@code null}
      */
     @Nullable String get(String name);
   }
@@ -485,62 +399,35 @@ public final class Gate {
    */
   public GateRequest read(
       GateRequest.Builder request, @Nullable String rawQuery, @Nullable String remoteAddress, Lookup cookies, Lookup headers) {
-    boolean friction = frictionOn();
-    return request
-        .ticket(cookies.get(cookieName()))
-        .place(cookies.get(placeCookieName()))
-        .friction(friction ? cookies.get(frictionCookieName()) : null)
-        .query(rawQuery)
-        .accept(headers.get("Accept"))
-        .acceptLanguage(headers.get("Accept-Language"))
-        .referer(headers.get("Referer"))
-        .remoteAddress(friction && wantsRemoteAddress(rawQuery) ? remoteAddress : null)
-        .build();
+    return reader.read(request, rawQuery, remoteAddress, cookies, headers);
   }
 
   /**
-   * The host (and port, when not the scheme's default) the client addressed, as the server
-   * resolved it: behind a reverse proxy, what its forwarded headers say once the server is told to
-   * trust them, where the {@code Host} header names the proxy's upstream instead. An IPv6 address
-   * is written in brackets.
+   * {@return whether the gate uses the client's address for this request} With friction on, always
+   * (a challenge is bound to its address); an adapter reads {@link GateRequest#remoteAddress()} only then.
+   *
+   * @param rawQuery the raw query string, or {@code null}
+   */
+  public boolean wantsRemoteAddress(@Nullable String rawQuery) {
+    return reader.wantsRemoteAddress(rawQuery);
+  }
+
+  /**
+   * {@return the host the client addressed, {@code host[:port]}, or {@code null} without a host}
+   * The port only when not the scheme's default, an IPv6 address in brackets. Give what the server
+   * resolved: behind a proxy, its forwarded headers, where {@code Host} names the upstream.
    *
    * @param scheme the request's scheme, or {@code null}
    * @param host the host name or address, or {@code null}
    * @param port the port, or 0 or less when none was given
-   * @return {@code host[:port]}, or {@code null} without a host
    */
   public static @Nullable String authority(@Nullable String scheme, @Nullable String host, int port) {
-    if (host == null || host.isEmpty()) {
-      return null;
-    }
-    String h = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
-    boolean defaultPort =
-        port <= 0 || ("https".equalsIgnoreCase(scheme) && port == 443) || ("http".equalsIgnoreCase(scheme) && port == 80);
-    return defaultPort ? h : h + ":" + port;
+    return RequestReader.authority(scheme, host, port);
   }
 
   /**
-   * Whether a response header would let a shared cache (a proxy or a CDN) keep the response: an
-   * adapter drops these from an application response that carries a ticket cookie, which must
-   * never be cached and replayed to someone else.
-   *
-   * @param name a header name, in any case
-   * @return whether it is {@code Cache-Control}, {@code Expires}, {@code Surrogate-Control} or
-   *     {@code *CDN-Cache-Control}
-   */
-  public static boolean cachingHeader(String name) {
-    String n = name.toLowerCase(Locale.ROOT);
-    return n.equals("cache-control")
-        || n.equals("expires")
-        || n.equals("surrogate-control")
-        || n.endsWith("cdn-cache-control");
-  }
-
-  /**
-   * What the gate guards, for a start-up log line: {@code room 'shop' guards /shop (cookies wr_shop
-   * and wr_shop_q, 100 active users, 20 new users per minute)}.
-   *
-   * @return the description
+   * {@return what the gate guards, for a start-up log line} {@code room 'shop' guards /shop
+   * (cookies wr_shop and wr_shop_q, 100 active users, 20 new users per minute)}.
    */
   @Override
   public String toString() {
@@ -560,9 +447,8 @@ public final class Gate {
     }
 
     /**
-     * Checks the settings and builds the gate.
+     * {@return the gate, its settings checked}
      *
-     * @return the gate
      * @throws SettingException naming the first bad setting and its value
      */
     public Gate build() {
@@ -570,16 +456,8 @@ public final class Gate {
     }
   }
 
-  /** Builds a gate; an error of a check that spans settings names the setting it starts with. */
+  /** Builds a gate; {@link GateOptions#buildGate} turns an error of a check that spans settings into a {@link SettingException}. */
   static Gate build(GateOptions<?> options) {
-    try {
-      return new Gate(options);
-    } catch (SettingException e) {
-      throw e;
-    } catch (IllegalArgumentException e) {
-      Setting<?> blamed = GateSettings.blamed(String.valueOf(e.getMessage()));
-      throw new SettingException(
-          blamed.name(), SettingException.Source.CODE, blamed.name(), Setting.shown(options.get(blamed)), String.valueOf(e.getMessage()), e);
-    }
+    return new Gate(options);
   }
 }

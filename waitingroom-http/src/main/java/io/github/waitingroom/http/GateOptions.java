@@ -2,8 +2,6 @@ package io.github.waitingroom.http;
 
 import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.WaitingRoom;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -20,9 +18,13 @@ import org.jspecify.annotations.Nullable;
  * defaults and checks. The checks that span settings (a {@code __Host-} cookie needs the path
  * prefix {@code /}) run when the gate is built.
  *
+ * <p>This class keeps the values and sets what the gate guards, its cookies and its answers; the
+ * waiting page's settings are those of {@link PageOptions}, the friction's those of {@link
+ * FrictionOptions}.
+ *
  * @param <B> the builder's own type
  */
-public abstract class GateOptions<B extends GateOptions<B>> {
+public abstract class GateOptions<B extends GateOptions<B>> implements PageOptions<B>, FrictionOptions<B> {
   final WaitingRoom room;
   private final Map<Setting<?>, @Nullable Object> values = new HashMap<>();
 
@@ -45,6 +47,7 @@ public abstract class GateOptions<B extends GateOptions<B>> {
    * @return this builder
    * @throws SettingException naming the setting when the value is refused
    */
+  @Override
   public final <T extends @Nullable Object> B set(Setting<T> setting, T value) {
     values.put(setting, setting.check(value));
     return self();
@@ -70,7 +73,16 @@ public abstract class GateOptions<B extends GateOptions<B>> {
    * @throws SettingException naming the first bad setting
    */
   protected final Gate buildGate() {
-    return Gate.build(this);
+    try {
+      return Gate.build(this);
+    } catch (SettingException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      // A check that spans settings: blame the setting its message starts with.
+      Setting<?> blamed = GateSettings.blamed(String.valueOf(e.getMessage()));
+      throw new SettingException(blamed.name(), SettingException.Source.CODE, blamed.name(),
+          Setting.shown(get(blamed)), String.valueOf(e.getMessage()), e);
+    }
   }
 
   @SuppressWarnings("unchecked")
@@ -231,188 +243,5 @@ public abstract class GateOptions<B extends GateOptions<B>> {
    */
   public final B statusParam(String name) {
     return set(GateSettings.STATUS_PARAM, Objects.requireNonNull(name, "statusParam"));
-  }
-
-  /**
-   * Replaces the waiting page with your own HTML: a logic-less Mustache template (JMustache),
-   * HTML-escaped by default ({@code {{name}}}; {@code {{{name}}}} writes a value as it is). The
-   * variables are listed in the README ("Your own waiting page"): among them {@code usersAhead},
-   * {@code waitTimeKnown}, {@code waitTime}, {@code waitTimeFormatted}, {@code
-   * waitTimeRangeFormatted}, {@code refreshIntervalSeconds}, {@code lastUpdated}, {@code locale},
-   * {@code dir}, {@code cspNonce}, {@code text.<key>} for the page's texts in the visitor's
-   * language, and the names of the first syntax ({@code waitKnown}, {@code waitMinutes}, {@code
-   * refreshSeconds}). A template without {@code {{{refreshScript}}}} gets the page's poll script
-   * added before {@code </body>}, and one without {@code {{{refreshMeta}}}} (or a meta refresh of
-   * its own) a {@code <noscript>} meta refresh before {@code </head>}, so that it always lets the
-   * visitor in.
-   *
-   * @param html the template
-   * @return this builder
-   * @throws SettingException (its cause a {@link PageTemplateException}) when the template does not parse or names an unknown
-   *     variable, with the line and column
-   */
-  public final B template(String html) {
-    return set(GateSettings.TEMPLATE, Objects.requireNonNull(html, "template"));
-  }
-
-  /**
-   * Which built-in page to show when there is no {@link #template}. Default: {@link PageStyle#PLAIN}.
-   *
-   * @param style the page
-   * @return this builder
-   * @throws SettingException when the value is refused, naming the setting
-   */
-  public final B pageStyle(PageStyle style) {
-    return set(GateSettings.PAGE_STYLE, Objects.requireNonNull(style, "pageStyle"));
-  }
-
-  /**
-   * The language of visitors whose {@code Accept-Language} names none the room has texts for
-   * (and of those who send none). Default: {@code en}. Checked by {@code build()}: the room needs
-   * texts for it.
-   *
-   * @param tag a language tag ({@code de}, {@code pt}, {@code zh})
-   * @return this builder
-   * @throws SettingException when the value is refused, naming the setting
-   */
-  public final B defaultLanguage(String tag) {
-    return set(GateSettings.DEFAULT_LANGUAGE, Objects.requireNonNull(tag, "defaultLanguage"));
-  }
-
-  /**
-   * One language for every visitor, whatever their {@code Accept-Language} says. Default: none
-   * (follow the header). Checked by {@code build()}: the room needs texts for it.
-   *
-   * @param tag a language tag, or {@code null} to follow the header
-   * @return this builder
-   * @throws SettingException when the value is refused, naming the setting
-   */
-  public final B language(@Nullable String tag) {
-    return set(GateSettings.LANGUAGE, tag);
-  }
-
-  /**
-   * A directory of {@code messages_<tag>.properties} files (UTF-8) whose texts replace the
-   * shipped ones key by key, or add languages. A key missing from a new language is taken from
-   * its parent tag, then from English (logged at start-up). Default: none. Texts can also come from
-   * {@code waitingroom/messages_<tag>.properties} on the class path.
-   *
-   * @param directory the directory
-   * @return this builder
-   * @throws SettingException when the value is refused, naming the setting
-   */
-  public final B messagesDirectory(@Nullable Path directory) {
-    return set(GateSettings.MESSAGES_DIRECTORY, directory);
-  }
-
-  /**
-   * The name of the site, shown by the {@link PageStyle#BRANDED} page (and the logo's {@code
-   * alt} text); {@code {{brandName}}} in a template. Default: none.
-   *
-   * @param name up to 100 characters
-   * @return this builder
-   * @throws SettingException when the value is refused, naming the setting
-   */
-  public final B brandName(String name) {
-    return set(GateSettings.BRAND_NAME, Objects.requireNonNull(name, "brandName"));
-  }
-
-  /**
-   * The logo of the {@link PageStyle#BRANDED} page; {@code {{logoUrl}}} in a template. A path on
-   * this site ({@code /static/logo.svg}: ignore it, see {@link #ignorePaths}) or an {@code
-   * https://} URL, whose origin the page's Content-Security-Policy then allows for images.
-   * Default: none.
-   *
-   * @param url the URL
-   * @return this builder
-   * @throws SettingException when the value is refused, naming the setting
-   */
-  public final B logoUrl(String url) {
-    return set(GateSettings.LOGO_URL, Objects.requireNonNull(url, "logoUrl"));
-  }
-
-  /**
-   * The brand colour of the {@link PageStyle#BRANDED} page (its band and progress bar); the
-   * text on it is white or black, whichever has more contrast. {@code {{brandColor}}} in a
-   * template. Default: {@code #2f6fdf}.
-   *
-   * @param color {@code #rgb} or {@code #rrggbb}
-   * @return this builder
-   * @throws SettingException when the value is refused, naming the setting
-   */
-  public final B brandColor(String color) {
-    return set(GateSettings.BRAND_COLOR, Objects.requireNonNull(color, "brandColor"));
-  }
-
-  /**
-   * Asks newcomers for a proof of work while people wait: a newcomer the room would put in line
-   * gets a challenge page first, whose script solves a {@link ProofOfWork} challenge in a Web
-   * Worker (about 2<sup>bits</sup> SHA-256 hashes) and gets its place when the gate has checked
-   * the solution (one AEAD decryption and one hash). Nothing changes while the room has slots
-   * for new arrivals, nor for admitted or waiting visitors. A solution counts only for the
-   * challenge in the solving client's own challenge cookie, and once per node: every place costs
-   * one solution. A challenge counts only from the client address it was issued to (an IPv6
-   * address by its /64): behind a proxy, let the container read the client's address from it. A
-   * visitor without JavaScript, or whose browser fails, gets a place only within
-   * the {@linkplain #noScriptPlaces no-script budget} (none by default), once the {@linkplain
-   * #challengePenalty penalty} is over. The costs measured on a desktop and an emulated phone are
-   * in the README ("Bots and floods"). Default: 0, off.
-   *
-   * @param bits the leading zero bits of a solution, 0 (off) to {@value ProofOfWork#MAX_DIFFICULTY}
-   * @return this builder
-   * @throws SettingException when the value is refused, naming the setting
-   */
-  public final B proofOfWork(int bits) {
-    return set(GateSettings.PROOF_OF_WORK, bits);
-  }
-
-  /**
-   * How long a newcomer who solves no challenge (no JavaScript, a failed worker, no human check
-   * passed) waits on the challenge page before it may get a place within the {@linkplain
-   * #noScriptPlaces no-script budget}: counted from its first challenge, which its challenge
-   * cookie keeps; also how often the challenge page reloads. Without a budget (the default),
-   * waiting gets no place: only a solution or a passed human check does. Default: 30 seconds.
-   *
-   * @param penalty 1 s to 5 min
-   * @return this builder
-   * @throws SettingException when the value is refused, naming the setting
-   */
-  public final B challengePenalty(Duration penalty) {
-    return set(GateSettings.CHALLENGE_PENALTY, Objects.requireNonNull(penalty, "challengePenalty"));
-  }
-
-  /**
-   * How many newcomers per minute this node lets queue for only waiting out the {@linkplain
-   * #challengePenalty penalty} on the challenge page, without a solution or a passed human
-   * check: the path of a browser without JavaScript. The budget is the node's, shared by every
-   * such client, and one client address (an IPv6 address by its /64) gets at most one place of
-   * it a minute, from a challenge issued to that address: a bot that fetches (harvests) any
-   * number of challenges and waits gets one place a minute per address it holds, and never more
-   * than the budget. A bot with as many addresses as the budget can still take all of it, so
-   * grant only what you would give away. Default: 0, none: with friction on,
-   * every place in line costs a solved proof of work or a passed human check (a failed or never
-   * answered check stays failed however long the client waits).
-   *
-   * @param perMinute 0 (none) to 10,000
-   * @return this builder
-   * @throws SettingException when the value is refused, naming the setting
-   */
-  public final B noScriptPlaces(int perMinute) {
-    return set(GateSettings.NO_SCRIPT_PLACES, perMinute);
-  }
-
-  /**
-   * A CAPTCHA service that newcomers may pass instead of the proof of work (or with none: then
-   * the widget, or the penalty within the {@linkplain #noScriptPlaces no-script budget}), such as {@link SiteVerify#turnstile}, {@link SiteVerify#hcaptcha}
-   * or {@link SiteVerify#recaptcha}. Asked once per newcomer the room would put in line; a
-   * client it {@linkplain HumanCheck.Verdict#FLAGGED flags} goes to the infinite queue. The
-   * challenge page's Content-Security-Policy allows the widget's sources. Default: none.
-   *
-   * @param check the service, or {@code null} for none
-   * @return this builder
-   * @throws SettingException when the value is refused, naming the setting
-   */
-  public final B humanCheck(@Nullable HumanCheck check) {
-    return set(GateSettings.HUMAN_CHECK, check);
   }
 }

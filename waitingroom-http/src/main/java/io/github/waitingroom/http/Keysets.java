@@ -51,7 +51,7 @@ public final class Keysets {
 
   /**
    * Whether a value given as a file path or a variable name may appear in a message: not when it
-   * holds JSON ({@code {}, quotes), base64 padding or whitespace, or a run of 32 or more base64
+   * holds JSON (a brace, quotes), base64 padding or whitespace, or a run of 32 or more base64
    * characters that mixes upper case, lower case and digits, as key material does and names rarely do.
    *
    * @param value the value

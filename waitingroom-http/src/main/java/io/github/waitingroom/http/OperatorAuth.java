@@ -2,9 +2,7 @@ package io.github.waitingroom.http;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.InstantSource;
-import java.util.Base64;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -125,11 +123,6 @@ final class OperatorAuth {
 
 
   static String digest(String token) {
-    try {
-      byte[] d = MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-      return Base64.getEncoder().encodeToString(d);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-    }
+    return ProofOfWork.sha256Base64(token);
   }
 }

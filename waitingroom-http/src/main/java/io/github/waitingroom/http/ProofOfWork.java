@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,7 +65,7 @@ public final class ProofOfWork {
 
   private static final long MAX_SKEW_SECONDS = 30;
   private static final SecureRandom RANDOM = new SecureRandom();
-  /** One SHA-256 per thread, for the proofs and for {@link ClientAddress}. */
+  /** One SHA-256 per thread, for the proofs, for {@link ClientAddress} and for {@link #sha256Base64}. */
   static final ThreadLocal<MessageDigest> SHA256 =
       ThreadLocal.withInitial(
           () -> {
@@ -74,6 +75,11 @@ public final class ProofOfWork {
               throw new IllegalStateException(e);
             }
           });
+
+  /** SHA-256 of a text's UTF-8, in base64: a short key of fixed size for a token however long. */
+  static String sha256Base64(String text) {
+    return Base64.getEncoder().encodeToString(SHA256.get().digest(text.getBytes(StandardCharsets.UTF_8)));
+  }
 
   private final Seal seal;
   private final int difficulty;

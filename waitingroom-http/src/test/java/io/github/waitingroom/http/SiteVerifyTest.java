@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -163,6 +164,64 @@ class SiteVerifyTest {
     }, Duration.ofSeconds(5));
     assertThat(verdict(check, "retry")).as("the service was down").isEqualTo(HumanCheck.Verdict.FAILED);
     assertThat(verdict(check, "retry")).as("no verdict was kept for it").isEqualTo(HumanCheck.Verdict.PASSED);
+  }
+
+  @Test
+  void aVerdictIsKeptForTheLifeOfATokenAndNoLonger() throws Exception {
+    AtomicLong nanos = new AtomicLong();
+    SiteVerify check = service((exchange, token) -> json(exchange, FAIL), Duration.ofSeconds(5))
+        .limits(new SiteVerify.Limits(SiteVerify.CACHE_SIZE, SiteVerify.MAX_IN_FLIGHT, nanos::get));
+    assertThat(verdict(check, "junk")).isEqualTo(HumanCheck.Verdict.FAILED);
+    nanos.addAndGet(TimeUnit.SECONDS.toNanos(SiteVerify.CACHE_SECONDS));
+    assertThat(verdict(check, "junk")).isEqualTo(HumanCheck.Verdict.FAILED);
+    assertThat(askedFor.get("junk")).as("within the life of a token, not asked again").hasValue(1);
+    nanos.addAndGet(1);
+    assertThat(verdict(check, "junk")).isEqualTo(HumanCheck.Verdict.FAILED);
+    assertThat(askedFor.get("junk")).as("once its life is over, asked again").hasValue(2);
+  }
+
+  @Test
+  void theCacheKeepsTwoGenerationsAtMost() throws Exception {
+    AtomicLong nanos = new AtomicLong();
+    SiteVerify check = service((exchange, token) -> json(exchange, FAIL), Duration.ofSeconds(5))
+        .limits(new SiteVerify.Limits(4, SiteVerify.MAX_IN_FLIGHT, nanos::get));
+    for (int i = 0; i < 40; i++) {
+      assertThat(verdict(check, "junk-" + i)).isEqualTo(HumanCheck.Verdict.FAILED);
+      assertThat(check.cached()).as("after %d tokens", i + 1).isLessThanOrEqualTo(8);
+    }
+    assertThat(verdict(check, "junk-39")).isEqualTo(HumanCheck.Verdict.FAILED);
+    assertThat(askedFor.get("junk-39")).as("a token of the current generation is kept").hasValue(1);
+    assertThat(verdict(check, "junk-0")).isEqualTo(HumanCheck.Verdict.FAILED);
+    assertThat(askedFor.get("junk-0")).as("a token two generations old is dropped, and asked again").hasValue(2);
+    assertThat(asked).hasValue(41);
+  }
+
+  @Test
+  void theTimeoutBoundsAServiceThatNeverAnswers() throws Exception {
+    // The connection is taken and the form read, but no status line ever comes.
+    SiteVerify check = service((exchange, token) -> release.await(60, TimeUnit.SECONDS), Duration.ofMillis(300));
+    assertThat(verdict(check, "silence")).isEqualTo(HumanCheck.Verdict.FAILED);
+    assertThat(asked).hasValue(1);
+  }
+
+  @Test
+  void questionsBeyondTheLimitFailUnaskedAndMayBeAskedLater() throws Exception {
+    CountDownLatch answer = new CountDownLatch(1);
+    SiteVerify check = service((exchange, token) -> {
+      if (!token.equals("later")) {
+        answer.await(10, TimeUnit.SECONDS);
+      }
+      json(exchange, PASS);
+    }, Duration.ofSeconds(5)).limits(new SiteVerify.Limits(SiteVerify.CACHE_SIZE, 2, System::nanoTime));
+    var first = check.verify("first", null).toCompletableFuture();
+    var second = check.verify("second", null).toCompletableFuture();
+    assertThat(verdict(check, "later")).as("a third question while two are in flight").isEqualTo(HumanCheck.Verdict.FAILED);
+    answer.countDown();
+    assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(HumanCheck.Verdict.PASSED);
+    assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(HumanCheck.Verdict.PASSED);
+    assertThat(askedFor.get("later")).as("failed unasked").isNull();
+    assertThat(verdict(check, "later")).as("and not kept: asked once there is room").isEqualTo(HumanCheck.Verdict.PASSED);
+    assertThat(askedFor.get("later")).hasValue(1);
   }
 
   @Test

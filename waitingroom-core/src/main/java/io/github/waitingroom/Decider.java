@@ -51,7 +51,7 @@ final class Decider {
         if (settings.suspended()) {
           // The session is kept (no ticket to write), and goes on once the room resumes; until
           // then it waits like everyone, for as long as nobody can tell.
-          return new Decision(Decision.Outcome.WAIT, null, 0, 0, -1, -1, -1, config.refreshSeconds(), now);
+          return Decision.waitingWithoutEstimate(0, config.refreshSeconds(), now);
         }
         // A ticket used far faster than one browser would (a cookie shared by many clients) is
         // refused for the rest of the window: its requests arrive anew.

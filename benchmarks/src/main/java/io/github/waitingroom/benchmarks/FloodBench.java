@@ -16,7 +16,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * A flood of cookie-less requests that never come back (issue 12), against a room with a line of
@@ -83,34 +88,64 @@ public final class FloodBench {
   record Settings(int nodes, int flood, long floodAt, long floodSeconds, int honestPerMinute, long honestFor,
       long timeoutSeconds, long seed, long endAt) {}
 
-  public static void main(String[] args) throws Exception {
-    int nodes = 1;
-    int flood = 100_000;
-    long floodAt = 300;
-    long floodSeconds = 1;
-    int honestPerMinute = 60;
-    long honestFor = 600;
-    long timeout = 0;
-    long seed = 1;
-    boolean series = false;
-    for (String a : args) {
-      String v = a.contains("=") ? a.substring(a.indexOf('=') + 1) : "";
-      if (a.startsWith("--nodes=")) nodes = Integer.parseInt(v);
-      else if (a.startsWith("--flood=")) flood = Integer.parseInt(v);
-      else if (a.startsWith("--flood-at=")) floodAt = Long.parseLong(v);
-      else if (a.startsWith("--flood-seconds=")) floodSeconds = Long.parseLong(v);
-      else if (a.startsWith("--honest-per-min=")) honestPerMinute = Integer.parseInt(v);
-      else if (a.startsWith("--honest-for=")) honestFor = Long.parseLong(v);
-      else if (a.startsWith("--timeout=")) timeout = Long.parseLong(v);
-      else if (a.startsWith("--seed=")) seed = Long.parseLong(v);
-      else if (a.equals("--series")) series = true;
-      else throw new IllegalArgumentException("unknown argument " + a);
+  /** Runs the room with and without the flood and prints the comparison; {@code --help} lists the options. */
+  public static void main(String[] args) {
+    int code = new CommandLine(new Cli()).execute(args);
+    if (code != 0) {
+      System.exit(code);
     }
-    Settings s = new Settings(nodes, flood, floodAt, floodSeconds, honestPerMinute, honestFor, timeout, seed,
-        honestFor + 1200);
-    Run base = run(s, false);
-    Run fl = run(s, true);
-    report(s, base, fl, series);
+  }
+
+  /** The command line of {@link #main}. */
+  @Command(
+      name = "FloodBench",
+      mixinStandardHelpOptions = true,
+      sortOptions = false,
+      showDefaultValues = true,
+      description = "A flood of cookie-less requests that never come back, against a room with a line of honest users;"
+          + " run twice with the same seed, with and without the flood.")
+  static final class Cli implements Callable<Integer> {
+    @Option(names = "--nodes", paramLabel = "N", description = "nodes sharing one in-memory store")
+    int nodes = 1;
+
+    @Option(names = "--flood", paramLabel = "N", description = "requests without a cookie in the flood")
+    int flood = 100_000;
+
+    @Option(names = "--flood-at", paramLabel = "SECONDS", description = "when the flood starts")
+    long floodAt = 300;
+
+    @Option(names = "--flood-seconds", paramLabel = "SECONDS", description = "over how long the flood is spread")
+    long floodSeconds = 1;
+
+    @Option(names = "--honest-per-min", paramLabel = "N", description = "honest arrivals per minute")
+    int honestPerMinute = 60;
+
+    @Option(names = "--honest-for", paramLabel = "SECONDS", description = "how long honest users arrive")
+    long honestFor = 600;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "the room's waitingTimeout; 0: the room's"
+        + " default (3 x refresh + slice)")
+    long timeout;
+
+    @Option(names = "--seed", paramLabel = "N", description = "random seed: the same seed, the same honest users")
+    long seed = 1;
+
+    @Option(names = "--series", description = "also print the per-second series")
+    boolean series;
+
+    @Override
+    public Integer call() throws Exception {
+      if (nodes < 1 || flood < 0 || floodAt < 0 || floodSeconds < 1 || honestPerMinute < 0 || honestFor < 0 || timeout < 0) {
+        throw new ParameterException(new CommandLine(this),
+            "--nodes and --flood-seconds must be positive; the other counts and times must not be negative");
+      }
+      Settings s = new Settings(nodes, flood, floodAt, floodSeconds, honestPerMinute, honestFor, timeout, seed,
+          honestFor + 1200);
+      Run base = run(s, false);
+      Run fl = run(s, true);
+      report(s, base, fl, series);
+      return 0;
+    }
   }
 
   static RoomConfig config(long timeoutSeconds) {

@@ -20,11 +20,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The server of the end-to-end load runs: one embedded Jetty serving the same trivial page under
@@ -64,24 +69,47 @@ public final class LoadServer {
     }
   }
 
-  /** Starts the server; stops on SIGTERM / Ctrl-C. */
-  public static void main(String[] args) throws Exception {
-    int port = 8080;
-    String redisUri = null;
-    String node = "node-1";
-    String dc = "dc-1";
-    String keysetFile = null;
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      switch (args[i]) {
-        case "--port" -> port = Integer.parseInt(args[i + 1]);
-        case "--redis" -> redisUri = args[i + 1];
-        case "--node" -> node = args[i + 1];
-        case "--dc" -> dc = args[i + 1];
-        case "--keyset" -> keysetFile = args[i + 1];
-        default -> throw new IllegalArgumentException(
-            "unknown option " + args[i] + "; known: --port --redis --node --dc --keyset");
-      }
+  /** Starts the server; stops on SIGTERM / Ctrl-C. {@code --help} lists the options. */
+  public static void main(String[] args) {
+    int code = new CommandLine(new Cli()).execute(args);
+    if (code != 0) {
+      System.exit(code);
     }
+  }
+
+  /** The command line of {@link #main}. */
+  @Command(
+      name = "LoadServer",
+      mixinStandardHelpOptions = true,
+      sortOptions = false,
+      showDefaultValues = true,
+      description = "One Jetty serving a trivial page under /plain, /room, /room-redis and /baseline for load runs.")
+  static final class Cli implements Callable<Integer> {
+    @Option(names = "--port", paramLabel = "PORT", description = "HTTP port on 127.0.0.1; 0 picks a free one")
+    int port = 8080;
+
+    @Option(names = "--redis", paramLabel = "URI", description = "Redis URI: adds /room-redis and /baseline")
+    @Nullable String redis;
+
+    @Option(names = "--node", paramLabel = "ID", description = "this node's id")
+    String node = "node-1";
+
+    @Option(names = "--dc", paramLabel = "ID", description = "this node's data center")
+    String dc = "dc-1";
+
+    @Option(names = "--keyset", paramLabel = "FILE", description = "ticket keyset shared by the nodes; the first"
+        + " node makes it if missing (default: a new one)")
+    @Nullable String keyset;
+
+    @Override
+    public Integer call() throws Exception {
+      serve(port, redis, node, dc, keyset);
+      return 0;
+    }
+  }
+
+  private static void serve(int port, @Nullable String redisUri, String node, String dc, @Nullable String keysetFile)
+      throws Exception {
     com.google.crypto.tink.KeysetHandle keys;
     if (keysetFile == null) {
       keys = TicketKeys.generate();

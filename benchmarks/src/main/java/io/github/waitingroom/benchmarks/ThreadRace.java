@@ -14,10 +14,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 
 /**
  * Request threads racing the sync, with real threads, on one node: the blind spot behind issue
@@ -122,34 +128,53 @@ public final class ThreadRace {
     return new int[] {admits.get(), fromLine.get()};
   }
 
-  /** Runs the trials and writes {@code <out>/threads/summary.json}. */
-  public static void main(String[] args) throws IOException, InterruptedException {
-    Path out = Path.of("target", "sim");
-    List<String> rest = new ArrayList<>();
-    for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--out") && i + 1 < args.length) {
-        out = Path.of(args[++i]);
-      } else {
-        rest.add(args[i]);
-      }
+  /** Runs the trials and writes {@code <out>/threads/summary.json}; {@code --help} lists the options. */
+  public static void main(String[] args) {
+    int code = new CommandLine(new Cli()).execute(args);
+    if (code != 0) {
+      System.exit(code);
     }
-    int trials = rest.size() > 0 ? Integer.parseInt(rest.get(0)) : 1000;
-    int threads = rest.size() > 1 ? Integer.parseInt(rest.get(1)) : 8;
-    int limit = 20;
-    long started = System.nanoTime();
-    Outcome o = run(trials, limit, threads, 200, 24);
-    double wall = (System.nanoTime() - started) / 1e9;
-    String json = String.format(Locale.ROOT,
-        "{%n  \"scenario\": \"threads\",%n  \"description\": \"%d request threads + 1 sync thread, one node, limit %d;"
-            + " %d trials of 200 requests per thread and 24 quarter-epoch syncs\",%n  \"trials\": %d,%n"
-            + "  \"totalActiveUsers\": %d,%n  \"maxAdmittedInATrial\": %d,%n  \"trialsOverLimit\": %d,%n"
-            + "  \"meanAdmitted\": %.3f,%n  \"admittedFromLine\": %d,%n  \"peakActiveRatio\": %.4f,%n"
-            + "  \"wallSeconds\": %.1f%n}%n",
-        threads, limit, trials, trials, limit, o.maxAdmitted(), o.trialsOver(), o.meanAdmitted(), o.lineAdmits(),
-        o.maxAdmitted() / (double) limit, wall);
-    Path dir = out.resolve("threads");
-    Files.createDirectories(dir);
-    Files.writeString(dir.resolve("summary.json"), json, StandardCharsets.UTF_8);
-    System.out.print(json);
+  }
+
+  /** The command line of {@link #main}. */
+  @Command(
+      name = "ThreadRace",
+      mixinStandardHelpOptions = true,
+      showDefaultValues = true,
+      description = "Request threads racing the sync on one node, with real threads: fails if a trial admits more"
+          + " than the limit.")
+  static final class Cli implements Callable<Integer> {
+    @Option(names = "--out", paramLabel = "DIR", description = "output directory (writes DIR/threads/summary.json)")
+    Path out = Path.of("target", "sim");
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "TRIALS", description = "trials to run")
+    int trials = 1000;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "THREADS", description = "request threads per trial")
+    int threads = 8;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+      if (trials < 1 || threads < 1) {
+        throw new ParameterException(new CommandLine(this), "TRIALS and THREADS must be positive");
+      }
+      int limit = 20;
+      long started = System.nanoTime();
+      Outcome o = run(trials, limit, threads, 200, 24);
+      double wall = (System.nanoTime() - started) / 1e9;
+      String json = String.format(Locale.ROOT,
+          "{%n  \"scenario\": \"threads\",%n  \"description\": \"%d request threads + 1 sync thread, one node, limit %d;"
+              + " %d trials of 200 requests per thread and 24 quarter-epoch syncs\",%n  \"trials\": %d,%n"
+              + "  \"totalActiveUsers\": %d,%n  \"maxAdmittedInATrial\": %d,%n  \"trialsOverLimit\": %d,%n"
+              + "  \"meanAdmitted\": %.3f,%n  \"admittedFromLine\": %d,%n  \"peakActiveRatio\": %.4f,%n"
+              + "  \"wallSeconds\": %.1f%n}%n",
+          threads, limit, trials, trials, limit, o.maxAdmitted(), o.trialsOver(), o.meanAdmitted(), o.lineAdmits(),
+          o.maxAdmitted() / (double) limit, wall);
+      Path dir = out.resolve("threads");
+      Files.createDirectories(dir);
+      Files.writeString(dir.resolve("summary.json"), json, StandardCharsets.UTF_8);
+      System.out.print(json);
+      return 0;
+    }
   }
 }

@@ -6,7 +6,6 @@ import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.Transport;
-import io.github.waitingroom.examples.Flags.Flag;
 import io.github.waitingroom.micrometer.WaitingRoomMetrics;
 import io.github.waitingroom.servlet.WaitingRoomDashboard;
 import io.github.waitingroom.servlet.WaitingRoomFilter;
@@ -25,13 +24,17 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
-import java.util.List;
+import java.util.concurrent.Callable;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The demo: a small ticket shop on embedded Jetty 12 behind a {@link WaitingRoomFilter} with small
@@ -42,41 +45,122 @@ import org.jspecify.annotations.Nullable;
  * mvn -q -pl waitingroom-examples exec:java -Dexec.args="--port 8081 --node web-2 --keyset room.json"
  * </pre>
  *
- * <p>Every setting is a flag (see {@link #FLAGS} or {@code --help}), so several copies can run as
+ * <p>Every setting is a flag (see {@link Cli} or {@code --help}), so several copies can run as
  * several nodes of one room. Nodes of one room must share a ticket keyset: pass the same {@code
  * --keyset} file to each (the first one creates it).
  */
 public final class DemoServer implements AutoCloseable {
-  /** The demo's flags. Adding a flag is one line here, then {@code flags.get("--name")} where it is used. */
-  static final List<Flag> FLAGS =
-      List.of(
-          new Flag("--port", "8080", "HTTP port; 0 picks a free one"),
-          new Flag("--host", "127.0.0.1", "interface to listen on; 0.0.0.0 for all"),
-          new Flag("--room", "ticket-shop", "room id (nodes with the same id share one limit)"),
-          new Flag("--total", "2", "total active users"),
-          new Flag("--per-minute", "2", "new users admitted per minute"),
-          new Flag("--session", "30", "session duration in seconds after a user's last request"),
-          new Flag("--refresh", "5", "seconds between two checks of the waiting page"),
-          new Flag("--bucket", "60", "bucket width in seconds: arrivals within one share a place"),
-          new Flag("--waiting-status", "200", "HTTP status of waiting responses: 200, 202 or 429"),
-          new Flag("--node", "node-1", "this node's id, unique within its data center"),
-          new Flag("--dc", "local", "this node's data center"),
-          new Flag("--redis", null, "Redis URI shared by the room's nodes (redis://host:6379, redis-sentinel://..., redis-cluster://h1:p1,h2:p2)"),
-          new Flag("--keyset", null, "Tink JSON keyset file shared by the room's nodes; created if missing"),
-          new Flag("--metrics", null, "a path (e.g. /metrics) that serves the room's metrics for Prometheus; off if not given"),
-          new Flag("--proof-of-work", "0", "bits of proof of work a newcomer solves before it gets a place while people wait"
-              + " (0: off; 16-18 is a second or two on a phone)"),
-          new Flag("--dashboard-token", null, "serve the operator dashboard at /waitingroom/dashboard/, protected by this bearer token (16+"
-              + " characters); off if not given"),
-          new Flag("--live-settings", "false", "true: the dashboard's PUT /waitingroom/dashboard/settings changes the room's settings"
-              + " on every node (needs --dashboard-token)"),
-          new Flag("--reject-status", "403", "HTTP status of the sold-out page (queueing method reject): 200, 403, 410, 429 or 503"),
-          new Flag("--event-in", null, "schedule a sale whose pre-queue opens now and that starts in this many seconds"
-              + " (visitors get the countdown page until then); off if not given"),
-          new Flag("--event-length", "600", "how many seconds the sale of --event-in runs"),
-          new Flag("--lottery", "false", "true: the pre-queue of --event-in is a lottery (places drawn at random at the start)"),
-          new Flag("--revoke", "false", "true: buying a ticket ends the visitor's session (the shop's checkout answers with"
-              + " X-WaitingRoom-Revoke), so the next in line gets the place within seconds"));
+  /**
+   * The demo's command line: every setting is an option with its default ({@code --help} lists
+   * them). Adding a flag is one field here, then read where it is used.
+   */
+  @Command(
+      name = "DemoServer",
+      mixinStandardHelpOptions = true,
+      sortOptions = false,
+      showDefaultValues = true,
+      description = "A small ticket shop on embedded Jetty behind the waiting room, with small limits.")
+  static final class Cli implements Callable<Integer> {
+    @Option(names = "--port", paramLabel = "PORT", description = "HTTP port; 0 picks a free one")
+    int port = 8080;
+
+    @Option(names = "--host", paramLabel = "HOST", description = "interface to listen on; 0.0.0.0 for all")
+    String host = "127.0.0.1";
+
+    @Option(names = "--room", paramLabel = "ID", description = "room id (nodes with the same id share one limit)")
+    String room = "ticket-shop";
+
+    @Option(names = "--total", paramLabel = "N", description = "total active users")
+    int total = 2;
+
+    @Option(names = "--per-minute", paramLabel = "N", description = "new users admitted per minute")
+    int perMinute = 2;
+
+    @Option(names = "--session", paramLabel = "SECONDS", description = "session duration in seconds after a user's last request")
+    int session = 30;
+
+    @Option(names = "--refresh", paramLabel = "SECONDS", description = "seconds between two checks of the waiting page")
+    int refresh = 5;
+
+    @Option(names = "--bucket", paramLabel = "SECONDS", description = "bucket width in seconds: arrivals within one share a place")
+    int bucket = 60;
+
+    @Option(names = "--waiting-status", paramLabel = "STATUS", description = "HTTP status of waiting responses: 200, 202 or 429")
+    int waitingStatus = 200;
+
+    @Option(names = "--node", paramLabel = "ID", description = "this node's id, unique within its data center")
+    String node = "node-1";
+
+    @Option(names = "--dc", paramLabel = "ID", description = "this node's data center")
+    String dc = "local";
+
+    @Option(names = "--redis", paramLabel = "URI", description = "Redis URI shared by the room's nodes (redis://host:6379,"
+        + " redis-sentinel://..., redis-cluster://h1:p1,h2:p2)")
+    @Nullable String redis;
+
+    @Option(names = "--keyset", paramLabel = "FILE", description = "Tink JSON keyset file shared by the room's nodes; created if missing")
+    @Nullable String keyset;
+
+    @Option(names = "--metrics", paramLabel = "PATH", description = "a path (e.g. /metrics) that serves the room's metrics for"
+        + " Prometheus; off if not given")
+    @Nullable String metrics;
+
+    @Option(names = "--proof-of-work", paramLabel = "BITS", description = "bits of proof of work a newcomer solves before it gets"
+        + " a place while people wait (0: off; 16-18 is a second or two on a phone)")
+    int proofOfWork;
+
+    @Option(names = "--dashboard-token", paramLabel = "TOKEN", description = "serve the operator dashboard at"
+        + " /waitingroom/dashboard/, protected by this bearer token (16+ characters); off if not given")
+    @Nullable String dashboardToken;
+
+    @Option(names = "--live-settings", arity = "1", paramLabel = "true|false", description = "true: the dashboard's PUT"
+        + " /waitingroom/dashboard/settings changes the room's settings on every node (needs --dashboard-token)")
+    boolean liveSettings;
+
+    @Option(names = "--reject-status", paramLabel = "STATUS", description = "HTTP status of the sold-out page (queueing"
+        + " method reject): 200, 403, 410, 429 or 503")
+    int rejectStatus = 403;
+
+    @Option(names = "--event-in", paramLabel = "SECONDS", description = "schedule a sale whose pre-queue opens now and that"
+        + " starts in this many seconds (visitors get the countdown page until then); off if not given")
+    @Nullable Integer eventIn;
+
+    @Option(names = "--event-length", paramLabel = "SECONDS", description = "how many seconds the sale of --event-in runs")
+    int eventLength = 600;
+
+    @Option(names = "--lottery", arity = "1", paramLabel = "true|false", description = "true: the pre-queue of --event-in is a"
+        + " lottery (places drawn at random at the start)")
+    boolean lottery;
+
+    @Option(names = "--revoke", arity = "1", paramLabel = "true|false", description = "true: buying a ticket ends the visitor's"
+        + " session (the shop's checkout answers with X-WaitingRoom-Revoke), so the next in line gets the place within seconds")
+    boolean revoke;
+
+    /**
+     * Parses a command line without running it.
+     *
+     * @throws ParameterException for an unknown option or a bad value (the message names it)
+     */
+    static Cli parse(String... args) {
+      Cli cli = new Cli();
+      new CommandLine(cli).parseArgs(args);
+      return cli;
+    }
+
+    /** Runs the demo until the process is stopped. */
+    @Override
+    public Integer call() throws Exception {
+      DemoServer demo;
+      try {
+        demo = start(this, System.out);
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        throw new ParameterException(new CommandLine(this), String.valueOf(e.getMessage()), e);
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(demo::close, "demo-shutdown"));
+      demo.jetty.join();
+      return 0;
+    }
+  }
 
   /** Where the demo serves the operator dashboard (with {@code --dashboard-token}); the room does not guard it. */
   static final String DASHBOARD_PATH = "/waitingroom/dashboard";
@@ -91,30 +175,12 @@ public final class DemoServer implements AutoCloseable {
     this.port = port;
   }
 
-  /** Runs the demo until the process is stopped. */
-  public static void main(String[] args) throws Exception {
-    Flags flags;
-    try {
-      flags = Flags.parse(args, FLAGS);
-    } catch (Flags.HelpRequested e) {
-      System.out.print(Flags.usage("DemoServer", FLAGS));
-      return;
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage());
-      System.err.print(Flags.usage("DemoServer", FLAGS));
-      System.exit(2);
-      return;
+  /** Runs the demo until the process is stopped; {@code --help} lists the options. */
+  public static void main(String[] args) {
+    int code = new CommandLine(new Cli()).execute(args);
+    if (code != 0) {
+      System.exit(code);
     }
-    DemoServer demo;
-    try {
-      demo = start(flags, System.out);
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      System.err.println("error: " + e.getMessage());
-      System.exit(2);
-      return;
-    }
-    Runtime.getRuntime().addShutdownHook(new Thread(demo::close, "demo-shutdown"));
-    demo.jetty.join();
   }
 
   /**
@@ -122,18 +188,18 @@ public final class DemoServer implements AutoCloseable {
    *
    * @param out where the banner goes
    */
-  public static DemoServer start(Flags flags, PrintStream out) throws Exception {
+  public static DemoServer start(Cli flags, PrintStream out) throws Exception {
     RoomConfig config =
-        RoomConfig.builder(flags.get("--room"))
-            .totalActiveUsers(flags.intValue("--total"))
-            .newUsersPerMinute(flags.intValue("--per-minute"))
-            .sessionDuration(Duration.ofSeconds(flags.intValue("--session")))
-            .refreshInterval(Duration.ofSeconds(flags.intValue("--refresh")))
-            .bucketWidth(Duration.ofSeconds(flags.intValue("--bucket")))
+        RoomConfig.builder(flags.room)
+            .totalActiveUsers(flags.total)
+            .newUsersPerMinute(flags.perMinute)
+            .sessionDuration(Duration.ofSeconds(flags.session))
+            .refreshInterval(Duration.ofSeconds(flags.refresh))
+            .bucketWidth(Duration.ofSeconds(flags.bucket))
             .build();
-    KeysetHandle keys = keyset(flags.optional("--keyset"), out);
+    KeysetHandle keys = keyset(flags.keyset, out);
     WaitingRoom.Builder rb =
-        WaitingRoom.builder(config, keys).nodeId(flags.get("--node")).dataCenter(flags.get("--dc"));
+        WaitingRoom.builder(config, keys).nodeId(flags.node).dataCenter(flags.dc);
     Transport transport = transport(flags);
     if (transport != null) {
       rb.transport(transport);
@@ -141,28 +207,28 @@ public final class DemoServer implements AutoCloseable {
     WaitingRoom room = rb.build();
     try {
       scheduleEvent(flags, room, out);
-      String metrics = flags.optional("--metrics");
+      String metrics = flags.metrics;
       if (metrics != null && !metrics.matches("/[A-Za-z0-9._/-]*")) {
         throw new IllegalArgumentException("--metrics is a path such as /metrics, but was '" + metrics + "'");
       }
       WaitingRoomFilter filter =
           WaitingRoomFilter.builder(room)
               .ignorePaths(metrics == null ? new String[] {"/health", "/favicon.ico"} : new String[] {"/health", "/favicon.ico", metrics})
-              .waitingStatus(flags.intValue("--waiting-status"))
-              .rejectStatus(flags.intValue("--reject-status"))
+              .waitingStatus(flags.waitingStatus)
+              .rejectStatus(flags.rejectStatus)
               .ignorePaths(dashboardPaths(flags))
-              .proofOfWork(flags.intValue("--proof-of-work"))
-              .revoke(bool(flags, "--revoke"))
+              .proofOfWork(flags.proofOfWork)
+              .revoke(flags.revoke)
               .build();
 
       Server jetty = new Server();
       ServerConnector connector = new ServerConnector(jetty);
-      connector.setHost(flags.get("--host"));
-      connector.setPort(flags.intValue("--port"));
+      connector.setHost(flags.host);
+      connector.setPort(flags.port);
       jetty.addConnector(connector);
       ServletContextHandler context = new ServletContextHandler("/");
       context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
-      context.addServlet(new ServletHolder(new ShopServlet(room, flags.get("--node"), flags.get("--dc"), bool(flags, "--revoke"))), "/");
+      context.addServlet(new ServletHolder(new ShopServlet(room, flags.node, flags.dc, flags.revoke)), "/");
       mountDashboard(context, flags, room);
       if (metrics != null) {
         context.addServlet(new ServletHolder(prometheus(room)), metrics);
@@ -189,20 +255,17 @@ public final class DemoServer implements AutoCloseable {
    * With {@code --event-in}: schedules the event "sale", whose pre-queue opens now and which
    * starts that many seconds later (a lottery with {@code --lottery true}), on every node of the room.
    */
-  static void scheduleEvent(Flags flags, WaitingRoom room, PrintStream out) {
-    String in = flags.optional("--event-in");
-    String lottery = flags.get("--lottery");
-    if (!lottery.equals("true") && !lottery.equals("false")) {
-      throw new IllegalArgumentException("--lottery is true or false, but was '" + lottery + "'");
-    }
+  static void scheduleEvent(Cli flags, WaitingRoom room, PrintStream out) {
+    Integer in = flags.eventIn;
+    boolean lottery = flags.lottery;
     if (in == null) {
-      if (lottery.equals("true")) {
+      if (lottery) {
         throw new IllegalArgumentException("--lottery true needs --event-in: the lottery draws the places of an event's pre-queue");
       }
       return;
     }
-    int seconds = flags.intValue("--event-in");
-    int length = flags.intValue("--event-length");
+    int seconds = in;
+    int length = flags.eventLength;
     if (seconds < 1 || length < 1) {
       throw new IllegalArgumentException("--event-in and --event-length are positive numbers of seconds");
     }
@@ -214,7 +277,7 @@ public final class DemoServer implements AutoCloseable {
         room.latestSettings());
     room.updateSettings(next);
     out.println("  Event 'sale': the pre-queue is open, the sale starts at " + start + " (in " + seconds + " s)"
-        + (lottery.equals("true") ? "; places are drawn by lottery at the start" : ""));
+        + (lottery ? "; places are drawn by lottery at the start" : ""));
     out.println();
     out.flush();
   }
@@ -240,8 +303,8 @@ public final class DemoServer implements AutoCloseable {
   }
 
   /** The paths the room leaves alone for the dashboard: none without {@code --dashboard-token}. */
-  private static String[] dashboardPaths(Flags flags) {
-    return flags.optional("--dashboard-token") == null ? new String[0] : new String[] {DASHBOARD_PATH};
+  private static String[] dashboardPaths(Cli flags) {
+    return flags.dashboardToken == null ? new String[0] : new String[] {DASHBOARD_PATH};
   }
 
   /**
@@ -251,9 +314,9 @@ public final class DemoServer implements AutoCloseable {
    *
    * @throws IllegalArgumentException when the token is too short
    */
-  private static void mountDashboard(ServletContextHandler context, Flags flags, WaitingRoom room) {
-    String token = flags.optional("--dashboard-token");
-    boolean changes = liveSettings(flags);
+  private static void mountDashboard(ServletContextHandler context, Cli flags, WaitingRoom room) {
+    String token = flags.dashboardToken;
+    boolean changes = flags.liveSettings;
     if (changes && token == null) {
       throw new IllegalArgumentException("--live-settings true needs --dashboard-token: the operator endpoints are never unprotected");
     }
@@ -268,24 +331,12 @@ public final class DemoServer implements AutoCloseable {
     }
   }
 
-  private static boolean liveSettings(Flags flags) {
-    return bool(flags, "--live-settings");
-  }
-
-  private static boolean bool(Flags flags, String name) {
-    String v = flags.get(name);
-    if (!v.equals("true") && !v.equals("false")) {
-      throw new IllegalArgumentException(name + " is true or false, but was '" + v + "'");
-    }
-    return v.equals("true");
-  }
-
-  private void dashboardBanner(Flags flags, PrintStream out) {
-    if (flags.optional("--dashboard-token") != null) {
+  private void dashboardBanner(Cli flags, PrintStream out) {
+    if (flags.dashboardToken != null) {
       out.println("  Operator dashboard: http://localhost:" + port + DASHBOARD_PATH + "/ (enter the --dashboard-token there)");
       out.println("  Room status:        curl -H 'Authorization: Bearer TOKEN' http://localhost:" + port + DASHBOARD_PATH
           + "/status");
-      if (liveSettings(flags)) {
+      if (flags.liveSettings) {
         out.println("  Live settings:      curl -X PUT -H 'Authorization: Bearer TOKEN' -H 'Content-Type: application/json'"
             + " -d '{\"suspended\":true}' 'http://localhost:" + port + DASHBOARD_PATH + "/settings?room=" + room.config().roomId() + "'");
       }
@@ -298,8 +349,8 @@ public final class DemoServer implements AutoCloseable {
    * The coordinator transport the flags ask for, or {@code null} for the room's own in-memory
    * transport (one JVM). Other transports plug in here, each behind its own flag.
    */
-  static @Nullable Transport transport(Flags flags) {
-    String redis = flags.optional("--redis");
+  static @Nullable Transport transport(Cli flags) {
+    String redis = flags.redis;
     return redis == null ? null : io.github.waitingroom.redis.RedisTransport.create(redis);
   }
 

@@ -3,7 +3,6 @@ package io.github.waitingroom.examples;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.github.waitingroom.examples.Flags.Flag;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,11 +14,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * A crowd for the demo: keeps {@code --users} visitors at the site, each with its own cookies.
@@ -43,20 +47,66 @@ import org.jspecify.annotations.Nullable;
  * <p>This is a demo tool that runs in real time; the benchmarks module holds the measured load runs.
  */
 public final class LoadGenerator {
-  static final List<Flag> FLAGS =
-      List.of(
-          new Flag("--url", "http://localhost:8080/", "page the visitors ask for"),
-          new Flag("--users", "20", "visitors at the site at any time (1..1000)"),
-          new Flag("--stay", "20", "seconds an admitted visitor keeps browsing before leaving"),
-          new Flag("--think", "5", "seconds between two clicks of an admitted visitor"),
-          new Flag("--duration", "0", "seconds to run; 0 runs until Ctrl-C"),
-          new Flag("--report", "5", "seconds between two report lines"),
-          new Flag("--rate", "0", "arrivals per minute instead of a fixed population: each visitor comes once"
-              + " (waits, browses, leaves); 0 keeps --users visitors at the site"),
-          new Flag("--arrive-for", "0", "with --rate: seconds during which visitors arrive; 0: all of --duration"),
-          new Flag("--patience", "0", "with --rate: seconds a visitor waits in line before giving up; 0: never"),
-          new Flag("--seed", "1", "with --rate: the seed of the arrival instants (the capacity planner's"
-              + " --shape step --peak RATE --duration ARRIVE-FOR --seed SEED gives the same instants)"));
+  /** The crowd's command line ({@code --help} lists the options with their defaults). */
+  @Command(
+      name = "LoadGenerator",
+      mixinStandardHelpOptions = true,
+      sortOptions = false,
+      showDefaultValues = true,
+      description = "A crowd of visitors for the demo, each with its own cookies, polling while in line.")
+  static final class Cli implements Callable<Integer> {
+    @Option(names = "--url", paramLabel = "URL", description = "page the visitors ask for")
+    URI url = URI.create("http://localhost:8080/");
+
+    @Option(names = "--users", paramLabel = "N", description = "visitors at the site at any time (1..1000)")
+    int users = 20;
+
+    @Option(names = "--stay", paramLabel = "SECONDS", description = "seconds an admitted visitor keeps browsing before leaving")
+    int stay = 20;
+
+    @Option(names = "--think", paramLabel = "SECONDS", description = "seconds between two clicks of an admitted visitor")
+    int think = 5;
+
+    @Option(names = "--duration", paramLabel = "SECONDS", description = "seconds to run; 0 runs until Ctrl-C")
+    int duration;
+
+    @Option(names = "--report", paramLabel = "SECONDS", description = "seconds between two report lines")
+    int report = 5;
+
+    @Option(names = "--rate", paramLabel = "PER-MINUTE", description = "arrivals per minute instead of a fixed population:"
+        + " each visitor comes once (waits, browses, leaves); 0 keeps --users visitors at the site")
+    int rate;
+
+    @Option(names = "--arrive-for", paramLabel = "SECONDS", description = "with --rate: seconds during which visitors arrive;"
+        + " 0: all of --duration")
+    int arriveFor;
+
+    @Option(names = "--patience", paramLabel = "SECONDS", description = "with --rate: seconds a visitor waits in line before"
+        + " giving up; 0: never")
+    int patience;
+
+    @Option(names = "--seed", paramLabel = "N", description = "with --rate: the seed of the arrival instants (the capacity"
+        + " planner's --shape step --peak RATE --duration ARRIVE-FOR --seed SEED gives the same instants)")
+    long seed = 1;
+
+    @Override
+    public Integer call() throws InterruptedException {
+      if (users < 1 || users > 1000) {
+        throw new ParameterException(new CommandLine(this), "--users must be between 1 and 1000 but was " + users);
+      }
+      if (rate < 0 || arriveFor < 0 || patience < 0) {
+        throw new ParameterException(new CommandLine(this), "--rate, --arrive-for and --patience must not be negative");
+      }
+      LoadGenerator g = new LoadGenerator(url, stay, think);
+      if (rate > 0) {
+        g.patienceMillis = patience * 1000L;
+        g.runArrivals(rate, arriveFor, duration, Math.max(1, report), seed);
+      } else {
+        g.run(users, duration, Math.max(1, report));
+      }
+      return 0;
+    }
+  }
 
   private static final JsonFactory JSON = new JsonFactory();
 
@@ -89,47 +139,12 @@ public final class LoadGenerator {
     this.think = think;
   }
 
-  /** Runs the crowd. */
-  public static void main(String[] args) throws InterruptedException {
-    Flags flags;
-    try {
-      flags = Flags.parse(args, FLAGS);
-    } catch (Flags.HelpRequested e) {
-      System.out.print(Flags.usage("LoadGenerator", FLAGS));
-      return;
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage());
-      System.err.print(Flags.usage("LoadGenerator", FLAGS));
-      System.exit(2);
-      return;
+  /** Runs the crowd; {@code --help} lists the options. */
+  public static void main(String[] args) {
+    int code = new CommandLine(new Cli()).execute(args);
+    if (code != 0) {
+      System.exit(code);
     }
-    int users = flags.intValue("--users");
-    if (users < 1 || users > 1000) {
-      System.err.println("error: --users must be between 1 and 1000 but was " + users);
-      System.exit(2);
-    }
-    LoadGenerator g =
-        new LoadGenerator(URI.create(flags.get("--url")), flags.intValue("--stay"), flags.intValue("--think"));
-    int rate = flags.intValue("--rate");
-    if (rate < 0 || flags.intValue("--arrive-for") < 0 || flags.intValue("--patience") < 0) {
-      System.err.println("error: --rate, --arrive-for and --patience must not be negative");
-      System.exit(2);
-    }
-    if (rate > 0) {
-      long seed;
-      try {
-        seed = Long.parseLong(flags.get("--seed").trim());
-      } catch (NumberFormatException e) {
-        System.err.println("error: --seed must be a whole number but was '" + flags.get("--seed") + "'");
-        System.exit(2);
-        return;
-      }
-      g.patienceMillis = flags.intValue("--patience") * 1000L;
-      g.runArrivals(rate, flags.intValue("--arrive-for"), flags.intValue("--duration"),
-          Math.max(1, flags.intValue("--report")), seed);
-      return;
-    }
-    g.run(users, flags.intValue("--duration"), Math.max(1, flags.intValue("--report")));
   }
 
   /**

@@ -39,7 +39,7 @@ class DemoServerTest {
     ByteArrayOutputStream banner = new ByteArrayOutputStream();
     String[] args = {"--port", "0", "--total=1", "--per-minute", "1", "--node", "web-1", "--dc", "eu", "--keyset", keyset.toString()};
     HttpClient first = browser();
-    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
+    try (DemoServer demo = DemoServer.start(DemoServer.Cli.parse(args), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
       String printed = banner.toString(StandardCharsets.UTF_8);
       assertThat(printed).contains("http://localhost:" + demo.port() + "/").contains("Wrote a new ticket keyset to");
       assertThat(Files.readString(keyset)).contains("primaryKeyId");
@@ -55,7 +55,7 @@ class DemoServerTest {
     // A second node of the room, started with the same --keyset, opens the tickets the first one sealed.
     ByteArrayOutputStream second = new ByteArrayOutputStream();
     String[] node2 = {"--port", "0", "--total", "1", "--per-minute", "1", "--node", "web-2", "--keyset", keyset.toString()};
-    try (DemoServer demo = DemoServer.start(Flags.parse(node2, DemoServer.FLAGS), new PrintStream(second, true, StandardCharsets.UTF_8))) {
+    try (DemoServer demo = DemoServer.start(DemoServer.Cli.parse(node2), new PrintStream(second, true, StandardCharsets.UTF_8))) {
       assertThat(second.toString(StandardCharsets.UTF_8)).doesNotContain("Wrote a new ticket keyset").doesNotContain("EPHEMERAL");
       assertThat(get(first, demo.port(), "/").body()).contains("<h1>Ticket shop</h1>");
     }
@@ -65,7 +65,7 @@ class DemoServerTest {
   void withMetricsOnPrometheusScrapesTheRoomsMetersOverHttp() throws Exception {
     ByteArrayOutputStream banner = new ByteArrayOutputStream();
     String[] args = {"--port", "0", "--total", "1", "--per-minute", "1", "--node", "web-1", "--dc", "eu", "--metrics", "/metrics"};
-    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
+    try (DemoServer demo = DemoServer.start(DemoServer.Cli.parse(args), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
       assertThat(banner.toString(StandardCharsets.UTF_8)).contains("http://localhost:" + demo.port() + "/metrics");
       HttpClient first = browser();
       assertThat(get(first, demo.port(), "/").body()).contains("<h1>Ticket shop</h1>");
@@ -95,7 +95,7 @@ class DemoServerTest {
   @Test
   void withProofOfWorkANewcomerOfAFullRoomSolvesAChallengeBeforeItGetsAPlace() throws Exception {
     String[] args = {"--port", "0", "--total", "1", "--per-minute", "1", "--proof-of-work", "8"};
-    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
+    try (DemoServer demo = DemoServer.start(DemoServer.Cli.parse(args), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
       assertThat(get(browser(), demo.port(), "/").body()).contains("<h1>Ticket shop</h1>"); // the room is full now
       HttpClient newcomer = browser();
       assertThat(get(newcomer, demo.port(), "/concert/1").body()).contains("<h1>Checking your browser</h1>");
@@ -130,7 +130,7 @@ class DemoServerTest {
     ByteArrayOutputStream banner = new ByteArrayOutputStream();
     String token = "demo-dashboard-token-0123";
     String[] args = {"--port", "0", "--total", "1", "--per-minute", "1", "--dashboard-token", token};
-    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
+    try (DemoServer demo = DemoServer.start(DemoServer.Cli.parse(args), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
       assertThat(banner.toString(StandardCharsets.UTF_8)).contains("http://localhost:" + demo.port() + "/waitingroom/dashboard/");
       assertThat(get(browser(), demo.port(), "/").body()).contains("<h1>Ticket shop</h1>"); // the room is full now
       // The next visitor waits in line for the shop, but not for the dashboard.
@@ -149,14 +149,14 @@ class DemoServerTest {
 
     // Without the flag there is no dashboard: the path is the shop's like any other.
     ByteArrayOutputStream plain = new ByteArrayOutputStream();
-    try (DemoServer demo = DemoServer.start(Flags.parse(new String[] {"--port", "0"}, DemoServer.FLAGS), new PrintStream(plain, true, StandardCharsets.UTF_8))) {
+    try (DemoServer demo = DemoServer.start(DemoServer.Cli.parse(new String[] {"--port", "0"}), new PrintStream(plain, true, StandardCharsets.UTF_8))) {
       assertThat(plain.toString(StandardCharsets.UTF_8)).doesNotContain("dashboard");
       assertThat(get(browser(), demo.port(), "/waitingroom/dashboard/").body())
           .contains("<title>Ticket shop</title>")
           .doesNotContain("Waiting room dashboard");
     }
     String[] weak = {"--port", "0", "--dashboard-token", "too-short"};
-    assertThatThrownBy(() -> DemoServer.start(Flags.parse(weak, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+    assertThatThrownBy(() -> DemoServer.start(DemoServer.Cli.parse(weak), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("--dashboard-token")
         .hasMessageContaining("at least 16 characters")
@@ -178,7 +178,7 @@ class DemoServerTest {
     ByteArrayOutputStream banner = new ByteArrayOutputStream();
     String token = "demo-dashboard-token-0123";
     String[] args = {"--port", "0", "--dashboard-token", token, "--live-settings", "true", "--reject-status", "503"};
-    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
+    try (DemoServer demo = DemoServer.start(DemoServer.Cli.parse(args), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
       assertThat(banner.toString(StandardCharsets.UTF_8))
           .contains("curl -X PUT -H 'Authorization: Bearer TOKEN' -H 'Content-Type: application/json' -d '{\"suspended\":true}'"
               + " 'http://localhost:" + demo.port() + "/waitingroom/dashboard/settings?room=ticket-shop'");
@@ -190,12 +190,12 @@ class DemoServerTest {
     }
     // Without the flag the dashboard only reads.
     String[] readOnly = {"--port", "0", "--dashboard-token", token};
-    try (DemoServer demo = DemoServer.start(Flags.parse(readOnly, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
+    try (DemoServer demo = DemoServer.start(DemoServer.Cli.parse(readOnly), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
       assertThat(putSettings(demo.port(), token, "{\"suspended\":true}").statusCode()).isEqualTo(403);
       assertThat(demo.room().latestSettings().version()).isZero();
     }
     String[] unprotected = {"--port", "0", "--live-settings", "true"};
-    assertThatThrownBy(() -> DemoServer.start(Flags.parse(unprotected, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+    assertThatThrownBy(() -> DemoServer.start(DemoServer.Cli.parse(unprotected), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("--dashboard-token");
   }
@@ -203,7 +203,7 @@ class DemoServerTest {
   @Test
   void withoutAKeysetFileItWarnsThatTheKeysetIsEphemeral() throws Exception {
     ByteArrayOutputStream banner = new ByteArrayOutputStream();
-    try (DemoServer demo = DemoServer.start(Flags.parse(new String[] {"--port", "0"}, DemoServer.FLAGS), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
+    try (DemoServer demo = DemoServer.start(DemoServer.Cli.parse(new String[] {"--port", "0"}), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
       assertThat(banner.toString(StandardCharsets.UTF_8)).contains("WARNING").contains("EPHEMERAL").contains("--keyset");
       assertThat(demo.room().config().totalActiveUsers()).isEqualTo(2);
       assertThat(demo.room().config().sessionDuration().getSeconds()).isEqualTo(30);
@@ -214,7 +214,7 @@ class DemoServerTest {
   void withEventInTheSalePrequeuesWithACountdownAndALottery() throws Exception {
     ByteArrayOutputStream banner = new ByteArrayOutputStream();
     String[] args = {"--port", "0", "--event-in", "120", "--lottery", "true"};
-    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
+    try (DemoServer demo = DemoServer.start(DemoServer.Cli.parse(args), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
       assertThat(banner.toString(StandardCharsets.UTF_8)).contains("Event 'sale'", "(in 120 s)", "drawn by lottery");
       RoomSettings.Event e = demo.room().latestSettings().events().get(0);
       assertThat(e.name()).isEqualTo("sale");
@@ -230,7 +230,7 @@ class DemoServerTest {
       assertThat(page.body()).contains("<h1>The sale opens in</h1>", "drawn by lottery", "data-wr-countdown=");
     }
     String[] lotteryAlone = {"--port", "0", "--lottery", "true"};
-    assertThatThrownBy(() -> DemoServer.start(Flags.parse(lotteryAlone, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+    assertThatThrownBy(() -> DemoServer.start(DemoServer.Cli.parse(lotteryAlone), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("--event-in");
   }
@@ -239,7 +239,7 @@ class DemoServerTest {
   void withRevokeACheckoutEndsTheSession() throws Exception {
     // One a minute: a copy of the ended ticket arrives anew and must wait, not walk in again.
     String[] args = {"--port", "0", "--revoke", "true", "--total", "1", "--per-minute", "1"};
-    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
+    try (DemoServer demo = DemoServer.start(DemoServer.Cli.parse(args), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
       HttpClient visitor = browser();
       HttpResponse<String> in = get(visitor, demo.port(), "/");
       assertThat(in.body()).contains("You are in.");
@@ -270,7 +270,7 @@ class DemoServerTest {
   @Test
   void anOptionsRequestNeverBooks() throws Exception {
     String[] args = {"--port", "0", "--revoke", "true", "--total", "1", "--per-minute", "1"};
-    try (DemoServer demo = DemoServer.start(Flags.parse(args, DemoServer.FLAGS), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
+    try (DemoServer demo = DemoServer.start(DemoServer.Cli.parse(args), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
       HttpClient visitor = browser();
       assertThat(get(visitor, demo.port(), "/").body()).contains("You are in.");
       URI checkout = URI.create("http://127.0.0.1:" + demo.port() + "/checkout");

@@ -1,7 +1,5 @@
 package io.github.waitingroom.examples.planner;
 
-import io.github.waitingroom.examples.Flags;
-import io.github.waitingroom.examples.Flags.Flag;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.NoSuchFileException;
@@ -10,6 +8,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * The capacity planner: runs the real core through an expected crowd in virtual time and prints
@@ -26,33 +31,154 @@ import org.jspecify.annotations.Nullable;
  * with one line that names the flag, and exit code 2.
  */
 public final class CapacityPlanner {
-  /** The planner's flags, with their defaults. */
-  static final List<Flag> FLAGS =
-      List.of(
-          new Flag("--shape", "step", "arrivals: step (the peak rate throughout), ramp (0 up to the peak),"
-              + " flash (the peak rate in the first minute only) or csv (--csv FILE)"),
-          new Flag("--peak", "100", "arrivals per minute at the peak"),
-          new Flag("--base", "0", "arrivals per minute on top of the shape, throughout --duration"),
-          new Flag("--duration", "60m", "how long people arrive (not with --csv, whose rows set it)"),
-          new Flag("--csv", null, "file of arrivals, one row per --csv-step: 'count' or 'time,count';"
-              + " implies --shape csv"),
-          new Flag("--csv-step", "1m", "the period each CSV row covers (1m, 1s, ...)"),
-          new Flag("--browse", "5m", "how long an admitted user keeps clicking (mean)"),
-          new Flag("--think", "30s", "time between two clicks of an admitted user (mean)"),
-          new Flag("--patience", "15m", "how long a user waits in line before giving up (mean), or none"),
-          new Flag("--times", "random", "random: exponential browse and patience times, think times within"
-              + " +-50 %; fixed: exactly the times given"),
-          new Flag("--total", "1000", "the room's totalActiveUsers (with --target-wait: where the search starts)"),
-          new Flag("--per-minute", null, "the room's newUsersPerMinute (default: half of --total)"),
-          new Flag("--session", "5m", "the room's session duration (counted from a user's last request)"),
-          new Flag("--refresh", "20s", "the room's refresh interval (how often a waiting page polls)"),
-          new Flag("--drain", "2h", "how long a run may go on after the last arrival while people wait"),
-          new Flag("--seed", "1", "random seed: the same seed gives the same run"),
-          new Flag("--chart", "capacity-plan.png", "PNG chart to write, or none"),
-          new Flag("--target-wait", null, "search the smallest limits whose p90 wait is at most this (10m, ...)"),
-          new Flag("--vary", "both", "in the search: both (newUsersPerMinute scales with totalActiveUsers in the"
-              + " ratio of --per-minute to --total) or total (newUsersPerMinute stays as given)"),
-          new Flag("--max-total", "1000000", "the largest totalActiveUsers the search tries"));
+  /** The planner's command line: every option with its default ({@code --help} lists them). */
+  @Command(
+      name = "CapacityPlanner",
+      mixinStandardHelpOptions = true,
+      sortOptions = false,
+      showDefaultValues = true,
+      description = "Runs the real waiting room core through an expected crowd, in virtual time.",
+      footer = "Durations: 90s, 10m, 1h, 1h30m. Counts may not be negative.")
+  static final class Cli {
+    @Option(names = "--shape", paramLabel = "SHAPE", defaultValue = "step", converter = ShapeConverter.class,
+        description = "arrivals: step (the peak rate throughout), ramp (0 up to the peak), flash (the peak rate in the"
+            + " first minute only) or csv (--csv FILE)")
+    Arrivals.Shape shape = Arrivals.Shape.STEP;
+
+    @Option(names = "--peak", paramLabel = "PER-MINUTE", defaultValue = "100", description = "arrivals per minute at the peak")
+    double peak = 100;
+
+    @Option(names = "--base", paramLabel = "PER-MINUTE", defaultValue = "0", description = "arrivals per minute on top of the shape,"
+        + " throughout --duration")
+    double base;
+
+    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "60m", converter = DurationConverter.class,
+        description = "how long people arrive (not with --csv, whose rows set it)")
+    Duration duration = Duration.ofMinutes(60);
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "file of arrivals, one row per --csv-step: 'count' or"
+        + " 'time,count'; implies --shape csv")
+    @Nullable Path csv;
+
+    @Option(names = "--csv-step", paramLabel = "DURATION", defaultValue = "1m", converter = DurationConverter.class,
+        description = "the period each CSV row covers (1m, 1s, ...)")
+    Duration csvStep = Duration.ofMinutes(1);
+
+    @Option(names = "--browse", paramLabel = "DURATION", defaultValue = "5m", converter = DurationConverter.class,
+        description = "how long an admitted user keeps clicking (mean)")
+    Duration browse = Duration.ofMinutes(5);
+
+    @Option(names = "--think", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+        description = "time between two clicks of an admitted user (mean)")
+    Duration think = Duration.ofSeconds(30);
+
+    @Option(names = "--patience", paramLabel = "DURATION|none", description = "how long a user waits in line before giving"
+        + " up (mean), or none")
+    String patience = "15m";
+
+    @Option(names = "--times", paramLabel = "random|fixed", defaultValue = "random", converter = TimesConverter.class,
+        description = "random: exponential browse and patience times, think times within +-50 %; fixed: exactly the"
+            + " times given")
+    Times times = Times.RANDOM;
+
+    @Option(names = "--total", paramLabel = "N", description = "the room's totalActiveUsers (with --target-wait: where"
+        + " the search starts)")
+    int total = 1000;
+
+    @Option(names = "--per-minute", paramLabel = "N", description = "the room's newUsersPerMinute (default: half of --total)")
+    @Nullable Integer perMinute;
+
+    @Option(names = "--session", paramLabel = "DURATION", defaultValue = "5m", converter = DurationConverter.class,
+        description = "the room's session duration (counted from a user's last request)")
+    Duration session = Duration.ofMinutes(5);
+
+    @Option(names = "--refresh", paramLabel = "DURATION", defaultValue = "20s", converter = DurationConverter.class,
+        description = "the room's refresh interval (how often a waiting page polls)")
+    Duration refresh = Duration.ofSeconds(20);
+
+    @Option(names = "--drain", paramLabel = "DURATION", defaultValue = "2h", converter = DurationConverter.class,
+        description = "how long a run may go on after the last arrival while people wait")
+    Duration drain = Duration.ofHours(2);
+
+    @Option(names = "--seed", paramLabel = "N", description = "random seed: the same seed gives the same run")
+    long seed = 1;
+
+    @Option(names = "--chart", paramLabel = "FILE|none", defaultValue = "capacity-plan.png",
+        description = "PNG chart to write, or none")
+    String chart = "capacity-plan.png";
+
+    @Option(names = "--target-wait", paramLabel = "DURATION", converter = DurationConverter.class,
+        description = "search the smallest limits whose p90 wait is at most this (10m, ...)")
+    @Nullable Duration targetWait;
+
+    @Option(names = "--vary", paramLabel = "both|total", defaultValue = "both", converter = VaryConverter.class,
+        description = "in the search: both (newUsersPerMinute scales with totalActiveUsers in the ratio of --per-minute"
+            + " to --total) or total (newUsersPerMinute stays as given)")
+    CapacitySearch.Vary vary = CapacitySearch.Vary.BOTH;
+
+    @Option(names = "--max-total", paramLabel = "N", description = "the largest totalActiveUsers the search tries")
+    int maxTotal = 1_000_000;
+  }
+
+  /** How the simulated visitors' times vary. */
+  enum Times {
+    /** Exponential browse and patience times, think times within +-50 %. */
+    RANDOM,
+    /** Exactly the times given. */
+    FIXED
+  }
+
+  /** Reads a duration as people write it ({@link Durations#parse}); never negative. */
+  static final class DurationConverter implements ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      if (value.trim().startsWith("-")) {
+        throw new TypeConversionException("must not be negative but was '" + value + "'");
+      }
+      try {
+        return Durations.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(String.valueOf(e.getMessage()));
+      }
+    }
+  }
+
+  /** One of a few lower-case words. */
+  private static <E extends Enum<E>> E word(Class<E> type, String value) {
+    try {
+      return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      StringBuilder known = new StringBuilder();
+      for (E c : type.getEnumConstants()) {
+        known.append(known.length() == 0 ? "" : ", ").append(c.name().toLowerCase(Locale.ROOT));
+      }
+      throw new TypeConversionException("must be one of " + known + " but was '" + value + "'");
+    }
+  }
+
+  /** {@code step}, {@code ramp}, {@code flash} or {@code csv}. */
+  static final class ShapeConverter implements ITypeConverter<Arrivals.Shape> {
+    @Override
+    public Arrivals.Shape convert(String value) {
+      return word(Arrivals.Shape.class, value);
+    }
+  }
+
+  /** {@code random} or {@code fixed}. */
+  static final class TimesConverter implements ITypeConverter<Times> {
+    @Override
+    public Times convert(String value) {
+      return word(Times.class, value);
+    }
+  }
+
+  /** {@code both} or {@code total}. */
+  static final class VaryConverter implements ITypeConverter<CapacitySearch.Vary> {
+    @Override
+    public CapacitySearch.Vary convert(String value) {
+      return word(CapacitySearch.Vary.class, value);
+    }
+  }
 
   /** A bad command line: the message names the flag. */
   static final class UsageError extends RuntimeException {
@@ -106,11 +232,18 @@ public final class CapacityPlanner {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     Options o;
     try {
-      o = parse(args);
-    } catch (Flags.HelpRequested e) {
-      out.print(usage());
-      return 0;
-    } catch (UsageError | IllegalArgumentException e) {
+      CommandLine cl = new CommandLine(new Cli());
+      ParseResult parsed = cl.parseArgs(args);
+      if (cl.isUsageHelpRequested()) {
+        out.print(cl.getUsageMessage());
+        return 0;
+      }
+      if (cl.isVersionHelpRequested()) {
+        cl.printVersionHelp(out);
+        return 0;
+      }
+      o = options(cl.getCommand(), parsed);
+    } catch (ParameterException | UsageError e) {
       err.println("capacity-planner: " + e.getMessage() + " (--help lists the flags)");
       return 2;
     }
@@ -177,37 +310,26 @@ public final class CapacityPlanner {
     return 0;
   }
 
-  /** The usage text: every flag with its default. */
-  static String usage() {
-    return "Capacity planner: runs the real waiting room core through an expected crowd, in virtual time.\n"
-        + Flags.usage("CapacityPlanner", FLAGS)
-        + "Durations: 90s, 10m, 1h, 1h30m. Counts may not be negative.\n";
-  }
-
   /**
    * Parses a command line.
    *
-   * @throws Flags.HelpRequested for {@code --help}
+   * @throws ParameterException for an unknown option or a value of the wrong form (naming it)
    * @throws UsageError naming the flag that is wrong
    */
-  static Options parse(String[] args) {
-    Flags f;
-    try {
-      f = Flags.parse(args, FLAGS);
-    } catch (Flags.HelpRequested e) {
-      throw e;
-    } catch (IllegalArgumentException e) {
-      throw new UsageError(String.valueOf(e.getMessage()));
-    }
-    String csv = f.optional("--csv");
-    String shapeName = f.get("--shape").trim().toLowerCase(Locale.ROOT);
-    Arrivals.Shape shape;
-    try {
-      shape = Arrivals.Shape.valueOf(shapeName.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new UsageError("--shape must be step, ramp, flash or csv but was '" + f.get("--shape") + "'");
-    }
-    if (csv != null && !f.given("--shape")) {
+  static Options parse(String... args) {
+    Cli cli = new Cli();
+    return options(cli, new CommandLine(cli).parseArgs(args));
+  }
+
+  /**
+   * Checks what picocli cannot check alone (ranges, combinations) and builds the options.
+   *
+   * @throws UsageError naming the flag that is wrong
+   */
+  private static Options options(Cli c, ParseResult given) {
+    Arrivals.Shape shape = c.shape;
+    Path csv = c.csv;
+    if (csv != null && !given.hasMatchedOption("--shape")) {
       shape = Arrivals.Shape.CSV;
     }
     Arrivals arrivals;
@@ -216,16 +338,15 @@ public final class CapacityPlanner {
         throw new UsageError("--shape csv needs --csv FILE");
       }
       for (String other : List.of("--peak", "--base", "--duration")) {
-        if (f.given(other)) {
+        if (given.hasMatchedOption(other)) {
           throw new UsageError(other + " does not go with --csv (the file gives the arrivals)");
         }
       }
-      Duration step = duration(f, "--csv-step");
-      if (step.isZero()) {
+      if (c.csvStep.isZero()) {
         throw new UsageError("--csv-step must be at least 1s");
       }
       try {
-        arrivals = Arrivals.fromCsv(Path.of(csv), step);
+        arrivals = Arrivals.fromCsv(csv, c.csvStep);
       } catch (NoSuchFileException e) {
         throw new UsageError("--csv: no such file: " + csv);
       } catch (IOException e) {
@@ -235,67 +356,47 @@ public final class CapacityPlanner {
       }
     } else {
       if (csv != null) {
-        throw new UsageError("--csv goes with --shape csv, not --shape " + shapeName);
+        throw new UsageError("--csv goes with --shape csv, not --shape " + shape.name().toLowerCase(Locale.ROOT));
       }
-      double peak = number(f, "--peak");
-      double base = number(f, "--base");
-      Duration length = duration(f, "--duration");
-      if (length.isZero()) {
-        throw new UsageError("--duration must be positive");
+      notNegative("--peak", c.peak);
+      notNegative("--base", c.base);
+      positive("--duration", c.duration);
+      if (c.duration.compareTo(Duration.ofDays(7)) > 0) {
+        throw new UsageError("--duration must be at most 7 days but was " + Durations.format(c.duration));
       }
-      if (length.compareTo(Duration.ofDays(7)) > 0) {
-        throw new UsageError("--duration must be at most 7 days but was " + Durations.format(length));
-      }
-      arrivals = Arrivals.shaped(shape, peak, base, length);
+      arrivals = Arrivals.shaped(shape, c.peak, c.base, c.duration);
     }
     if (arrivals.expectedTotal() > 2_000_000) {
       throw new UsageError("more than 2 million arrivals: too many for one run (--peak, --duration or --csv)");
     }
-    Duration browse = duration(f, "--browse");
-    Duration think = positive(f, "--think");
-    String patienceText = f.get("--patience").trim();
-    Duration patience =
-        patienceText.equalsIgnoreCase("none") || patienceText.equalsIgnoreCase("never") ? null : positive(f, "--patience");
-    String times = f.get("--times").trim().toLowerCase(Locale.ROOT);
-    if (!times.equals("random") && !times.equals("fixed")) {
-      throw new UsageError("--times must be random or fixed but was '" + f.get("--times") + "'");
-    }
-    Visitors visitors = new Visitors(browse, think, patience, times.equals("fixed"));
+    positive("--think", c.think);
+    Duration patience = patience(c.patience);
+    Visitors visitors = new Visitors(c.browse, c.think, patience, c.times == Times.FIXED);
 
-    int total = count(f, "--total");
-    int perMinute = f.optional("--per-minute") == null ? Math.max(1, total / 2) : count(f, "--per-minute");
+    int total = count("--total", c.total);
+    Integer perMinuteGiven = c.perMinute;
+    int perMinute = perMinuteGiven == null ? Math.max(1, total / 2) : count("--per-minute", perMinuteGiven);
     if (perMinute > total) {
       throw new UsageError("--per-minute (" + perMinute + ") must not exceed --total (" + total + ")");
     }
-    Duration session = positive(f, "--session");
+    Duration session = positive("--session", c.session);
     if (session.compareTo(Duration.ofDays(1)) > 0) {
       throw new UsageError("--session must be at most 1 day but was " + Durations.format(session));
     }
-    Duration refresh = positive(f, "--refresh");
+    Duration refresh = positive("--refresh", c.refresh);
     if (refresh.compareTo(Duration.ofMinutes(10)) > 0) {
       throw new UsageError("--refresh must be at most 10m but was " + Durations.format(refresh));
     }
-    Duration drain = duration(f, "--drain");
-    if (drain.compareTo(Duration.ofDays(1)) > 0) {
-      throw new UsageError("--drain must be at most 1 day but was " + Durations.format(drain));
+    if (c.drain.compareTo(Duration.ofDays(1)) > 0) {
+      throw new UsageError("--drain must be at most 1 day but was " + Durations.format(c.drain));
     }
-    long seed;
-    try {
-      seed = Long.parseLong(f.get("--seed").trim());
-    } catch (NumberFormatException e) {
-      throw new UsageError("--seed must be a whole number but was '" + f.get("--seed") + "'");
-    }
-    String chartText = f.get("--chart").trim();
+    String chartText = c.chart.trim();
     Path chart = chartText.equalsIgnoreCase("none") || chartText.isEmpty() ? null : Path.of(chartText);
-    Duration target = f.optional("--target-wait") == null ? null : positive(f, "--target-wait");
-    String varyText = f.get("--vary").trim().toLowerCase(Locale.ROOT);
-    CapacitySearch.Vary vary =
-        switch (varyText) {
-          case "both" -> CapacitySearch.Vary.BOTH;
-          case "total" -> CapacitySearch.Vary.TOTAL;
-          default -> throw new UsageError("--vary must be both or total but was '" + f.get("--vary") + "'");
-        };
-    int maxTotal = count(f, "--max-total");
+    Duration target = c.targetWait;
+    if (target != null) {
+      positive("--target-wait", target);
+    }
+    int maxTotal = count("--max-total", c.maxTotal);
     try {
       // Let the room check what it checks (e.g. a session shorter than a slice), naming our flags.
       io.github.waitingroom.RoomConfig.builder("capacity-plan").totalActiveUsers(total).newUsersPerMinute(perMinute)
@@ -304,62 +405,44 @@ public final class CapacityPlanner {
       throw new UsageError("--total/--per-minute/--session/--refresh: " + e.getMessage());
     }
     return new Options(
-        new PlanSettings(arrivals, visitors, session, refresh, drain, seed),
+        new PlanSettings(arrivals, visitors, session, refresh, c.drain, c.seed),
         new Limits(total, perMinute),
         chart,
         target,
-        vary,
+        c.vary,
         maxTotal);
   }
 
-  private static Duration duration(Flags f, String name) {
-    String v = f.get(name);
-    if (v.trim().startsWith("-")) {
-      throw new UsageError(name + " must not be negative but was '" + v + "'");
+  /** {@code --patience}: a duration, or {@code none} (or {@code never}) for nobody giving up. */
+  private static @Nullable Duration patience(String text) {
+    String v = text.trim();
+    if (v.equalsIgnoreCase("none") || v.equalsIgnoreCase("never")) {
+      return null;
     }
     try {
-      return Durations.parse(v);
-    } catch (IllegalArgumentException e) {
-      throw new UsageError(name + ": " + e.getMessage());
+      return positive("--patience", new DurationConverter().convert(v));
+    } catch (TypeConversionException e) {
+      throw new UsageError("--patience: " + e.getMessage());
     }
   }
 
-  private static Duration positive(Flags f, String name) {
-    Duration d = duration(f, name);
+  private static Duration positive(String name, Duration d) {
     if (d.isZero()) {
-      throw new UsageError(name + " must be positive but was '" + f.get(name) + "'");
+      throw new UsageError(name + " must be positive but was '" + Durations.format(d) + "'");
     }
     return d;
   }
 
-  private static double number(Flags f, String name) {
-    String v = f.get(name).trim();
-    double d;
-    try {
-      d = Double.parseDouble(v);
-    } catch (NumberFormatException e) {
-      throw new UsageError(name + " must be a number but was '" + v + "'");
-    }
+  private static void notNegative(String name, double d) {
     if (!(d >= 0) || Double.isInfinite(d)) {
-      throw new UsageError(name + " must not be negative but was " + v);
+      throw new UsageError(name + " must not be negative but was " + d);
     }
-    return d;
   }
 
-  private static int count(Flags f, String name) {
-    String v = f.get(name).trim();
-    long n;
-    try {
-      n = Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      throw new UsageError(name + " must be a whole number but was '" + v + "'");
-    }
+  private static int count(String name, int n) {
     if (n < 1) {
-      throw new UsageError(name + " must be positive but was " + v);
+      throw new UsageError(name + " must be positive but was " + n);
     }
-    if (n > Integer.MAX_VALUE) {
-      throw new UsageError(name + " is too large: " + v);
-    }
-    return (int) n;
+    return n;
   }
 }

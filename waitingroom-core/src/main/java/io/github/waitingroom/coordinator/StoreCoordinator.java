@@ -129,13 +129,8 @@ public final class StoreCoordinator implements Coordinator {
   // exchange (see the class comment).
   private final Set<String> lostNodes = new HashSet<>();
   private final Set<String> lostDataCenters = new HashSet<>();
-  /**
-   * When this node saw its data center's sums in the store: per store epoch of an answer, the
-   * latest epoch of the sum the answer held (see {@code inTime}). The last few epochs only.
-   */
-  private final TreeMap<Long, Long> visibleSums = new TreeMap<>();
-  /** The latest epoch of this data center's sum in the global scope of the answer being read. */
-  private long sumInAnswer = Long.MIN_VALUE;
+  /** When this node saw its data center's sums in the store (see {@link SumVisibility}). */
+  private final SumVisibility visibility = new SumVisibility();
   /** The publishers whose values left the store before their time (see {@link VanishWatch}). */
   private final VanishWatch vanish;
 
@@ -286,7 +281,7 @@ public final class StoreCoordinator implements Coordinator {
     read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
     vanish.note(dcScope, nodes, publisher, epochs());
     vanish.note(GLOBAL_SCOPE, dataCenters, vanish.publishedNow(GLOBAL_SCOPE, dataCenter) ? dataCenter : "", epochs());
-    noteVisible(store);
+    visibility.noteVisible(epochs().at(store));
     if (lastExchangeEpoch < epoch - SILENT_AFTER_EPOCHS) {
       // Back in touch after a gap (a store outage): remember every publisher for a few more
       // epochs, so that none is forgotten before it has had the chance to publish again; and
@@ -325,7 +320,7 @@ public final class StoreCoordinator implements Coordinator {
       long storeAgain = storeClock(again);
       vanish.answer(storeAgain, List.of(new Transport.Publication(GLOBAL_SCOPE, dataCenter, new byte[0])));
       read(again.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
-      noteVisible(storeAgain);
+      visibility.noteVisible(epochs().at(storeAgain));
     }
     for (long s : mySums.keySet()) {
       if (!freeSlots.containsKey(s)) {
@@ -471,7 +466,7 @@ public final class StoreCoordinator implements Coordinator {
       String what, long epoch) {
     unreadable.clear();
     if (into == dataCenters) {
-      sumInAnswer = Long.MIN_VALUE;
+      visibility.reading();
     }
     if (values == null) {
       return;
@@ -526,7 +521,7 @@ public final class StoreCoordinator implements Coordinator {
               throw new IllegalArgumentException("it names another publisher");
             }
             if (into == dataCenters && who.equals(dataCenter) && !r.tallies().isEmpty()) {
-              sumInAnswer = r.latestEpoch(); // as the others read it, even if this node holds a later one
+              visibility.sawSum(r.latestEpoch()); // as the others read it, even if this node holds a later one
             }
             vanish.present(scope, who);
             Report held = into.get(who);
@@ -682,59 +677,13 @@ public final class StoreCoordinator implements Coordinator {
   }
 
   /**
-   * Notes the latest sum of this data center that the answer just read held, at the store's epoch
-   * of the answer.
-   */
-  private void noteVisible(long storeMillis) {
-    if (sumInAnswer != Long.MIN_VALUE) {
-      visibleSums.merge(epochs().at(storeMillis), sumInAnswer, Math::max);
-    }
-    while (visibleSums.size() > 2 * Report.EPOCHS_KEPT) {
-      visibleSums.pollFirstEntry();
-    }
-  }
-
-  /** The latest sum of this data center that this node saw in the store before store epoch {@code e} began. */
-  private long visibleBefore(long e) {
-    long latest = Long.MIN_VALUE;
-    for (long l : visibleSums.headMap(e, false).values()) {
-      latest = Math.max(latest, l);
-    }
-    return latest;
-  }
-
-  /**
-   * Whether this data center's sums reached the store in time for the plan of epoch {@code s}:
-   * no other data center can have counted it silent for an epoch whose plan could meet this one.
-   * Another data center settles epoch {@code e} from the start of epoch {@code e + 1} on, and
-   * counts this one silent for it (with its last sum, and the free slots of that sum's plan only)
-   * unless it reads a sum of epoch {@code e - 2} or later. Had it done so for epoch {@code s}, its
-   * plan and this one would be made from different snapshots of one epoch; for epoch {@code s + 1}
-   * or {@code s + 2}, its plan would count none of the slots this one hands out. So this data
-   * center's sum of {@code s - 2} (or later) must have been in the store before epoch {@code s + 1}
-   * began, its sum of {@code s - 1} before epoch {@code s + 2}, and its sum of {@code s} before
-   * {@code s + 3} (in practice: now). A data center whose sums reached the store late (its nodes
-   * missed syncs) skips those plans, as a silent one would: its nodes keep their last grants.
-   * Epochs within two of the data center's first sum need nothing: the others wait for it.
-   */
-  private boolean inTime(long s) {
-    long first = mySums.isEmpty() ? s : dcJoined();
-    for (long e = s; e <= s + 2; e++) {
-      if (e >= first + SILENT_AFTER_EPOCHS + 1 && visibleBefore(e + 1) < e - SILENT_AFTER_EPOCHS) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
    * The settled tallies of epoch {@code s}, as the last exchange left them, or {@code null} if
    * the epoch is not settled for the whole room.
    */
   @Override
   public @Nullable Settled settled(long s) {
     RoomSums room = roomSums(s);
-    if (room != null && otherDataCenters() && !inTime(s)) {
+    if (room != null && otherDataCenters() && !visibility.inTime(s, mySums.isEmpty() ? s : dcJoined())) {
       return null;
     }
     if (room == null || !unreadableNodes.isEmpty() || vanish.any()) {

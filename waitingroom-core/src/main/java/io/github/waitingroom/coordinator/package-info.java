@@ -20,7 +20,8 @@
  *
  * <p>{@code StoreCoordinator} keeps the reports it reads and settles the epochs; beside it, {@code
  * Documents} holds the global scope's documents (settings, and the eras of the epochs) and {@code
- * VanishWatch} notices values that leave the store before their time (see docs/security.md).
+ * VanishWatch} notices values that leave the store before their time (see docs/security.md), and
+ * {@code SumVisibility} tells whether the data center's sums reached the store in time for a plan.
  */
 @NullMarked
 package io.github.waitingroom.coordinator;

@@ -361,4 +361,56 @@ class LiveSettingsTest {
     room.updateSettings(RoomSettings.fromJson(json, room.latestSettings()));
     c.advance(Duration.ofSeconds(2));
   }
+
+  /**
+   * Lowered limits bind from the plan of the first epoch they are in force for: the slots for new
+   * arrivals that the grants made under the old limits had left (10 a node, of 20 a minute) are
+   * taken back, not handed out again by every plan (20 newcomers got in within the minute after
+   * the limits went down to 2). Raised again, the room lets newcomers in up to the new limits.
+   */
+  @Test
+  void loweredLimitsTakeBackTheSlotsTheOldGrantsLeftAndRaisedOnesGiveSlotsAgain() {
+    RoomConfig config = RoomConfig.builder("rollback")
+        .totalActiveUsers(20)
+        .newUsersPerMinute(20)
+        .sessionDuration(Duration.ofMinutes(1))
+        .build();
+    Cluster c = new Cluster(config, KEYS);
+    WaitingRoom a = c.add("eu", "a");
+    WaitingRoom b = c.add("eu", "b");
+    c.warmUp();
+    a.updateSettings(RoomSettings.fromJson("{\"totalActiveUsers\": 20, \"newUsersPerMinute\": 20}", a.latestSettings()));
+    c.advance(Duration.ofSeconds(5));
+    a.updateSettings(RoomSettings.fromJson("{\"totalActiveUsers\": 2, \"newUsersPerMinute\": 2}", a.latestSettings()));
+    c.advance(Duration.ofSeconds(15));
+    assertThat(c.nodes).allSatisfy(n -> assertThat(n.status().settingsVersion()).isEqualTo(2));
+    assertThat(a.status().freeSlots()).isZero();
+    List<Integer> admittedAt = new ArrayList<>();
+    for (int second = 0; second < 60; second++) {
+      for (WaitingRoom n : c.nodes) {
+        if (n.decide(null).outcome() == Decision.Outcome.ADMIT) {
+          admittedAt.add(second);
+        }
+      }
+      assertThat(c.activeUsers()).as("active at second %s", second).isLessThanOrEqualTo(2);
+      c.advance(Duration.ofSeconds(1));
+    }
+    assertThat(admittedAt).as("seconds in which a newcomer was admitted").hasSizeLessThanOrEqualTo(2);
+
+    // Raised again, once the newcomers queued meanwhile (who never came back) have left the line:
+    // newcomers get in again, up to the new limits.
+    c.advance(Duration.ofSeconds(15));
+    a.updateSettings(RoomSettings.fromJson("{\"totalActiveUsers\": 10, \"newUsersPerMinute\": 10}", a.latestSettings()));
+    c.advance(Duration.ofSeconds(5));
+    assertThat(c.nodes).allSatisfy(n -> assertThat(n.status().settingsVersion()).isEqualTo(3));
+    int admitted = 0;
+    for (int second = 0; second < 30; second++) {
+      for (WaitingRoom n : c.nodes) {
+        admitted += n.decide(null).outcome() == Decision.Outcome.ADMIT ? 1 : 0;
+      }
+      assertThat(c.activeUsers()).as("active at second %s after the raise", second).isLessThanOrEqualTo(10);
+      c.advance(Duration.ofSeconds(1));
+    }
+    assertThat(admitted).as("newcomers admitted in the 30 s after the raise").isEqualTo(10);
+  }
 }

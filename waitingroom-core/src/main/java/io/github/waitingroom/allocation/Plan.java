@@ -32,14 +32,21 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>New arrivals</b> get what is left after the whole line, split among data centers and
  *       then nodes by their arrivals of the last minute plus {@value #ARRIVALS_PER_NODE} for each
  *       node (a data center's weight is its nodes' summed), on top of what each node still had
- *       for them.
+ *       for them; less, when the limits leave less than everything outstanding (they were
+ *       lowered), what outstanding exceeds them by.
  * </ol>
  *
  * <p>Why the grants never exceed the limit: after its tally a node admits at most what it had
  * outstanding then (under its old grant) plus its share of the free slots: its new grant is its
  * reserved slots (part of what was outstanding, and given back less what was taken of them since
  * the tally, or held by users who are let in once) plus that share. So the whole room admits at
- * most everything outstanding plus the free slots, which is what the limits leave. Remainders
+ * most everything outstanding plus the free slots, which is what the limits leave, as long as
+ * what was outstanding fits them: a plan leaves at most the limits' headroom outstanding, and an
+ * admission since takes one slot off both. When it does not fit (the limits were lowered below
+ * what the last grants left), the slots for new arrivals pay the difference: the room's new
+ * grants for them come to at most what the limits leave beyond the line's outstanding slots,
+ * none if those alone reach it (called holders keep their calls), so the old grants are not handed
+ * out again at every plan and the room is back within the limits once every node has switched. Remainders
  * of every split go round in turn, starting from a different publisher each epoch, except that a
  * remainder of the slots for new arrivals stays with a node that still holds it (see {@link
  * #reshare}).
@@ -213,7 +220,12 @@ public final class Plan {
         dcWeights[d] = newArrivalWeight(dataCenters.get(d));
         dcHeld[d] = dataCenters.get(d).outstandingNew();
       }
-      long dcPart = reshare(remaining + room.outstandingNew(), dcWeights, dcHeld, epoch)[myDataCenter];
+      // Never more than the limits leave beyond the line's outstanding slots: when they leave less
+      // than everything outstanding (limits lowered, or more users counted active than the grants
+      // let in), the excess comes off the slots for new arrivals, which are counts a plan may take
+      // back, rather than being handed out again at every plan.
+      long pool = Math.max(0, remaining + room.outstandingNew() - excess(config, room));
+      long dcPart = reshare(pool, dcWeights, dcHeld, epoch)[myDataCenter];
       long[] nodeWeights = new long[nodes.size()];
       long[] nodeHeld = new long[nodes.size()];
       for (int n = 0; n < nodeWeights.length; n++) {
@@ -238,9 +250,25 @@ public final class Plan {
    * tallies report as outstanding.
    */
   public static long freeSlots(RoomConfig config, Tally room) {
+    return Math.max(0, headroom(config, room) - room.outstanding());
+  }
+
+  /** What the limits leave beyond the active users and the admissions of the last minute. */
+  private static long headroom(RoomConfig config, Tally room) {
     long byActive = config.totalActiveUsers() - room.activeUsers();
     long byRate = config.newUsersPerMinute() - room.recentAdmissions();
-    return Math.max(0, Math.min(byActive, byRate) - room.outstanding());
+    return Math.min(byActive, byRate);
+  }
+
+  /**
+   * How many more slots the nodes may still use under their last grants than the limits leave
+   * (see {@link #headroom}), or 0. A plan's grants leave at most the headroom outstanding, and an
+   * admission since takes one slot off the outstanding and one off the headroom, so this stays 0
+   * while the limits stay; lowered limits (or users counted active who took no slot of this room's
+   * grants) make it positive, and the plan takes it back from the slots for new arrivals.
+   */
+  private static long excess(RoomConfig config, Tally room) {
+    return Math.max(0, room.outstanding() - headroom(config, room));
   }
 
   /**

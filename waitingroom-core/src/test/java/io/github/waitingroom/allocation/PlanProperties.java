@@ -71,6 +71,35 @@ class PlanProperties {
     }
   }
 
+  /**
+   * Once every node has switched to the plan, the slots for new arrivals of the whole room come
+   * to at most what the limits leave beyond the line's outstanding slots, also when the tallies
+   * report more outstanding than the limits leave (they were lowered). Before, every plan handed
+   * the slots of the old grants out again: lowered from 20 to 2 a minute, a room of two nodes let
+   * 20 newcomers in within the minute after.
+   */
+  @Property(tries = 500)
+  void slotsForNewArrivalsNeverExceedWhatTheLimitsLeaveBeyondTheLine(
+      @ForAll @Size(min = 1, max = 3) List<@Size(min = 1, max = 4) List<@net.jqwik.api.From("tallies") Tally>> dcs,
+      @ForAll @IntRange(min = 1, max = 200) int total,
+      @ForAll @IntRange(min = 1, max = 200) int perMinuteRaw,
+      @ForAll @IntRange(min = 0, max = 100) int epoch) {
+    RoomConfig config = config(total, Math.min(total, perMinuteRaw));
+    List<Tally> sums = new ArrayList<>();
+    for (List<Tally> nodes : dcs) {
+      sums.add(Tally.sum(nodes));
+    }
+    Tally room = Tally.sum(sums);
+    long fresh = 0;
+    for (int d = 0; d < dcs.size(); d++) {
+      for (int n = 0; n < dcs.get(d).size(); n++) {
+        fresh += Plan.compute(config, epoch, sums, d, dcs.get(d), n).newArrivalGrant();
+      }
+    }
+    long leave = Math.min(total - room.activeUsers(), config.newUsersPerMinute() - room.recentAdmissions());
+    assertThat(fresh).isLessThanOrEqualTo(Math.max(0, leave - room.outstandingLine()));
+  }
+
   @Test
   void theLineIsServedOldestFirstAndNewArrivalsOnlyWhenItIsEmpty() {
     RoomConfig config = config(10, 10);

@@ -173,12 +173,39 @@ public final class WaitingRoomDashboard extends HttpServlet {
 
     @Override
     public @Nullable String body() throws IOException {
+      java.io.InputStream in = req.getInputStream();
       if (req.getContentLengthLong() > OperatorApi.MAX_BODY_BYTES) {
+        drain(in);
         return null;
       }
-      byte[] bytes = req.getInputStream().readNBytes(OperatorApi.MAX_BODY_BYTES + 1);
-      return bytes.length > OperatorApi.MAX_BODY_BYTES ? null : new String(bytes, StandardCharsets.UTF_8);
+      byte[] bytes = in.readNBytes(OperatorApi.MAX_BODY_BYTES + 1);
+      if (bytes.length > OperatorApi.MAX_BODY_BYTES) {
+        drain(in);
+        return null;
+      }
+      return new String(bytes, StandardCharsets.UTF_8);
     }
+
+    /**
+     * Reads and drops what is left of a refused body, up to {@value #DRAIN_LIMIT} bytes (the request
+     * passed the token check): a client still sending it then reads the 413 instead of a connection
+     * the server reset under it, which it did now and then ("header parser received no bytes").
+     */
+    private static void drain(java.io.InputStream in) throws IOException {
+      long left = DRAIN_LIMIT;
+      while (left > 0) {
+        long skipped = in.skip(left);
+        if (skipped <= 0) {
+          if (in.read() < 0) {
+            return;
+          }
+          skipped = 1;
+        }
+        left -= skipped;
+      }
+    }
+
+    private static final long DRAIN_LIMIT = 4L * OperatorApi.MAX_BODY_BYTES;
   }
 
   /**

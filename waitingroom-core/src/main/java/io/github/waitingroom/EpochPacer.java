@@ -5,6 +5,7 @@ import io.github.waitingroom.coordinator.Epochs;
 import io.github.waitingroom.coordinator.Report;
 import java.util.List;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +31,9 @@ final class EpochPacer {
   private boolean stalled;
   /** The last epoch whose plan took over before the stall. */
   private long stalledFrom;
+  /** The latest settled epoch this node paced by, and its number (see {@link #paceLate}). */
+  private Coordinator.@Nullable Settled lastSettled;
+  private long lastSettledEpoch;
 
   /**
    * @param storeBudget reports a second the room may read from the store
@@ -59,6 +63,16 @@ final class EpochPacer {
    * decisions can disagree (the settled epoch says the same on every node about who is silent).
    */
   void pace(Coordinator.Settled s, long epoch, boolean stalled) {
+    if (!stalled) {
+      lastSettled = s;
+      lastSettledEpoch = epoch;
+    }
+    Epochs epochs = coordinator.epochs();
+    pace(s, epoch, stalled, this.nowMillis.getAsLong() - epochs.start(epoch + 1));
+  }
+
+  /** {@link #pace(Coordinator.Settled, long, boolean)} with the plans {@code late} ms after their epoch's end. */
+  private void pace(Coordinator.Settled s, long epoch, boolean stalled, long late) {
     int decider = 0; // the first data center that is not silent (this node's is not)
     while (s.dataCenterNodes().get(decider) == 0) {
       decider++;
@@ -77,10 +91,13 @@ final class EpochPacer {
     if (epochs.latest().first() > now || now < lastPaced + PACE_EVERY) {
       return; // an era is already on its way, or one was decided lately
     }
-    long late = nowMillis - epochs.start(epoch + 1);
     long current = epochs.length(now);
+    long sumLate = coordinator.sumLateMillis();
     if (stalled) {
-      lagFloor = Math.max(lagFloor, lengthForLag(late, epochs.baseMillis()));
+      lagFloor = Math.max(lagFloor, lengthForLag(sumLate > 0 ? sumLate : late, epochs.baseMillis()));
+    } else if (sumLate > 0) {
+      // Other data centers: their sums tell the lag between them, whatever the length.
+      lagFloor = Math.min(lagFloor, lengthForLag(sumLate, epochs.baseMillis()));
     } else if (late <= current / 8) {
       // Settled at the first look: whatever lag stretched the epochs is mostly gone.
       lagFloor = Math.min(lagFloor, current / 2);
@@ -100,7 +117,10 @@ final class EpochPacer {
   /**
    * While plans settle too late to take over (the data centers' sums reach each other later than
    * the next tally), finds the latest epoch that did settle, however late, and paces the epochs by
-   * it: the room lengthens its epochs by itself until its plans settle in time again.
+   * it: the room lengthens its epochs by itself until its plans settle in time again. When the
+   * sums come so late that no epoch this node still holds settles at all, it paces by how late
+   * the sums reach it ({@link Coordinator#sumLateMillis}), deciding by the last settled epoch it
+   * paced by (whose data centers and nodes tell whether this node decides).
    */
   void paceLate(long epoch, long applied) {
     for (long e = epoch - 2; e >= epoch - Report.EPOCHS_KEPT && e > applied; e--) {
@@ -110,15 +130,21 @@ final class EpochPacer {
         return;
       }
     }
+    long late = coordinator.sumLateMillis();
+    if (lastSettled != null && late > 0) {
+      pace(lastSettled, lastSettledEpoch, true, late);
+    }
   }
 
   /**
    * The epoch length that lets plans settle in time when one settled {@code lateMillis} after its
    * epoch ended. A plan must settle before the node's next tally, about one epoch after its own
    * epoch's end (see the class comment): the shortest length (the base times a power of two) that
-   * keeps the lateness within half of it, so that an epoch's jitter does not stall the plans
-   * again. The room keeps at least this length until a plan settles within an eighth of an epoch
-   * (the lag is mostly gone); then it may halve it, and so on.
+   * keeps the lateness within half of it: the syncs that publish a sum and read it each add up to
+   * a quarter of an epoch, so a lag within half an epoch leaves a plan settled by the end of the
+   * next one. With other data centers, the room keeps at least the length their sums' lateness
+   * asks for ({@link Coordinator#sumLateMillis}); with one, it keeps it until a plan settles within
+   * an eighth of an epoch (the lag is mostly gone), then may halve it, and so on.
    */
   static long lengthForLag(long lateMillis, long base) {
     long length = base;

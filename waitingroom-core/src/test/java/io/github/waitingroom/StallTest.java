@@ -73,4 +73,68 @@ class StallTest {
     assertThat(b.status().planEpoch()).as(log).isGreaterThanOrEqualTo(epoch - 2);
     assertThat(log).doesNotContain("no plan has settled in time");
   }
+
+  @Test
+  void withALagOfThreeEpochsTheDataCentersWaitForEachOtherAndLengthenTheirEpochsInsteadOfSplitting() {
+    // Each data center sees the other's sums three epochs late: beyond the two after which a data
+    // center that stopped publishing counts as silent, and too late for any epoch a node still
+    // holds to settle. Counted silent, each would plan as a room of its own and hand out every
+    // free slot (the simulator's lag3 with the legacy mix: 304 of 300); here, before, no plan
+    // settled and the room never lengthened its epochs (10 admitted in 4 minutes, then none).
+    // Their sums keep coming, so each waits for the other instead, and the room lengthens its
+    // epochs by how late the sums come, until its plans settle in time: 40 of the 40 the
+    // per-minute limit allows.
+    RoomConfig config = RoomConfig.builder("lag3").totalActiveUsers(10).newUsersPerMinute(10)
+        .sessionDuration(Duration.ofMinutes(1)).build();
+    Cluster c = new Cluster(config, KEYS);
+    Duration lag = Duration.ofSeconds(3);
+    WaitingRoom eu = c.add("eu", "a", c.lagging(lag));
+    c.advance(Duration.ofSeconds(10));
+    WaitingRoom us = c.add("us", "b", c.lagging(lag)); // (two joining within the lag would each be alone)
+    c.advance(Duration.ofSeconds(10));
+    int[] admitted = new int[2];
+    java.util.ArrayDeque<Integer> lastMinute = new java.util.ArrayDeque<>();
+    java.util.List<java.util.Map.Entry<Integer, String>> waiting = new java.util.ArrayList<>();
+    String log =
+        Logs.during(
+            () -> {
+              for (int second = 0; second < 240; second++) {
+                // A newcomer on each side every second; those queued poll every 5 s, and everyone
+                // admitted leaves at once: each admission is active for one session, so no minute
+                // may hold more than the limit of them.
+                for (int i = 0; i < 2; i++) {
+                  WaitingRoom node = i == 0 ? eu : us;
+                  Decision d = node.decide(null);
+                  if (d.outcome() == Decision.Outcome.QUEUE) {
+                    waiting.add(java.util.Map.entry(i, d.ticket()));
+                  } else if (d.outcome() == Decision.Outcome.ADMIT) {
+                    admitted[i]++;
+                    lastMinute.addLast(second);
+                  }
+                }
+                if (second % 5 == 0) {
+                  for (var it = waiting.listIterator(); it.hasNext(); ) {
+                    var w = it.next();
+                    Decision d = (w.getKey() == 0 ? eu : us).decide(w.getValue());
+                    if (d.outcome() == Decision.Outcome.ADMIT) {
+                      admitted[w.getKey()]++;
+                      lastMinute.addLast(second);
+                      it.remove();
+                    } else if (d.ticket() != null) {
+                      it.set(java.util.Map.entry(w.getKey(), d.ticket()));
+                    }
+                  }
+                }
+                while (lastMinute.peekFirst() != null && lastMinute.peekFirst() <= second - 60) {
+                  lastMinute.removeFirst();
+                }
+                assertThat(lastMinute).as("admitted in the minute up to second %d", second).hasSizeLessThanOrEqualTo(10);
+                c.advance(Duration.ofSeconds(1));
+              }
+            });
+    assertThat(log).as("the room lengthened its epochs").containsPattern("epochs of (8000|16000) ms from epoch");
+    assertThat(log).contains("plans settle in time again");
+    assertThat(admitted[0] + admitted[1]).as("the room kept letting people in: " + log).isGreaterThan(20);
+    assertThat(admitted[1]).as("us let people in").isPositive();
+  }
 }

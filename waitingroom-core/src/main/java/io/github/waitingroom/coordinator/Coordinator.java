@@ -154,6 +154,17 @@ public interface Coordinator {
     return 0;
   }
 
+  /**
+   * How late the other data centers' sums reach this node: of each data center's latest sum, the
+   * time from its epoch's end to the answer that first held it (store time), the largest; 0 when
+   * the room has one data center or none has been seen yet. A node whose plans stall because the
+   * sums come too late for any plan to take over paces the epochs by it (the default: plans that
+   * settle late tell the same, where one settles at all).
+   */
+  default long sumLateMillis() {
+    return 0;
+  }
+
 
   /** This node's data center. */
   String dataCenter();

@@ -7,6 +7,7 @@ import io.github.waitingroom.allocation.Tally;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -133,6 +134,17 @@ public final class StoreCoordinator implements Coordinator {
   private final SumVisibility visibility = new SumVisibility();
   /** The publishers whose values left the store before their time (see {@link VanishWatch}). */
   private final VanishWatch vanish;
+  /** When (store time) each data center's latest sum last advanced in an answer (see {@link #late}). */
+  private final Map<String, Long> advancedAt = new HashMap<>();
+  /**
+   * How late each data center's latest sums reached this node, in ms, the last {@value
+   * #LATE_SAMPLES} (see {@link #sumLateMillis}).
+   */
+  private final Map<String, ArrayDeque<Long>> sumLate = new HashMap<>();
+  /** How many of a data center's latest sums {@link #sumLateMillis} looks at. */
+  private static final int LATE_SAMPLES = 8;
+  /** The store's time of the answer last read. */
+  private long answerMillis;
 
 
   /**
@@ -196,7 +208,8 @@ public final class StoreCoordinator implements Coordinator {
                   publication(dcScope, publisher, marker),
                   publication(GLOBAL_SCOPE, dataCenter + JOIN + publisher, marker)),
               retention);
-      offset.accept(storeClock(answer) - (before + clock.getAsLong()) / 2);
+      answerMillis = storeClock(answer);
+      offset.accept(answerMillis - (before + clock.getAsLong()) / 2);
       docs.read(answer.get(GLOBAL_SCOPE));
       epoch = epochs().at(clock.getAsLong());
       // The right guess is the next epoch (or the current one, if an epoch began meanwhile).
@@ -264,6 +277,7 @@ public final class StoreCoordinator implements Coordinator {
     }
     Map<String, Map<String, byte[]>> answer = transport.exchange(config.roomId(), out, retention);
     long store = storeClock(answer);
+    answerMillis = store;
     Epochs before = epochs();
     docs.read(answer.get(GLOBAL_SCOPE));
     if (epochs() != before && !mine.isEmpty() && mine.lastKey() >= epochs().latest().first()) {
@@ -318,6 +332,7 @@ public final class StoreCoordinator implements Coordinator {
       // room of one data center).
       Map<String, Map<String, byte[]>> again = transport.exchange(config.roomId(), List.of(dataCenterSum()), retention);
       long storeAgain = storeClock(again);
+      answerMillis = storeAgain;
       vanish.answer(storeAgain, List.of(new Transport.Publication(GLOBAL_SCOPE, dataCenter, new byte[0])));
       read(again.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, unreadableDataCenters, "data center", epoch);
       visibility.noteVisible(epochs().at(storeAgain));
@@ -526,6 +541,16 @@ public final class StoreCoordinator implements Coordinator {
             vanish.present(scope, who);
             Report held = into.get(who);
             boolean silent = r.latestEpoch() < epoch - SILENT_AFTER_EPOCHS;
+            if (into == dataCenters && (held == null || r.latestEpoch() > held.latestEpoch())) {
+              advancedAt.put(who, answerMillis);
+              if (held != null && !who.equals(dataCenter) && !r.tallies().isEmpty()) {
+                ArrayDeque<Long> late = sumLate.computeIfAbsent(who, k -> new ArrayDeque<>());
+                late.addLast(Math.max(0, answerMillis - epochs().start(r.latestEpoch() + 1)));
+                if (late.size() > LATE_SAMPLES) {
+                  late.removeFirst();
+                }
+              }
+            }
             if (held == null || !silent || r.latestEpoch() >= held.latestEpoch()) {
               // A silent report (a copy another node put back) never hides a later one.
               into.put(who, r);
@@ -549,6 +574,39 @@ public final class StoreCoordinator implements Coordinator {
   private boolean awaited(Report r) {
     return lastExchangeEpoch <= graceUntil && gapFrom != Long.MIN_VALUE
         && r.latestEpoch() >= gapFrom - SILENT_AFTER_EPOCHS;
+  }
+
+  /**
+   * {@inheritDoc} Of each data center, the least lateness of its last {@value #LATE_SAMPLES} sums:
+   * each also holds up to a sync interval of waiting for the publishing and the reading node's
+   * syncs, which the least of several leaves out, so what remains is the propagation lag.
+   */
+  @Override
+  public long sumLateMillis() {
+    long late = 0;
+    for (ArrayDeque<Long> samples : sumLate.values()) {
+      long least = Long.MAX_VALUE;
+      for (long l : samples) {
+        least = Math.min(least, l);
+      }
+      late = Math.max(late, least);
+    }
+    return late;
+  }
+
+  /**
+   * Whether a data center whose sums are behind is late rather than gone: its latest sum advanced
+   * within the last {@value Coordinator#SILENT_AFTER_EPOCHS} epochs of store time, as this node
+   * read it. Its sums reach this data center more than two epochs after their epoch (a lag between
+   * data centers beyond the sync interval), and most likely this data center's reach it as late:
+   * counting it silent, each would plan as a room of its own and hand out slots the other's plans
+   * count nowhere. So the epoch waits for its sum instead; plans then settle late, and the room
+   * lengthens its epochs until they settle in time (see the epoch pacing of the sync thread). A
+   * data center that is gone stops advancing, and counts silent once its last sum is that old.
+   */
+  private boolean late(Report r) {
+    Long at = advancedAt.get(r.publisher());
+    return at != null && answerMillis - at <= SILENT_AFTER_EPOCHS * epochs().length(epochs().at(answerMillis));
   }
 
   /**
@@ -581,6 +639,8 @@ public final class StoreCoordinator implements Coordinator {
     freeSlots.headMap(epoch, false).clear();
     nodes.values().removeIf(r -> r.latestEpoch() < epoch && !vanish.away(dcScope, r.publisher()));
     dataCenters.values().removeIf(r -> r.latestEpoch() < epoch && !vanish.away(GLOBAL_SCOPE, r.publisher()));
+    advancedAt.keySet().retainAll(dataCenters.keySet());
+    sumLate.keySet().retainAll(dataCenters.keySet());
     vanish.forget((scope, name) -> scope.equals(GLOBAL_SCOPE) ? dataCenters.containsKey(name) : nodes.containsKey(name));
     joinedDataCenters.values().removeIf(joined -> joined < epoch);
   }
@@ -742,7 +802,7 @@ public final class StoreCoordinator implements Coordinator {
         roomNodes += r.nodes();
       } else if (r.joined() > s) {
         continue; // it joined after epoch s
-      } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS || awaited(r)) {
+      } else if (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS || awaited(r) || late(r)) {
         return null;
       } else {
         silent.add(r);

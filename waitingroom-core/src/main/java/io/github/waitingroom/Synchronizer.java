@@ -316,7 +316,7 @@ final class Synchronizer {
         // Each epoch's tally counts sessions and admissions in the windows as of that epoch's end,
         // the same instant on every node, however late this node takes it: a session that moved
         // from another node is then counted on both or on neither.
-        for (long e = Math.max(tallied + 1, epoch - Report.EPOCHS_KEPT); e < epoch; e++) {
+        for (long e = Math.max(Math.max(tallied + 1, joined), epoch - Report.EPOCHS_KEPT); e < epoch; e++) {
           tallies.put(e, state.tally(nowMs, Math.floorDiv(epochs.start(e + 1), 1000L), checkInsToList()));
         }
         while (tallies.size() > Report.EPOCHS_KEPT) {
@@ -451,7 +451,9 @@ final class Synchronizer {
   private void withdrawFrom(long first, TreeMap<Long, Tally> before, long talliedBefore) {
     tallies.clear();
     tallies.putAll(before.headMap(first, false));
-    tallied = Math.min(talliedBefore, first - 1);
+    // Never back before the epoch it joined at: a node tallies nothing before that (its report
+    // could not carry it), also when the store's epoch is behind the one it joined at.
+    tallied = Math.max(Math.min(talliedBefore, first - 1), joined - 1);
     applied = Math.max(applied, talliedBefore);
   }
 

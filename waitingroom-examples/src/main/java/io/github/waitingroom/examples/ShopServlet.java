@@ -85,7 +85,7 @@ final class ShopServlet extends HttpServlet {
       body.append("<h1>Thank you</h1><p>Your (pretend) ticket is booked.</p>");
       if (revoke) {
         // The filter takes this header out, ends the session and deletes its cookie.
-        res.setHeader("X-WaitingRoom-Revoke", "1"); // Gate.REVOKE_HEADER
+        res.setHeader("X-WaitingRoom-Revoke", "1"); // ResponseHeaders.REVOKE_HEADER
         body.append("<p>Your session has ended: the next person in line gets your place.</p>");
       }
       body.append("<p><a href=\"/\">Back to the shop</a></p>");

@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
 final class Answers {
   /** The answer to a CORS preflight the gate answers itself ({@link Gate#preflight}): 204, no CORS grant. */
   static final GateResponse PREFLIGHT =
-      GateResponse.answer(null, 204, "", Map.of("Cache-Control", Gate.NO_STORE, "X-Content-Type-Options", "nosniff",
+      GateResponse.answer(null, 204, "", Map.of("Cache-Control", ResponseHeaders.NO_STORE, "X-Content-Type-Options", "nosniff",
           "Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers"), "");
 
   private final WaitingRoom room;
@@ -144,7 +144,7 @@ final class Answers {
       Decision d,
       @Nullable String contentLanguage) {
     Map<String, String> headers = new LinkedHashMap<>();
-    headers.put("Cache-Control", Gate.NO_STORE);
+    headers.put("Cache-Control", ResponseHeaders.NO_STORE);
     headers.put("X-Content-Type-Options", "nosniff");
     headers.put("Content-Security-Policy", policy);
     if (contentLanguage != null) {

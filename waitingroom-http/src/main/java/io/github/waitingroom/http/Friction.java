@@ -108,21 +108,12 @@ final class Friction {
     return human != null && humanToken(request) != null;
   }
 
-  /**
-   * Whether the gate keeps the client's address on a request with this query: always, since every
-   * challenge is bound to the address it was issued to ({@link ClientAddress}); the human check
-   * passes it on to its service too.
-   */
-  boolean wantsRemoteAddress(@Nullable String rawQuery) {
-    return true;
-  }
-
   private @Nullable String humanToken(GateRequest request) {
     if (human == null) {
       return null;
     }
-    String t = QueryFlags.queryValue(request.query(), Gate.HUMAN_PARAM);
-    if (t == null || t.isEmpty() || t.length() > 3 * Gate.MAX_HUMAN_TOKEN_LENGTH) {
+    String t = QueryFlags.queryValue(request.query(), HumanCheck.PARAM);
+    if (t == null || t.isEmpty() || t.length() > 3 * HumanCheck.MAX_TOKEN_LENGTH) {
       return null;
     }
     // As sent in the query: decoded once here, encoded once by the check's form.
@@ -132,7 +123,7 @@ final class Friction {
     } catch (IllegalArgumentException e) {
       return null;
     }
-    return decoded.isEmpty() || decoded.length() > Gate.MAX_HUMAN_TOKEN_LENGTH ? null : decoded;
+    return decoded.isEmpty() || decoded.length() > HumanCheck.MAX_TOKEN_LENGTH ? null : decoded;
   }
 
   /**
@@ -159,7 +150,7 @@ final class Friction {
       return answers.infiniteQueue(request, null);
     }
     String q = request.query();
-    if (q != null && QueryFlags.hasValue(q, statusParam, Gate.WORKER)) {
+    if (q != null && QueryFlags.hasValue(q, statusParam, ProofOfWork.WORKER)) {
       return Answers.workerScript();
     }
     return null;
@@ -188,7 +179,7 @@ final class Friction {
       held = null;
     }
     boolean pass = verdict == HumanCheck.Verdict.PASSED;
-    String proof = pass || p.difficulty() == 0 ? null : QueryFlags.queryValue(request.query(), Gate.PROOF_PARAM);
+    String proof = pass || p.difficulty() == 0 ? null : QueryFlags.queryValue(request.query(), ProofOfWork.PARAM);
     if (proof != null && held != null) {
       // Only the challenge this client's cookie holds: a challenge fetched by another client (a
       // harvester's) gets no place here, whoever solved it.
@@ -223,7 +214,7 @@ final class Friction {
 
   private String flagCookie(GateRequest request, long now) {
     byte[] marker = ByteBuffer.allocate(16).putLong(now).putLong(Csp.randomLong()).array();
-    return cookies.friction(request, FLAG_PREFIX + Objects.requireNonNull(flagSeal).seal(marker), Gate.FLAGGED_SECONDS);
+    return cookies.friction(request, FLAG_PREFIX + Objects.requireNonNull(flagSeal).seal(marker), HumanCheck.FLAGGED_SECONDS);
   }
 
   private boolean flagged(String marker) {
@@ -232,6 +223,6 @@ final class Friction {
       return false;
     }
     long age = room.nowSecond() - ByteBuffer.wrap(m).getLong();
-    return age >= -30 && age < Gate.FLAGGED_SECONDS;
+    return age >= -30 && age < HumanCheck.FLAGGED_SECONDS;
   }
 }

@@ -2,14 +2,11 @@ package io.github.waitingroom.http;
 
 import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.WaitingRoom;
-import java.time.Duration;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
-
 
 /**
  * The container-neutral part of a waiting room filter: which requests the room decides, and what
@@ -34,7 +31,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Headers: every answer carries {@code Cache-Control: private, no-store} and {@code
  * X-Content-Type-Options: nosniff}; the waiting page carries a Content-Security-Policy that allows
  * only its own inline script and style (by a fresh nonce per response, {@code {{cspNonce}}} in a
- * template) and same-origin requests, the JSON status {@code default-src 'none'}.
+ * template) and same-origin requests, the JSON status {@code default-src 'none'}. What an adapter
+ * does to the headers of a response the gate passes on is {@link ResponseHeaders}.
  *
  * <p>Cookies: two per room, with the same attributes ({@code HttpOnly}, scoped to the guarded
  * path, {@code Secure} and {@code SameSite} as configured), each re-issued only when its ticket
@@ -52,42 +50,14 @@ import org.jspecify.annotations.Nullable;
  * held in atomic words); {@link #handle} calls {@link WaitingRoom#decide}, which takes no
  * lock and does no I/O, so an event loop may call it, except for the one request that {@link
  * #mayBlock} (a newcomer's human check): call {@link #handleAsync} for it.
+ *
+ * <p>The gate only wires its roles together, each in its own type: {@link PathRules} (which
+ * requests it decides), {@code RequestReader} (a request into a {@link GateRequest}), {@code
+ * CookiePolicy} (the cookies' names and attributes), {@code Friction} (challenges for newcomers),
+ * {@code Answers} (a decision into a {@link GateResponse}), {@code PageModel} and {@code Csp} (the
+ * waiting page and its policy) and {@link ResponseHeaders} (the headers of a passed response).
  */
 public final class Gate {
-  /** The default {@linkplain Builder#rejectStatus status} of the "sold out" page. */
-  public static final int DEFAULT_REJECT_STATUS = GateSettings.DEFAULT_REJECT_STATUS;
-
-  /**
-   * The response header by which an application ends the visitor's session ({@link
-   * Builder#revoke}): the filter removes it from the response, revokes the session and deletes the
-   * session cookie.
-   */
-  public static final String REVOKE_HEADER = "X-WaitingRoom-Revoke";
-
-  /** The default name of the query flag that asks for the JSON status only. */
-  public static final String DEFAULT_STATUS_PARAM = GateSettings.DEFAULT_STATUS_PARAM;
-
-  /** The {@code Cache-Control} of every answer and of every passed response that sets a ticket. */
-  public static final String NO_STORE = "private, no-store";
-
-  /** The query parameter that carries a proof of work: {@code <challenge>.<nonce>}. */
-  public static final String PROOF_PARAM = "waitingRoomProof";
-
-  /** The query parameter that carries the token of the {@linkplain Builder#humanCheck human check}'s widget. */
-  public static final String HUMAN_PARAM = "waitingRoomHuman";
-
-  /** The value of the status flag that asks for the proof-of-work worker script. */
-  public static final String WORKER = "pow-worker.js";
-
-  /** The longest human-check token passed on to the service. */
-  public static final int MAX_HUMAN_TOKEN_LENGTH = 4096;
-
-  /** How long a client flagged by the human check stays in the infinite queue (its marker cookie's life). */
-  public static final long FLAGGED_SECONDS = 86_400;
-
-  /** The default {@linkplain Builder#challengePenalty penalty} of a newcomer who solves no challenge. */
-  public static final Duration DEFAULT_CHALLENGE_PENALTY = GateSettings.DEFAULT_CHALLENGE_PENALTY;
-
   private final WaitingRoom room;
   private final PathRules paths;
   private final CookiePolicy cookies;
@@ -351,28 +321,6 @@ public final class Gate {
     return cookies.deleteSession(request);
   }
 
-  /**
-   * {@return whether a response header is the {@linkplain #REVOKE_HEADER revoke header}, in any case}
-   *
-   * @param name a header name
-   */
-  public static boolean revokeHeader(String name) {
-    return REVOKE_HEADER.equalsIgnoreCase(name);
-  }
-
-  /**
-   * {@return whether a response header would let a shared cache keep the response}
-   * ({@code Cache-Control}, {@code Expires}, {@code Surrogate-Control}, {@code *CDN-Cache-Control}):
-   * an adapter drops these from an application response that sets a ticket cookie.
-   *
-   * @param name a header name, in any case
-   */
-  public static boolean cachingHeader(String name) {
-    String n = name.toLowerCase(Locale.ROOT);
-    return n.equals("cache-control") || n.equals("expires") || n.equals("surrogate-control")
-        || n.endsWith("cdn-cache-control");
-  }
-
   /** A value of the request by name: a cookie's, a header's; {@code null} when it has none. */
   @FunctionalInterface
   public interface Lookup {
@@ -400,29 +348,6 @@ public final class Gate {
   public GateRequest read(
       GateRequest.Builder request, @Nullable String rawQuery, @Nullable String remoteAddress, Lookup cookies, Lookup headers) {
     return reader.read(request, rawQuery, remoteAddress, cookies, headers);
-  }
-
-  /**
-   * {@return whether the gate uses the client's address for this request} With friction on, always
-   * (a challenge is bound to its address); an adapter reads {@link GateRequest#remoteAddress()} only then.
-   *
-   * @param rawQuery the raw query string, or {@code null}
-   */
-  public boolean wantsRemoteAddress(@Nullable String rawQuery) {
-    return reader.wantsRemoteAddress(rawQuery);
-  }
-
-  /**
-   * {@return the host the client addressed, {@code host[:port]}, or {@code null} without a host}
-   * The port only when not the scheme's default, an IPv6 address in brackets. Give what the server
-   * resolved: behind a proxy, its forwarded headers, where {@code Host} names the upstream.
-   *
-   * @param scheme the request's scheme, or {@code null}
-   * @param host the host name or address, or {@code null}
-   * @param port the port, or 0 or less when none was given
-   */
-  public static @Nullable String authority(@Nullable String scheme, @Nullable String host, int port) {
-    return RequestReader.authority(scheme, host, port);
   }
 
   /**

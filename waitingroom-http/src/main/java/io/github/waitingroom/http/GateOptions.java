@@ -198,7 +198,7 @@ public abstract class GateOptions<B extends GateOptions<B>> implements PageOptio
 
   /**
    * Lets the application end a visitor's session (after a checkout, a logout), so that the next
-   * person in line gets the place: by setting the response header {@value Gate#REVOKE_HEADER}
+   * person in line gets the place: by setting the response header {@value ResponseHeaders#REVOKE_HEADER}
    * (any value, {@code 1} say), which the filter removes, or by calling {@link
    * WaitingRoomSession#revoke()} on the request attribute {@value WaitingRoomSession#ATTRIBUTE}.
    * Either way the room revokes the session ({@link WaitingRoom#revoke}: the slot frees within

@@ -32,8 +32,8 @@ import org.jspecify.annotations.Nullable;
  *     proof-of-work challenge or the infinite queue's marker)
  * @param remoteAddress the client's address as the server sees it, or {@code null}: a newcomer's
  *     challenge is bound to it and the no-script budget counted by it, and the {@linkplain
- *     Gate.Builder#humanCheck human check} passes it on (read it only when {@link
- *     Gate#wantsRemoteAddress} says so: with friction on)
+ *     Gate.Builder#humanCheck human check} passes it on ({@link Gate#read}
+ *     keeps it only with friction on)
  */
 public record GateRequest(
     String contextPath,
@@ -268,6 +268,26 @@ public record GateRequest(
     public Builder host(@Nullable String host) {
       this.host = host;
       return this;
+    }
+
+    /**
+     * Sets the host the client addressed, as {@code host[:port]}: the port only when not the
+     * scheme's default, an IPv6 address in brackets, no host without a name. Give what the server
+     * resolved: behind a proxy, its forwarded headers, where {@code Host} names the upstream.
+     *
+     * @param scheme the request's scheme, or {@code null}
+     * @param host the host name or address, or {@code null}
+     * @param port the port, or 0 or less when none was given
+     * @return this builder
+     */
+    public Builder host(@Nullable String scheme, @Nullable String host, int port) {
+      if (host == null || host.isEmpty()) {
+        return host(null);
+      }
+      String h = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+      boolean defaultPort =
+          port <= 0 || ("https".equalsIgnoreCase(scheme) && port == 443) || ("http".equalsIgnoreCase(scheme) && port == 80);
+      return host(defaultPort ? h : h + ":" + port);
     }
 
     /**

@@ -44,8 +44,8 @@ public final class GateResponse {
 
   /**
    * Whether the request goes on to the application. When it does and {@link #setCookie()} is not
-   * {@code null}, the adapter keeps the response {@code Cache-Control: }{@value Gate#NO_STORE}
-   * and the cookie on it whatever the application does (see {@link Gate#cachingHeader}).
+   * {@code null}, the adapter keeps the response {@code Cache-Control: }{@value ResponseHeaders#NO_STORE}
+   * and the cookie on it whatever the application does (see {@link ResponseHeaders}).
    *
    * @return {@code true} to pass the request on, {@code false} to answer it with this response
    */

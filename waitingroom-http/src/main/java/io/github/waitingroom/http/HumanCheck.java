@@ -37,7 +37,7 @@ public interface HumanCheck {
    * seconds when the service does not answer; an exceptional completion counts as {@link
    * Verdict#FAILED} (the visitor can try again, or waits out the penalty).
    *
-   * @param token what the widget gave the page (at most {@value Gate#MAX_HUMAN_TOKEN_LENGTH} characters)
+   * @param token what the widget gave the page (at most {@value #MAX_TOKEN_LENGTH} characters)
    * @param remoteAddress the client's address as the server sees it, or {@code null}
    * @return the verdict
    */
@@ -56,6 +56,15 @@ public interface HumanCheck {
 
   /** The default {@link #timeout()}. */
   Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+
+  /** The query parameter that carries the widget's token to the gate: {@code ?waitingRoomHuman=<token>}. */
+  String PARAM = "waitingRoomHuman";
+
+  /** The longest token the gate passes on to {@link #verify}; a longer one is not asked about. */
+  int MAX_TOKEN_LENGTH = 4096;
+
+  /** How long a client {@linkplain Verdict#FLAGGED flagged} stays in the infinite queue (its marker cookie's life). */
+  long FLAGGED_SECONDS = 86_400;
 
   /** What a check found. */
   enum Verdict {

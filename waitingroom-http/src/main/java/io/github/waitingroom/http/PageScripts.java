@@ -26,7 +26,7 @@ final class PageScripts {
   private PageScripts() {}
 
   /**
-   * The challenge page's script: solves the proof of work in a worker ({@value Gate#WORKER}, served
+   * The challenge page's script: solves the proof of work in a worker ({@value ProofOfWork#WORKER}, served
    * by the gate) and sends it with a status poll; the human check's widget calls {@code
    * wrHumanCheck(token)}, which sends its token the same way. Either answer that is no longer a
    * challenge (a place, or the room let the visitor in) reloads the page. Whatever fails (no
@@ -40,9 +40,9 @@ final class PageScripts {
         "wait", Long.toString(c.remainingSeconds()),
         "back", back,
         "statusParam", statusParam,
-        "humanParam", Gate.HUMAN_PARAM,
-        "proofParam", Gate.PROOF_PARAM,
-        "worker", Gate.WORKER)));
+        "humanParam", HumanCheck.PARAM,
+        "proofParam", ProofOfWork.PARAM,
+        "worker", ProofOfWork.WORKER)));
   }
 
   /**

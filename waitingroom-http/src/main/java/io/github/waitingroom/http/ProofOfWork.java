@@ -42,6 +42,12 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe.
  */
 public final class ProofOfWork {
+  /** The query parameter that carries a solved challenge to the gate: {@code <challenge>.<nonce>}. */
+  public static final String PARAM = "waitingRoomProof";
+
+  /** The value of the gate's status flag that asks for the challenge page's worker script, which solves the challenge. */
+  public static final String WORKER = "pow-worker.js";
+
   /** How long a challenge is good for, from when it was issued. */
   public static final long DEFAULT_TTL_SECONDS = 600;
 

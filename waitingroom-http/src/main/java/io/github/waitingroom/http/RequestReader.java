@@ -27,24 +27,9 @@ final class RequestReader {
         .accept(headers.get("Accept"))
         .acceptLanguage(headers.get("Accept-Language"))
         .referer(headers.get("Referer"))
-        .remoteAddress(challenged && wantsRemoteAddress(rawQuery) ? remoteAddress : null)
+        // With friction on, every challenge is bound to the address it was issued to (ClientAddress),
+        // and the human check passes it on to its service; without, the address is never used.
+        .remoteAddress(challenged ? remoteAddress : null)
         .build();
-  }
-
-  /** Whether the client's address matters to a request with this query: with friction on, always. */
-  boolean wantsRemoteAddress(@Nullable String rawQuery) {
-    Friction f = friction;
-    return f != null && f.wantsRemoteAddress(rawQuery);
-  }
-
-  /** {@link Gate#authority}: {@code host[:port]}, the port only when not the scheme's default, IPv6 in brackets. */
-  static @Nullable String authority(@Nullable String scheme, @Nullable String host, int port) {
-    if (host == null || host.isEmpty()) {
-      return null;
-    }
-    String h = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
-    boolean defaultPort =
-        port <= 0 || ("https".equalsIgnoreCase(scheme) && port == 443) || ("http".equalsIgnoreCase(scheme) && port == 80);
-    return defaultPort ? h : h + ":" + port;
   }
 }

@@ -3,30 +3,13 @@ package io.github.waitingroom.redis;
 import io.github.waitingroom.coordinator.ReportSeal;
 import io.github.waitingroom.coordinator.Transport;
 import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisException;
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisScriptingCommands;
-import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -70,6 +53,11 @@ import org.jspecify.annotations.Nullable;
  * name longer than 256 bytes, is not a node's (anyone else who can write to Redis may have put it
  * there): the script deletes it without reading it ({@code HSTRLEN}), so a huge value costs each
  * sync nothing.
+ *
+ * <p>This class holds the {@link Transport} contract and the settings; the connection handling
+ * (standalone and cluster, the client made or borrowed) is {@code RedisConnection}, and the script
+ * with its keys and wire format is {@code ExchangeScript}, whose Lua text is the resource {@code
+ * exchange.lua} next to this class.
  */
 public final class RedisTransport implements Transport, AutoCloseable {
   /** The default key prefix. */
@@ -78,134 +66,15 @@ public final class RedisTransport implements Transport, AutoCloseable {
   /** The default command timeout. */
   public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
-  /**
-   * The longest value the script hands back ({@link ReportSeal#MAX_SEALED_BYTES}): no node writes a
-   * longer one, so the script deletes any longer value it finds, unread, instead of sending it to
-   * every node at every sync.
-   */
-  static final int MAX_VALUE_BYTES = ReportSeal.MAX_SEALED_BYTES;
-
-  /** The longest publisher name the script hands back; longer ones are deleted likewise. */
-  static final int MAX_NAME_BYTES = 256;
-
-  static final String SCRIPT =
-      String.join(
-          "\n",
-          "-- KEYS: per scope, its values hash then its expiry sorted set",
-          "-- ARGV: retention ms, then per publication: scope number (1-based), publisher, payload",
-          "local t = redis.call('TIME')",
-          "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)",
-          "local expires = now + tonumber(ARGV[1])",
-          "for i = 2, #ARGV, 3 do",
-          "  local s = tonumber(ARGV[i])",
-          "  redis.call('HSET', KEYS[2 * s - 1], ARGV[i + 1], ARGV[i + 2])",
-          "  redis.call('ZADD', KEYS[2 * s], expires, ARGV[i + 1])",
-          "end",
-          "local out = {}",
-          "for s = 1, #KEYS / 2 do",
-          "  local values, expiry = KEYS[2 * s - 1], KEYS[2 * s]",
-          "  local dead = redis.call('ZRANGEBYSCORE', expiry, '-inf', now)",
-          "  for j = 1, #dead, 500 do",
-          "    redis.call('HDEL', values, unpack(dead, j, math.min(j + 499, #dead)))",
-          "  end",
-          "  if #dead > 0 then redis.call('ZREMRANGEBYSCORE', expiry, '-inf', now) end",
-          "  local live = redis.call('ZRANGE', expiry, 0, -1, 'WITHSCORES')",
-          "  local answer = {}",
-          "  local last = 0",
-          "  for j = 1, #live, 2 do",
-          "    if #live[j] > " + MAX_NAME_BYTES + " or redis.call('HSTRLEN', values, live[j]) > " + MAX_VALUE_BYTES + " then",
-          "      redis.call('HDEL', values, live[j])",
-          "      redis.call('ZREM', expiry, live[j])",
-          "    else",
-          "      local v = redis.call('HGET', values, live[j])",
-          "      if v then",
-          "        answer[#answer + 1] = live[j]",
-          "        answer[#answer + 1] = v",
-          "      end",
-          "    end",
-          "    local e = tonumber(live[j + 1])",
-          "    if e > last then last = e end",
-          "  end",
-          "  if last > 0 then",
-          "    redis.call('PEXPIREAT', values, last + 1000)",
-          "    redis.call('PEXPIREAT', expiry, last + 1000)",
-          "  end",
-          "  out[s] = answer",
-          "end",
-          "out[#KEYS / 2 + 1] = tostring(now)",
-          "return out");
-
-  private static final byte[][] NO_BYTES = new byte[0][];
-  private static final Object SHARED_LOCK = new Object();
-  private static @Nullable ClientResources shared;
-  private static int sharedUsers;
-
-  private final AbstractRedisClient client;
-  /** Whether this transport made its client (and shuts it down), or borrowed the application's. */
-  private final boolean ownsClient;
-  private final boolean cluster;
-  private final Duration commandTimeout;
   private final String keyPrefix;
-  private final String description;
-  private final String digest;
-  private @Nullable StatefulConnection<byte[], byte[]> connection;
-  private @Nullable RedisScriptingCommands<byte[], byte[]> commands;
-  private boolean closed;
+  private final RedisConnection connection;
 
   private RedisTransport(Builder b) {
     this.keyPrefix = b.keyPrefix;
-    this.digest = sha1Hex(SCRIPT);
-    this.commandTimeout = b.commandTimeout;
     AbstractRedisClient borrowed = b.client;
-    if (borrowed != null) {
-      // The application's client keeps its own options; the timeout goes on this transport's connection.
-      this.client = borrowed;
-      this.ownsClient = false;
-      this.cluster = borrowed instanceof RedisClusterClient;
-      this.description =
-          "RedisTransport[the application's " + borrowed.getClass().getSimpleName() + ", prefix=" + keyPrefix + "]";
-      return;
-    }
-    this.ownsClient = true;
-    String uri = Objects.requireNonNull(b.uri, "uri");
-    SocketOptions socket = SocketOptions.builder().connectTimeout(b.connectTimeout != null ? b.connectTimeout : b.commandTimeout).build();
-    TimeoutOptions timeouts = TimeoutOptions.enabled(b.commandTimeout);
-    ClientResources resources = acquireResources();
-    String lower = uri.toLowerCase(java.util.Locale.ROOT);
-    try {
-      if (lower.startsWith("redis-cluster://") || lower.startsWith("rediss-cluster://")) {
-        this.cluster = true;
-        String plain = (lower.startsWith("rediss") ? "rediss://" : "redis://") + uri.substring(uri.indexOf("://") + 3);
-        RedisClusterClient c = RedisClusterClient.create(resources, plain);
-        c.setOptions(
-            ClusterClientOptions.builder()
-                .socketOptions(socket)
-                .timeoutOptions(timeouts)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .build());
-        c.setDefaultTimeout(b.commandTimeout);
-        this.client = c;
-      } else {
-        this.cluster = false;
-        RedisURI parsed = RedisURI.create(uri);
-        parsed.setTimeout(b.commandTimeout);
-        RedisClient c = RedisClient.create(resources, parsed);
-        c.setOptions(
-            ClientOptions.builder()
-                .socketOptions(socket)
-                .timeoutOptions(timeouts)
-                .autoReconnect(false)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .build());
-        this.client = c;
-      }
-    } catch (RuntimeException e) {
-      releaseResources();
-      // Not chained: the client's exception may quote the URI with its password.
-      throw new IllegalArgumentException(
-          "redis uri '" + redact(uri) + "' is not usable: " + whatWentWrong(e, uri));
-    }
-    this.description = "RedisTransport[" + redact(uri) + ", prefix=" + keyPrefix + "]";
+    this.connection = borrowed != null
+        ? RedisConnection.borrowing(borrowed, b.commandTimeout, keyPrefix)
+        : RedisConnection.to(Objects.requireNonNull(b.uri, "uri"), b.commandTimeout, b.connectTimeout, keyPrefix);
   }
 
   /**
@@ -239,16 +108,6 @@ public final class RedisTransport implements Transport, AutoCloseable {
     return new Builder(client);
   }
 
-  /** The key of a scope's values hash. */
-  static String valuesKey(String keyPrefix, String roomId, String scope) {
-    return keyPrefix + "{" + roomId + "}:v:" + scope;
-  }
-
-  /** The key of a scope's expiry sorted set. */
-  static String expiryKey(String keyPrefix, String roomId, String scope) {
-    return keyPrefix + "{" + roomId + "}:e:" + scope;
-  }
-
   @Override
   public Map<String, Map<String, byte[]>> exchange(
       String roomId, List<Publication> publications, Duration retention) throws IOException {
@@ -260,106 +119,8 @@ public final class RedisTransport implements Transport, AutoCloseable {
     if (publications.isEmpty()) {
       return new HashMap<>();
     }
-    Map<String, Integer> scopes = new LinkedHashMap<>();
-    for (Publication p : publications) {
-      scopes.putIfAbsent(p.scope(), scopes.size() + 1);
-    }
-    List<byte[]> keys = new ArrayList<>(2 * scopes.size());
-    for (String scope : scopes.keySet()) {
-      keys.add(utf8(valuesKey(keyPrefix, roomId, scope)));
-      keys.add(utf8(expiryKey(keyPrefix, roomId, scope)));
-    }
-    List<byte[]> args = new ArrayList<>(1 + 3 * publications.size());
-    args.add(utf8(Long.toString(Math.max(1, retention.toMillis()))));
-    for (Publication p : publications) {
-      args.add(utf8(Integer.toString(scopes.getOrDefault(p.scope(), 0))));
-      args.add(utf8(p.publisher()));
-      args.add(p.payload());
-    }
-    List<?> result = run(keys.toArray(NO_BYTES), args.toArray(NO_BYTES));
-    Map<String, Map<String, byte[]>> answer = new HashMap<>();
-    int i = 0;
-    for (String scope : scopes.keySet()) {
-      Map<String, byte[]> values = new HashMap<>();
-      Object part = i < result.size() ? result.get(i) : null;
-      if (part instanceof List<?> pairs) {
-        for (int j = 0; j + 1 < pairs.size(); j += 2) {
-          if (pairs.get(j) instanceof byte[] who && pairs.get(j + 1) instanceof byte[] payload) {
-            values.put(new String(who, StandardCharsets.UTF_8), payload);
-          }
-        }
-      }
-      answer.put(scope, values);
-      i++;
-    }
-    // The server's clock, which every answer must carry: every node keeps time by the store's.
-    if (i < result.size() && result.get(i) instanceof byte[] now) {
-      try {
-        long millis = Long.parseLong(new String(now, StandardCharsets.UTF_8));
-        answer.put(CLOCK_SCOPE, Map.of("now", java.nio.ByteBuffer.allocate(8).putLong(millis).array()));
-      } catch (NumberFormatException e) {
-        // not a clock: left out, and the node treats the answer as a failed exchange
-      }
-    }
-    return answer;
-  }
-
-  private List<?> run(byte[][] keys, byte[][] args) throws IOException {
-    RedisScriptingCommands<byte[], byte[]> c = commands();
-    try {
-      List<?> result;
-      try {
-        result = c.evalsha(digest, ScriptOutputType.MULTI, keys, args);
-      } catch (RedisNoScriptException e) {
-        // First call on this server, or its scripts were flushed: send the script itself.
-        result = c.eval(SCRIPT, ScriptOutputType.MULTI, keys, args);
-      }
-      return result == null ? List.of() : result;
-    } catch (RedisException | IllegalStateException e) {
-      drop();
-      throw new IOException(description + ": " + e.getMessage(), e);
-    }
-  }
-
-  private synchronized RedisScriptingCommands<byte[], byte[]> commands() throws IOException {
-    if (closed) {
-      throw new IOException(description + " is closed");
-    }
-    RedisScriptingCommands<byte[], byte[]> c = commands;
-    if (c != null) {
-      return c;
-    }
-    try {
-      if (cluster) {
-        StatefulRedisClusterConnection<byte[], byte[]> conn =
-            ((RedisClusterClient) client).connect(ByteArrayCodec.INSTANCE);
-        connection = conn;
-        c = conn.sync();
-      } else {
-        StatefulRedisConnection<byte[], byte[]> conn = ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
-        connection = conn;
-        c = conn.sync();
-      }
-      if (!ownsClient) {
-        // A borrowed client's default timeout may be long (Lettuce: 60 s); this connection's calls never wait longer than ours.
-        StatefulConnection<byte[], byte[]> conn = Objects.requireNonNull(connection);
-        conn.setTimeout(commandTimeout);
-      }
-    } catch (RedisException e) {
-      throw new IOException(description + ": cannot connect: " + e.getMessage(), e);
-    }
-    commands = c;
-    return c;
-  }
-
-  /** Forgets the connection after a failure; the next exchange connects afresh. */
-  private synchronized void drop() {
-    StatefulConnection<byte[], byte[]> conn = connection;
-    connection = null;
-    commands = null;
-    if (conn != null) {
-      conn.closeAsync();
-    }
+    long retentionMillis = Math.max(1, retention.toMillis());
+    return connection.call(redis -> ExchangeScript.exchange(redis, keyPrefix, roomId, publications, retentionMillis));
   }
 
   /**
@@ -368,104 +129,18 @@ public final class RedisTransport implements Transport, AutoCloseable {
    */
   @Override
   public void close() {
-    StatefulConnection<byte[], byte[]> conn;
-    synchronized (this) {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      conn = connection;
-      connection = null;
-      commands = null;
-    }
-    if (!ownsClient) {
-      // The application may have shut its client down first, which closed this connection too.
-      if (conn != null && conn.isOpen()) {
-        conn.close();
-      }
-      return;
-    }
-    // Shutting the client down closes its connections.
-    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    releaseResources();
+    connection.close();
   }
 
   @Override
   public String toString() {
-    return description;
-  }
-
-  private static ClientResources acquireResources() {
-    synchronized (SHARED_LOCK) {
-      ClientResources r = shared;
-      if (r == null) {
-        // Small pools: the transport makes one call per room per sync interval.
-        r = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
-        shared = r;
-      }
-      sharedUsers++;
-      return r;
-    }
-  }
-
-  private static void releaseResources() {
-    synchronized (SHARED_LOCK) {
-      if (--sharedUsers == 0 && shared != null) {
-        shared.shutdown();
-        shared = null;
-      }
-    }
-  }
-
-  private static byte[] utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static String sha1Hex(String script) {
-    try {
-      byte[] d = java.security.MessageDigest.getInstance("SHA-1").digest(utf8(script));
-      StringBuilder sb = new StringBuilder(40);
-      for (byte x : d) {
-        sb.append(Character.forDigit((x >> 4) & 0xf, 16)).append(Character.forDigit(x & 0xf, 16));
-      }
-      return sb.toString();
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-1 is missing from this JVM", e);
-    }
-  }
-
-  /**
-   * Hides the credentials of a URI for logs and messages: everything between the scheme's {@code
-   * ://} (or the start, without one) and the <em>last</em> {@code @}, so a password that itself
-   * holds {@code @}, {@code :} or {@code /} is hidden whole.
-   */
-  static String redact(String uri) {
-    int at = uri.lastIndexOf('@');
-    if (at < 0) {
-      return uri;
-    }
-    int scheme = uri.indexOf("://");
-    int from = scheme >= 0 && scheme < at ? scheme + 3 : 0;
-    return uri.substring(0, from) + "***" + uri.substring(at);
-  }
-
-  /**
-   * What a client library said about {@code uri}: its message when the URI holds no credentials,
-   * otherwise only the exception's type, since parsers quote the pieces they choke on, password
-   * pieces included.
-   */
-  private static String whatWentWrong(RuntimeException e, String uri) {
-    String type = e.getClass().getSimpleName();
-    if (uri.indexOf('@') >= 0) {
-      return type + " (details not shown: they may quote the password; percent-encode @, : and / in it)";
-    }
-    return type + ": " + e.getMessage();
+    return connection.description();
   }
 
   /** Builds a {@link RedisTransport}; every setting but the URI (or client) has a default. */
   public static final class Builder {
-    private static final java.util.List<String> SCHEMES =
-        java.util.List.of(
+    private static final List<String> SCHEMES =
+        List.of(
             "redis", "rediss", "redis+ssl", "redis+tls", "redis-socket", "redis+socket",
             "redis-sentinel", "rediss-sentinel", "redis-cluster", "rediss-cluster");
 
@@ -477,10 +152,10 @@ public final class RedisTransport implements Transport, AutoCloseable {
 
     private Builder(String uri) {
       Objects.requireNonNull(uri, "uri");
-      String scheme = uri.contains("://") ? uri.substring(0, uri.indexOf("://")).toLowerCase(java.util.Locale.ROOT) : "";
+      String scheme = uri.contains("://") ? uri.substring(0, uri.indexOf("://")).toLowerCase(Locale.ROOT) : "";
       if (!SCHEMES.contains(scheme)) {
         throw new IllegalArgumentException(
-            "uri must be a Redis URI (" + String.join("://, ", SCHEMES) + "://) but was '" + redact(uri) + "'");
+            "uri must be a Redis URI (" + String.join("://, ", SCHEMES) + "://) but was '" + RedisConnection.redact(uri) + "'");
       }
       this.uri = uri;
       this.client = null;

@@ -326,7 +326,7 @@ class AbsenceIsNeverZeroTest {
   private List<String> publishers(RoomConfig config, String scope, String startingWith) {
     RedisClient admin = RedisSupport.adminClient(sharedUri);
     try (StatefulRedisConnection<String, String> c = admin.connect()) {
-      return c.sync().hkeys(RedisTransport.valuesKey(prefix, config.roomId(), scope)).stream()
+      return c.sync().hkeys(ExchangeScript.valuesKey(prefix, config.roomId(), scope)).stream()
           .filter(k -> k.startsWith(startingWith))
           .toList();
     } finally {
@@ -391,8 +391,8 @@ class AbsenceIsNeverZeroTest {
       List<byte[]> time = redis.time();
       long nowMillis = Long.parseLong(new String(time.get(0), StandardCharsets.UTF_8)) * 1000;
       byte[] who = publisher.getBytes(StandardCharsets.UTF_8);
-      redis.hset(RedisTransport.valuesKey(prefix, config.roomId(), scope).getBytes(StandardCharsets.UTF_8), who, payload);
-      redis.zadd(RedisTransport.expiryKey(prefix, config.roomId(), scope).getBytes(StandardCharsets.UTF_8),
+      redis.hset(ExchangeScript.valuesKey(prefix, config.roomId(), scope).getBytes(StandardCharsets.UTF_8), who, payload);
+      redis.zadd(ExchangeScript.expiryKey(prefix, config.roomId(), scope).getBytes(StandardCharsets.UTF_8),
           nowMillis + 600_000, who);
     } finally {
       admin.shutdown();
@@ -402,8 +402,8 @@ class AbsenceIsNeverZeroTest {
   private void remove(RoomConfig config, String scope, String publisher) {
     RedisClient admin = RedisSupport.adminClient(sharedUri);
     try (StatefulRedisConnection<String, String> c = admin.connect()) {
-      c.sync().hdel(RedisTransport.valuesKey(prefix, config.roomId(), scope), publisher);
-      c.sync().zrem(RedisTransport.expiryKey(prefix, config.roomId(), scope), publisher);
+      c.sync().hdel(ExchangeScript.valuesKey(prefix, config.roomId(), scope), publisher);
+      c.sync().zrem(ExchangeScript.expiryKey(prefix, config.roomId(), scope), publisher);
     } finally {
       admin.shutdown();
     }

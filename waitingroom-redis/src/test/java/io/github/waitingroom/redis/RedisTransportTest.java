@@ -148,14 +148,14 @@ class RedisTransportTest {
     try (RedisTransport t = RedisTransport.builder(uri).keyPrefix(prefix).commandTimeout(Duration.ofSeconds(5)).build();
         StatefulRedisConnection<String, String> c = admin.connect()) {
       RedisCommands<String, String> redis = c.sync();
-      String values = RedisTransport.valuesKey(prefix, "shop", "global");
-      String expiry = RedisTransport.expiryKey(prefix, "shop", "global");
+      String values = ExchangeScript.valuesKey(prefix, "shop", "global");
+      String expiry = ExchangeScript.expiryKey(prefix, "shop", "global");
       long far = System.currentTimeMillis() + 600_000;
       redis.hset(values, "huge", "x".repeat(60 << 20));
       redis.zadd(expiry, far, "huge");
-      redis.hset(values, "largest", "x".repeat(RedisTransport.MAX_VALUE_BYTES));
+      redis.hset(values, "largest", "x".repeat(ExchangeScript.MAX_VALUE_BYTES));
       redis.zadd(expiry, far, "largest");
-      String longName = "n".repeat(RedisTransport.MAX_NAME_BYTES + 1);
+      String longName = "n".repeat(ExchangeScript.MAX_NAME_BYTES + 1);
       redis.hset(values, longName, "r");
       redis.zadd(expiry, far, longName);
       byte[] report = "r".getBytes(StandardCharsets.UTF_8);

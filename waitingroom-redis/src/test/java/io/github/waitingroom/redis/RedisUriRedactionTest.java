@@ -31,14 +31,14 @@ class RedisUriRedactionTest {
 
   @Test
   void redactsUpToTheLastAtSign() {
-    assertThat(RedisTransport.redact("redis://:" + PASSWORD + "@cache.internal:6379/0"))
+    assertThat(RedisConnection.redact("redis://:" + PASSWORD + "@cache.internal:6379/0"))
         .isEqualTo("redis://***@cache.internal:6379/0");
-    assertThat(RedisTransport.redact("rediss://default:" + PASSWORD + "@cache.internal"))
+    assertThat(RedisConnection.redact("rediss://default:" + PASSWORD + "@cache.internal"))
         .isEqualTo("rediss://***@cache.internal");
-    assertThat(RedisTransport.redact("redis-sentinel://" + PASSWORD + "@h1:26379,h2:26379/?sentinelMasterId=m"))
+    assertThat(RedisConnection.redact("redis-sentinel://" + PASSWORD + "@h1:26379,h2:26379/?sentinelMasterId=m"))
         .isEqualTo("redis-sentinel://***@h1:26379,h2:26379/?sentinelMasterId=m");
-    assertThat(RedisTransport.redact("cache.internal:" + PASSWORD + "@host")).as("no scheme").isEqualTo("***@host");
-    assertThat(RedisTransport.redact("redis://cache.internal:6379")).isEqualTo("redis://cache.internal:6379");
+    assertThat(RedisConnection.redact("cache.internal:" + PASSWORD + "@host")).as("no scheme").isEqualTo("***@host");
+    assertThat(RedisConnection.redact("redis://cache.internal:6379")).isEqualTo("redis://cache.internal:6379");
   }
 
   @Test

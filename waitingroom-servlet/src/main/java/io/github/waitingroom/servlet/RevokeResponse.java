@@ -1,6 +1,6 @@
 package io.github.waitingroom.servlet;
 
-import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.ResponseHeaders;
 import io.github.waitingroom.http.WaitingRoomSession;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An application response on which the application may end the visitor's session by the
- * {@linkplain Gate#REVOKE_HEADER revoke header}: the header never reaches the client; setting it
+ * {@linkplain ResponseHeaders#REVOKE_HEADER revoke header}: the header never reaches the client; setting it
  * revokes the session and deletes the session cookie, as {@link WaitingRoomSession#revoke()}
  * does. The cookie can only be deleted while the response is not committed: set the header
  * before writing the body.
@@ -23,7 +23,7 @@ final class RevokeResponse extends HttpServletResponseWrapper {
 
   /** Whether a header is the revoke header, which then revokes the session (unless it is removed) and is never set. */
   private boolean intercepted(String name, boolean set) {
-    if (!Gate.revokeHeader(name)) {
+    if (!ResponseHeaders.isRevokeHeader(name)) {
       return false;
     }
     if (set) {
@@ -62,6 +62,6 @@ final class RevokeResponse extends HttpServletResponseWrapper {
 
   @Override
   public boolean containsHeader(String name) {
-    return !Gate.revokeHeader(name) && super.containsHeader(name);
+    return !ResponseHeaders.isRevokeHeader(name) && super.containsHeader(name);
   }
 }

@@ -43,13 +43,9 @@ final class ServletExchange {
   static GateRequest read(Gate gate, HttpServletRequest req) {
     String context = req.getContextPath();
     return gate.read(
-        GateRequest.builder(context == null ? "" : context, req.getMethod()).secure(req.isSecure()).host(host(req)),
+        GateRequest.builder(context == null ? "" : context, req.getMethod()).secure(req.isSecure())
+            .host(req.getScheme(), req.getServerName(), req.getServerPort()),
         req.getQueryString(), req.getRemoteAddr(), name -> cookie(req, name), req::getHeader);
-  }
-
-  /** The host the client addressed, as the container resolved it ({@link Gate#authority}). */
-  static @Nullable String host(HttpServletRequest req) {
-    return Gate.authority(req.getScheme(), req.getServerName(), req.getServerPort());
   }
 
   /** The path as the client sent it (not decoded), after the context path. */

@@ -1,6 +1,6 @@
 package io.github.waitingroom.servlet;
 
-import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.ResponseHeaders;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import org.jspecify.annotations.Nullable;
@@ -16,11 +16,11 @@ final class TicketResponse extends HttpServletResponseWrapper {
   TicketResponse(HttpServletResponse response, String setCookie) {
     super(response);
     this.setCookie = setCookie;
-    super.setHeader("Cache-Control", Gate.NO_STORE);
+    super.setHeader("Cache-Control", ResponseHeaders.NO_STORE);
   }
 
   private static boolean cachingHeader(String name) {
-    return Gate.cachingHeader(name);
+    return ResponseHeaders.isCachingHeader(name);
   }
 
   @Override
@@ -73,6 +73,6 @@ final class TicketResponse extends HttpServletResponseWrapper {
   public void reset() {
     super.reset();
     super.addHeader("Set-Cookie", setCookie);
-    super.setHeader("Cache-Control", Gate.NO_STORE);
+    super.setHeader("Cache-Control", ResponseHeaders.NO_STORE);
   }
 }

@@ -5,6 +5,7 @@ import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.http.GateOptions;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
+import io.github.waitingroom.http.GateSettings;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -58,7 +59,7 @@ public final class WaitingRoomFilter implements Filter {
   public static final String ROOM_ATTRIBUTE = "io.github.waitingroom.room";
 
   /** The default name of the query flag that asks for the JSON status only. */
-  public static final String DEFAULT_STATUS_PARAM = Gate.DEFAULT_STATUS_PARAM;
+  public static final String DEFAULT_STATUS_PARAM = GateSettings.DEFAULT_STATUS_PARAM;
 
   private static final Predicate<HttpServletRequest> NO_BYPASS = request -> false;
 

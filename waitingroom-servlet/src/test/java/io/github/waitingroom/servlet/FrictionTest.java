@@ -679,7 +679,7 @@ class FrictionTest {
     assertThat(v.get("/?waitingRoomStatus=pow-worker.js").headers().firstValue("Content-Type").orElseThrow())
         .startsWith("application/json");
     assertThat(Gate.builder(r).build().frictionOn()).isFalse();
-    assertThat(List.of(Gate.PROOF_PARAM, Gate.HUMAN_PARAM)).containsExactly("waitingRoomProof", "waitingRoomHuman");
+    assertThat(List.of(ProofOfWork.PARAM, HumanCheck.PARAM)).containsExactly("waitingRoomProof", "waitingRoomHuman");
   }
 
   /** Each visitor without a place asks again; how many got one. */

@@ -7,7 +7,7 @@ import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
-import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.ResponseHeaders;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Revoke over real HTTP on a real Jetty 12: an admitted visitor "checks out" (the application sets
- * the {@value Gate#REVOKE_HEADER} header, or calls {@code WaitingRoomSession.revoke()} on the
+ * the {@value ResponseHeaders#REVOKE_HEADER} header, or calls {@code WaitingRoomSession.revoke()} on the
  * request attribute); the response deletes the session cookie and never carries the header, a
  * replay of the old cookie is not let through, and the visitor waiting in the full room gets in
  * within a bounded number of syncs. Off by default: the header then passes through untouched and
@@ -87,7 +87,7 @@ class RevokeTest {
 
     HttpResponse<String> out = buyer.get(checkout);
     assertThat(out.statusCode()).isEqualTo(200);
-    assertThat(out.headers().firstValue(Gate.REVOKE_HEADER)).as("never reaches the client").isEmpty();
+    assertThat(out.headers().firstValue(ResponseHeaders.REVOKE_HEADER)).as("never reaches the client").isEmpty();
     assertThat(setCookies(out)).anySatisfy(c -> assertThat(c).isEqualTo("wr_shop=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"));
     assertThat(buyer.ticket("wr_shop")).as("the browser drops it").isNull();
 
@@ -119,7 +119,7 @@ class RevokeTest {
   void theRevokeHeaderEndsTheSessionDeletesTheCookieAndLetsTheNextVisitorIn() throws Exception {
     WaitingRoom room = room();
     TestServer s = serve(WaitingRoomFilter.builder(room).revoke(true).build());
-    checksOut(room, s, "/store/checkout?appSetHeader=" + Gate.REVOKE_HEADER + ":1");
+    checksOut(room, s, "/store/checkout?appSetHeader=" + ResponseHeaders.REVOKE_HEADER + ":1");
   }
 
   @Test
@@ -146,8 +146,8 @@ class RevokeTest {
     assertThat(next.get("/store").body()).contains("You are in line");
     waitOutTheRate(room, next);
 
-    HttpResponse<String> out = buyer.get("/store/checkout?appSetHeader=" + Gate.REVOKE_HEADER + ":1");
-    assertThat(out.headers().firstValue(Gate.REVOKE_HEADER)).hasValue("1");
+    HttpResponse<String> out = buyer.get("/store/checkout?appSetHeader=" + ResponseHeaders.REVOKE_HEADER + ":1");
+    assertThat(out.headers().firstValue(ResponseHeaders.REVOKE_HEADER)).hasValue("1");
     assertThat(setCookies(out)).noneSatisfy(c -> assertThat(c).contains("Max-Age=0"));
     assertThat(buyer.get("/store?appRevoke=1").body()).isEqualTo("revoked:no session");
     assertThat(syncsUntilIn(room, next)).as("the slot stays taken").isEqualTo(-1);
@@ -162,8 +162,8 @@ class RevokeTest {
     open.add(0, s);
     Visitor buyer = new Visitor(s);
     assertThat(buyer.get("/store").body()).contains("Welcome to the shop");
-    HttpResponse<String> out = buyer.get("/store?appSetHeader=" + Gate.REVOKE_HEADER + ":1");
-    assertThat(out.headers().firstValue(Gate.REVOKE_HEADER)).isEmpty();
+    HttpResponse<String> out = buyer.get("/store?appSetHeader=" + ResponseHeaders.REVOKE_HEADER + ":1");
+    assertThat(out.headers().firstValue(ResponseHeaders.REVOKE_HEADER)).isEmpty();
     assertThat(setCookies(out)).anySatisfy(c -> assertThat(c).startsWith("wr_").contains("=; Path=/; Max-Age=0"));
   }
 }

@@ -1,5 +1,11 @@
 package io.github.waitingroom.tck;
 
+import static io.github.waitingroom.tck.Answers.clock;
+import static io.github.waitingroom.tck.Answers.in;
+import static io.github.waitingroom.tck.Answers.pub;
+import static io.github.waitingroom.tck.Answers.scopes;
+import static io.github.waitingroom.tck.Answers.text;
+import static io.github.waitingroom.tck.Answers.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,8 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -57,10 +63,14 @@ import org.opentest4j.TestAbortedException;
  * #storeClockTolerance()} of the time {@link #storeClock()} tells around the call, so that it
  * follows the store's time (a clock in seconds, a constant, or the caller's own clock with a
  * store that keeps another fails). A node refuses a transport that breaks this.
+ *
+ * <p>This class holds the tests and what a subclass says about its store; the clock check that
+ * wraps each node's transport is {@code StoreClockCheck}, and the reading of answers {@code Answers}.
  */
 public abstract class TransportCompatibilityKit {
   private final Set<Object> opened = Collections.newSetFromMap(new IdentityHashMap<>());
   private final String run = UUID.randomUUID().toString().substring(0, 8);
+  private final StoreClockCheck clockCheck = new StoreClockCheck(this);
 
   /** For subclasses. */
   protected TransportCompatibilityKit() {}
@@ -116,45 +126,7 @@ public abstract class TransportCompatibilityKit {
   private Transport node() throws Exception {
     Transport t = transport();
     opened.add(t);
-    return new ClockChecked(t);
-  }
-
-  /**
-   * The latest store clock of an answer to a call that ended, per room: a call that begins after
-   * it must not answer an earlier time.
-   */
-  private final Map<String, Long> latestClock = new ConcurrentHashMap<>();
-
-  /** A node's transport whose every answer is checked for the store's clock (see the class comment). */
-  private final class ClockChecked implements Transport {
-    private final Transport delegate;
-
-    ClockChecked(Transport delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public Map<String, Map<String, byte[]>> exchange(String roomId, List<Publication> publications, Duration retention)
-        throws IOException {
-      long floor = latestClock.getOrDefault(roomId, Long.MIN_VALUE);
-      long before = storeClock().millis();
-      Map<String, Map<String, byte[]>> answer = delegate.exchange(roomId, publications, retention);
-      long after = storeClock().millis();
-      if (!publications.isEmpty()) {
-        long now = clock(answer);
-        long tolerance = storeClockTolerance().toMillis();
-        assertThat(now)
-            .as("the store's clock (Transport.CLOCK_SCOPE) must never go back: an answer to a call that ended earlier"
-                + " said %d ms", floor)
-            .isGreaterThanOrEqualTo(floor);
-        assertThat(now)
-            .as("the store's clock (Transport.CLOCK_SCOPE) must follow the store's time, %d..%d ms around this call"
-                + " by storeClock(), within storeClockTolerance() (%d ms)", before, after, tolerance)
-            .isBetween(before - tolerance, after + tolerance);
-        latestClock.merge(roomId, now, Math::max);
-      }
-      return answer;
-    }
+    return clockCheck.wrap(t);
   }
 
   /** Closes every transport the kit obtained, if it can be closed. */
@@ -166,32 +138,6 @@ public abstract class TransportCompatibilityKit {
       }
     }
     opened.clear();
-  }
-
-  private static Publication pub(String scope, String publisher, String payload) {
-    return new Publication(scope, publisher, payload.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static Map<String, byte[]> in(Map<String, Map<String, byte[]>> answer, String scope) {
-    Map<String, byte[]> values = answer.get(scope);
-    if (values == null) {
-      throw new AssertionError("the answer lacks scope '" + scope + "', which was published to: " + answer.keySet());
-    }
-    return values;
-  }
-
-  private static byte[] value(Map<String, Map<String, byte[]>> answer, String scope, String publisher) {
-    byte[] v = in(answer, scope).get(publisher);
-    if (v == null) {
-      throw new AssertionError("scope '" + scope + "' lacks publisher '" + publisher + "'");
-    }
-    return v;
-  }
-
-  private static Map<String, String> text(Map<String, Map<String, byte[]>> answer, String scope) {
-    Map<String, String> out = new java.util.TreeMap<>();
-    in(answer, scope).forEach((k, v) -> out.put(k, new String(v, StandardCharsets.UTF_8)));
-    return out;
   }
 
   private static final Duration MINUTE = Duration.ofMinutes(1);
@@ -318,24 +264,6 @@ public abstract class TransportCompatibilityKit {
     assertThat(third).as("never back, whichever scope is named").isGreaterThanOrEqualTo(second);
   }
 
-  private static long clock(Map<String, Map<String, byte[]>> answer) {
-    Map<String, byte[]> clock = answer.get(Transport.CLOCK_SCOPE);
-    if (clock == null) {
-      throw new AssertionError("the answer lacks the store's clock (scope Transport.CLOCK_SCOPE, \""
-          + Transport.CLOCK_SCOPE + "\"), which every answer must carry: " + answer.keySet());
-    }
-    byte[] now = clock.get("now");
-    assertThat(now).as("the store's clock is 8 bytes (epoch milliseconds, big-endian) under publisher \"now\"")
-        .isNotNull().hasSize(8);
-    return java.nio.ByteBuffer.wrap(now).getLong();
-  }
-
-  private static Map<String, Map<String, byte[]>> scopes(Map<String, Map<String, byte[]>> answer) {
-    Map<String, Map<String, byte[]>> copy = new java.util.HashMap<>(answer);
-    copy.remove(Transport.CLOCK_SCOPE);
-    return copy;
-  }
-
   @Test
   void aValueLivesForItsRetentionThenDisappearsByItself() throws Exception {
     String room = roomId("expiry");
@@ -415,7 +343,7 @@ public abstract class TransportCompatibilityKit {
     }
     Map<String, Map<String, byte[]>> answer =
         node().exchange(room, List.of(pub("dc:a", "observer", "-")), MINUTE);
-    Map<String, String> expected = new java.util.TreeMap<>();
+    Map<String, String> expected = new TreeMap<>();
     for (int i = 0; i < nodes; i++) {
       expected.put("n" + i, "round " + (rounds - 1));
     }

@@ -3,6 +3,7 @@ package io.github.waitingroom.webflux;
 import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
+import io.github.waitingroom.http.ResponseHeaders;
 import io.github.waitingroom.http.WaitingRoomSession;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -34,7 +35,7 @@ final class WebFluxExchange {
     return gate.read(
         GateRequest.builder(request.getPath().contextPath().value(), method)
             .secure("https".equalsIgnoreCase(uri.getScheme()))
-            .host(Gate.authority(uri.getScheme(), uri.getHost(), uri.getPort())),
+            .host(uri.getScheme(), uri.getHost(), uri.getPort()),
         uri.getRawQuery(), address(request), name -> cookie(request, name), request.getHeaders()::getFirst);
   }
 
@@ -60,7 +61,7 @@ final class WebFluxExchange {
     String setCookie = g.setCookie();
     if (setCookie != null) {
       response.getHeaders().add(HttpHeaders.SET_COOKIE, setCookie);
-      response.getHeaders().set(HttpHeaders.CACHE_CONTROL, Gate.NO_STORE);
+      response.getHeaders().set(HttpHeaders.CACHE_CONTROL, ResponseHeaders.NO_STORE);
       response.beforeCommit(
           () -> {
             keepTicket(response.getHeaders(), setCookie);
@@ -96,7 +97,7 @@ final class WebFluxExchange {
 
   /**
    * Lets the application end the session of a passed request: the exchange attribute {@value
-   * WaitingRoomSession#ATTRIBUTE}, and the {@linkplain Gate#REVOKE_HEADER revoke header}, which
+   * WaitingRoomSession#ATTRIBUTE}, and the {@linkplain ResponseHeaders#REVOKE_HEADER revoke header}, which
    * never reaches the client. Either deletes the session cookie just before the response commits;
    * a revoke after that ends the session but leaves the cookie to the client.
    */
@@ -117,7 +118,7 @@ final class WebFluxExchange {
     response.beforeCommit(
         () -> {
           HttpHeaders headers = response.getHeaders();
-          boolean asked = headers.headerSet().removeIf(h -> Gate.revokeHeader(h.getKey()));
+          boolean asked = headers.headerSet().removeIf(h -> ResponseHeaders.isRevokeHeader(h.getKey()));
           if (asked) {
             session.revoke();
           }
@@ -136,8 +137,8 @@ final class WebFluxExchange {
    * in ways a jar built against 6.2 cannot call.
    */
   private static void keepTicket(HttpHeaders headers, String setCookie) {
-    headers.headerSet().removeIf(h -> Gate.cachingHeader(h.getKey()));
-    headers.set(HttpHeaders.CACHE_CONTROL, Gate.NO_STORE);
+    headers.headerSet().removeIf(h -> ResponseHeaders.isCachingHeader(h.getKey()));
+    headers.set(HttpHeaders.CACHE_CONTROL, ResponseHeaders.NO_STORE);
     boolean present = false;
     for (Map.Entry<String, List<String>> h : headers.headerSet()) {
       if (HttpHeaders.SET_COOKIE.equalsIgnoreCase(h.getKey()) && h.getValue().contains(setCookie)) {

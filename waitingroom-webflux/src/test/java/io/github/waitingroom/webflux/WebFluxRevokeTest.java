@@ -7,7 +7,7 @@ import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
-import io.github.waitingroom.http.Gate;
+import io.github.waitingroom.http.ResponseHeaders;
 import io.github.waitingroom.http.WaitingRoomSession;
 import java.net.CookieManager;
 import java.net.HttpCookie;
@@ -66,7 +66,7 @@ class WebFluxRevokeTest {
           String query = String.valueOf(exchange.getRequest().getURI().getQuery());
           String body = "app";
           if (query.contains("header")) {
-            response.getHeaders().set(Gate.REVOKE_HEADER, "1");
+            response.getHeaders().set(ResponseHeaders.REVOKE_HEADER, "1");
           }
           if (query.contains("attribute")) {
             Object s = exchange.getAttribute(WaitingRoomSession.ATTRIBUTE);
@@ -119,7 +119,7 @@ class WebFluxRevokeTest {
     }
 
     HttpResponse<String> out = get(buyer, checkout, "text/html");
-    assertThat(out.headers().firstValue(Gate.REVOKE_HEADER)).isEmpty();
+    assertThat(out.headers().firstValue(ResponseHeaders.REVOKE_HEADER)).isEmpty();
     assertThat(out.headers().allValues("Set-Cookie"))
         .anySatisfy(c -> assertThat(c).isEqualTo("wr_flux=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"));
     assertThat(ticket(buyerJar)).isNull();
@@ -162,7 +162,7 @@ class WebFluxRevokeTest {
     HttpClient buyer = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
     assertThat(get(buyer, "/", "text/html").body()).isEqualTo("app");
     HttpResponse<String> out = get(buyer, "/checkout?header&attribute", "text/html");
-    assertThat(out.headers().firstValue(Gate.REVOKE_HEADER)).hasValue("1");
+    assertThat(out.headers().firstValue(ResponseHeaders.REVOKE_HEADER)).hasValue("1");
     assertThat(out.body()).isEqualTo("revoked:no session");
     assertThat(out.headers().allValues("Set-Cookie")).noneSatisfy(v -> assertThat(v).contains("Max-Age=0"));
     assertThat(get(buyer, "/", "text/html").body()).isEqualTo("app");

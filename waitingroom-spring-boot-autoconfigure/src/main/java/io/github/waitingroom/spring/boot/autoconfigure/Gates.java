@@ -109,20 +109,20 @@ final class Gates {
   }
 
   /** The human check of {@code human-check.*}, when a provider is set. */
-  private static void humanCheck(GateOptions<?> b, String prefix, RoomProperties.HumanCheck h) {
-    if (h.getProvider() == RoomProperties.HumanCheck.Provider.NONE) {
+  private static void humanCheck(GateOptions<?> b, String prefix, GateProperties.HumanCheck h) {
+    if (h.getProvider() == GateProperties.HumanCheck.Provider.NONE) {
       return;
     }
-    String site = WaitingRoomAutoConfiguration.Properties.required(prefix + "site-key", h.getSiteKey());
-    String secret = WaitingRoomAutoConfiguration.Properties.required(prefix + "secret-key", h.getSecretKey());
-    SiteVerify check = WaitingRoomAutoConfiguration.Properties.check(
+    String site = PropertyChecks.required(prefix + "site-key", h.getSiteKey());
+    String secret = PropertyChecks.required(prefix + "secret-key", h.getSecretKey());
+    SiteVerify check = PropertyChecks.check(
         prefix + "site-key", site, v -> SiteVerify.of(h.getProvider().name(), v, secret));
     String url = h.getVerifyUrl();
     if (url != null) {
-      check = WaitingRoomAutoConfiguration.Properties.check(prefix + "verify-url", url, check::verifyUrl);
+      check = PropertyChecks.check(prefix + "verify-url", url, check::verifyUrl);
     }
-    check = WaitingRoomAutoConfiguration.Properties.check(prefix + "flag-below", h.getFlagBelow(), check::flagBelow);
-    check = WaitingRoomAutoConfiguration.Properties.check(prefix + "timeout", h.getTimeout(), check::timeout);
+    check = PropertyChecks.check(prefix + "flag-below", h.getFlagBelow(), check::flagBelow);
+    check = PropertyChecks.check(prefix + "timeout", h.getTimeout(), check::timeout);
     b.set(GateSettings.HUMAN_CHECK, check);
   }
 

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -35,6 +36,10 @@ import org.openjdk.jmh.annotations.TearDown;
  *   <li>{@link #newArrival}: no ticket, room full (no slot for new arrivals): draw a place, count
  *       the arrival, put it in line, seal a waiting ticket, estimate the wait.
  * </ul>
+ *
+ * <p>The room is shared by every benchmark thread ({@code -t 2}), but each thread has tickets of
+ * its own ({@link Tickets}), as two users would: two threads on one ticket would contend on that
+ * ticket's request counter, which no real pair of users does.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -47,10 +52,34 @@ public class DecideBenchmark {
   @Param({"false"})
   public boolean revokes;
 
+  /** The most benchmark threads with tickets of their own. */
+  static final int MAX_THREADS = 4;
+
   private WaitingRoom room;
-  private String activeNow;
-  private String activeLastSlice;
-  private String waiting;
+  private final String[] activeNow = new String[MAX_THREADS];
+  private final String[] activeLastSlice = new String[MAX_THREADS];
+  private final String[] waiting = new String[MAX_THREADS];
+  private final AtomicInteger threads = new AtomicInteger();
+
+  /** One benchmark thread's tickets: an admitted user's (in this slice and the last) and a waiting one's. */
+  @State(Scope.Thread)
+  public static class Tickets {
+    String activeNow;
+    String activeLastSlice;
+    String waiting;
+
+    /** Takes the next unused set of the room's tickets. */
+    @Setup
+    public void take(DecideBenchmark b) {
+      int i = b.threads.getAndIncrement();
+      if (i >= MAX_THREADS) {
+        throw new IllegalStateException("at most " + MAX_THREADS + " threads have tickets of their own");
+      }
+      activeNow = b.activeNow[i];
+      activeLastSlice = b.activeLastSlice[i];
+      waiting = b.waiting[i];
+    }
+  }
 
   /** Fills a room, queues one user and moves the clock so that each ticket is on its path. */
   @Setup
@@ -71,25 +100,34 @@ public class DecideBenchmark {
       clock.advance(Duration.ofMillis(250));
       room.sync();
     }
-    String first = expect(room.decide(null), Decision.Outcome.ADMIT);
-    for (int i = 1; i < 10; i++) {
-      String other = expect(room.decide(null), Decision.Outcome.ADMIT);
-      if (revokes && !room.revoke(other)) {
+    String[] first = new String[MAX_THREADS];
+    for (int i = 0; i < 10; i++) {
+      String admitted = expect(room.decide(null), Decision.Outcome.ADMIT);
+      if (i < MAX_THREADS) {
+        first[i] = admitted;
+      } else if (revokes && !room.revoke(admitted)) {
         throw new IllegalStateException("a session could not be ended");
       }
     }
-    String queued = expect(room.decide(null), Decision.Outcome.QUEUE);
+    for (int i = 0; i < MAX_THREADS; i++) {
+      waiting[i] = expect(room.decide(null), Decision.Outcome.QUEUE);
+    }
     clock.advance(Duration.ofSeconds(12));
-    activeLastSlice = expect(room.decide(first), Decision.Outcome.PASS);
+    for (int i = 0; i < MAX_THREADS; i++) {
+      activeLastSlice[i] = expect(room.decide(first[i]), Decision.Outcome.PASS);
+    }
     clock.advance(Duration.ofSeconds(10));
-    activeNow = expect(room.decide(activeLastSlice), Decision.Outcome.PASS);
+    for (int i = 0; i < MAX_THREADS; i++) {
+      activeNow[i] = expect(room.decide(activeLastSlice[i]), Decision.Outcome.PASS);
+    }
     for (int i = 0; i < 8; i++) {
       room.sync(); // tallies and plans at the still clock: nothing changes any more
     }
-    waiting = queued;
-    check(room.decide(activeNow), Decision.Outcome.PASS, false);
-    check(room.decide(activeLastSlice), Decision.Outcome.PASS, true);
-    check(room.decide(waiting), Decision.Outcome.WAIT, true);
+    for (int i = 0; i < MAX_THREADS; i++) {
+      check(room.decide(activeNow[i]), Decision.Outcome.PASS, false);
+      check(room.decide(activeLastSlice[i]), Decision.Outcome.PASS, true);
+      check(room.decide(waiting[i]), Decision.Outcome.WAIT, true);
+    }
     check(room.decide(null), Decision.Outcome.QUEUE, true);
   }
 
@@ -116,8 +154,8 @@ public class DecideBenchmark {
 
   /** The hot path: an admitted user, ticket already checked in this slice. */
   @Benchmark
-  public Decision activeUnchanged() {
-    return room.decide(activeNow);
+  public Decision activeUnchanged(Tickets t) {
+    return room.decide(t.activeNow);
   }
 
   /**
@@ -125,20 +163,20 @@ public class DecideBenchmark {
    * cookies); the session is opened first and lets the request through, the place is never opened.
    */
   @Benchmark
-  public Decision activeUnchangedWithPlace() {
-    return room.decide(activeNow, waiting);
+  public Decision activeUnchangedWithPlace(Tickets t) {
+    return room.decide(t.activeNow, t.waiting);
   }
 
   /** An admitted user's first request in a new slice: a new ticket is sealed. */
   @Benchmark
-  public Decision activeCheckIn() {
-    return room.decide(activeLastSlice);
+  public Decision activeCheckIn(Tickets t) {
+    return room.decide(t.activeLastSlice);
   }
 
   /** A waiting user's poll after a refresh interval, turned away (no slot). */
   @Benchmark
-  public Decision waitingPoll() {
-    return room.decide(waiting);
+  public Decision waitingPoll(Tickets t) {
+    return room.decide(t.waiting);
   }
 
   /** A request without a ticket to a full room: queued. */

@@ -1,4 +1,4 @@
-package io.github.waitingroom.servlet;
+package io.github.waitingroom.testsupport;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -11,13 +11,13 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** JSON read into maps, lists, strings, longs, doubles, booleans and nulls, with jackson-core's streaming parser. */
-final class JsonTree {
+public final class JsonTree {
   private static final JsonFactory FACTORY = new JsonFactory();
 
   private JsonTree() {}
 
   @SuppressWarnings("unchecked")
-  static Map<String, Object> object(String json) throws IOException {
+  public static Map<String, Object> object(String json) throws IOException {
     try (JsonParser p = FACTORY.createParser(json)) {
       p.nextToken();
       Object v = value(p);
@@ -70,13 +70,13 @@ final class JsonTree {
   }
 
   /** The value at a path of field names and list indexes, which must not be null. */
-  static Object node(Object root, Object... path) {
+  public static Object node(Object root, Object... path) {
     return java.util.Objects.requireNonNull(at(root, path), "null at " + java.util.Arrays.toString(path));
   }
 
   /** The value at a path of field names and list indexes. */
   @SuppressWarnings("unchecked")
-  static @Nullable Object at(Object root, Object... path) {
+  public static @Nullable Object at(Object root, Object... path) {
     Object v = root;
     for (Object step : path) {
       if (step instanceof Integer i) {

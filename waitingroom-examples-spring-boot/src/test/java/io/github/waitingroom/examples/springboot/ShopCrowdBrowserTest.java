@@ -20,6 +20,7 @@ import java.util.UUID;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -46,8 +47,11 @@ import io.github.waitingroom.testsupport.Chromium;
  * <p>A run takes a little over a minute, and cannot take less: a room admits at most {@code
  * new-users-per-minute} users in any 60 s, which may not exceed {@code total-active-users}, so the
  * queued browser can only get in once the first admission is a minute old, whatever the session
- * length. The test polls for it with a timeout and never asserts on how fast it happens.
+ * length. The test polls for it with a timeout and never asserts on how fast it happens. So it is
+ * tagged {@code slow} and runs with {@code -P full} (CI runs it); {@link ShopSampleTest} is its short
+ * form in the everyday build, over plain HTTP.
  */
+@Tag("slow")
 @SpringBootTest(
     classes = ShopApplication.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,

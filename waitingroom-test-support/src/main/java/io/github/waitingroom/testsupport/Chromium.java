@@ -17,7 +17,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * empty profile and without the background connections this machine's closed network refuses.
  */
 public final class Chromium {
+  /** The browser: {@code -Dwaitingroom.chromium}, by default Debian's {@code /usr/bin/chromium}. */
   public static final Path BINARY = Path.of(System.getProperty("waitingroom.chromium", "/usr/bin/chromium"));
+  /** Its driver: {@code -Dwaitingroom.chromedriver}, by default {@code /usr/bin/chromedriver}. */
   public static final Path DRIVER = Path.of(System.getProperty("waitingroom.chromedriver", "/usr/bin/chromedriver"));
   // The tests drive WebDriver and a few CDP commands, not Selenium's versioned CDP bindings: its
   // notice that it has none for this Chromium is noise. Held here so the setting is not collected.

@@ -10,12 +10,17 @@ import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** JSON read into maps, lists, strings, longs, doubles, booleans and nulls, with jackson-core's streaming parser. */
+/**
+ * JSON read into maps, lists, strings, longs, doubles, booleans and nulls, with jackson-core's
+ * streaming parser (which the calling module has: the core depends on it): enough for a test to
+ * read an answer and look up a path in it.
+ */
 public final class JsonTree {
   private static final JsonFactory FACTORY = new JsonFactory();
 
   private JsonTree() {}
 
+  /** Reads a JSON object, and nothing after it. */
   @SuppressWarnings("unchecked")
   public static Map<String, Object> object(String json) throws IOException {
     try (JsonParser p = FACTORY.createParser(json)) {

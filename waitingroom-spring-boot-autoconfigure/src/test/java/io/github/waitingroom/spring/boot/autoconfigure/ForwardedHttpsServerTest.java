@@ -2,20 +2,14 @@ package io.github.waitingroom.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.waitingroom.RoomStatus;
-import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.testsupport.boot.ForwardedHttpsScenario;
 import io.github.waitingroom.testsupport.boot.RunningApp;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.boot.web.embedded.netty.NettyWebServer;
 import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
-import org.springframework.boot.web.server.WebServer;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.reactive.function.server.RouterFunction;
@@ -44,33 +38,9 @@ class ForwardedHttpsServerTest extends ForwardedHttpsScenario {
 
   @Override
   protected RunningApp start(boolean reactive, String... args) {
-    ConfigurableApplicationContext context = new SpringApplicationBuilder(reactive ? ReactiveShop.class : ShopApplication.class)
-        .web(reactive ? WebApplicationType.REACTIVE : WebApplicationType.SERVLET)
-        .properties("server.port=0", "spring.main.banner-mode=off")
-        .run(args);
-    WebServer server = ((WebServerApplicationContext) context).getWebServer();
-    try {
-      assertThat(server).isInstanceOf(reactive ? NettyWebServer.class : TomcatWebServer.class);
-    } catch (AssertionError e) {
-      context.close();
-      throw e;
-    }
-    return new RunningApp() {
-      @Override
-      public int port() {
-        return server.getPort();
-      }
-
-      @Override
-      public RoomStatus status() {
-        return context.getBean(WaitingRoom.class).status();
-      }
-
-      @Override
-      public void close() {
-        context.close();
-      }
-    };
+    return reactive
+        ? BootApps.run(ReactiveShop.class, WebApplicationType.REACTIVE, NettyWebServer.class, args)
+        : BootApps.run(ShopApplication.class, WebApplicationType.SERVLET, TomcatWebServer.class, args);
   }
 
   @Override

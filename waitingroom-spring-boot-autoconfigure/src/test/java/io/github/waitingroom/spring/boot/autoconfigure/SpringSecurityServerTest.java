@@ -9,8 +9,6 @@ import java.security.Principal;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -21,7 +19,7 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.boot.SpringBootVersion;
-import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
 
 /**
  * {@link SpringSecurityScenario} on Spring Boot 3 and Spring Security 6, on a real embedded Tomcat.
@@ -71,26 +69,7 @@ class SpringSecurityServerTest extends SpringSecurityScenario {
 
   @Override
   protected RunningApp start(String... args) {
-    ConfigurableApplicationContext context = new SpringApplicationBuilder(SecureShop.class)
-        .web(WebApplicationType.SERVLET)
-        .properties("server.port=0", "spring.main.banner-mode=off")
-        .run(args);
-    return new RunningApp() {
-      @Override
-      public int port() {
-        return ((WebServerApplicationContext) context).getWebServer().getPort();
-      }
-
-      @Override
-      public io.github.waitingroom.RoomStatus status() {
-        return context.getBean(io.github.waitingroom.WaitingRoom.class).status();
-      }
-
-      @Override
-      public void close() {
-        context.close();
-      }
-    };
+    return BootApps.run(SecureShop.class, WebApplicationType.SERVLET, TomcatWebServer.class, args);
   }
 
   @Override

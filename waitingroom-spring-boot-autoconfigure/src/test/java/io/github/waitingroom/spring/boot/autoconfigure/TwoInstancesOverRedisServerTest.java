@@ -2,15 +2,11 @@ package io.github.waitingroom.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.waitingroom.RoomStatus;
-import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.testsupport.boot.RunningApp;
 import io.github.waitingroom.testsupport.boot.TwoInstancesOverRedisScenario;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.boot.web.embedded.tomcat.TomcatWebServer;
 
 /**
  * {@link TwoInstancesOverRedisScenario} on Spring Boot 3: two instances of {@link ShopApplication},
@@ -20,26 +16,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 class TwoInstancesOverRedisServerTest extends TwoInstancesOverRedisScenario {
   @Override
   protected RunningApp start(String... args) {
-    ConfigurableApplicationContext context = new SpringApplicationBuilder(ShopApplication.class)
-        .web(WebApplicationType.SERVLET)
-        .properties("server.port=0", "spring.main.banner-mode=off")
-        .run(args);
-    return new RunningApp() {
-      @Override
-      public int port() {
-        return ((WebServerApplicationContext) context).getWebServer().getPort();
-      }
-
-      @Override
-      public RoomStatus status() {
-        return context.getBean(WaitingRoom.class).status();
-      }
-
-      @Override
-      public void close() {
-        context.close();
-      }
-    };
+    return BootApps.run(ShopApplication.class, WebApplicationType.SERVLET, TomcatWebServer.class, args);
   }
 
   @Override

@@ -2,21 +2,14 @@ package io.github.waitingroom.spring.boot4.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.waitingroom.RoomStatus;
-import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.testsupport.boot.ForwardedHttpsScenario;
 import io.github.waitingroom.testsupport.boot.RunningApp;
-import java.util.Objects;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.reactor.netty.NettyWebServer;
 import org.springframework.boot.tomcat.TomcatWebServer;
-import org.springframework.boot.web.server.WebServer;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -46,33 +39,11 @@ class Boot4ForwardedHttpsTest extends ForwardedHttpsScenario {
 
   @Override
   protected RunningApp start(boolean reactive, String... args) {
-    ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
-        .web(reactive ? WebApplicationType.REACTIVE : WebApplicationType.SERVLET)
-        .properties("server.port=0", "spring.main.banner-mode=off")
-        .run(args);
-    WebServer server = Objects.requireNonNull(((WebServerApplicationContext) context).getWebServer());
-    try {
-      assertThat(server).isInstanceOf(reactive ? NettyWebServer.class : TomcatWebServer.class);
-    } catch (AssertionError e) {
-      context.close();
-      throw e;
-    }
-    return new RunningApp() {
-      @Override
-      public int port() {
-        return server.getPort();
-      }
-
-      @Override
-      public RoomStatus status() {
-        return context.getBean(WaitingRoom.class).status();
-      }
-
-      @Override
-      public void close() {
-        context.close();
-      }
-    };
+    return Boot4Apps.run(
+        App.class,
+        reactive ? WebApplicationType.REACTIVE : WebApplicationType.SERVLET,
+        reactive ? NettyWebServer.class : TomcatWebServer.class,
+        args);
   }
 
   @Override

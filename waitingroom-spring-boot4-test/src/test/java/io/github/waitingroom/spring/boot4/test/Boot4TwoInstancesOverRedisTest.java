@@ -2,20 +2,15 @@ package io.github.waitingroom.spring.boot4.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.waitingroom.RoomStatus;
-import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.testsupport.boot.RunningApp;
 import io.github.waitingroom.testsupport.boot.TwoInstancesOverRedisScenario;
-import java.util.Objects;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.boot.tomcat.TomcatWebServer;
 
 /**
  * {@link TwoInstancesOverRedisScenario} on Spring Boot 4: two instances of a Boot 4 application,
@@ -43,26 +38,7 @@ class Boot4TwoInstancesOverRedisTest extends TwoInstancesOverRedisScenario {
 
   @Override
   protected RunningApp start(String... args) {
-    ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
-        .web(WebApplicationType.SERVLET)
-        .properties("server.port=0", "spring.main.banner-mode=off")
-        .run(args);
-    return new RunningApp() {
-      @Override
-      public int port() {
-        return Objects.requireNonNull(((WebServerApplicationContext) context).getWebServer()).getPort();
-      }
-
-      @Override
-      public RoomStatus status() {
-        return context.getBean(WaitingRoom.class).status();
-      }
-
-      @Override
-      public void close() {
-        context.close();
-      }
-    };
+    return Boot4Apps.run(App.class, WebApplicationType.SERVLET, TomcatWebServer.class, args);
   }
 
   @Override

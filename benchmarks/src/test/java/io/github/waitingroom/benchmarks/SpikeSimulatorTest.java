@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Small runs of the simulator: bookkeeping invariants that hold whatever the tuning, the room's
@@ -62,9 +63,25 @@ class SpikeSimulatorTest {
     assertThat(r.utilization).isGreaterThan(0.5);
   }
 
+  /**
+   * One run of {@code Scenario.smoke(11)}, made once for the tests that read it (the longest run of
+   * this class): each checks its own invariants on it, as each did before on a run of its own of
+   * the same scenario and seed.
+   */
+  private static SpikeSimulator.@Nullable Result smoke11;
+
+  private static synchronized SpikeSimulator.Result smoke11() {
+    SpikeSimulator.Result r = smoke11;
+    if (r == null) {
+      r = SpikeSimulator.run(Scenario.smoke(11));
+      smoke11 = r;
+    }
+    return r;
+  }
+
   @Test
   void severalDataCentersWithLagKeepTheBookkeepingStraight() {
-    SpikeSimulator.Result r = SpikeSimulator.run(Scenario.smoke(11));
+    SpikeSimulator.Result r = smoke11();
     assertBookkeeping(r);
     assertThat(r.arrivalsByDc[1]).isGreaterThan(r.arrivalsByDc[0]);
     // Four nodes sync (at least) four times per epoch of 1 s, on their own schedules.
@@ -75,7 +92,7 @@ class SpikeSimulatorTest {
 
   @Test
   void severalDataCentersWithLagStayWithinTheLimits() {
-    SpikeSimulator.Result r = SpikeSimulator.run(Scenario.smoke(11));
+    SpikeSimulator.Result r = smoke11();
     assertLimits(r);
   }
 
@@ -91,7 +108,7 @@ class SpikeSimulatorTest {
   @org.junit.jupiter.api.Disabled("known gap: 0 FIFO-inverted users on smoke seed 11 in 37 of 40 runs, 1 or 2 in three")
   @Test
   void severalDataCentersWithLagServeTheLineInOrder() {
-    SpikeSimulator.Result r = SpikeSimulator.run(Scenario.smoke(11));
+    SpikeSimulator.Result r = smoke11();
     assertThat(r.invertedUsers).isZero();
   }
 

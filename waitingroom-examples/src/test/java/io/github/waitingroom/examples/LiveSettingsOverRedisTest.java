@@ -18,8 +18,6 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -40,8 +38,8 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * Two nodes of one room over a real Redis (127.0.0.1:6379, keys under a prefix of their own,
@@ -53,7 +51,7 @@ import org.junit.jupiter.api.Test;
  * how fast real time passes.
  */
 class LiveSettingsOverRedisTest {
-  private static final String REDIS = System.getProperty("waitingroom.redisUri", "redis://127.0.0.1:6379");
+  private static final String REDIS = LocalRedis.URI_STRING;
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final String TOKEN = "redis-operator-token-0123";
   /** Syncs of both nodes after which a change must be in force on each: two epochs and a margin. */
@@ -80,19 +78,6 @@ class LiveSettingsOverRedisTest {
       if (redis instanceof AutoCloseable c) {
         c.close();
       }
-    }
-  }
-
-  private static void requireRedis() {
-    URI u = URI.create(REDIS);
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress(u.getHost(), u.getPort() < 0 ? 6379 : u.getPort()), 2000);
-    } catch (IOException e) {
-      String message = "Redis at " + REDIS + " is unreachable (" + e.getMessage() + ")";
-      if ("true".equalsIgnoreCase(System.getenv("WAITINGROOM_REQUIRE_SERVICES")) || Boolean.getBoolean("waitingroom.requireServices")) {
-        throw new AssertionError(message + " and WAITINGROOM_REQUIRE_SERVICES demands it");
-      }
-      Assumptions.abort(message + ": skipped; set WAITINGROOM_REQUIRE_SERVICES=true to fail instead");
     }
   }
 
@@ -185,7 +170,7 @@ class LiveSettingsOverRedisTest {
 
   @Test
   void aChangeOnNodeAIsWhatNodeBServesWithinTwoEpochs() throws Exception {
-    requireRedis();
+    LocalRedis.require();
     URI a = node("a");
     URI b = node("b");
     for (int i = 0; i < 24; i++) {

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import io.github.waitingroom.testsupport.LocalRedis;
+import io.github.waitingroom.testsupport.RedisServerProcess;
 
 /**
  * Issue 8, finding 4: data that is missing from the store, or that cannot be read, never counts
@@ -40,8 +42,8 @@ class AbsenceIsNeverZeroTest {
 
   @BeforeEach
   void setUp() {
-    sharedUri = RedisSupport.requireRedis();
-    prefix = RedisSupport.uniquePrefix("absence");
+    sharedUri = LocalRedis.require();
+    prefix = LocalRedis.uniquePrefix("absence");
   }
 
   @AfterEach
@@ -124,7 +126,7 @@ class AbsenceIsNeverZeroTest {
   }
 
   private static void lose(Loss how, String store, String prefix) {
-    RedisClient admin = RedisSupport.adminClient(store);
+    RedisClient admin = LocalRedis.adminClient(store);
     try (StatefulRedisConnection<String, String> c = admin.connect()) {
       if (how == Loss.FLUSHALL) {
         c.sync().flushall();
@@ -324,7 +326,7 @@ class AbsenceIsNeverZeroTest {
   }
 
   private List<String> publishers(RoomConfig config, String scope, String startingWith) {
-    RedisClient admin = RedisSupport.adminClient(sharedUri);
+    RedisClient admin = LocalRedis.adminClient(sharedUri);
     try (StatefulRedisConnection<String, String> c = admin.connect()) {
       return c.sync().hkeys(ExchangeScript.valuesKey(prefix, config.roomId(), scope)).stream()
           .filter(k -> k.startsWith(startingWith))
@@ -385,7 +387,7 @@ class AbsenceIsNeverZeroTest {
   }
 
   private void put(RoomConfig config, String scope, String publisher, byte[] payload) {
-    RedisClient admin = RedisSupport.adminClient(sharedUri);
+    RedisClient admin = LocalRedis.adminClient(sharedUri);
     try (StatefulRedisConnection<byte[], byte[]> c = admin.connect(ByteArrayCodec.INSTANCE)) {
       RedisCommands<byte[], byte[]> redis = c.sync();
       List<byte[]> time = redis.time();
@@ -400,7 +402,7 @@ class AbsenceIsNeverZeroTest {
   }
 
   private void remove(RoomConfig config, String scope, String publisher) {
-    RedisClient admin = RedisSupport.adminClient(sharedUri);
+    RedisClient admin = LocalRedis.adminClient(sharedUri);
     try (StatefulRedisConnection<String, String> c = admin.connect()) {
       c.sync().hdel(ExchangeScript.valuesKey(prefix, config.roomId(), scope), publisher);
       c.sync().zrem(ExchangeScript.expiryKey(prefix, config.roomId(), scope), publisher);

@@ -6,10 +6,11 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
-import java.net.ServerSocket;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import io.github.waitingroom.testsupport.LocalRedis;
+import io.github.waitingroom.testsupport.FreePorts;
 
 /**
  * The Redis transport over a client the application already has ({@link
@@ -18,21 +19,18 @@ import org.junit.jupiter.api.BeforeAll;
  * a connection of its own.
  */
 class ApplicationClientCompatibilityTest extends TransportCompatibilityKit {
-  private static final String PREFIX = RedisSupport.uniquePrefix("tck-app");
+  private static final String PREFIX = LocalRedis.uniquePrefix("tck-app");
   private static RedisClient application;
   private static RedisClient unreachable;
   private static StatefulRedisConnection<String, String> adminConnection;
 
   @BeforeAll
   static void connect() throws Exception {
-    String uri = RedisSupport.requireRedis();
+    String uri = LocalRedis.require();
     // As an application would make it: Lettuce's defaults (auto-reconnect, a 60 s timeout).
     application = RedisClient.create(uri);
     adminConnection = application.connect();
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.closed();
     unreachable = RedisClient.create("redis://127.0.0.1:" + port);
     unreachable.setOptions(
         ClientOptions.builder().socketOptions(SocketOptions.builder().connectTimeout(Duration.ofMillis(300)).build()).build());

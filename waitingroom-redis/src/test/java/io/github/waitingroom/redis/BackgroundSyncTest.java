@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * The background sync runs on its own thread, never on the threads that call decide(), four times
@@ -24,8 +25,8 @@ class BackgroundSyncTest {
 
   @Test
   void syncsRunOnTheSyncThreadFourTimesPerEpochAndApplyPlansFromRedis() throws Exception {
-    String uri = RedisSupport.requireRedis();
-    String prefix = RedisSupport.uniquePrefix("background");
+    String uri = LocalRedis.require();
+    String prefix = LocalRedis.uniquePrefix("background");
     List<String> threads = new CopyOnWriteArrayList<>();
     RoomConfig config =
         RoomConfig.builder("background-" + UUID.randomUUID().toString().substring(0, 8))
@@ -76,7 +77,7 @@ class BackgroundSyncTest {
         }
       }
     } finally {
-      RedisClient admin = RedisSupport.adminClient(uri);
+      RedisClient admin = LocalRedis.adminClient(uri);
       try (StatefulRedisConnection<String, String> c = admin.connect()) {
         RedisSupport.deleteKeys(c.sync(), prefix);
       } finally {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * Issue 8, finding 6: nodes whose clocks disagree. Two nodes of one room, one with its own clock
@@ -36,11 +37,11 @@ class ClockSkewTest {
 
   @Test
   void nodesFiveSecondsApartLogNobodyOutAndMoveNobodyBack() throws Exception {
-    String uri = RedisSupport.requireRedis();
+    String uri = LocalRedis.require();
     RoomConfig config = config();
     TicketCodec codec = new TicketCodec(config.roomId(), MultiNodeSimulation.KEYS);
     try (RedisNodes nodes =
-        new RedisNodes(config, uri, RedisSupport.uniquePrefix("skew"), Duration.ofMillis(200), RedisNodes.Time.STORE)) {
+        new RedisNodes(config, uri, LocalRedis.uniquePrefix("skew"), Duration.ofMillis(200), RedisNodes.Time.STORE)) {
       // The node whose clock is right starts the room (a node whose clock is ahead of the store's
       // joining one is the test below).
       RedisNodes.Node ahead = nodes.add("dc-a", "on-time", Duration.ZERO, FailurePolicy.FAIL_CLOSED);
@@ -128,10 +129,10 @@ class ClockSkewTest {
    */
   @Test
   void aNodeWhoseClockIsAheadJoinsWithoutGrantingTheSameSlotTwice() throws Exception {
-    String uri = RedisSupport.requireRedis();
+    String uri = LocalRedis.require();
     RoomConfig config = config();
     try (RedisNodes nodes =
-        new RedisNodes(config, uri, RedisSupport.uniquePrefix("skew"), Duration.ofMillis(200), RedisNodes.Time.STORE)) {
+        new RedisNodes(config, uri, LocalRedis.uniquePrefix("skew"), Duration.ofMillis(200), RedisNodes.Time.STORE)) {
       RedisNodes.Node onTime = nodes.add("dc-a", "on-time", Duration.ZERO, FailurePolicy.FAIL_CLOSED);
       RedisNodes.Node ahead = nodes.add("dc-a", "ahead", Duration.ofMillis(2500), FailurePolicy.FAIL_CLOSED);
       int admitted = 0;

@@ -17,6 +17,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.LocalRedis;
+import io.github.waitingroom.testsupport.RedisServerProcess;
 
 /**
  * Redis that stops answering, Redis that is killed and restarted empty, Redis that is flushed, a
@@ -39,8 +41,8 @@ class FaultTest {
 
   @BeforeEach
   void setUp() {
-    sharedUri = RedisSupport.requireRedis();
-    prefix = RedisSupport.uniquePrefix("faults");
+    sharedUri = LocalRedis.require();
+    prefix = LocalRedis.uniquePrefix("faults");
   }
 
   @AfterEach
@@ -401,7 +403,7 @@ class FaultTest {
     assertThat(a.room.status().activeUsers()).isEqualTo(5);
     assertThat(b.room.status().activeUsers()).isEqualTo(5);
 
-    RedisClient admin = RedisSupport.adminClient(server.uri());
+    RedisClient admin = LocalRedis.adminClient(server.uri());
     try (StatefulRedisConnection<String, String> c = admin.connect()) {
       c.sync().flushall();
     } finally {

@@ -13,6 +13,7 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * The line keeps moving while people wait, whatever part of it has given up. Time is virtual
@@ -26,7 +27,7 @@ class LineTest {
   // its slot back, and holders near the front poll within seconds.
   @Test
   void aLineLongerThanPeoplesPatienceKeepsMoving() throws Exception {
-    String uri = RedisSupport.requireRedis();
+    String uri = LocalRedis.require();
     RoomConfig config =
         RoomConfig.builder("line-" + UUID.randomUUID().toString().substring(0, 8))
             .totalActiveUsers(10)
@@ -34,7 +35,7 @@ class LineTest {
             .sessionDuration(Duration.ofMinutes(1))
             .build();
     try (RedisNodes nodes =
-        new RedisNodes(config, uri, RedisSupport.uniquePrefix("line"), Duration.ofSeconds(5), RedisNodes.Time.VIRTUAL)) {
+        new RedisNodes(config, uri, LocalRedis.uniquePrefix("line"), Duration.ofSeconds(5), RedisNodes.Time.VIRTUAL)) {
       RedisNodes.Node n = nodes.add("dc-a", "n1");
       Function<Object, WaitingRoom> route = h -> n.room;
       Crowd crowd = new Crowd(config, 3, 30, 60).patience(5 * 60);
@@ -73,7 +74,7 @@ class LineTest {
   // real Redis as in one JVM.
   @Test
   void usersWhosePollsGoToEveryNodeCountOnceInTheRoomsLine() throws Exception {
-    String uri = RedisSupport.requireRedis();
+    String uri = LocalRedis.require();
     RoomConfig config =
         RoomConfig.builder("once-" + UUID.randomUUID().toString().substring(0, 8))
             .totalActiveUsers(6)
@@ -82,7 +83,7 @@ class LineTest {
             .refreshInterval(Duration.ofSeconds(10))
             .build();
     try (RedisNodes nodes =
-        new RedisNodes(config, uri, RedisSupport.uniquePrefix("once"), Duration.ofSeconds(1), RedisNodes.Time.VIRTUAL)) {
+        new RedisNodes(config, uri, LocalRedis.uniquePrefix("once"), Duration.ofSeconds(1), RedisNodes.Time.VIRTUAL)) {
       List<WaitingRoom> rooms = List.of(
           nodes.add("dc-a", "n1").room, nodes.add("dc-a", "n2").room, nodes.add("dc-a", "n3").room);
       nodes.advance(Duration.ofSeconds(6));

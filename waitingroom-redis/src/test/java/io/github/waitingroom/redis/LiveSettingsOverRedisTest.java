@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * Live settings and a sale over the real Redis, with nodes in several data centers: a change made
@@ -33,8 +34,8 @@ class LiveSettingsOverRedisTest {
 
   @BeforeEach
   void setUp() {
-    uri = RedisSupport.requireRedis();
-    prefix = RedisSupport.uniquePrefix("live-settings");
+    uri = LocalRedis.require();
+    prefix = LocalRedis.uniquePrefix("live-settings");
   }
 
   @AfterEach
@@ -76,7 +77,7 @@ class LiveSettingsOverRedisTest {
     }
 
     // Redis loses the room's keys: every node keeps the settings, and puts them back.
-    RedisSupport.deleteKeys(uri, prefix);
+    LocalRedis.deleteKeys(uri, prefix);
     room.advance(Duration.ofSeconds(2));
     for (RedisNodes.Node n : room.nodes) {
       assertThat(n.room.settings().version()).as("version on %s after the loss", n).isEqualTo(1);

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * Several data centers with several nodes each, all syncing through the real Redis, arrivals
@@ -38,8 +39,8 @@ class MultiDataCenterTest {
 
   @BeforeEach
   void start() {
-    uri = RedisSupport.requireRedis();
-    prefix = RedisSupport.uniquePrefix("multi-dc");
+    uri = LocalRedis.require();
+    prefix = LocalRedis.uniquePrefix("multi-dc");
   }
 
   @AfterEach
@@ -51,7 +52,7 @@ class MultiDataCenterTest {
     if (uri.isEmpty()) {
       return; // skipped: Redis was unreachable
     }
-    RedisClient admin = RedisSupport.adminClient(uri);
+    RedisClient admin = LocalRedis.adminClient(uri);
     try (StatefulRedisConnection<String, String> c = admin.connect()) {
       RedisSupport.deleteKeys(c.sync(), prefix);
     } finally {

@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * Three JVMs in two data centers ({@code dc-a}: two nodes, {@code dc-b}: one) against the real
@@ -57,7 +58,7 @@ class MultiProcessTest {
       p.waitFor(20, TimeUnit.SECONDS);
     }
     if (!uri.isEmpty()) {
-      RedisClient admin = RedisSupport.adminClient(uri);
+      RedisClient admin = LocalRedis.adminClient(uri);
       try (StatefulRedisConnection<String, String> c = admin.connect()) {
         RedisSupport.deleteKeys(c.sync(), prefix);
       } finally {
@@ -157,8 +158,8 @@ class MultiProcessTest {
 
   @Test
   void threeJvmsInTwoDataCentersKeepOneLimitAndAKilledJvmsUsersKeepCounting(@TempDir Path dir) throws Exception {
-    uri = RedisSupport.requireRedis();
-    prefix = RedisSupport.uniquePrefix("multi-process");
+    uri = LocalRedis.require();
+    prefix = LocalRedis.uniquePrefix("multi-process");
     String room = "multi-process-" + UUID.randomUUID().toString().substring(0, 8);
     Path keyset = dir.resolve("keyset.json");
     Files.writeString(keyset, TicketKeys.toJson(TicketKeys.generate()));

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * Nodes that join a room the way they do in production: whenever they start, wherever the others
@@ -28,7 +29,7 @@ class NodeJoinTest {
 
   @BeforeEach
   void setUp() {
-    uri = RedisSupport.requireRedis();
+    uri = LocalRedis.require();
   }
 
   @AfterEach
@@ -39,7 +40,7 @@ class NodeJoinTest {
   }
 
   private RedisNodes nodes(RoomConfig config) {
-    RedisNodes n = new RedisNodes(config, uri, RedisSupport.uniquePrefix("join"), EPOCH, RedisNodes.Time.VIRTUAL);
+    RedisNodes n = new RedisNodes(config, uri, LocalRedis.uniquePrefix("join"), EPOCH, RedisNodes.Time.VIRTUAL);
     nodes = n;
     return n;
   }

@@ -2,8 +2,8 @@ package io.github.waitingroom.redis;
 
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.coordinator.InMemoryTransport;
-import io.github.waitingroom.coordinator.Transport;
 import java.util.UUID;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * Measures the overshoot (max active / limit, max admitted in a sliding minute / rate) and the
@@ -34,14 +34,14 @@ public final class OvershootMain {
     for (int d = 0; d < dcs; d++) {
       shares[d] /= total;
     }
-    String prefix = RedisSupport.uniquePrefix("overshoot");
+    String prefix = LocalRedis.uniquePrefix("overshoot");
     RoomConfig config = MultiDataCenterTest.config("overshoot-" + UUID.randomUUID().toString().substring(0, 8));
     // In memory, values expire by the real clock, which barely moves while the simulation runs:
     // the nodes forget silent publishers by epochs anyway.
     InMemoryTransport memory = new InMemoryTransport();
     boolean inMemory = store.equals("memory");
     MultiNodeSimulation sim =
-        new MultiNodeSimulation(config, names, shares, perDc, inMemory ? "" : RedisSupport.URI_STRING, prefix,
+        new MultiNodeSimulation(config, names, shares, perDc, inMemory ? "" : LocalRedis.URI_STRING, prefix,
             uri -> inMemory ? memory : RedisTransport.builder(uri).keyPrefix(prefix).build());
     sim.run(60, 0.5);
     sim.run(240, spike);

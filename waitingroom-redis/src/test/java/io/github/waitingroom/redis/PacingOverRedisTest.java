@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * Over the real Redis: a room whose nodes would read more reports than its store budget stretches
@@ -28,8 +29,8 @@ class PacingOverRedisTest {
 
   @BeforeEach
   void setUp() {
-    uri = RedisSupport.requireRedis();
-    prefix = RedisSupport.uniquePrefix("pacing");
+    uri = LocalRedis.require();
+    prefix = LocalRedis.uniquePrefix("pacing");
   }
 
   @AfterEach
@@ -78,7 +79,7 @@ class PacingOverRedisTest {
     assertThat(before).as("admitted before the epochs stretched").isPositive();
 
     // Redis loses the room's keys: every node keeps its epochs and puts the decision back.
-    RedisSupport.deleteKeys(uri, prefix);
+    LocalRedis.deleteKeys(uri, prefix);
     room.advance(Duration.ofSeconds(4));
     assertThat(lengths(room)).containsExactly(2000L);
 

@@ -11,13 +11,14 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * The Redis transport against the compatibility kit on a private three-master Redis Cluster: the
  * room's hash tag keeps every key of one script call in one slot, whichever master owns it.
  */
 class RedisClusterCompatibilityTest extends TransportCompatibilityKit {
-  private static final String PREFIX = RedisSupport.uniquePrefix("cluster");
+  private static final String PREFIX = LocalRedis.uniquePrefix("cluster");
   private static @Nullable RedisClusterProcesses cluster;
   private static @Nullable RedisClusterClient admin;
   private static @Nullable StatefulRedisClusterConnection<String, String> adminConnection;

@@ -3,14 +3,14 @@ package io.github.waitingroom.redis;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
+import io.github.waitingroom.testsupport.Services;
+import io.github.waitingroom.testsupport.FreePorts;
 
 /** A private three-master Redis Cluster ({@code redis-server} processes, {@code redis-cli --cluster create}). */
 final class RedisClusterProcesses implements AutoCloseable {
@@ -18,17 +18,11 @@ final class RedisClusterProcesses implements AutoCloseable {
   private final List<Integer> ports = new ArrayList<>();
 
   static RedisClusterProcesses start(Path dir) throws Exception {
-    if (!onPath("redis-server") || !onPath("redis-cli")) {
-      String message = "redis-server or redis-cli is not on the PATH";
-      if (RedisSupport.servicesRequired()) {
-        throw new AssertionError(message + " and WAITINGROOM_REQUIRE_SERVICES demands it");
-      }
-      Assumptions.abort(message + ": the Redis Cluster tests are skipped");
-    }
+    Services.assume(onPath("redis-server") && onPath("redis-cli"), "redis-server or redis-cli is not on the PATH: the Redis Cluster tests need them");
     RedisClusterProcesses c = new RedisClusterProcesses();
     try {
       for (int i = 0; i < 3; i++) {
-        int port = freePort();
+        int port = FreePorts.pick();
         File nodeDir = dir.resolve("node-" + port).toFile();
         if (!nodeDir.mkdirs()) {
           throw new IOException("cannot create " + nodeDir);
@@ -105,12 +99,6 @@ final class RedisClusterProcesses implements AutoCloseable {
       }
     }
     return false;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 
   private static void waitForPort(int port) throws Exception {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * Nodes of one room in one JVM, each with its own manual clock and its own transport to a real
@@ -289,7 +290,7 @@ final class RedisNodes implements AutoCloseable {
     if (uri.isEmpty()) {
       return;
     }
-    RedisClient admin = RedisSupport.adminClient(uri);
+    RedisClient admin = LocalRedis.adminClient(uri);
     try (StatefulRedisConnection<String, String> c = admin.connect()) {
       RedisSupport.deleteKeys(c.sync(), prefix);
     } finally {

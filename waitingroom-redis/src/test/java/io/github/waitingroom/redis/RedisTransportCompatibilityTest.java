@@ -4,25 +4,26 @@ import io.github.waitingroom.coordinator.Transport;
 import io.github.waitingroom.tck.TransportCompatibilityKit;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import java.net.ServerSocket;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import io.github.waitingroom.testsupport.LocalRedis;
+import io.github.waitingroom.testsupport.FreePorts;
 
 /**
  * The Redis transport against the compatibility kit, on the real Redis. Time moves by shifting the
  * stored expiry times back (the script itself reads the server's clock).
  */
 class RedisTransportCompatibilityTest extends TransportCompatibilityKit {
-  private static final String PREFIX = RedisSupport.uniquePrefix("tck");
-  private static String uri = RedisSupport.URI_STRING;
+  private static final String PREFIX = LocalRedis.uniquePrefix("tck");
+  private static String uri = LocalRedis.URI_STRING;
   private static RedisClient admin;
   private static StatefulRedisConnection<String, String> adminConnection;
 
   @BeforeAll
   static void connect() {
-    uri = RedisSupport.requireRedis();
-    admin = RedisSupport.adminClient(uri);
+    uri = LocalRedis.require();
+    admin = LocalRedis.adminClient(uri);
     adminConnection = admin.connect();
   }
 
@@ -47,10 +48,7 @@ class RedisTransportCompatibilityTest extends TransportCompatibilityKit {
 
   @Override
   protected Transport unreachableTransport() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.closed();
     return RedisTransport.builder("redis://127.0.0.1:" + port)
         .keyPrefix(PREFIX)
         .commandTimeout(Duration.ofMillis(300))

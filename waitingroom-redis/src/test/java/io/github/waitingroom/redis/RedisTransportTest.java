@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /** What the Redis transport writes, and how it rejects bad settings. */
 class RedisTransportTest {
@@ -37,8 +38,8 @@ class RedisTransportTest {
 
   @Test
   void overTheApplicationsClientItClosesOnlyItsOwnConnection() throws Exception {
-    String uri = RedisSupport.requireRedis();
-    String prefix = RedisSupport.uniquePrefix("app");
+    String uri = LocalRedis.require();
+    String prefix = LocalRedis.uniquePrefix("app");
     RedisClient application = RedisClient.create(uri);
     try (StatefulRedisConnection<String, String> appConnection = application.connect()) {
       RedisTransport t = RedisTransport.builder(application).keyPrefix(prefix).build();
@@ -63,7 +64,7 @@ class RedisTransportTest {
 
   @Test
   void overTheApplicationsClientCallsGiveUpAfterTheCommandTimeoutNotTheClients() throws Exception {
-    String uri = RedisSupport.requireRedis();
+    String uri = LocalRedis.require();
     int port = java.net.URI.create(uri).getPort();
     try (PausableProxy proxy = new PausableProxy("127.0.0.1", port < 0 ? 6379 : port)) {
       // Lettuce's default timeout is 60 s; the transport's own, 300 ms, must govern its calls.
@@ -107,9 +108,9 @@ class RedisTransportTest {
 
   @Test
   void aRoomsKeysShareOneClusterSlotAndExpireByThemselves() throws Exception {
-    String uri = RedisSupport.requireRedis();
-    String prefix = RedisSupport.uniquePrefix("keys");
-    RedisClient admin = RedisSupport.adminClient(uri);
+    String uri = LocalRedis.require();
+    String prefix = LocalRedis.uniquePrefix("keys");
+    RedisClient admin = LocalRedis.adminClient(uri);
     try (RedisTransport t = RedisTransport.builder(uri).keyPrefix(prefix).build();
         StatefulRedisConnection<String, String> c = admin.connect()) {
       byte[] report = "r".getBytes(StandardCharsets.UTF_8);
@@ -142,9 +143,9 @@ class RedisTransportTest {
    */
   @Test
   void valuesLongerThanAnyNodeWritesAreDeletedUnread() throws Exception {
-    String uri = RedisSupport.requireRedis();
-    String prefix = RedisSupport.uniquePrefix("huge");
-    RedisClient admin = RedisSupport.adminClient(uri);
+    String uri = LocalRedis.require();
+    String prefix = LocalRedis.uniquePrefix("huge");
+    RedisClient admin = LocalRedis.adminClient(uri);
     try (RedisTransport t = RedisTransport.builder(uri).keyPrefix(prefix).commandTimeout(Duration.ofSeconds(5)).build();
         StatefulRedisConnection<String, String> c = admin.connect()) {
       RedisCommands<String, String> redis = c.sync();

@@ -18,6 +18,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * Measures one node's sync round trip to Redis (report encoding, the script call, decoding and
@@ -45,8 +46,8 @@ public final class SyncRoundTripMain {
     int dcs = Integer.parseInt(args[1]);
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 30;
     int threads = args.length > 3 ? Integer.parseInt(args[3]) : 4;
-    String uri = System.getProperty("waitingroom.redisUri", RedisSupport.URI_STRING);
-    String prefix = RedisSupport.uniquePrefix("rtt");
+    String uri = System.getProperty("waitingroom.redisUri", LocalRedis.URI_STRING);
+    String prefix = LocalRedis.uniquePrefix("rtt");
     RoomConfig config =
         RoomConfig.builder("rtt-" + UUID.randomUUID().toString().substring(0, 8))
             .totalActiveUsers(10_000)
@@ -103,7 +104,7 @@ public final class SyncRoundTripMain {
       for (RedisTransport t : transports) {
         t.close();
       }
-      io.lettuce.core.RedisClient admin = RedisSupport.adminClient(uri);
+      io.lettuce.core.RedisClient admin = LocalRedis.adminClient(uri);
       try (var c = admin.connect()) {
         RedisSupport.deleteKeys(c.sync(), prefix);
       } finally {

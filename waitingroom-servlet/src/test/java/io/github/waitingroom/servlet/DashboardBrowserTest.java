@@ -37,6 +37,8 @@ import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import io.github.waitingroom.testsupport.Chromium;
+import io.github.waitingroom.testsupport.JsonTree;
 
 /**
  * The dashboard in a real headless Chromium (Debian {@code chromium} + {@code chromium-driver},

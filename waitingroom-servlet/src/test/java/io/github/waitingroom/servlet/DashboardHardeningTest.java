@@ -1,6 +1,6 @@
 package io.github.waitingroom.servlet;
 
-import static io.github.waitingroom.servlet.JsonTree.at;
+import static io.github.waitingroom.testsupport.JsonTree.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.crypto.tink.KeysetHandle;
@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.JsonTree;
 
 /**
  * Issue 42's small doors of the dashboard, over real HTTP on a real Jetty 12: {@code TRACE} echoed

@@ -31,6 +31,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.JsonTree;
 
 /**
  * Friction for newcomers over real HTTP (Jetty on a real port, the room on a {@link ManualClock}):
@@ -322,9 +323,7 @@ class FrictionTest {
   void aServiceThatDoesNotAnswerFailsTheCheckAndThePenaltyStillLetsTheNewcomerQueue() throws Exception {
     WaitingRoom r = room();
     // A port nobody listens on.
-    java.net.ServerSocket closed = new java.net.ServerSocket(0);
-    int port = closed.getLocalPort();
-    closed.close();
+    int port = io.github.waitingroom.testsupport.FreePorts.closed();
     HumanCheck down = SiteVerify.hcaptcha("site-key-2", "s3cret").verifyUrl("http://127.0.0.1:" + port + "/siteverify")
         .timeout(Duration.ofSeconds(2));
     fullRoom(WaitingRoomFilter.builder(r).humanCheck(down).noScriptPlaces(10));

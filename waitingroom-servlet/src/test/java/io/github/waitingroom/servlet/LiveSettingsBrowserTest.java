@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
+import io.github.waitingroom.testsupport.Chromium;
+import io.github.waitingroom.testsupport.Services;
 
 /**
  * The pages of the live settings' states in a real headless Chromium: the paused page of {@code

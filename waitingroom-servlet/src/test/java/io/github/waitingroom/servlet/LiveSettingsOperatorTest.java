@@ -1,6 +1,6 @@
 package io.github.waitingroom.servlet;
 
-import static io.github.waitingroom.servlet.JsonTree.at;
+import static io.github.waitingroom.testsupport.JsonTree.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.crypto.tink.KeysetHandle;
@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.JsonTree;
 
 /**
  * The dashboard's operator endpoints over real HTTP on a real Jetty 12, and what the guarded site

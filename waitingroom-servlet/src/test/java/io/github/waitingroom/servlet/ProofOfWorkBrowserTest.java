@@ -27,6 +27,7 @@ import org.openqa.selenium.Cookie;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import io.github.waitingroom.testsupport.Chromium;
 
 /**
  * The proof of work in a real headless Chromium: the challenge page starts the gate's worker

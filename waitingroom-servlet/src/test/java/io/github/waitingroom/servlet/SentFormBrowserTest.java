@@ -19,6 +19,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.jspecify.annotations.Nullable;
+import io.github.waitingroom.testsupport.Chromium;
 
 /**
  * The PetClinic case in a real headless Chromium: a visitor fills in a form, their session runs

@@ -27,6 +27,8 @@ import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import io.github.waitingroom.testsupport.Chromium;
+import io.github.waitingroom.testsupport.Services;
 
 /**
  * The built-in waiting pages against WCAG 2.2 AA in a real headless Chromium: axe-core (the npm

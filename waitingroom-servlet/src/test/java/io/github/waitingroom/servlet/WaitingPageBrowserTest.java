@@ -24,6 +24,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.jspecify.annotations.Nullable;
+import io.github.waitingroom.testsupport.Chromium;
 
 /**
  * The waiting page in a real headless Chromium (Debian {@code chromium} + {@code chromium-driver},

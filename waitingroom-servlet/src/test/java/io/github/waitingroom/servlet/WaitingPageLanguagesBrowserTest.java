@@ -35,6 +35,7 @@ import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import io.github.waitingroom.testsupport.Chromium;
 
 /**
  * Every shipped language of both built-in pages in a real headless Chromium, chosen by the

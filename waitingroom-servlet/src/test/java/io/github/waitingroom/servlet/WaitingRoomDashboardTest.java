@@ -1,6 +1,6 @@
 package io.github.waitingroom.servlet;
 
-import static io.github.waitingroom.servlet.JsonTree.at;
+import static io.github.waitingroom.testsupport.JsonTree.at;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -26,6 +26,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.github.waitingroom.testsupport.JsonTree;
 
 /**
  * {@link WaitingRoomDashboard} over real HTTP on a real Jetty 12: how it is built and protected,

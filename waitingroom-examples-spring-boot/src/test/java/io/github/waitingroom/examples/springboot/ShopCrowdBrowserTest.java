@@ -20,12 +20,12 @@ import java.util.UUID;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -34,6 +34,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import io.github.waitingroom.testsupport.LocalRedis;
+import io.github.waitingroom.testsupport.Chromium;
 
 /**
  * The sample shop as shipped ({@code application.yml}: 2 active users, 2 new users per minute,
@@ -45,8 +47,11 @@ import org.springframework.test.context.DynamicPropertySource;
  * <p>A run takes a little over a minute, and cannot take less: a room admits at most {@code
  * new-users-per-minute} users in any 60 s, which may not exceed {@code total-active-users}, so the
  * queued browser can only get in once the first admission is a minute old, whatever the session
- * length. The test polls for it with a timeout and never asserts on how fast it happens.
+ * length. The test polls for it with a timeout and never asserts on how fast it happens. So it is
+ * tagged {@code slow} and runs with {@code -P full} (CI runs it); {@link ShopSampleTest} is its short
+ * form in the everyday build, over plain HTTP.
  */
+@Tag("slow")
 @SpringBootTest(
     classes = ShopApplication.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -56,9 +61,6 @@ import org.springframework.test.context.DynamicPropertySource;
       "waitingroom.refresh-interval=2s"
     })
 class ShopCrowdBrowserTest {
-  private static final Path CHROMIUM = Path.of(System.getProperty("waitingroom.chromium", "/usr/bin/chromium"));
-  private static final Path CHROMEDRIVER =
-      Path.of(System.getProperty("waitingroom.chromedriver", "/usr/bin/chromedriver"));
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final String ROOM = "shop-test-" + UUID.randomUUID();
   private static final String SHOP = "Welcome to the tea shop";
@@ -67,16 +69,6 @@ class ShopCrowdBrowserTest {
   private static final Duration PATIENCE = Duration.ofSeconds(30);
   /** For the queued browser: the minute of the admission rate limit, plus sessions and plans. */
   private static final Duration ADMISSION_PATIENCE = Duration.ofSeconds(150);
-  // Plain WebDriver, not CDP: Selenium's notice that it has no CDP bindings for this Chromium is
-  // noise here. Held in a field so the setting is not garbage-collected.
-  private static final java.util.logging.Logger CDP_LOG = quiet("org.openqa.selenium.devtools");
-
-  private static java.util.logging.Logger quiet(String name) {
-    java.util.logging.Logger log = java.util.logging.Logger.getLogger(name);
-    log.setLevel(java.util.logging.Level.SEVERE);
-    return log;
-  }
-
   @DynamicPropertySource
   static void room(DynamicPropertyRegistry registry) {
     registry.add("waitingroom.room-id", () -> ROOM);
@@ -84,8 +76,8 @@ class ShopCrowdBrowserTest {
 
   @BeforeAll
   static void services() {
-    Services.assumeRedis();
-    Services.assumeChromium(CHROMIUM, CHROMEDRIVER);
+    LocalRedis.require();
+    Chromium.assumeInstalled();
   }
 
   @LocalServerPort int port;
@@ -248,23 +240,9 @@ class ShopCrowdBrowserTest {
   }
 
   private ChromeDriver browser(Path profiles, String name) {
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
-    options.addArguments(
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--window-size=1024,768",
-        "--user-data-dir=" + profiles.resolve(name).toAbsolutePath());
+    ChromeOptions options = Chromium.options(profiles.resolve(name), "1024,768");
     options.setExperimentalOption("prefs", Map.of("credentials_enable_service", false));
-    ChromeDriverService service =
-        new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-    ChromeDriver b = new ChromeDriver(service, options);
+    ChromeDriver b = Chromium.start(options);
     browsers.add(b);
     return b;
   }

@@ -7,11 +7,8 @@ import io.github.waitingroom.coordinator.Transport;
 import io.github.waitingroom.redis.RedisTransport;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,6 +20,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * The room's store in the application's own Redis, on the real Redis at 127.0.0.1:6379: a
@@ -48,15 +46,7 @@ class ApplicationRedisTest {
 
   @BeforeEach
   void requireRedis() {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", 6379), 2000);
-    } catch (java.io.IOException e) {
-      if ("true".equalsIgnoreCase(System.getenv("WAITINGROOM_REQUIRE_SERVICES"))
-          || Boolean.getBoolean("waitingroom.requireServices")) {
-        throw new AssertionError("Redis at 127.0.0.1:6379 is unreachable and WAITINGROOM_REQUIRE_SERVICES demands it", e);
-      }
-      Assumptions.abort("Redis at 127.0.0.1:6379 is unreachable: skipped");
-    }
+    LocalRedis.require();
   }
 
   @Test

@@ -26,7 +26,8 @@ class BomTest {
           "waitingroom-examples-spring-boot",
           "benchmarks",
           "waitingroom-bom",
-          "waitingroom-spring-boot4-test");
+          "waitingroom-spring-boot4-test",
+          "waitingroom-test-support");
 
   @Test
   void theBomManagesEveryPublishedModuleAtTheParentsVersion() throws Exception {

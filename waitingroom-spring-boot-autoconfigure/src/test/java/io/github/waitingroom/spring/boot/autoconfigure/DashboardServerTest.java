@@ -13,6 +13,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import io.github.waitingroom.testsupport.HttpVisitor;
 
 /**
  * The operator dashboard and live-settings API from {@code waitingroom.dashboard.*}, in a real
@@ -43,15 +44,15 @@ class DashboardServerTest {
       if (type == WebApplicationType.REACTIVE) {
         OnReactorNetty.assertOnNetty(context);
       }
-      assertThat(new Visitor(port).get("/").headers().allValues("Set-Cookie")).as("the first visitor takes the one place").isNotEmpty();
-      Visitor waiting = new Visitor(port);
+      assertThat(new HttpVisitor(port).get("/").headers().allValues("Set-Cookie")).as("the first visitor takes the one place").isNotEmpty();
+      HttpVisitor waiting = new HttpVisitor(port);
       assertThat(waiting.get("/").body()).contains("You are in line");
 
-      HttpResponse<String> page = new Visitor(port).get("/waitingroom/dashboard/");
+      HttpResponse<String> page = new HttpVisitor(port).get("/waitingroom/dashboard/");
       assertThat(page.statusCode()).isEqualTo(200);
       assertThat(page.body()).contains("<h1>Waiting room dashboard</h1>");
-      assertThat(new Visitor(port).get("/waitingroom/dashboard/data").statusCode()).isEqualTo(401);
-      HttpResponse<String> data = new Visitor(port).get("/waitingroom/dashboard/data", "Authorization", "Bearer " + TOKEN);
+      assertThat(new HttpVisitor(port).get("/waitingroom/dashboard/data").statusCode()).isEqualTo(401);
+      HttpResponse<String> data = new HttpVisitor(port).get("/waitingroom/dashboard/data", "Authorization", "Bearer " + TOKEN);
       assertThat(data.statusCode()).isEqualTo(200);
       assertThat(data.body()).contains("\"roomId\":\"shop\"");
       assertThat(data.headers().allValues("Set-Cookie")).as("no ticket for an operator").isEmpty();

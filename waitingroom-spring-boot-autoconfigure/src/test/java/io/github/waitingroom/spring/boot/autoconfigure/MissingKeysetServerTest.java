@@ -3,7 +3,6 @@ package io.github.waitingroom.spring.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -13,6 +12,8 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import io.github.waitingroom.testsupport.FreePorts;
+import io.github.waitingroom.testsupport.HttpVisitor;
 
 /**
  * Adding the starter never breaks an application's own tests: real {@code SpringApplication} runs
@@ -45,14 +46,14 @@ class MissingKeysetServerTest {
   void oneJvmWithoutTheSecretRunsOnAGeneratedKeysetAndSaysSo(CapturedOutput output) throws Exception {
     try (ConfigurableApplicationContext context = app().run(DOCUMENTED)) {
       int port = port(context);
-      Visitor first = new Visitor(port);
+      HttpVisitor first = new HttpVisitor(port);
       HttpResponse<String> home = first.get("/");
       assertThat(home.body()).isEqualTo("shop home");
       assertThat(home.headers().allValues("Set-Cookie")).anySatisfy(c -> assertThat(c).startsWith("wr_shop="));
       // The generated keyset opens its own tickets: the admitted visitor keeps their place ...
       assertThat(first.get("/api/items").body()).isEqualTo("[\"tea\",\"cups\"]");
       // ... and the room still guards: the one slot is taken.
-      assertThat(new Visitor(port).get("/").body()).contains("You are in line");
+      assertThat(new HttpVisitor(port).get("/").body()).contains("You are in line");
     }
     assertThat(output.getOut())
         .containsPattern(
@@ -63,10 +64,7 @@ class MissingKeysetServerTest {
 
   @Test
   void aSharedStoreWithoutTheSecretStopsStartupNamingTheProperty(CapturedOutput output) throws Exception {
-    int closed;
-    try (ServerSocket s = new ServerSocket(0)) {
-      closed = s.getLocalPort();
-    }
+    int closed = FreePorts.closed();
     String redis = "--waitingroom.store.redis-uri=redis://127.0.0.1:" + closed;
     assertThatThrownBy(() -> app().run(concat(DOCUMENTED, redis)).close()).isNotNull();
     assertThat(output.getOut() + output.getErr())
@@ -81,7 +79,7 @@ class MissingKeysetServerTest {
     try (ConfigurableApplicationContext context = app().run("--waitingroom.enabled=false")) {
       int port = port(context);
       for (int i = 0; i < 3; i++) {
-        HttpResponse<String> home = new Visitor(port).get("/");
+        HttpResponse<String> home = new HttpVisitor(port).get("/");
         assertThat(home.body()).isEqualTo("shop home");
         assertThat(home.headers().allValues("Set-Cookie")).isEmpty();
       }

@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import io.github.waitingroom.testsupport.HttpVisitor;
 
 /**
  * The names a Prometheus server scrapes from the starter's meters, on a real embedded Tomcat over
@@ -59,8 +60,8 @@ class PrometheusNamesServerTest {
   @Test
   void prometheusScrapesTheDocumentedNames() throws Exception {
     // One visitor, so the decision counters have a series.
-    assertThat(new Visitor(port).get("/").body()).isEqualTo("shop home");
-    HttpResponse<String> scrape = new Visitor(port).get("/actuator/prometheus", "Accept", "text/plain");
+    assertThat(new HttpVisitor(port).get("/").body()).isEqualTo("shop home");
+    HttpResponse<String> scrape = new HttpVisitor(port).get("/actuator/prometheus", "Accept", "text/plain");
     assertThat(scrape.statusCode()).isEqualTo(200);
     List<String> ours =
         scrape.body().lines().filter(l -> l.startsWith("waitingroom_")).map(l -> l.substring(0, l.indexOf(' '))).toList();

@@ -20,6 +20,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import io.github.waitingroom.testsupport.HttpVisitor;
 
 /**
  * Three rooms in one reactive application on a real Reactor Netty, over real HTTP, one slot each:
@@ -83,9 +84,9 @@ class ReactiveSeveralRoomsServerTest {
     assertThat(drop.config().roomId()).isEqualTo("drop");
     assertThat(shop.config().roomId()).isEqualTo("shop");
     assertThat(site.config().roomId()).isEqualTo("site");
-    Visitor a = new Visitor(port);
-    Visitor b = new Visitor(port);
-    Visitor c = new Visitor(port);
+    HttpVisitor a = new HttpVisitor(port);
+    HttpVisitor b = new HttpVisitor(port);
+    HttpVisitor c = new HttpVisitor(port);
 
     // /drop/x counts in the drop room only, and takes its one slot.
     HttpResponse<String> aDrop = a.get("/drop/x");
@@ -110,6 +111,6 @@ class ReactiveSeveralRoomsServerTest {
     HttpResponse<String> home = c.get("/");
     assertThat(home.body()).isEqualTo("home");
     assertThat(cookieNames(home)).containsExactly("wr_site");
-    assertThat(new Visitor(port).get("/").body()).contains(QUEUED);
+    assertThat(new HttpVisitor(port).get("/").body()).contains(QUEUED);
   }
 }

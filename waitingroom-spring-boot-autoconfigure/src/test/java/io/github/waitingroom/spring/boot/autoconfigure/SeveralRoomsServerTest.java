@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import io.github.waitingroom.testsupport.HttpVisitor;
 
 /**
  * Two rooms in one application on a real embedded Tomcat, over real HTTP: the main room {@code
@@ -51,9 +52,9 @@ class SeveralRoomsServerTest {
     WaitingRoom drop = Objects.requireNonNull(rooms.get("drop"), "drop room");
     assertThat(drop.config().roomId()).isEqualTo("drop");
     assertThat(shop.config().roomId()).isEqualTo("shop");
-    Visitor a = new Visitor(port);
-    Visitor b = new Visitor(port);
-    Visitor c = new Visitor(port);
+    HttpVisitor a = new HttpVisitor(port);
+    HttpVisitor b = new HttpVisitor(port);
+    HttpVisitor c = new HttpVisitor(port);
 
     // /drop/x is under both prefixes: only the drop room decides it, and takes its one slot.
     HttpResponse<String> aDrop = a.get("/drop/x");
@@ -78,7 +79,7 @@ class SeveralRoomsServerTest {
 
   @Test
   void theEndpointReportsTheMainRoomAndEachFurtherRoomByName() throws Exception {
-    Visitor operator = new Visitor(port);
+    HttpVisitor operator = new HttpVisitor(port);
     HttpResponse<String> main = operator.get("/actuator/waitingroom", "Accept", "application/json");
     HttpResponse<String> drop = operator.get("/actuator/waitingroom/drop", "Accept", "application/json");
     HttpResponse<String> none = operator.get("/actuator/waitingroom/nope", "Accept", "application/json");
@@ -93,7 +94,7 @@ class SeveralRoomsServerTest {
   @Test
   void theHealthIndicatorReportsTheMainRoomAndEachFurtherRoomByName() throws Exception {
     // Actuator names the indicator after its bean, waitingRoomHealthIndicator.
-    HttpResponse<String> health = new Visitor(port).get("/actuator/health/waitingRoom", "Accept", "application/json");
+    HttpResponse<String> health = new HttpVisitor(port).get("/actuator/health/waitingRoom", "Accept", "application/json");
 
     assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
     assertThat(health.body())

@@ -9,12 +9,9 @@ import io.github.waitingroom.redis.RedisTransport;
 import io.github.waitingroom.spring.boot.WaitingRooms;
 import io.github.waitingroom.spring.boot.actuate.WaitingRoomEndpoint;
 import io.github.waitingroom.spring.boot.actuate.WaitingRoomHealthIndicator;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +29,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import io.github.waitingroom.testsupport.LocalRedis;
+import io.github.waitingroom.testsupport.FreePorts;
 
 /** The auto-configuration's beans, conditions and startup errors, without a server. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -282,7 +281,7 @@ class WaitingRoomAutoConfigurationTest {
   void noKeysetWithASharedStoreFailsStartupNamingTheProperty() throws Exception {
     runner
         .withPropertyValues(LIMITS)
-        .withPropertyValues("waitingroom.store.redis-uri=redis://127.0.0.1:" + closedPort())
+        .withPropertyValues("waitingroom.store.redis-uri=redis://127.0.0.1:" + FreePorts.closed())
         .run(
             context -> {
               assertThat(invalidProperty(context)).isEqualTo("waitingroom.keyset");
@@ -299,7 +298,7 @@ class WaitingRoomAutoConfigurationTest {
         .withPropertyValues(LIMITS)
         .withPropertyValues(
             "waitingroom.keyset.env=WR_TEST_KEYSET_THAT_IS_NOT_SET",
-            "waitingroom.store.redis-uri=redis://127.0.0.1:" + closedPort())
+            "waitingroom.store.redis-uri=redis://127.0.0.1:" + FreePorts.closed())
         .run(
             context -> {
               assertThat(invalidProperty(context)).isEqualTo("waitingroom.keyset.env");
@@ -330,7 +329,7 @@ class WaitingRoomAutoConfigurationTest {
         .withPropertyValues(LIMITS)
         .withPropertyValues(
             "waitingroom.keyset.resource=classpath:no-such-keyset.json",
-            "waitingroom.store.redis-uri=redis://127.0.0.1:" + closedPort())
+            "waitingroom.store.redis-uri=redis://127.0.0.1:" + FreePorts.closed())
         .run(context -> assertThat(invalidProperty(context)).isEqualTo("waitingroom.keyset.resource"));
   }
 
@@ -408,7 +407,7 @@ class WaitingRoomAutoConfigurationTest {
 
   @Test
   void aRedisUriMakesTheRoomShareARealRedis() {
-    requireRedis();
+    LocalRedis.require();
     runner
         .withPropertyValues(VALID)
         .withPropertyValues(
@@ -477,7 +476,7 @@ class WaitingRoomAutoConfigurationTest {
 
   @Test
   void theHealthIndicatorIsDownWhileTheStoreCannotBeReached() throws Exception {
-    int closedPort = closedPort();
+    int closedPort = FreePorts.closed();
     runner
         .withPropertyValues(VALID)
         .withPropertyValues(
@@ -493,7 +492,7 @@ class WaitingRoomAutoConfigurationTest {
 
   @Test
   void theHealthIndicatorReportsEveryRoomOnTheRealStore() {
-    requireRedis();
+    LocalRedis.require();
     String prefix = "wr-test:health:" + java.util.UUID.randomUUID().toString().substring(0, 8) + ":";
     try {
       runner
@@ -527,13 +526,13 @@ class WaitingRoomAutoConfigurationTest {
                             "api", java.util.Map.of("room", "shop-api", "storeFailing", false, "plansStalled", false)));
               });
     } finally {
-      deleteKeys(prefix);
+      LocalRedis.deleteKeys(prefix);
     }
   }
 
   @Test
   void theHealthIndicatorCoversFurtherRoomsWithoutAMainRoom() throws Exception {
-    int closedPort = closedPort();
+    int closedPort = FreePorts.closed();
     runner
         .withPropertyValues(
             "management.health.waitingroom.enabled=true",
@@ -570,8 +569,8 @@ class WaitingRoomAutoConfigurationTest {
 
   @Test
   void theHealthIndicatorIsDownWhenOneRoomOfSeveralLosesItsStore() throws Exception {
-    requireRedis();
-    int closedPort = closedPort();
+    LocalRedis.require();
+    int closedPort = FreePorts.closed();
     String prefix = "wr-test:health:" + java.util.UUID.randomUUID().toString().substring(0, 8) + ":";
     // The application's own further rooms, each on a store of its own: the shop's is the real Redis,
     // the drop's is a Redis that is not there.
@@ -613,7 +612,7 @@ class WaitingRoomAutoConfigurationTest {
     } finally {
       reachable.close();
       unreachable.close();
-      deleteKeys(prefix);
+      LocalRedis.deleteKeys(prefix);
     }
   }
 
@@ -625,28 +624,9 @@ class WaitingRoomAutoConfigurationTest {
         .build();
   }
 
-  /** A local port nothing listens on: a store that is not there. */
-  private static int closedPort() throws java.io.IOException {
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
   private static org.springframework.boot.actuate.health.Health health(
       org.springframework.context.ApplicationContext context) {
     return context.getBean(WaitingRoomHealthIndicator.class).health();
-  }
-
-  private static void deleteKeys(String prefix) {
-    io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create("redis://127.0.0.1:6379");
-    try (io.lettuce.core.api.StatefulRedisConnection<String, String> c = client.connect()) {
-      java.util.List<String> keys = c.sync().keys(prefix + "*");
-      if (!keys.isEmpty()) {
-        c.sync().del(keys.toArray(String[]::new));
-      }
-    } finally {
-      client.shutdown();
-    }
   }
 
   private static String invalidProperty(org.springframework.boot.test.context.assertj.AssertableWebApplicationContext context) {
@@ -663,20 +643,6 @@ class WaitingRoomAutoConfigurationTest {
       c = c.getCause();
     }
     return c;
-  }
-
-  private static void requireRedis() {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", 6379), 2000);
-    } catch (java.io.IOException e) {
-      boolean required =
-          "true".equalsIgnoreCase(System.getenv("WAITINGROOM_REQUIRE_SERVICES"))
-              || Boolean.getBoolean("waitingroom.requireServices");
-      if (required) {
-        throw new AssertionError("Redis at 127.0.0.1:6379 is unreachable and WAITINGROOM_REQUIRE_SERVICES demands it", e);
-      }
-      Assumptions.abort("Redis at 127.0.0.1:6379 is unreachable: skipped");
-    }
   }
 
   @Configuration(proxyBeanMethods = false)

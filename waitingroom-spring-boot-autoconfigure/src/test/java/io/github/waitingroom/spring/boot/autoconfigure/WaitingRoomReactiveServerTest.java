@@ -17,6 +17,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import io.github.waitingroom.testsupport.HttpVisitor;
 
 /**
  * The starter in a real reactive application on a real Reactor Netty (random port), over real
@@ -77,17 +78,17 @@ class WaitingRoomReactiveServerTest {
     assertThat(context.getBean(WaitingRoomWebFilter.class).getOrder()).isEqualTo(-99);
 
     for (int i = 0; i < 3; i++) {
-      HttpResponse<String> health = new Visitor(port).get("/health");
+      HttpResponse<String> health = new HttpVisitor(port).get("/health");
       assertThat(health.body()).isEqualTo("UP");
       assertThat(health.headers().allValues("Set-Cookie")).isEmpty();
     }
     // A browser fetches a page's assets by itself, cookie-less at first: none of them counts.
     for (int i = 0; i < 3; i++) {
-      HttpResponse<String> css = new Visitor(port).get("/css/shop.css");
+      HttpResponse<String> css = new HttpVisitor(port).get("/css/shop.css");
       assertThat(css.statusCode()).isEqualTo(200);
       assertThat(css.body()).contains("color: #333");
-      HttpResponse<String> favicon = new Visitor(port).get("/favicon.ico");
-      HttpResponse<String> actuator = new Visitor(port).get("/actuator/health");
+      HttpResponse<String> favicon = new HttpVisitor(port).get("/favicon.ico");
+      HttpResponse<String> actuator = new HttpVisitor(port).get("/actuator/health");
       assertThat(actuator.statusCode()).isEqualTo(200);
       for (HttpResponse<String> r : java.util.List.of(css, favicon, actuator)) {
         assertThat(r.headers().allValues("Set-Cookie")).as(r.uri().getPath()).isEmpty();
@@ -98,20 +99,20 @@ class WaitingRoomReactiveServerTest {
     for (int i = 0; i < 3; i++) {
       for (HttpResponse<String> r :
           java.util.List.of(
-              new Visitor(port).get("/", OPERATOR_HEADER, "yes"), new Visitor(port).get("/", "User-Agent", MONITOR_AGENT))) {
+              new HttpVisitor(port).get("/", OPERATOR_HEADER, "yes"), new HttpVisitor(port).get("/", "User-Agent", MONITOR_AGENT))) {
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.body()).isEqualTo("shop home");
         assertThat(r.headers().allValues("Set-Cookie")).isEmpty();
       }
     }
     // So both slots are still free for the two real visitors.
-    HttpResponse<String> first = new Visitor(port).get("/");
+    HttpResponse<String> first = new HttpVisitor(port).get("/");
     assertThat(first.body()).isEqualTo("shop home");
     assertThat(first.headers().allValues("Set-Cookie")).singleElement().asString()
         .startsWith("wr_shop=").contains("; HttpOnly", "; SameSite=Strict");
-    assertThat(new Visitor(port).get("/").body()).isEqualTo("shop home");
+    assertThat(new HttpVisitor(port).get("/").body()).isEqualTo("shop home");
 
-    Visitor third = new Visitor(port);
+    HttpVisitor third = new HttpVisitor(port);
     HttpResponse<String> page = third.get("/");
     assertThat(page.statusCode()).isEqualTo(429);
     assertThat(page.body()).contains("You are in line");
@@ -126,12 +127,12 @@ class WaitingRoomReactiveServerTest {
 
     // The room is full, and the operators still get in: without a ticket, and without counting.
     for (String[] operator : new String[][] {{OPERATOR_HEADER, "yes"}, {"User-Agent", MONITOR_AGENT}}) {
-      HttpResponse<String> r = new Visitor(port).get("/", operator);
+      HttpResponse<String> r = new HttpVisitor(port).get("/", operator);
       assertThat(r.statusCode()).as(operator[0]).isEqualTo(200);
       assertThat(r.body()).as(operator[0]).isEqualTo("shop home");
       assertThat(r.headers().allValues("Set-Cookie")).as(operator[0]).isEmpty();
     }
     // A request that no rule lets through is still queued.
-    assertThat(new Visitor(port).get("/", OPERATOR_HEADER, "no").statusCode()).isEqualTo(429);
+    assertThat(new HttpVisitor(port).get("/", OPERATOR_HEADER, "no").statusCode()).isEqualTo(429);
   }
 }

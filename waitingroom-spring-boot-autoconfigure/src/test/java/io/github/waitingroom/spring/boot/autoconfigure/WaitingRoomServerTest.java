@@ -6,6 +6,7 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import io.github.waitingroom.testsupport.HttpVisitor;
 
 /**
  * The starter in a real application on a real embedded Tomcat (random port), over real HTTP. The
@@ -30,10 +31,10 @@ class WaitingRoomServerTest {
   @Test
   void staticAssetsNeverTakeSlotsAndAQueuedUserStillGetsCss() throws Exception {
     // Cookie-less asset fetches, as a browser makes them before it holds a ticket.
-    HttpResponse<String> css = new Visitor(port).get("/css/shop.css");
-    HttpResponse<String> logo = new Visitor(port).get("/img/logo.gif");
-    HttpResponse<String> favicon = new Visitor(port).get("/favicon.ico");
-    HttpResponse<String> health = new Visitor(port).get("/actuator/health");
+    HttpResponse<String> css = new HttpVisitor(port).get("/css/shop.css");
+    HttpResponse<String> logo = new HttpVisitor(port).get("/img/logo.gif");
+    HttpResponse<String> favicon = new HttpVisitor(port).get("/favicon.ico");
+    HttpResponse<String> health = new HttpVisitor(port).get("/actuator/health");
     assertThat(css.statusCode()).isEqualTo(200);
     assertThat(css.body()).contains("color: #333");
     assertThat(logo.body()).startsWith("GIF89a");
@@ -43,13 +44,13 @@ class WaitingRoomServerTest {
     }
 
     // So both slots are still free for the two real visitors.
-    Visitor first = new Visitor(port);
-    Visitor second = new Visitor(port);
+    HttpVisitor first = new HttpVisitor(port);
+    HttpVisitor second = new HttpVisitor(port);
     assertThat(first.get("/").body()).isEqualTo("shop home");
     assertThat(second.get("/").body()).isEqualTo("shop home");
 
     // The third is queued; the waiting page's own stylesheet and images still arrive as themselves.
-    Visitor third = new Visitor(port);
+    HttpVisitor third = new HttpVisitor(port);
     HttpResponse<String> page = third.get("/");
     assertThat(page.body()).contains(QUEUED);
     HttpResponse<String> queuedCss = third.get("/css/shop.css");
@@ -67,22 +68,22 @@ class WaitingRoomServerTest {
     assertThat(first.get("/api/items").body()).isEqualTo("[\"tea\",\"cups\"]");
 
     // An operator rule lets a request through without a ticket and without counting it.
-    HttpResponse<String> operator = new Visitor(port).get("/", ShopApplication.OPERATOR_HEADER, "yes");
+    HttpResponse<String> operator = new HttpVisitor(port).get("/", ShopApplication.OPERATOR_HEADER, "yes");
     assertThat(operator.body()).isEqualTo("shop home");
     assertThat(operator.headers().allValues("Set-Cookie")).isEmpty();
 
     // Actuator: the endpoint is not guarded either, and reports the room.
-    HttpResponse<String> status = new Visitor(port).get("/actuator/waitingroom", "Accept", "application/json");
+    HttpResponse<String> status = new HttpVisitor(port).get("/actuator/waitingroom", "Accept", "application/json");
     assertThat(status.statusCode()).isEqualTo(200);
     assertThat(status.body())
         .contains("\"roomId\":\"shop\"", "\"totalActiveUsers\":2", "\"newUsersPerMinute\":2", "\"storeFailing\":false",
             "\"settingsVersion\":0", "\"queueingStatus\":\"", "\"queueingMethod\":\"fifo\"");
 
     // Metrics: the starter bound the room's gauges to the application's registry.
-    HttpResponse<String> active = new Visitor(port).get("/actuator/metrics/waitingroom.users.active?tag=room:shop&tag=scope:node");
+    HttpResponse<String> active = new HttpVisitor(port).get("/actuator/metrics/waitingroom.users.active?tag=room:shop&tag=scope:node");
     assertThat(active.statusCode()).isEqualTo(200);
     assertThat(active.body()).contains("\"name\":\"waitingroom.users.active\"", "\"baseUnit\":\"users\"", "\"value\":2.0");
-    HttpResponse<String> limit = new Visitor(port).get("/actuator/metrics/waitingroom.limit.active.users");
+    HttpResponse<String> limit = new HttpVisitor(port).get("/actuator/metrics/waitingroom.limit.active.users");
     assertThat(limit.statusCode()).isEqualTo(200);
     assertThat(limit.body()).contains("\"value\":2.0", "\"tag\":\"room\"", "\"shop\"");
   }

@@ -2,54 +2,23 @@ package io.github.waitingroom.spring.boot4.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.stream.Collectors;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import io.github.waitingroom.testsupport.boot.ForwardedHttpsScenario;
+import io.github.waitingroom.testsupport.boot.RunningApp;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.reactor.netty.NettyWebServer;
 import org.springframework.boot.tomcat.TomcatWebServer;
-import org.springframework.boot.web.server.WebServer;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * HTTPS behind a TLS-terminating reverse proxy on Spring Boot 4, as {@code
- * ForwardedHttpsServerTest} checks it on Boot 3: a real Tomcat 11 (servlet) and a real Reactor
- * Netty (reactive), each with both values of {@code server.forward-headers-strategy}, over real
- * HTTP. The requests arrive in plain HTTP from the proxy, some with {@code X-Forwarded-Proto:
- * https}, {@code X-Forwarded-Host} and {@code X-Forwarded-Port} (nginx, most load balancers), some
- * with the standard {@code Forwarded: proto=https;host=...} (RFC 7239). With the default {@code
- * waitingroom.cookie.secure=auto}, the ticket cookies are {@code Secure}; the waiting page's way
- * back to a posted form (its no-script refresh and its poll script) is a path on the public https
- * origin; the JSON status the page polls and the dashboard's redirect name no {@code http://} URL.
- *
- * <p>One exception, which docs/spring-boot.md states: Tomcat's {@code RemoteIpValve} ({@code
- * native} on Tomcat) reads the {@code X-Forwarded-*} headers only, so a request that carries only
- * {@code Forwarded} stays plain HTTP there and its cookies are not {@code Secure}. This test pins
- * that, so that the docs change the day Tomcat reads {@code Forwarded}.
+ * {@link ForwardedHttpsScenario} on Spring Boot 4: a real Tomcat 11 (servlet) and a real Reactor
+ * Netty (reactive). {@code ForwardedHttpsServerTest} runs the same scenario on Spring Boot 3.
  */
-class Boot4ForwardedHttpsTest {
-  private static final String PUBLIC_HOST = "shop.example";
-  private static final String ROOM = "boot4-https";
-  private static final String QUEUED = "You are in line";
-  private static final String FORM_PAGE = "/order-form?item=tea";
-
+class Boot4ForwardedHttpsTest extends ForwardedHttpsScenario {
   /** One application with the same routes on Spring MVC and on WebFlux (annotated controllers serve both). */
   @SpringBootConfiguration
   @EnableAutoConfiguration
@@ -68,133 +37,17 @@ class Boot4ForwardedHttpsTest {
     }
   }
 
-  /** How the proxy says that the client spoke https to {@link #PUBLIC_HOST}. */
-  private enum Proxy {
-    X_FORWARDED {
-      @Override
-      HttpRequest.Builder headers(HttpRequest.Builder r) {
-        return r.header("X-Forwarded-Proto", "https").header("X-Forwarded-Host", PUBLIC_HOST).header("X-Forwarded-Port", "443");
-      }
-    },
-    RFC_7239 {
-      @Override
-      HttpRequest.Builder headers(HttpRequest.Builder r) {
-        return r.header("Forwarded", "for=203.0.113.7;proto=https;host=" + PUBLIC_HOST);
-      }
-    };
-
-    abstract HttpRequest.Builder headers(HttpRequest.Builder r);
+  @Override
+  protected RunningApp start(boolean reactive, String... args) {
+    return Boot4Apps.run(
+        App.class,
+        reactive ? WebApplicationType.REACTIVE : WebApplicationType.SERVLET,
+        reactive ? NettyWebServer.class : TomcatWebServer.class,
+        args);
   }
 
-  /**
-   * A browser on the public https origin, seen from behind the proxy: it keeps its cookies itself
-   * and sends them all, {@code Secure} ones included, as a browser does over https to the proxy
-   * (the JDK's cookie jar would hold those back from this plain-http connection).
-   */
-  private static final class Browser {
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final Map<String, String> cookies = new LinkedHashMap<>();
-    private final int port;
-    private final Proxy proxy;
-
-    Browser(int port, Proxy proxy) {
-      this.port = port;
-      this.proxy = proxy;
-    }
-
-    HttpResponse<String> get(String path, String accept) throws Exception {
-      return send(request(path).header("Accept", accept).GET());
-    }
-
-    HttpResponse<String> postForm(String path, String referer, String form) throws Exception {
-      return send(
-          request(path)
-              .header("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
-              .header("Referer", referer)
-              .header("Content-Type", "application/x-www-form-urlencoded")
-              .POST(HttpRequest.BodyPublishers.ofString(form)));
-    }
-
-    private HttpRequest.Builder request(String path) {
-      HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10));
-      if (!cookies.isEmpty()) {
-        r.header("Cookie", cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("; ")));
-      }
-      return proxy.headers(r);
-    }
-
-    private HttpResponse<String> send(HttpRequest.Builder r) throws Exception {
-      HttpResponse<String> response = CLIENT.send(r.build(), HttpResponse.BodyHandlers.ofString());
-      for (String c : response.headers().allValues("Set-Cookie")) {
-        String pair = c.substring(0, c.indexOf(';') < 0 ? c.length() : c.indexOf(';'));
-        cookies.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
-      }
-      return response;
-    }
-  }
-
-  @ParameterizedTest(name = "{0}, server.forward-headers-strategy={1}")
-  @CsvSource({"SERVLET, framework", "SERVLET, native", "REACTIVE, framework", "REACTIVE, native"})
-  void cookiesAreSecureAndTheWaitingPageStaysOnHttps(WebApplicationType type, String strategy) throws Exception {
-    try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
-        .web(type)
-        .properties("server.port=0", "spring.main.banner-mode=off")
-        .run(
-            "--server.forward-headers-strategy=" + strategy,
-            "--waitingroom.room-id=" + ROOM,
-            "--waitingroom.total-active-users=2",
-            "--waitingroom.new-users-per-minute=2",
-            "--waitingroom.session-duration=5m",
-            "--waitingroom.keyset.generate-ephemeral=true",
-            "--waitingroom.dashboard.bearer-token=boot4-https-operator-token")) {
-      assertThat(SpringBootVersion.getVersion()).startsWith("4.");
-      WebServer server = Objects.requireNonNull(((WebServerApplicationContext) context).getWebServer());
-      assertThat(server).isInstanceOf(type == WebApplicationType.SERVLET ? TomcatWebServer.class : NettyWebServer.class);
-      int port = server.getPort();
-      // Every server reads X-Forwarded-*; all but Tomcat's RemoteIpValve read Forwarded as well.
-      boolean readsRfc7239 = !(type == WebApplicationType.SERVLET && strategy.equals("native"));
-
-      // The room's two slots: one visitor through each kind of proxy header.
-      for (Proxy proxy : Proxy.values()) {
-        boolean https = proxy == Proxy.X_FORWARDED || readsRfc7239;
-        HttpResponse<String> in = new Browser(port, proxy).get("/", "text/html,*/*;q=0.8");
-        assertThat(in.body()).as(proxy + ": admitted").isEqualTo("shop home");
-        assertSecure(in.headers().allValues("Set-Cookie"), "wr_" + ROOM + "=", https, proxy);
-      }
-
-      // The room is full: two more visitors post the order form from its public https page.
-      for (Proxy proxy : Proxy.values()) {
-        boolean https = proxy == Proxy.X_FORWARDED || readsRfc7239;
-        Browser visitor = new Browser(port, proxy);
-        HttpResponse<String> queued = visitor.postForm("/orders", "https://" + PUBLIC_HOST + FORM_PAGE, "item=tea");
-        assertThat(queued.body()).as(proxy + ": queued").contains(QUEUED).doesNotContain("http://");
-        assertSecure(queued.headers().allValues("Set-Cookie"), "wr_" + ROOM + "_q=", https, proxy);
-        if (https) {
-          // Back to the form's page at this visitor's turn: a path on the page's own origin, in
-          // the no-script refresh and in the poll script alike.
-          assertThat(queued.body()).contains("url=" + FORM_PAGE + "\"", "var back = \"" + FORM_PAGE + "\"");
-        } else {
-          // Seen as http://127.0.0.1:port, the https Referer is another origin: no way back by it.
-          assertThat(queued.body()).doesNotContain(FORM_PAGE);
-        }
-        // The JSON status the page polls, with the place cookie: still in line, no absolute URL.
-        HttpResponse<String> status = visitor.get("/?waitingRoomStatus=1", "application/json");
-        assertThat(status.body()).contains("\"inWaitingRoom\":true").doesNotContain("http://");
-      }
-
-      // The dashboard's bare path redirects relative to the request's own URL: it stays on https.
-      HttpResponse<String> dashboard = new Browser(port, Proxy.X_FORWARDED).get("/waitingroom/dashboard", "text/html");
-      assertThat(dashboard.statusCode()).isEqualTo(302);
-      assertThat(dashboard.headers().firstValue("Location")).hasValue("dashboard/");
-    }
-  }
-
-  private static void assertSecure(List<String> setCookies, String ticket, boolean secure, Proxy proxy) {
-    assertThat(setCookies).as(proxy + ": the ticket cookie").anySatisfy(c -> assertThat(c).startsWith(ticket));
-    if (secure) {
-      assertThat(setCookies).as(proxy + ": every cookie Secure").allSatisfy(c -> assertThat(c).containsIgnoringCase("; Secure"));
-    } else {
-      assertThat(setCookies).as(proxy + ": plain http to Tomcat's valve").noneSatisfy(c -> assertThat(c).containsIgnoringCase("; Secure"));
-    }
+  @Override
+  protected void checkBootVersion() {
+    assertThat(SpringBootVersion.getVersion()).startsWith("4.");
   }
 }

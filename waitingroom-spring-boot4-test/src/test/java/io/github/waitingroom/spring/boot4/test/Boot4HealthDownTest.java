@@ -2,9 +2,6 @@ package io.github.waitingroom.spring.boot4.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
@@ -13,6 +10,8 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import io.github.waitingroom.testsupport.FreePorts;
+import io.github.waitingroom.testsupport.HttpVisitor;
 
 /**
  * The health indicator on Spring Boot 4 while the store cannot be reached, on a real embedded
@@ -44,17 +43,13 @@ class Boot4HealthDownTest {
 
   @DynamicPropertySource
   static void closedRedis(DynamicPropertyRegistry registry) {
-    try (ServerSocket s = new ServerSocket(0)) {
-      int closed = s.getLocalPort();
-      registry.add("waitingroom.store.redis-uri", () -> "redis://127.0.0.1:" + closed);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    int closed = FreePorts.closed();
+    registry.add("waitingroom.store.redis-uri", () -> "redis://127.0.0.1:" + closed);
   }
 
   @Test
   void theHealthIndicatorIsDownAndNamesEachRoomWhoseStoreFails() throws Exception {
-    HttpResponse<String> health = new Http(port).get("/actuator/health/waitingRoom", "application/json");
+    HttpResponse<String> health = new HttpVisitor(port).get("/actuator/health/waitingRoom", "Accept", "application/json");
     assertThat(health.statusCode()).as(health.body()).isEqualTo(503);
     assertThat(health.body())
         .contains("\"status\":\"DOWN\"")

@@ -14,6 +14,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
+import io.github.waitingroom.testsupport.HttpVisitor;
 
 /**
  * The opt-in health indicator in a Spring Boot 4 application (which moved health indicators to
@@ -49,7 +50,7 @@ class Boot4HealthTest {
     assertThat(SpringBootVersion.getVersion()).startsWith("4.");
     assertThat(context.getBean("waitingRoomHealthIndicator")).isInstanceOf(Boot4WaitingRoomHealthIndicator.class);
 
-    HttpResponse<String> health = new Http(port).get("/actuator/health/waitingRoom", "application/json");
+    HttpResponse<String> health = new HttpVisitor(port).get("/actuator/health/waitingRoom", "Accept", "application/json");
     assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
     assertThat(health.body())
         .contains("\"status\":\"UP\"")
@@ -58,7 +59,7 @@ class Boot4HealthTest {
     // Actuator is not guarded: no ticket cookie.
     assertThat(health.headers().allValues("Set-Cookie")).isEmpty();
 
-    HttpResponse<String> all = new Http(port).get("/actuator/health", "application/json");
+    HttpResponse<String> all = new HttpVisitor(port).get("/actuator/health", "Accept", "application/json");
     assertThat(all.statusCode()).isEqualTo(200);
     assertThat(all.body()).contains("\"waitingRoom\":{\"details\":{\"room\":\"boot4-shop\"");
   }

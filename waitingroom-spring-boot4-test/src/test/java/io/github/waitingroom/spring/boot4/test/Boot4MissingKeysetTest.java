@@ -14,6 +14,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
+import io.github.waitingroom.testsupport.HttpVisitor;
 
 /**
  * A promise of docs/spring-boot.md on Spring Boot 4, on a real embedded Tomcat over real HTTP, as
@@ -44,14 +45,14 @@ class Boot4MissingKeysetTest {
             "WARN .* waiting room 'boot4-keyset': the environment variable WR_BOOT4_KEYSET_NOT_ON_THIS_MACHINE"
                 + " \\(waitingroom.keyset.env\\) is not set, so this JVM seals tickets with a GENERATED keyset");
 
-    Http first = new Http(port);
-    HttpResponse<String> in = first.get("/", "text/html,*/*;q=0.8");
+    HttpVisitor first = new HttpVisitor(port);
+    HttpResponse<String> in = first.get("/", "Accept", "text/html,*/*;q=0.8");
     assertThat(in.body()).isEqualTo("boot 4 home");
     assertThat(in.headers().allValues("Set-Cookie")).anySatisfy(c -> assertThat(c).startsWith("wr_boot4-keyset="));
     // The generated keyset opens its own tickets: the admitted visitor keeps their place ...
-    assertThat(first.get("/", "text/html,*/*;q=0.8").body()).isEqualTo("boot 4 home");
+    assertThat(first.get("/", "Accept", "text/html,*/*;q=0.8").body()).isEqualTo("boot 4 home");
     // ... and the room still guards: the one slot is taken.
-    assertThat(new Http(port).get("/", "text/html,*/*;q=0.8").body()).contains("You are in line");
+    assertThat(new HttpVisitor(port).get("/", "Accept", "text/html,*/*;q=0.8").body()).contains("You are in line");
   }
 
   @SpringBootConfiguration

@@ -37,7 +37,9 @@ class ModuleNamesTest {
           "waitingroom-redis", "io.github.waitingroom.redis",
           "waitingroom-tck", "io.github.waitingroom.tck",
           "waitingroom-spring-boot-autoconfigure", "io.github.waitingroom.spring.boot.autoconfigure",
-          "waitingroom-spring-boot-starter", "io.github.waitingroom.spring.boot.starter");
+          "waitingroom-spring-boot-starter", "io.github.waitingroom.spring.boot.starter",
+          // Not published, but on this module's test classpath all the same: the tests' helpers.
+          "waitingroom-test-support", "io.github.waitingroom.test.support");
 
   @Test
   void everyPublishedJarNamesItsModule() {

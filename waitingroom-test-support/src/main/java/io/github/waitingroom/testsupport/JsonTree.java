@@ -1,4 +1,4 @@
-package io.github.waitingroom.servlet;
+package io.github.waitingroom.testsupport;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -10,14 +10,19 @@ import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** JSON read into maps, lists, strings, longs, doubles, booleans and nulls, with jackson-core's streaming parser. */
-final class JsonTree {
+/**
+ * JSON read into maps, lists, strings, longs, doubles, booleans and nulls, with jackson-core's
+ * streaming parser (which the calling module has: the core depends on it): enough for a test to
+ * read an answer and look up a path in it.
+ */
+public final class JsonTree {
   private static final JsonFactory FACTORY = new JsonFactory();
 
   private JsonTree() {}
 
+  /** Reads a JSON object, and nothing after it. */
   @SuppressWarnings("unchecked")
-  static Map<String, Object> object(String json) throws IOException {
+  public static Map<String, Object> object(String json) throws IOException {
     try (JsonParser p = FACTORY.createParser(json)) {
       p.nextToken();
       Object v = value(p);
@@ -70,13 +75,13 @@ final class JsonTree {
   }
 
   /** The value at a path of field names and list indexes, which must not be null. */
-  static Object node(Object root, Object... path) {
+  public static Object node(Object root, Object... path) {
     return java.util.Objects.requireNonNull(at(root, path), "null at " + java.util.Arrays.toString(path));
   }
 
   /** The value at a path of field names and list indexes. */
   @SuppressWarnings("unchecked")
-  static @Nullable Object at(Object root, Object... path) {
+  public static @Nullable Object at(Object root, Object... path) {
     Object v = root;
     for (Object step : path) {
       if (step instanceof Integer i) {

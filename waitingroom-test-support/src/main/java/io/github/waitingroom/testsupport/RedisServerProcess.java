@@ -1,21 +1,19 @@
-package io.github.waitingroom.redis;
+package io.github.waitingroom.testsupport;
 
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A private {@code redis-server} on a free port, for the tests that stop, restart or flush Redis:
  * those must never touch the shared server other runs use. Without persistence, as in production
  * caches: a restart comes back empty.
  */
-final class RedisServerProcess implements AutoCloseable {
+public final class RedisServerProcess implements AutoCloseable {
   private final int port;
   private @Nullable Process process;
 
@@ -24,20 +22,10 @@ final class RedisServerProcess implements AutoCloseable {
   }
 
   /** Starts one, or skips the test (fails when services are required) without the binary. */
-  static RedisServerProcess start() throws IOException, InterruptedException {
+  public static RedisServerProcess start() throws IOException, InterruptedException {
     String binary = findBinary();
-    if (binary == null) {
-      String message = "redis-server is not on the PATH";
-      if (RedisSupport.servicesRequired()) {
-        throw new AssertionError(message + " and WAITINGROOM_REQUIRE_SERVICES demands it");
-      }
-      Assumptions.abort(message + ": tests that stop or flush a private Redis are skipped");
-    }
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    RedisServerProcess r = new RedisServerProcess(port);
+    Services.assume(binary != null, "redis-server is not on the PATH: tests that stop or flush a private Redis need it");
+    RedisServerProcess r = new RedisServerProcess(FreePorts.pick());
     r.startProcess();
     return r;
   }
@@ -53,15 +41,18 @@ final class RedisServerProcess implements AutoCloseable {
     return null;
   }
 
-  String uri() {
+  /** Where it listens, as a Redis URI. */
+  public String uri() {
     return "redis://127.0.0.1:" + port;
   }
 
-  int port() {
+  /** The port it listens on. */
+  public int port() {
     return port;
   }
 
-  void startProcess() throws IOException, InterruptedException {
+  /** Starts the server (again, after {@link #stop}) on its port, and waits until it accepts connections. */
+  public void startProcess() throws IOException, InterruptedException {
     String binary = findBinary();
     process =
         new ProcessBuilder(
@@ -83,7 +74,7 @@ final class RedisServerProcess implements AutoCloseable {
   }
 
   /** Kills the server, as a crash or a restart would. */
-  void stop() throws InterruptedException {
+  public void stop() throws InterruptedException {
     Process p = process;
     if (p != null) {
       p.destroyForcibly();

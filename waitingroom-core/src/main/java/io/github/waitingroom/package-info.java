@@ -38,7 +38,11 @@
  * ahead, wait, when to ask again); {@code NodeState} (the places this node knows, counted
  * lock-free, and its tally) with {@code Seen} (what it counted for one place), {@code Schedule}
  * (the grant in force and the plan that takes over next), {@code Arrivals} (arrival rates between
- * two plans) and {@code Revocations}; {@code Synchronizer} (the sync loop) with {@code EpochPacer}
+ * two plans) and {@code Revocations}; {@code Synchronizer} (the sync loop) with {@code Tallies}
+ * (this node's tallies of its latest epochs, and their withdrawal), {@code Plans} (puts the
+ * settled plans in force; what they mean for a waiting holder and the room's status), {@code
+ * SettingsSync} (the live settings as the sync thread handles them), {@code StoreFailures}
+ * (whether the store answers), {@code SyncTimer} (when the next sync runs), {@code EpochPacer}
  * (how long epochs are), {@code Outage} (what a node does while the store fails) and {@code
  * QueueLog}.
  *

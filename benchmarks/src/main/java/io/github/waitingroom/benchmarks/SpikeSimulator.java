@@ -9,15 +9,8 @@ import io.github.waitingroom.TicketCodec;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.Transport;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import io.github.waitingroom.simulation.ActiveUsers;
@@ -29,8 +22,10 @@ import io.github.waitingroom.simulation.VirtualNodes;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Drives the real core through traffic spikes and hostile conditions in virtual time. Every node is
- * a real {@link WaitingRoom} (built with {@code backgroundSync(false)}, on its own {@link
+ * Drives the real core through traffic spikes and hostile conditions in virtual time, on the
+ * harness of {@code waitingroom-simulation} that the capacity planner runs on too (its {@link
+ * EventQueue}, {@link ActiveUsers}, {@link CookieJar} and {@link VirtualNodes}). Every node is a
+ * real {@link WaitingRoom} (built with {@code backgroundSync(false)}, on its own {@link
  * ManualClock} that may be skewed) whose {@link WaitingRoom#sync()} the simulator calls whenever
  * that node's own {@link WaitingRoom#nextSyncDelay()} asks (four times per epoch, jittered), over a
  * {@link LaggedTransport} that delays what nodes see of each other (and a {@link FaultyTransport}
@@ -45,7 +40,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The simulator keeps its own per-user ground truth, independent of the room's counters, and
  * measures the room against it (see {@link SimResult}). It writes, per scenario, a directory with a
- * per-second CSV, a per-DC CSV and {@code summary.json}.
+ * per-second CSV, a per-DC CSV and {@code summary.json} ({@link SimReport}); the command line is
+ * {@link SpikeCli}, the arrivals {@link SpikeArrivals}.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.github.waitingroom.benchmarks.SpikeSimulator \
@@ -217,7 +213,7 @@ public final class SpikeSimulator {
     this.endMillis = s.duration().toMillis() + warm;
     this.seconds = (int) s.duration().getSeconds();
 
-    long[] arrivals = arrivals();
+    long[] arrivals = SpikeArrivals.draw(s, random);
     this.users = arrivals.length;
     this.total = users + adv.clones();
     if (total + (long) nodeCount + adv.replayers() + 2 >= ID_MASK) {
@@ -322,7 +318,7 @@ public final class SpikeSimulator {
     nodes[i] = room;
     result.syncs++;
     if (Boolean.getBoolean("sim.debugWarm")) {
-      System.err.println("at=" + (at - warm) + " join n" + i + " grant=" + grantOf(room));
+      System.err.println("at=" + (at - warm) + " join n" + i + " grant=" + SimDebug.grantOf(room));
     }
     return room;
   }
@@ -337,46 +333,6 @@ public final class SpikeSimulator {
   }
 
   /** Arrival times (ms) and data centers, packed as {@code millis << 8 | dc}, sorted. */
-  private long[] arrivals() {
-    List<Long> out = new ArrayList<>();
-    double total = Arrays.stream(s.dataCenterWeights()).sum();
-    for (Scenario.Wave w : s.waves()) {
-      long start = w.start().toMillis();
-      long length = w.length().toMillis();
-      for (int i = 0; i < w.users(); i++) {
-        double u = random.nextDouble();
-        long millis =
-            switch (w.shape()) {
-              case STEP -> start + (long) (u * length);
-              case RAMP -> start + (long) (Math.sqrt(u) * length);
-              case BURST_SLICE, BURST_MINUTE -> {
-                long period = w.shape() == Scenario.Shape.BURST_SLICE ? 10_000 : 60_000;
-                long periods = Math.max(1, length / period);
-                // The first second of a period, periods aligned to the room's slices and minutes.
-                long first = (start + period - 1) / period * period;
-                yield first + (long) (u * periods) * period + (long) (random.nextDouble() * 1000);
-              }
-            };
-        if (millis >= s.duration().toMillis()) {
-          continue;
-        }
-        int dc = w.onlyDataCenter();
-        if (dc < 0) {
-          double pick = random.nextDouble() * total;
-          dc = 0;
-          while (dc < s.dataCenters() - 1 && pick >= s.dataCenterWeights()[dc]) {
-            pick -= s.dataCenterWeights()[dc];
-            dc++;
-          }
-        }
-        out.add(millis << 8 | dc);
-      }
-    }
-    long[] packed = out.stream().mapToLong(Long::longValue).toArray();
-    Arrays.sort(packed);
-    return packed;
-  }
-
   private long exponential(long meanMillis) {
     return (long) (-meanMillis * Math.log(1 - random.nextDouble()));
   }
@@ -472,7 +428,7 @@ public final class SpikeSimulator {
         room.sync();
         result.syncs++;
         if (Boolean.getBoolean("sim.debugWarm") && at < warm + 2000) {
-          System.err.println("at=" + (at - warm) + " sync n" + n + " " + room.status().roomNodes() + " nodes, grant=" + grantOf(room));
+          System.err.println("at=" + (at - warm) + " sync n" + n + " " + room.status().roomNodes() + " nodes, grant=" + SimDebug.grantOf(room));
         }
         schedule(at + Math.max(1, room.nextSyncDelay().toMillis()), id);
       } else if (id == lockstepId()) {
@@ -943,42 +899,12 @@ public final class SpikeSimulator {
     maxActiveIn[second] = Math.max(maxActiveIn[second], activeAt[second]);
     queueAt[second] = waitingNow;
     queueSeenAt[second] = (int) node(0, at).status().waitingUsers();
-    if (DEBUG_FROM >= 0 && second >= DEBUG_FROM && second <= DEBUG_TO) {
-      StringBuilder b = new StringBuilder("t=" + second + " truth active=" + activeAt[second] + " queue=" + waitingNow);
-      for (int n = 0; n < nodes.length; n++) {
-        io.github.waitingroom.RoomStatus st = node(n, at).status();
-        b.append(String.format(Locale.ROOT, "%n  n%d epoch=%d active=%d free=%d waiting=%d local=%d cutoff=%d nodes=%d failing=%b",
-            n, st.planEpoch() == Long.MIN_VALUE ? -1 : st.planEpoch() % 100000, st.activeUsers(), st.freeSlots(),
-            st.waitingUsers(), st.localActiveUsers(), st.cutoffSecond() == Long.MIN_VALUE ? -1 : st.cutoffSecond() - START_EPOCH_SECOND,
-            st.roomNodes(), st.transportFailing()));
-        b.append(" grant=").append(grantOf(node(n, at)));
-      }
-      System.err.println(b);
+    if (SimDebug.showsSecond(second)) {
+      SimDebug.printSecond(second, activeAt[second], waitingNow, nodes.length, n -> node(n, at));
     }
   }
 
-  private static String grantOf(WaitingRoom room) {
-    try {
-      java.lang.reflect.Field f = WaitingRoom.class.getDeclaredField("state");
-      f.setAccessible(true);
-      Object state = f.get(room);
-      java.lang.reflect.Method g = state.getClass().getDeclaredMethod("grant");
-      g.setAccessible(true);
-      Object grant = g.invoke(state);
-      java.lang.reflect.Method line = grant.getClass().getDeclaredMethod("outstandingPartial");
-      java.lang.reflect.Method fresh = grant.getClass().getDeclaredMethod("outstandingNew");
-      line.setAccessible(true);
-      fresh.setAccessible(true);
-      java.lang.reflect.Field plan = grant.getClass().getDeclaredField("plan");
-      plan.setAccessible(true);
-      return line.invoke(grant) + "/" + fresh.invoke(grant) + " " + plan.get(grant);
-    } catch (ReflectiveOperationException e) {
-      return e.toString();
-    }
-  }
 
-  private static final int DEBUG_FROM = Integer.getInteger("sim.debugFrom", -1);
-  private static final int DEBUG_TO = Integer.getInteger("sim.debugTo", -1);
 
   /**
    * Runs scenarios (the standard ones when none is named; {@code hostile} for the adversarial

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
-/** The command line of {@link #main}. */
+/** The command line of {@link SpikeSimulator#main}: its scenarios, options and output (picocli reads the flags here). */
 @picocli.CommandLine.Command(
     name = "SpikeSimulator",
     mixinStandardHelpOptions = true,

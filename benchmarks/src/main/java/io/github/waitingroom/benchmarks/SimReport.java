@@ -1,5 +1,6 @@
 package io.github.waitingroom.benchmarks;
 
+import io.github.waitingroom.simulation.DoubleList;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
@@ -19,11 +20,11 @@ import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
-/** Writes a {@link SpikeSimulator.Result} as CSV files, a PNG chart and a Markdown summary. */
+/** Writes a {@link SimResult} as CSV files, a PNG chart and a Markdown summary. */
 final class SimReport {
   private SimReport() {}
 
-  static void write(Path out, SpikeSimulator.Result r, boolean withChart) throws IOException {
+  static void write(Path out, SimResult r, boolean withChart) throws IOException {
     Path dir = out.resolve(r.scenario.name());
     Files.createDirectories(dir);
     try (Writer w = Files.newBufferedWriter(dir.resolve("series.csv"), StandardCharsets.UTF_8)) {
@@ -38,7 +39,7 @@ final class SimReport {
     try (Writer w = Files.newBufferedWriter(dir.resolve("dc.csv"), StandardCharsets.UTF_8)) {
       w.write("data_center,arrivals,queued,admitted,abandoned,admitted_from_line,wait_p50_s,wait_p90_s\n");
       for (int d = 0; d < r.arrivalsByDc.length; d++) {
-        SpikeSimulator.DoubleList waits = r.waitsByDc.get(d);
+        DoubleList waits = r.waitsByDc.get(d);
         w.write(String.format(Locale.ROOT, "dc-%d,%d,%d,%d,%d,%d,%.1f,%.1f%n", d, r.arrivalsByDc[d],
             r.queuedByDc[d], r.admittedByDc[d], r.abandonedByDc[d], waits.size(),
             waits.quantile(0.5) / 1000, waits.quantile(0.9) / 1000));
@@ -48,7 +49,7 @@ final class SimReport {
       w.write("client_kind,share,arrivals,admitted_on_arrival,queued,admitted_from_line,wait_p50_s,wait_p90_s,abandoned,"
           + "still_waiting,lost_place,cookie_expired,passed_from_line,admitted_after_later_arrival,froze,polls,"
           + "poll_gap_min_s,poll_gap_max_s,eta_abs_error_p50,eta_abs_error_p90\n");
-      for (SpikeSimulator.KindStats k : r.byKind) {
+      for (KindStats k : r.byKind) {
         w.write(String.format(Locale.ROOT, "%s,%.2f,%d,%d,%d,%d,%.1f,%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%.1f,%.1f,%.4f,%.4f%n",
             k.kind.label(), r.scenario.clientMix().share(k.kind), k.arrivals, k.admittedOnArrival, k.queued,
             k.admittedFromLine, k.waits.quantile(0.5) / 1000, k.waits.quantile(0.9) / 1000, k.abandoned, k.stillWaiting,
@@ -64,7 +65,7 @@ final class SimReport {
   }
 
   /** The run's figures as one JSON object (NaN, for "no sample", as null). */
-  static String json(SpikeSimulator.Result r) {
+  static String json(SimResult r) {
     Map<String, Object> m = new LinkedHashMap<>();
     Scenario s = r.scenario;
     m.put("scenario", s.name());
@@ -96,7 +97,7 @@ final class SimReport {
     m.put("walkInsPassing", r.walkInsPassing);
     m.put("maxWalkInGapSeconds", r.maxWalkInGapSeconds);
     m.put("clientMix", s.clientMix().toString());
-    for (SpikeSimulator.KindStats k : r.byKind) {
+    for (KindStats k : r.byKind) {
       String p = "kind." + k.kind.label() + ".";
       m.put(p + "arrivals", k.arrivals);
       m.put(p + "admittedOnArrival", k.admittedOnArrival);
@@ -180,7 +181,7 @@ final class SimReport {
     return String.valueOf(v);
   }
 
-  private static void chart(Path file, SpikeSimulator.Result r) throws IOException {
+  private static void chart(Path file, SimResult r) throws IOException {
     XYSeries active = new XYSeries("active users");
     XYSeries limit = new XYSeries("total active users limit");
     XYSeries perMinute = new XYSeries("admitted in the last minute");
@@ -221,13 +222,13 @@ final class SimReport {
     return renderer;
   }
 
-  static void summary(Path file, List<SpikeSimulator.Result> results) throws IOException {
+  static void summary(Path file, List<SimResult> results) throws IOException {
     StringBuilder b = new StringBuilder();
     b.append("| scenario | arrivals | admitted | peak active / limit | s over limit | peak in 60 s / limit |"
         + " utilization while queued | FIFO inversions: users (refusals) | ETA abs. error p50 / p90 |"
         + " 25-75 range hit | bounced / lost place | DC median wait spread | run time |\n");
     b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (SpikeSimulator.Result r : results) {
+    for (SimResult r : results) {
       b.append(String.format(Locale.ROOT,
           "| %s | %d | %d | %d / %d (%.3fx) | %d | %d / %d (%.3fx) | %.1f%% (%d s queued, %d s < 97%%) |"
               + " %d (%d) | %.1f%% / %.1f%% | %.0f%% | %d / %d | %s | %.0f s |%n",
@@ -238,7 +239,7 @@ final class SimReport {
           r.rangeHitRate() * 100, r.bounced, r.lostPlace, spread(r), r.wallMillis / 1000.0));
     }
     b.append('\n');
-    for (SpikeSimulator.Result r : results) {
+    for (SimResult r : results) {
       b.append("- ").append(r.line()).append('\n');
       b.append("  settings: ").append(r.scenario.settings()).append('\n');
     }
@@ -250,7 +251,7 @@ final class SimReport {
    * estimate's error, FIFO from the line, walk-ins, and admitted / median wait per client kind),
    * then one row per scenario and client kind with the kind's figures.
    */
-  static void table(Path file, List<SpikeSimulator.Result> results, List<String> failures) throws IOException {
+  static void table(Path file, List<SimResult> results, List<String> failures) throws IOException {
     Scenario.ClientKind[] kinds = Scenario.ClientKind.values();
     StringBuilder b = new StringBuilder();
     b.append("| scenario | peak active / limit | peak in 60 s / limit | use while people wait | ETA error p50 / p90 |"
@@ -260,14 +261,14 @@ final class SimReport {
       b.append(' ').append(k.label()).append(": admitted, p50 / p90 wait |");
     }
     b.append('\n').append("|---".repeat(8 + kinds.length)).append("|\n");
-    for (SpikeSimulator.Result r : results) {
+    for (SimResult r : results) {
       b.append(String.format(Locale.ROOT,
           "| %s | %d / %d (%.3fx) | %d / %d (%.3fx) | %.1f%% | %.1f%% / %.1f%% | %d / %d | %d (%d s) | %d |",
           r.scenario.name(), r.peakActive, r.scenario.totalActiveUsers(), r.peakActiveRatio(), r.peakAdmittedPerMinute,
           r.scenario.newUsersPerMinute(), r.peakPerMinuteRatio(), r.utilization * 100, r.medianAbsError() * 100,
           r.estimateErrors.absQuantile(0.9) * 100, r.invertedUsersFromLine, r.lateFromLine, r.walkInsPassing,
           r.maxWalkInGapSeconds, r.lostPlace));
-      for (SpikeSimulator.KindStats k : r.byKind) {
+      for (KindStats k : r.byKind) {
         b.append(k.arrivals == 0 ? " - |" : String.format(Locale.ROOT, " %d, %.0f / %.0f s |", k.admittedFromLine,
             k.waits.quantile(0.5) / 1000, k.waits.quantile(0.9) / 1000));
       }
@@ -280,8 +281,8 @@ final class SimReport {
         + " left | still waiting | lost place (cookie expired) | passed from the line | admitted after a later arrival |"
         + " froze | poll gap min-max | ETA error p50 |\n");
     b.append("|---".repeat(15)).append("|\n");
-    for (SpikeSimulator.Result r : results) {
-      for (SpikeSimulator.KindStats k : r.byKind) {
+    for (SimResult r : results) {
+      for (KindStats k : r.byKind) {
         if (k.arrivals == 0) {
           continue;
         }
@@ -294,7 +295,7 @@ final class SimReport {
       }
     }
     b.append('\n');
-    for (SpikeSimulator.Result r : results) {
+    for (SimResult r : results) {
       b.append("- ").append(r.scenario.name()).append(": ").append(r.scenario.description()).append("; ")
           .append(r.scenario.settings()).append("; seed ").append(r.scenario.seed()).append(String.format(Locale.ROOT,
               "; %d arrivals, %d admitted; %.0f s", r.users, r.admitted, r.wallMillis / 1000.0)).append('\n');
@@ -305,11 +306,11 @@ final class SimReport {
   }
 
   /** Smallest and largest median wait among data centers that admitted at least 20 users from the line. */
-  static String spread(SpikeSimulator.Result r) {
+  static String spread(SimResult r) {
     double min = Double.MAX_VALUE;
     double max = 0;
     int counted = 0;
-    for (SpikeSimulator.DoubleList waits : r.waitsByDc) {
+    for (DoubleList waits : r.waitsByDc) {
       if (waits.size() >= 20) {
         double median = waits.quantile(0.5) / 1000;
         min = Math.min(min, median);

@@ -9,23 +9,23 @@ import io.github.waitingroom.TicketCodec;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.Transport;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
-import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import io.github.waitingroom.simulation.ActiveUsers;
+import io.github.waitingroom.simulation.CookieJar;
+import io.github.waitingroom.simulation.DoubleList;
+import io.github.waitingroom.simulation.EventQueue;
+import io.github.waitingroom.simulation.LongList;
+import io.github.waitingroom.simulation.VirtualNodes;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Drives the real core through traffic spikes and hostile conditions in virtual time. Every node is
- * a real {@link WaitingRoom} (built with {@code backgroundSync(false)}, on its own {@link
+ * Drives the real core through traffic spikes and hostile conditions in virtual time, on the
+ * harness of {@code waitingroom-simulation} that the capacity planner runs on too (its {@link
+ * EventQueue}, {@link ActiveUsers}, {@link CookieJar} and {@link VirtualNodes}). Every node is a
+ * real {@link WaitingRoom} (built with {@code backgroundSync(false)}, on its own {@link
  * ManualClock} that may be skewed) whose {@link WaitingRoom#sync()} the simulator calls whenever
  * that node's own {@link WaitingRoom#nextSyncDelay()} asks (four times per epoch, jittered), over a
  * {@link LaggedTransport} that delays what nodes see of each other (and a {@link FaultyTransport}
@@ -39,8 +39,9 @@ import org.jspecify.annotations.Nullable;
  * the scenario whatever the mix.
  *
  * <p>The simulator keeps its own per-user ground truth, independent of the room's counters, and
- * measures the room against it (see {@link Result}). It writes, per scenario, a directory with a
- * per-second CSV, a per-DC CSV and {@code summary.json}.
+ * measures the room against it (see {@link SimResult}). It writes, per scenario, a directory with a
+ * per-second CSV, a per-DC CSV and {@code summary.json} ({@link SimReport}); the command line is
+ * {@link SpikeCli}, the arrivals {@link SpikeArrivals}.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.github.waitingroom.benchmarks.SpikeSimulator \
@@ -61,13 +62,12 @@ public final class SpikeSimulator {
   static final long START_EPOCH_SECOND = Instant.parse("2026-11-30T10:00:00Z").getEpochSecond();
 
   private static final long START_MILLIS = START_EPOCH_SECOND * 1000;
-  private static final int ID_BITS = 24;
-  private static final long ID_MASK = (1L << ID_BITS) - 1;
+  private static final long ID_MASK = EventQueue.MAX_ID;
 
-  private static final byte NEW = 0;
-  private static final byte WAITING = 1;
-  private static final byte ACTIVE = 2;
-  private static final byte GONE = 3;
+  static final byte NEW = 0;
+  static final byte WAITING = 1;
+  static final byte ACTIVE = 2;
+  static final byte GONE = 3;
 
   // The ordinals of Scenario.ClientKind, as constants for switches (checked below).
   private static final byte HIDDEN_KIND = 1;
@@ -81,8 +81,8 @@ public final class SpikeSimulator {
     }
   }
 
-  private static final byte HONEST = 0;
-  private static final byte CLONE = 1;
+  static final byte HONEST = 0;
+  static final byte CLONE = 1;
 
   private final Scenario s;
   private final Scenario.Adversity adv;
@@ -90,14 +90,14 @@ public final class SpikeSimulator {
   private final ManualClock storeClock;
   private final ManualClock[] nodeClocks;
   private final long[] skewMillis;
-  private final @Nullable WaitingRoom[] nodes;
+  final @Nullable WaitingRoom[] nodes;
   private final TicketCodec codec;
-  private final LaggedTransport lagged;
-  private final @Nullable FaultyTransport faulty;
+  final LaggedTransport lagged;
+  final @Nullable FaultyTransport faulty;
   private final SplittableRandom random;
   /** Every random choice of each node (tie-breaks, draws, sync jitter), from the run's seed. */
   private final SplittableRandom[] nodeRandom;
-  private final long endMillis;
+  final long endMillis;
   /** Internal time 0 is {@code base}; the run (traffic, statistics) starts at internal {@code warm}. */
   private final long warm;
   private final long base;
@@ -107,36 +107,31 @@ public final class SpikeSimulator {
   private final long sessionMillis;
 
   // Users (struct of arrays, indexed by user id: arrivals in order, then clones).
-  private final int users;
+  final int users;
   private final int total;
   private final long[] arrivalMillis;
   private final short[] dataCenter;
   private final long[] patienceMillis;
-  private final byte[] state;
-  private final byte[] kind;
-  private final @Nullable String[] ticket;
-  private final long[] cookieExpiresMillis;
-  /** The cookie that holds a user's place in line, apart from the session (as the Gate keeps it). */
-  private final @Nullable String[] placeTicket;
-  private final long[] placeExpiresMillis;
+  final byte[] state;
+  final byte[] kind;
+  /** Each user's session cookie and the one that holds its place in line (as the Gate keeps them). */
+  private final CookieJar cookies;
   private final long[] placeSecond;
   /** When each waiting user was first told a wait estimate (-1 while it is unknown). */
   private final long[] shownAtMillis;
   private final long[] queuedMillis;
   /** When each user was first put in line (a user the room put at the back keeps it), or -1. */
   private final long[] firstQueuedMillis;
-  private final long[] shownWait;
+  final long[] shownWait;
   private final long[] shownLow;
   private final long[] shownHigh;
   private final long[] lastAhead;
   private final long[] browseEndMillis;
-  private final long[] expiryMillis;
-  private final boolean[] counted;
   private final boolean[] inverted;
   private final boolean[] invertedFromLine;
   private final boolean[] aheadGrew;
   /** Each user's {@link Scenario.ClientKind} (its ordinal). */
-  private final byte[] clientKind;
+  final byte[] clientKind;
   /** An API client's fixed period. */
   private final long[] apiPeriodMillis;
   /** When a frozen tab's silence starts (from its arrival on), and how long it lasts. */
@@ -156,24 +151,25 @@ public final class SpikeSimulator {
   private int replayersStarted;
 
   // Clones: the copied holder, when.
-  private int cloneVictim = -1;
+  int cloneVictim = -1;
   private long cloneAtMillis = Long.MAX_VALUE;
   private long clonePlace = Long.MIN_VALUE;
-  private final DoubleList clonePlaceAdmissions = new DoubleList();
+  final DoubleList clonePlaceAdmissions = new DoubleList();
 
   // Ground truth over time.
   private final int seconds;
-  private final int[] activeAt;
-  private final int[] maxActiveIn;
-  private final int[] queueAt;
-  private final int[] queueSeenAt;
-  private final int[] admittedIn;
-  private final int[] arrivedIn;
-  private final LongList admissionMillis = new LongList();
-  private final PriorityQueue<Long> expiries = new PriorityQueue<>();
-  private int activeNow;
+  final int[] activeAt;
+  final int[] maxActiveIn;
+  final int[] queueAt;
+  final int[] queueSeenAt;
+  final int[] admittedIn;
+  final int[] arrivedIn;
+  final LongList admissionMillis = new LongList();
+  /** Who is really active (ground truth), each for a session from its last request let through. */
+  private final ActiveUsers active;
+  /** Replays the room let in as new arrivals: each counts as active for a session. */
   private int phantomActive;
-  private final PriorityQueue<Long> phantomExpiries = new PriorityQueue<>();
+  private final java.util.PriorityQueue<Long> phantomExpiries = new java.util.PriorityQueue<>();
   private int waitingNow;
   private final TreeMap<Long, Integer> waitingBySecond = new TreeMap<>();
   /**
@@ -186,7 +182,7 @@ public final class SpikeSimulator {
   private long newestFromLineSecond = Long.MIN_VALUE;
   private final long[] newestAdmittedSecondByDc;
 
-  private final Result result;
+  private final SimResult result;
 
   private SpikeSimulator(Scenario s) {
     this.s = s;
@@ -217,7 +213,7 @@ public final class SpikeSimulator {
     this.endMillis = s.duration().toMillis() + warm;
     this.seconds = (int) s.duration().getSeconds();
 
-    long[] arrivals = arrivals();
+    long[] arrivals = SpikeArrivals.draw(s, random);
     this.users = arrivals.length;
     this.total = users + adv.clones();
     if (total + (long) nodeCount + adv.replayers() + 2 >= ID_MASK) {
@@ -259,10 +255,8 @@ public final class SpikeSimulator {
     }
     this.state = new byte[total];
     this.kind = new byte[total];
-    this.ticket = new String[total];
-    this.cookieExpiresMillis = new long[total];
-    this.placeTicket = new String[total];
-    this.placeExpiresMillis = new long[total];
+    this.cookies = new CookieJar(total);
+    this.active = new ActiveUsers(total, sessionMillis, 0);
     this.placeSecond = new long[total];
     this.shownAtMillis = new long[total];
     this.queuedMillis = new long[total];
@@ -273,8 +267,6 @@ public final class SpikeSimulator {
     this.shownHigh = new long[total];
     this.lastAhead = new long[total];
     this.browseEndMillis = new long[total];
-    this.expiryMillis = new long[total];
-    this.counted = new boolean[total];
     this.inverted = new boolean[total];
     this.invertedFromLine = new boolean[total];
     this.aheadGrew = new boolean[total];
@@ -289,7 +281,7 @@ public final class SpikeSimulator {
     this.arrivedIn = new int[seconds];
     this.newestAdmittedSecondByDc = new long[s.dataCenters()];
     Arrays.fill(newestAdmittedSecondByDc, Long.MIN_VALUE);
-    this.result = new Result(s, users);
+    this.result = new SimResult(s, users);
 
     this.keys = TicketKeys.generate();
     this.codec = new TicketCodec(config.roomId(), keys);
@@ -316,27 +308,23 @@ public final class SpikeSimulator {
     storeClock.set(Instant.ofEpochMilli(base + at));
     nodeClocks[i].set(Instant.ofEpochMilli(base + at + skewMillis[i]));
     WaitingRoom room =
-        WaitingRoom.builder(config, keys)
-            .clock(nodeClocks[i])
-            .transport(transport)
+        // Each node draws from its own generator, split from the run's seed in node order.
+        VirtualNodes.builder(config, keys, nodeClocks[i], transport, nodeRandom[i])
             .dataCenter("dc-" + i / s.nodesPerDataCenter())
             .nodeId("node-" + i % s.nodesPerDataCenter())
             .syncInterval(s.syncInterval())
             .failurePolicy(adv.failurePolicy())
-            .backgroundSync(false)
-            // Each node draws from its own generator, split from the run's seed in node order.
-            .random(nodeRandom[i])
             .build();
     nodes[i] = room;
     result.syncs++;
     if (Boolean.getBoolean("sim.debugWarm")) {
-      System.err.println("at=" + (at - warm) + " join n" + i + " grant=" + grantOf(room));
+      System.err.println("at=" + (at - warm) + " join n" + i + " grant=" + SimDebug.grantOf(room));
     }
     return room;
   }
 
   /** Runs one scenario. */
-  public static Result run(Scenario scenario) {
+  public static SimResult run(Scenario scenario) {
     long started = System.nanoTime();
     SpikeSimulator sim = new SpikeSimulator(scenario);
     sim.simulate();
@@ -345,46 +333,6 @@ public final class SpikeSimulator {
   }
 
   /** Arrival times (ms) and data centers, packed as {@code millis << 8 | dc}, sorted. */
-  private long[] arrivals() {
-    List<Long> out = new ArrayList<>();
-    double total = Arrays.stream(s.dataCenterWeights()).sum();
-    for (Scenario.Wave w : s.waves()) {
-      long start = w.start().toMillis();
-      long length = w.length().toMillis();
-      for (int i = 0; i < w.users(); i++) {
-        double u = random.nextDouble();
-        long millis =
-            switch (w.shape()) {
-              case STEP -> start + (long) (u * length);
-              case RAMP -> start + (long) (Math.sqrt(u) * length);
-              case BURST_SLICE, BURST_MINUTE -> {
-                long period = w.shape() == Scenario.Shape.BURST_SLICE ? 10_000 : 60_000;
-                long periods = Math.max(1, length / period);
-                // The first second of a period, periods aligned to the room's slices and minutes.
-                long first = (start + period - 1) / period * period;
-                yield first + (long) (u * periods) * period + (long) (random.nextDouble() * 1000);
-              }
-            };
-        if (millis >= s.duration().toMillis()) {
-          continue;
-        }
-        int dc = w.onlyDataCenter();
-        if (dc < 0) {
-          double pick = random.nextDouble() * total;
-          dc = 0;
-          while (dc < s.dataCenters() - 1 && pick >= s.dataCenterWeights()[dc]) {
-            pick -= s.dataCenterWeights()[dc];
-            dc++;
-          }
-        }
-        out.add(millis << 8 | dc);
-      }
-    }
-    long[] packed = out.stream().mapToLong(Long::longValue).toArray();
-    Arrays.sort(packed);
-    return packed;
-  }
-
   private long exponential(long meanMillis) {
     return (long) (-meanMillis * Math.log(1 - random.nextDouble()));
   }
@@ -393,11 +341,11 @@ public final class SpikeSimulator {
     return fromMillis + (long) (random.nextDouble() * (toMillis - fromMillis));
   }
 
-  private final PriorityQueue<Long> events = new PriorityQueue<>();
+  private final EventQueue events = new EventQueue();
 
   private void schedule(long atMillis, int id) {
     if (atMillis < endMillis) {
-      events.add(atMillis << ID_BITS | id);
+      events.schedule(atMillis, id);
     }
   }
 
@@ -450,9 +398,8 @@ public final class SpikeSimulator {
     }
     int nextSample = 0;
     while (!events.isEmpty()) {
-      long event = events.poll();
-      long at = event >>> ID_BITS;
-      int id = (int) (event & ID_MASK);
+      int id = events.poll();
+      long at = events.time();
       while (nextSample < seconds && nextSample * 1000L + warm <= at) {
         if (nextSample == 0) {
           // The store figures are those of the traffic, not of the rolling start before it.
@@ -481,7 +428,7 @@ public final class SpikeSimulator {
         room.sync();
         result.syncs++;
         if (Boolean.getBoolean("sim.debugWarm") && at < warm + 2000) {
-          System.err.println("at=" + (at - warm) + " sync n" + n + " " + room.status().roomNodes() + " nodes, grant=" + grantOf(room));
+          System.err.println("at=" + (at - warm) + " sync n" + n + " " + room.status().roomNodes() + " nodes, grant=" + SimDebug.grantOf(room));
         }
         schedule(at + Math.max(1, room.nextSyncDelay().toMillis()), id);
       } else if (id == lockstepId()) {
@@ -522,23 +469,23 @@ public final class SpikeSimulator {
    * other the place cookie. A cookie is dropped when its max-age has passed.
    */
   private PageAnswer page(int u, long at, int k) {
-    if (ticket[u] != null && at >= cookieExpiresMillis[u]) {
-      if (state[u] == ACTIVE && at < expiryMillis[u]) {
+    if (cookies.sessionExpired(u, at)) {
+      if (state[u] == ACTIVE && at < active.expiry(u)) {
         result.cookieExpiredEarly++;
       }
-      ticket[u] = null;
+      cookies.dropSession(u);
     }
-    if (placeTicket[u] != null && at >= placeExpiresMillis[u]
+    if (cookies.placeExpired(u, at)
         && !(clientKind[u] == FROZEN_KIND && state[u] == WAITING && kind[u] == HONEST)) {
       // The browser drops a cookie past its Max-Age; a frozen tab that comes back still presents
       // the one it held (its page never ran to notice), and the room decides.
-      placeTicket[u] = null;
+      cookies.dropPlace(u);
       if (state[u] == WAITING && kind[u] == HONEST) {
         result.kind(clientKind[u]).cookieExpired++;
       }
     }
-    String session = ticket[u];
-    String place = placeTicket[u];
+    String session = cookies.session(u);
+    String place = cookies.place(u);
     Decision[] answers = new Decision[k];
     boolean through = false;
     int admits = 0;
@@ -572,22 +519,12 @@ public final class SpikeSimulator {
   }
 
   private void keepCookie(int u, Decision d, long at) {
-    String t = d.ticket();
-    if (t == null) {
-      return;
-    }
-    if (d.letsThrough()) {
-      ticket[u] = t;
-      cookieExpiresMillis[u] = at + d.ticketMaxAgeSeconds() * 1000;
-    } else {
-      placeTicket[u] = t;
-      placeExpiresMillis[u] = at + d.ticketMaxAgeSeconds() * 1000;
-    }
+    cookies.keep(u, d, at);
   }
 
   /** The place (arrival second) of the user's current ticket, as the room wrote it. */
   private long placeSecondOf(int u, long at) {
-    return arrivalSecondOf(placeTicket[u], at);
+    return arrivalSecondOf(cookies.place(u), at);
   }
 
   /** The arrival second of the place a ticket carries (waiting or session). */
@@ -597,7 +534,7 @@ public final class SpikeSimulator {
   }
 
   private long placeOf(int u, long at) {
-    Ticket t = codec.open(placeTicket[u], START_EPOCH_SECOND + Math.floorDiv(at - warm, 1000));
+    Ticket t = codec.open(cookies.place(u), START_EPOCH_SECOND + Math.floorDiv(at - warm, 1000));
     return t == null ? Long.MIN_VALUE : t.place();
   }
 
@@ -611,7 +548,7 @@ public final class SpikeSimulator {
         lastPollMillis[u] = at;
         PageAnswer a = page(u, at, 1);
         // A newcomer let in at once holds no place ticket: its arrival second is its session's.
-        placeSecond[u] = a.letThrough() ? arrivalSecondOf(ticket[u], at) : placeSecondOf(u, at);
+        placeSecond[u] = a.letThrough() ? arrivalSecondOf(cookies.session(u), at) : placeSecondOf(u, at);
         if (a.letThrough()) {
           admit(u, at, false);
         } else {
@@ -831,7 +768,7 @@ public final class SpikeSimulator {
     if (replayersStarted < replayer.length && kind[u] == HONEST) {
       int r = replayersStarted++;
       replayer[r] = u;
-      replayTicket[r] = ticket[u];
+      replayTicket[r] = cookies.session(u);
       replayEndMillis[r] = browseEndMillis[u];
       schedule(at + 1000 / adv.replaysPerSecond(), replayId(r));
     }
@@ -839,7 +776,7 @@ public final class SpikeSimulator {
   }
 
   /** Since when a waiting user's wait counts against its estimate: when it was first told one. */
-  private long estimateFrom(int u) {
+  long estimateFrom(int u) {
     return shownAtMillis[u] >= 0 ? shownAtMillis[u] : queuedMillis[u];
   }
 
@@ -866,35 +803,22 @@ public final class SpikeSimulator {
    */
   private void letThrough(int u, long at, boolean admission) {
     expireUpTo(at);
-    if (!counted[u]) {
-      counted[u] = true;
-      activeNow++;
-      if (!admission) {
-        result.revived++; // let through after its configured session had run out
-      }
+    if (active.touch(u, at) && !admission) {
+      result.revived++; // let through after its configured session had run out
     }
-    expiryMillis[u] = at + sessionMillis;
-    expiries.add(expiryMillis[u] << ID_BITS | u);
     noteActive(at);
   }
 
   private void noteActive(long at) {
     int second = (int) ((at - warm) / 1000);
-    int now = activeNow + phantomActive;
+    int now = active.count() + phantomActive;
     if (second >= 0 && second < seconds) {
       maxActiveIn[second] = Math.max(maxActiveIn[second], now);
     }
   }
 
   private void expireUpTo(long at) {
-    while (!expiries.isEmpty() && (expiries.peek() >>> ID_BITS) <= at) {
-      long e = expiries.poll();
-      int u = (int) (e & ID_MASK);
-      if (counted[u] && expiryMillis[u] == e >>> ID_BITS) {
-        counted[u] = false;
-        activeNow--;
-      }
-    }
+    active.expireUpTo(at);
     while (!phantomExpiries.isEmpty() && phantomExpiries.peek() <= at) {
       phantomExpiries.poll();
       phantomActive--;
@@ -936,7 +860,7 @@ public final class SpikeSimulator {
   private void startClones(long at) {
     int v = -1;
     for (int u = 0; u < users; u++) {
-      if (state[u] == WAITING && kind[u] == HONEST && placeTicket[u] != null
+      if (state[u] == WAITING && kind[u] == HONEST && cookies.place(u) != null
           && (v < 0 || placeSecond[u] < placeSecond[v])) {
         v = u;
       }
@@ -946,7 +870,7 @@ public final class SpikeSimulator {
       patienceMillis[v] = Long.MAX_VALUE;
     }
     result.cloneStartMillis = at - warm;
-    if (v < 0 || state[v] != WAITING || placeTicket[v] == null) {
+    if (v < 0 || state[v] != WAITING || cookies.place(v) == null) {
       result.cloneSkipped = true;
       return;
     }
@@ -955,8 +879,7 @@ public final class SpikeSimulator {
     for (int c = users; c < total; c++) {
       kind[c] = CLONE;
       state[c] = WAITING;
-      placeTicket[c] = placeTicket[v];
-      placeExpiresMillis[c] = placeExpiresMillis[v];
+      cookies.copyPlace(v, c);
       dataCenter[c] = (short) random.nextInt(s.dataCenters());
       arrivalMillis[c] = at;
       patienceMillis[c] = Long.MAX_VALUE;
@@ -972,432 +895,16 @@ public final class SpikeSimulator {
   private void sample(int second) {
     long at = second * 1000L + warm;
     expireUpTo(at);
-    activeAt[second] = activeNow + phantomActive;
+    activeAt[second] = active.count() + phantomActive;
     maxActiveIn[second] = Math.max(maxActiveIn[second], activeAt[second]);
     queueAt[second] = waitingNow;
     queueSeenAt[second] = (int) node(0, at).status().waitingUsers();
-    if (DEBUG_FROM >= 0 && second >= DEBUG_FROM && second <= DEBUG_TO) {
-      StringBuilder b = new StringBuilder("t=" + second + " truth active=" + activeAt[second] + " queue=" + waitingNow);
-      for (int n = 0; n < nodes.length; n++) {
-        io.github.waitingroom.RoomStatus st = node(n, at).status();
-        b.append(String.format(Locale.ROOT, "%n  n%d epoch=%d active=%d free=%d waiting=%d local=%d cutoff=%d nodes=%d failing=%b",
-            n, st.planEpoch() == Long.MIN_VALUE ? -1 : st.planEpoch() % 100000, st.activeUsers(), st.freeSlots(),
-            st.waitingUsers(), st.localActiveUsers(), st.cutoffSecond() == Long.MIN_VALUE ? -1 : st.cutoffSecond() - START_EPOCH_SECOND,
-            st.roomNodes(), st.transportFailing()));
-        b.append(" grant=").append(grantOf(node(n, at)));
-      }
-      System.err.println(b);
+    if (SimDebug.showsSecond(second)) {
+      SimDebug.printSecond(second, activeAt[second], waitingNow, nodes.length, n -> node(n, at));
     }
   }
 
-  private static String grantOf(WaitingRoom room) {
-    try {
-      java.lang.reflect.Field f = WaitingRoom.class.getDeclaredField("state");
-      f.setAccessible(true);
-      Object state = f.get(room);
-      java.lang.reflect.Method g = state.getClass().getDeclaredMethod("grant");
-      g.setAccessible(true);
-      Object grant = g.invoke(state);
-      java.lang.reflect.Method line = grant.getClass().getDeclaredMethod("outstandingPartial");
-      java.lang.reflect.Method fresh = grant.getClass().getDeclaredMethod("outstandingNew");
-      line.setAccessible(true);
-      fresh.setAccessible(true);
-      java.lang.reflect.Field plan = grant.getClass().getDeclaredField("plan");
-      plan.setAccessible(true);
-      return line.invoke(grant) + "/" + fresh.invoke(grant) + " " + plan.get(grant);
-    } catch (ReflectiveOperationException e) {
-      return e.toString();
-    }
-  }
 
-  private static final int DEBUG_FROM = Integer.getInteger("sim.debugFrom", -1);
-  private static final int DEBUG_TO = Integer.getInteger("sim.debugTo", -1);
-
-  /** What one run measured; every figure from the simulator's ground truth. */
-  public static final class Result {
-    final Scenario scenario;
-    final int users;
-    long wallMillis;
-    long decisions;
-    long syncs;
-    int queued;
-    int admitted;
-    int abandoned;
-    int bounced;
-    int lostPlace;
-    int revived;
-    int cookieExpiredEarly;
-    long duplicateAdmits;
-    long strictInversions;
-    long inversions;
-    long crossDcInversions;
-    int invertedUsers;
-    /** Users inverted by an admission from the line (not by a newcomer let in on arrival). */
-    int invertedUsersFromLine;
-    /** Users admitted from the line after a later arrival second had been admitted from the line. */
-    int lateFromLine;
-    /**
-     * Walk-ins: newcomers let in on arrival while someone who arrived in an earlier second was
-     * waiting and polling as told (a page or a leaver: a user whose place the room knows).
-     */
-    int walkInsPassing;
-    /**
-     * The largest gap, in seconds, between the arrival of the earliest such waiting user and a
-     * walk-in's admission.
-     */
-    long maxWalkInGapSeconds;
-    /** Figures per {@link Scenario.ClientKind}, in its order. */
-    final KindStats[] byKind = new KindStats[Scenario.ClientKind.values().length];
-    long aheadIncreases;
-    long maxAheadIncrease;
-    int aheadGrewUsers;
-    int unknownEstimates;
-    int rangeSample;
-    int rangeHits;
-    int censoredIncluded;
-    int censoredExcluded;
-    long replays;
-    long replayAdmissions;
-    int cloneAdmitted;
-    long cloneStartMillis = -1;
-    boolean cloneSkipped;
-    int clonePlaceAdmitted;
-    long clonePlaceSpanMillis;
-    long storeExchanges;
-    long storeBytesUp;
-    long storeBytesDown;
-    long storeValuesDown;
-    long storeReportsDown;
-    /** The longest epoch of any node at the end of the run (the sync interval, unless the store budget stretched it). */
-    long epochMillis;
-    long storeFailures;
-    double nodeReportBytes;
-    double dataCenterReportBytes;
-    final DoubleList waits = new DoubleList();
-    final List<DoubleList> waitsByDc = new ArrayList<>();
-    final DoubleList estimateErrors = new DoubleList();
-    /** The errors of {@link #estimateErrors} of users admitted from the line (no one still waiting). */
-    final DoubleList admittedEstimateErrors = new DoubleList();
-    /** For users admitted from the line: milliseconds from their queueing to their first estimate. */
-    final DoubleList firstEstimateDelays = new DoubleList();
-    final int[] arrivalsByDc;
-    final int[] queuedByDc;
-    final int[] admittedByDc;
-    final int[] abandonedByDc;
-    int[] active = new int[0];
-    int[] maxActive = new int[0];
-    int[] queue = new int[0];
-    int[] queueSeen = new int[0];
-    int[] admittedPerSecond = new int[0];
-    int[] arrivedPerSecond = new int[0];
-    long[] admissionTimes = new long[0];
-    int peakActive;
-    int secondsOverLimit;
-    int peakAdmittedPerMinute;
-    int peakQueue;
-    int queueSeconds;
-    double utilization;
-    int secondsBelowTarget;
-
-    Result(Scenario scenario, int users) {
-      this.scenario = scenario;
-      this.users = users;
-      int dcs = scenario.dataCenters();
-      arrivalsByDc = new int[dcs];
-      queuedByDc = new int[dcs];
-      admittedByDc = new int[dcs];
-      abandonedByDc = new int[dcs];
-      for (int d = 0; d < dcs; d++) {
-        waitsByDc.add(new DoubleList());
-      }
-      for (Scenario.ClientKind k : Scenario.ClientKind.values()) {
-        byKind[k.ordinal()] = new KindStats(k);
-      }
-    }
-
-    KindStats kind(int ordinal) {
-      return byKind[ordinal];
-    }
-
-    /** The figures of one kind of client. */
-    KindStats kind(Scenario.ClientKind k) {
-      return byKind[k.ordinal()];
-    }
-
-    /**
-     * What must be equal in two runs of one seed: every admission's time, every wait, and the
-     * counts of what happened, in one string.
-     */
-    String fingerprint() {
-      return "admitted=" + admitted + " queued=" + queued + " abandoned=" + abandoned + " decisions=" + decisions
-          + " syncs=" + syncs + " storeBytesUp=" + storeBytesUp + " peakActive=" + peakActive
-          + " admissions=" + java.util.Arrays.hashCode(admissionTimes) + " waits=" + waits.size()
-          + " active=" + java.util.Arrays.hashCode(active) + " byKind="
-          + java.util.Arrays.stream(byKind).map(k -> k.admittedFromLine + "/" + k.lostPlace + "/" + k.polls)
-              .toList();
-    }
-
-    void finish(SpikeSimulator sim) {
-      active = sim.activeAt;
-      maxActive = sim.maxActiveIn;
-      queue = sim.queueAt;
-      queueSeen = sim.queueSeenAt;
-      admittedPerSecond = sim.admittedIn;
-      arrivedPerSecond = sim.arrivedIn;
-      admissionTimes = sim.admissionMillis.toArray();
-      int total = scenario.totalActiveUsers();
-      int perMinute = scenario.newUsersPerMinute();
-      // Admissions in any sliding 60 s window, at millisecond resolution.
-      for (int i = 0, j = 0; i < admissionTimes.length; i++) {
-        while (admissionTimes[i] - admissionTimes[j] >= 60_000) {
-          j++;
-        }
-        peakAdmittedPerMinute = Math.max(peakAdmittedPerMinute, i - j + 1);
-      }
-      double sum = 0;
-      for (int t = 0; t < active.length; t++) {
-        peakActive = Math.max(peakActive, maxActive[t]);
-        if (maxActive[t] > total) {
-          secondsOverLimit++;
-        }
-        peakQueue = Math.max(peakQueue, queue[t]);
-        if (queue[t] > 0) {
-          // Active clipped at the limit: a second over the limit is full use, never more.
-          double u = Math.max(
-              Math.min(active[t], total) / (double) total,
-              Math.min(admittedLastMinute(t), perMinute) / (double) perMinute);
-          sum += u;
-          queueSeconds++;
-          if (u < 0.97) {
-            secondsBelowTarget++;
-          }
-        }
-      }
-      utilization = queueSeconds == 0 ? Double.NaN : sum / queueSeconds;
-      // Users still waiting at the end: their wait so far is a lower bound of their real wait.
-      // Those whose shown estimate has already run out are in the sample (their error is at least
-      // that large); those whose estimate has not run out yet are left out and counted.
-      long end = sim.endMillis;
-      for (int u = 0; u < sim.users; u++) {
-        if (sim.state[u] == WAITING && sim.kind[u] == HONEST) {
-          byKind[sim.clientKind[u]].stillWaiting++;
-        }
-        if (sim.state[u] == WAITING && sim.kind[u] == HONEST && u != sim.cloneVictim) {
-          double waited = (end - sim.estimateFrom(u)) / 1000.0;
-          if (sim.shownWait[u] >= 0 && waited > sim.shownWait[u]) {
-            estimateErrors.add((sim.shownWait[u] - waited) / waited);
-            censoredIncluded++;
-          } else {
-            censoredExcluded++;
-          }
-        }
-      }
-      clonePlaceAdmitted = sim.clonePlaceAdmissions.size();
-      if (clonePlaceAdmitted > 0) {
-        clonePlaceSpanMillis = (long) (sim.clonePlaceAdmissions.max() - sim.clonePlaceAdmissions.min());
-      }
-      storeExchanges = sim.lagged.exchanges;
-      storeBytesUp = sim.lagged.bytesUp;
-      storeBytesDown = sim.lagged.bytesDown;
-      storeValuesDown = sim.lagged.valuesDown;
-      storeReportsDown = sim.lagged.reportsDown;
-      for (WaitingRoom n : sim.nodes) {
-        if (n != null) {
-          epochMillis = Math.max(epochMillis, n.status().epochMillis());
-        }
-      }
-      storeFailures = sim.faulty == null ? 0 : sim.faulty.failures;
-      nodeReportBytes = sim.lagged.published[0] == 0 ? 0 : sim.lagged.publishedBytes[0] / (double) sim.lagged.published[0];
-      dataCenterReportBytes =
-          sim.lagged.published[1] == 0 ? 0 : sim.lagged.publishedBytes[1] / (double) sim.lagged.published[1];
-    }
-
-    /** Admissions in the 60 s ending at the start of second {@code t} (ms resolution). */
-    int admittedLastMinute(int t) {
-      long to = t * 1000L;
-      int hi = upper(admissionTimes, to);
-      int lo = upper(admissionTimes, to - 60_000);
-      return hi - lo;
-    }
-
-    /** Index of the first value greater than {@code v}. */
-    private static int upper(long[] sorted, long v) {
-      int lo = 0;
-      int hi = sorted.length;
-      while (lo < hi) {
-        int mid = (lo + hi) >>> 1;
-        if (sorted[mid] <= v) {
-          lo = mid + 1;
-        } else {
-          hi = mid;
-        }
-      }
-      return lo;
-    }
-
-    double peakActiveRatio() {
-      return peakActive / (double) scenario.totalActiveUsers();
-    }
-
-    double peakPerMinuteRatio() {
-      return peakAdmittedPerMinute / (double) scenario.newUsersPerMinute();
-    }
-
-    double medianAbsError() {
-      return estimateErrors.absQuantile(0.5);
-    }
-
-    double rangeHitRate() {
-      return rangeSample == 0 ? Double.NaN : rangeHits / (double) rangeSample;
-    }
-
-    double virtualSeconds() {
-      return scenario.duration().toMillis() / 1000.0;
-    }
-
-    String line() {
-      return String.format(
-          Locale.ROOT,
-          "%s: %d arrivals, %d queued, %d admitted, %d abandoned; peak active %d / %d (%.3fx, %d s over),"
-              + " peak admitted in 60 s %d / %d (%.3fx), utilization while queued %.1f%% over %d s (%d s below 97%%),"
-              + " FIFO inversions %d (users %d, by admissions from the line %d, cross-DC %d; strict %d), ahead grew %d times (users %d, max +%d),"
-              + " wait estimate |error| p50 %.1f%% p90 %.1f%% (signed p50 %+.1f%%, unknown %d, sample %d incl. %d"
-              + " still waiting, %d left out; first estimate after p50 %.1f s p90 %.1f s), 25-75 range hit %.1f%%, bounced %d, lost place %d, revived %d,"
-              + " cookie expired early %d, duplicate admits %d, replays %d (admitted %d), clones admitted %d"
-              + " (cloned place %d within %d ms); %d decisions, %d syncs, store %d exchanges (%d failed) in %.1f s",
-          scenario.name(), users, queued, admitted, abandoned, peakActive, scenario.totalActiveUsers(),
-          peakActiveRatio(), secondsOverLimit, peakAdmittedPerMinute, scenario.newUsersPerMinute(),
-          peakPerMinuteRatio(), utilization * 100, queueSeconds, secondsBelowTarget, inversions, invertedUsers,
-          invertedUsersFromLine, crossDcInversions, strictInversions, aheadIncreases, aheadGrewUsers, maxAheadIncrease,
-          medianAbsError() * 100, estimateErrors.absQuantile(0.9) * 100, estimateErrors.quantile(0.5) * 100,
-          unknownEstimates, estimateErrors.size(), censoredIncluded, censoredExcluded,
-          firstEstimateDelays.quantile(0.5) / 1000, firstEstimateDelays.quantile(0.9) / 1000, rangeHitRate() * 100,
-          bounced, lostPlace, revived, cookieExpiredEarly, duplicateAdmits, replays, replayAdmissions,
-          cloneAdmitted, clonePlaceAdmitted, clonePlaceSpanMillis, decisions, syncs, storeExchanges,
-          storeFailures, wallMillis / 1000.0)
-          + String.format(Locale.ROOT, "; admitted from the line after a later arrival %d, walk-ins passing a waiting user %d"
-              + " (largest gap %d s)", lateFromLine, walkInsPassing, maxWalkInGapSeconds)
-          + Arrays.stream(byKind).filter(k -> k.arrivals > 0).map(k -> "\n    " + k.line()).reduce("", String::concat);
-    }
-  }
-
-  /** What one run measured of one kind of client. */
-  static final class KindStats {
-    final Scenario.ClientKind kind;
-    int arrivals;
-    int admittedOnArrival;
-    int queued;
-    int admittedFromLine;
-    int abandoned;
-    int stillWaiting;
-    /** Waiting users the room put at the back of the line (it did not know their place any more). */
-    int lostPlace;
-    /** Waiting users whose place cookie the client dropped because its Max-Age had passed. */
-    int cookieExpired;
-    /** Users turned away while a later arrival second had been admitted from the line. */
-    int passed;
-    /** Users admitted from the line after a later arrival second had been admitted from the line. */
-    int late;
-    /** Frozen tabs that went silent (the others were let in or left before their freeze). */
-    int froze;
-    long polls;
-    long minPollGapMillis = Long.MAX_VALUE;
-    long maxPollGapMillis;
-    /** Waits of users admitted from the line, from when they were first put in line (over any lost place). */
-    final DoubleList waits = new DoubleList();
-    final DoubleList estimateErrors = new DoubleList();
-
-    KindStats(Scenario.ClientKind kind) {
-      this.kind = kind;
-    }
-
-    void poll(long gapMillis) {
-      polls++;
-      minPollGapMillis = Math.min(minPollGapMillis, gapMillis);
-      maxPollGapMillis = Math.max(maxPollGapMillis, gapMillis);
-    }
-
-    /** One line of the kind's figures. */
-    String line() {
-      return String.format(Locale.ROOT,
-          "%s: %d arrivals, %d admitted on arrival, %d queued, %d admitted from the line (wait p50 %.0f s p90 %.0f s),"
-              + " %d left, %d still waiting, %d lost place (%d cookies expired), %d passed, %d admitted after a later"
-              + " arrival, %d froze; %d polls every %.1f-%.1f s",
-          kind.label(), arrivals, admittedOnArrival, queued, admittedFromLine, waits.quantile(0.5) / 1000,
-          waits.quantile(0.9) / 1000, abandoned, stillWaiting, lostPlace, cookieExpired, passed, late, froze, polls,
-          polls == 0 ? Double.NaN : minPollGapMillis / 1000.0, maxPollGapMillis / 1000.0);
-    }
-  }
-
-  /** A growable list of doubles. */
-  static final class DoubleList {
-    private double[] values = new double[16];
-    private int size;
-
-    void add(double v) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
-      values[size++] = v;
-    }
-
-    int size() {
-      return size;
-    }
-
-    double min() {
-      return Arrays.stream(values, 0, size).min().orElse(Double.NaN);
-    }
-
-    double max() {
-      return Arrays.stream(values, 0, size).max().orElse(Double.NaN);
-    }
-
-    double quantile(double q) {
-      return quantileOf(Arrays.copyOf(values, size), q);
-    }
-
-    double absQuantile(double q) {
-      double[] abs = new double[size];
-      for (int i = 0; i < size; i++) {
-        abs[i] = Math.abs(values[i]);
-      }
-      return quantileOf(abs, q);
-    }
-
-    private static double quantileOf(double[] v, double q) {
-      if (v.length == 0) {
-        return Double.NaN;
-      }
-      Arrays.sort(v);
-      return v[(int) Math.min(v.length - 1, Math.max(0, Math.ceil(q * v.length) - 1))];
-    }
-  }
-
-  /** A growable list of longs. */
-  static final class LongList {
-    private long[] values = new long[16];
-    private int size;
-
-    void add(long v) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
-      values[size++] = v;
-    }
-
-    int size() {
-      return size;
-    }
-
-    long last() {
-      return values[size - 1];
-    }
-
-    long[] toArray() {
-      return Arrays.copyOf(values, size);
-    }
-  }
 
   /**
    * Runs scenarios (the standard ones when none is named; {@code hostile} for the adversarial
@@ -1412,258 +919,9 @@ public final class SpikeSimulator {
    */
   public static void main(String[] args) {
     System.setProperty("java.awt.headless", "true");
-    int code = new picocli.CommandLine(new Cli()).execute(args);
+    int code = new picocli.CommandLine(new SpikeCli()).execute(args);
     if (code != 0) {
       System.exit(code);
-    }
-  }
-
-  /** The command line of {@link #main}. */
-  @picocli.CommandLine.Command(
-      name = "SpikeSimulator",
-      mixinStandardHelpOptions = true,
-      sortOptions = false,
-      description = "Drives the real core through traffic spikes, hostile conditions and client mixes in virtual time.")
-  static final class Cli implements java.util.concurrent.Callable<Integer> {
-    @picocli.CommandLine.Parameters(paramLabel = "SCENARIO",
-        description = "scenarios to run (default: one-node dc5x4 flash20x5; 'hostile' for the adversarial set);"
-            + " known: ${COMPLETION-CANDIDATES}",
-        completionCandidates = Names.class)
-    List<String> names = new ArrayList<>();
-
-    @picocli.CommandLine.Option(names = "--out", paramLabel = "DIR", description = "output directory (default target/sim)")
-    Path out = Path.of("target", "sim");
-
-    @picocli.CommandLine.Option(names = "--chart", description = "also write chart.png per scenario")
-    boolean chart;
-
-    @picocli.CommandLine.Option(names = "--all",
-        description = "run every named scenario (or those given) and write DIR/table.md, one row per scenario")
-    boolean all;
-
-    @picocli.CommandLine.Option(names = "--seeds", paramLabel = "A..B",
-        description = "run the one scenario given over seeds A to B and print every seed that breaches a limit")
-    @Nullable String seeds;
-
-    @picocli.CommandLine.Option(names = "--threads", paramLabel = "N",
-        description = "with --seeds: runs at once (each run is single-threaded and deterministic; default 1)")
-    int threads = 1;
-
-    @picocli.CommandLine.Option(names = "--seed", paramLabel = "N", description = "run the scenarios with this seed")
-    @Nullable Long seed;
-
-    @picocli.CommandLine.Option(names = "--minutes", paramLabel = "N", description = "cut the scenarios to their first N minutes")
-    @Nullable Integer minutes;
-
-    @picocli.CommandLine.Option(names = "--sync", paramLabel = "MILLIS", description = "another epoch length")
-    @Nullable Long syncMillis;
-
-    @picocli.CommandLine.Option(names = "--mix", paramLabel = "MIX",
-        description = "another client mix: 'default', 'legacy' (every user a page that gives up, as before client kinds)"
-            + " or five shares page,hidden,frozen,api,leaver that sum to 1")
-    @Nullable String mix;
-
-    @picocli.CommandLine.Option(names = "--no-lag", description = "no propagation lag")
-    boolean noLag;
-
-    @picocli.CommandLine.Option(names = "--patient", description = "nobody gives up")
-    boolean patient;
-
-    @picocli.CommandLine.Option(names = "--one-dc", description = "all nodes in one data center")
-    boolean oneDc;
-
-    @picocli.CommandLine.Option(names = "--lockstep", description = "every node syncs at the same instants")
-    boolean lockstep;
-
-    @picocli.CommandLine.Option(names = "--cold-start", description = "every node starts with the traffic")
-    boolean coldStart;
-
-    @picocli.CommandLine.Option(names = "--sticky", description = "sticky load balancing")
-    boolean sticky;
-
-    /** The scenario names, for the help. */
-    static final class Names implements Iterable<String> {
-      @Override
-      public java.util.Iterator<String> iterator() {
-        List<String> n = new ArrayList<>(Scenario.names());
-        n.add("hostile");
-        n.add("tiny-one-node");
-        return n.iterator();
-      }
-    }
-
-    @Override
-    public Integer call() throws IOException, InterruptedException {
-      List<Scenario> scenarios = new ArrayList<>();
-      for (String n : names) {
-        if (n.equals("hostile")) {
-          scenarios.addAll(Scenario.adversarial());
-        } else {
-          scenarios.add(Scenario.named(n));
-        }
-      }
-      if (scenarios.isEmpty()) {
-        if (all) {
-          Scenario.names().forEach(n -> scenarios.add(Scenario.named(n)));
-        } else {
-          scenarios.addAll(Scenario.standard());
-        }
-      }
-      StringBuilder suffix = new StringBuilder();
-      scenarios.replaceAll(sc -> variant(sc, suffix));
-      if (seeds != null) {
-        if (scenarios.size() != 1) {
-          throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--seeds runs exactly one scenario");
-        }
-        return seeds(scenarios.get(0));
-      }
-      Files.createDirectories(out);
-      List<Result> results = new ArrayList<>();
-      List<String> failures = new ArrayList<>();
-      for (Scenario scenario : scenarios) {
-        System.out.println("running " + scenario.name() + ": " + scenario.description());
-        Result r;
-        try {
-          r = run(scenario);
-        } catch (RuntimeException e) {
-          if (!all) {
-            throw e;
-          }
-          // In a table, a scenario the core refuses is a row, not the end of the run.
-          System.out.println(scenario.name() + " failed: " + e);
-          failures.add(scenario.name() + ": " + e);
-          continue;
-        }
-        results.add(r);
-        System.out.println(r.line());
-        SimReport.write(out, r, chart);
-        if (all) {
-          // After every scenario, so that a long run cut short still leaves the rows it has.
-          SimReport.table(out.resolve("table" + suffix + ".md"), results, failures);
-        }
-      }
-      SimReport.summary(out.resolve("summary" + suffix + ".md"), results);
-      if (all) {
-        SimReport.table(out.resolve("table" + suffix + ".md"), results, failures);
-      }
-      System.out.println("wrote " + out.toAbsolutePath());
-      return 0;
-    }
-
-    private Scenario variant(Scenario sc, StringBuilder suffix) {
-      boolean first = suffix.length() == 0;
-      StringBuilder sfx = new StringBuilder();
-      if (seed != null) {
-        sc = sc.withSeed(seed);
-        sfx.append("--seed=").append(seed);
-      }
-      if (minutes != null) {
-        sc = sc.truncated(minutes);
-        sfx.append("--minutes=").append(minutes);
-      }
-      if (syncMillis != null) {
-        sc = sc.withSyncInterval(Duration.ofMillis(syncMillis));
-        sfx.append("--sync=").append(syncMillis);
-      }
-      if (mix != null) {
-        sc = sc.withClientMix(mix(mix), "mix-" + mix.replace(',', '-'));
-        sfx.append("--mix=").append(mix.replace(',', '-'));
-      }
-      if (noLag) {
-        sc = sc.withoutLag();
-        sfx.append("--no-lag");
-      }
-      if (patient) {
-        sc = sc.withoutAbandoning();
-        sfx.append("--patient");
-      }
-      if (oneDc) {
-        sc = sc.inOneDataCenter();
-        sfx.append("--one-dc");
-      }
-      if (lockstep) {
-        sc = sc.inLockstep();
-        sfx.append("--lockstep");
-      }
-      if (coldStart) {
-        sc = sc.withColdStart();
-        sfx.append("--cold-start");
-      }
-      if (sticky) {
-        sc = sc.withSticky();
-        sfx.append("--sticky");
-      }
-      if (first) {
-        suffix.append(sfx);
-      }
-      return sc;
-    }
-
-    static Scenario.ClientMix mix(String m) {
-      return switch (m) {
-        case "default" -> Scenario.ClientMix.DEFAULT;
-        case "legacy" -> Scenario.ClientMix.LEAVERS_ONLY;
-        default -> {
-          String[] p = m.split(",", -1);
-          if (p.length != 5) {
-            throw new IllegalArgumentException("--mix takes 'default', 'legacy' or five shares page,hidden,frozen,api,leaver: " + m);
-          }
-          yield new Scenario.ClientMix(Double.parseDouble(p[0]), Double.parseDouble(p[1]), Double.parseDouble(p[2]),
-              Double.parseDouble(p[3]), Double.parseDouble(p[4]));
-        }
-      };
-    }
-
-    /** Runs {@code sc} over the seeds; prints each breach and a summary line; 0 if none breached. */
-    private int seeds(Scenario sc) throws InterruptedException {
-      String spec = java.util.Objects.requireNonNull(seeds);
-      int dots = spec.indexOf("..");
-      long from = Long.parseLong(dots < 0 ? spec : spec.substring(0, dots));
-      long to = dots < 0 ? from : Long.parseLong(spec.substring(dots + 2));
-      int count = (int) (to - from + 1);
-      String[] breach = new String[count];
-      String[] fingerprint = new String[count];
-      java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-      java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
-      long started = System.nanoTime();
-      Runnable worker = () -> {
-        for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
-          Result r = run(sc.withSeed(from + i));
-          fingerprint[i] = r.fingerprint();
-          if (r.peakActive > sc.totalActiveUsers() || r.peakAdmittedPerMinute > sc.newUsersPerMinute()) {
-            breach[i] = String.format(Locale.ROOT, "seed %d: peak active %d / %d, peak per minute %d / %d (replay: --seed=%d %s)",
-                from + i, r.peakActive, sc.totalActiveUsers(), r.peakAdmittedPerMinute, sc.newUsersPerMinute(), from + i,
-                names.isEmpty() ? sc.name() : names.get(0));
-            System.out.println(breach[i]);
-          }
-          int d = done.incrementAndGet();
-          if (d % 50 == 0) {
-            System.err.printf(Locale.ROOT, "%d of %d seeds in %.0f s%n", d, count, (System.nanoTime() - started) / 1e9);
-          }
-        }
-      };
-      List<Thread> pool = new ArrayList<>();
-      for (int t = 0; t < Math.max(1, threads); t++) {
-        Thread th = new Thread(worker, "seeds-" + t);
-        th.start();
-        pool.add(th);
-      }
-      for (Thread th : pool) {
-        th.join();
-      }
-      List<Long> bad = new ArrayList<>();
-      int runs = 1;
-      for (int i = 0; i < count; i++) {
-        runs = 31 * runs + fingerprint[i].hashCode();
-        if (breach[i] != null) {
-          bad.add(from + i);
-        }
-      }
-      // The hash of every run's fingerprint: the same for the same seeds, whatever the threads.
-      System.out.printf(Locale.ROOT, "%s: seeds %d..%d, %d runs, %d with a limit breached%s; runs' fingerprint %08x (%.0f s)%n",
-          sc.name(), from, to, count, bad.size(), bad.isEmpty() ? "" : ": " + bad, runs,
-          (System.nanoTime() - started) / 1e9);
-      return bad.isEmpty() ? 0 : 1;
     }
   }
 }

@@ -36,6 +36,8 @@ class DocsCommandsTest {
   private static final Set<String> PAGES_ADDED_ELSEWHERE = Set.of();
 
   private static final Path ROOT = findRoot();
+  /** The command a picocli main runs: {@code new CommandLine(new X())}. */
+  private static final Pattern PICOCLI_COMMAND = Pattern.compile("new (?:picocli\\.)?CommandLine\\(new (\\w+)\\(");
   private static final Pattern FENCE = Pattern.compile("(?ms)^```([\\w-]*)[^\\n]*\\n(.*?)^```");
   private static final Pattern LINK = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
   private static final Pattern OUR_CLASS = Pattern.compile("io\\.github\\.waitingroom(?:\\.\\w+)*\\.[A-Z]\\w*");
@@ -217,9 +219,20 @@ class DocsCommandsTest {
     }
   }
 
-  /** Every {@code --flag} given must be a string literal in the main's source, where it reads its flags. */
+  /**
+   * Every {@code --flag} given must be a string literal in the main's source, where it reads its
+   * flags, or in the source of the picocli command its main runs ({@code new CommandLine(new
+   * SpikeCli())}: the class of the same package that declares them).
+   */
   private static void checkFlags(List<String> args, Path mainSource, String where, List<String> errors) {
     String sources = read(mainSource);
+    Matcher command = PICOCLI_COMMAND.matcher(sources);
+    if (command.find()) {
+      Path commandSource = mainSource.resolveSibling(command.group(1) + ".java");
+      if (Files.exists(commandSource)) {
+        sources += read(commandSource);
+      }
+    }
     for (String arg : args) {
       if (arg.startsWith("--")) {
         String flag = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;

@@ -1,5 +1,6 @@
 package io.github.waitingroom.examples.planner;
 
+import io.github.waitingroom.simulation.Quantiles;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Locale;
@@ -86,12 +87,9 @@ public record PlanResult(
     return line.length;
   }
 
+  /** The harness's nearest-rank quantile ({@link Quantiles}), but 0 rather than NaN when there are no values. */
   static double quantile(double[] sorted, double q) {
-    if (sorted.length == 0) {
-      return 0;
-    }
-    int i = (int) Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-    return sorted[i];
+    return sorted.length == 0 ? 0 : Quantiles.ofSorted(sorted, q);
   }
 
   /** Prints the figures, one per line, each line starting with {@code indent}. */

@@ -7,17 +7,24 @@ import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.InMemoryTransport;
+import io.github.waitingroom.simulation.ActiveUsers;
+import io.github.waitingroom.simulation.CookieJar;
+import io.github.waitingroom.simulation.DoubleList;
+import io.github.waitingroom.simulation.EventQueue;
+import io.github.waitingroom.simulation.LongList;
+import io.github.waitingroom.simulation.SeededDraws;
+import io.github.waitingroom.simulation.VirtualNodes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.jspecify.annotations.Nullable;
 
 /**
- * One run of the real core through a crowd, in virtual time: one node ({@link WaitingRoom} built
- * with {@code backgroundSync(false)} on a {@link ManualClock}, over an {@link InMemoryTransport}
- * on the same clock), whose {@link WaitingRoom#sync()} the run calls itself, as the spike
- * simulator of the benchmarks module does. The room's own schedule syncs four times per epoch
+ * One run of the real core through a crowd, in virtual time, on the harness the spike simulator
+ * of the benchmarks module runs on ({@code io.github.waitingroom.simulation}): one node ({@link
+ * VirtualNodes}: a {@link WaitingRoom} with background sync off on a {@link ManualClock}, over an
+ * {@link InMemoryTransport} on the same clock), whose {@link WaitingRoom#sync()} the run calls
+ * itself from its {@link EventQueue}. The room's own schedule syncs four times per epoch
  * (1 s), at the middle of each quarter with a random jitter; a node alone in its room tallies,
  * exchanges and applies its plan at the first of the four, and the other three only publish the
  * same tally again. So the run syncs once per epoch, at the middle of its first quarter (125 ms
@@ -42,9 +49,7 @@ public final class Simulation {
   private static final long WARM_MILLIS = 3000;
   private static final long EPOCH_MILLIS = 1000;
   private static final long QUARTER = EPOCH_MILLIS / 4;
-  private static final int ID_BITS = 24;
-  private static final long ID_MASK = (1L << ID_BITS) - 1;
-  private static final int SYNC_ID = (int) ID_MASK;
+  private static final int SYNC_ID = EventQueue.MAX_ID;
   private static final long POLL_JITTER_MILLIS = 500;
 
   private static final byte NEW = 0;
@@ -59,27 +64,20 @@ public final class Simulation {
   private final RoomConfig config;
   private final ManualClock clock;
   private final WaitingRoom room;
-  private final long seed;
-  private final long sessionMillis;
+  private final SeededDraws draws;
   private final long syncEvery;
 
   private final int users;
   private final long[] arrivalMillis;
   private final long[] patienceMillis;
   private final byte[] state;
-  private final @Nullable String[] session;
-  private final long[] sessionExpires;
-  private final @Nullable String[] place;
-  private final long[] placeExpires;
+  private final CookieJar cookies;
   private final long[] queuedMillis;
   private final long[] browseEnd;
   private final int[] steps;
-  private final long[] expiry;
-  private final boolean[] counted;
 
-  private final LongHeap events = new LongHeap();
-  private final LongHeap expiries = new LongHeap();
-  private int activeNow;
+  private final EventQueue events = new EventQueue(-WARM_MILLIS);
+  private final ActiveUsers active;
   private int waitingNow;
 
   private final int arrivalSeconds;
@@ -100,7 +98,7 @@ public final class Simulation {
     this.settings = settings;
     this.syncEvery = EPOCH_MILLIS / syncsPerEpoch;
     this.limits = limits;
-    this.seed = settings.seed();
+    this.draws = new SeededDraws(settings.seed());
     this.config =
         RoomConfig.builder("capacity-plan")
             .totalActiveUsers(limits.totalActiveUsers())
@@ -108,19 +106,14 @@ public final class Simulation {
             .sessionDuration(settings.session())
             .refreshInterval(settings.refresh())
             .build();
-    this.sessionMillis = config.sessionSeconds() * 1000;
     this.clock = new ManualClock(Instant.ofEpochMilli(START_MILLIS - WARM_MILLIS));
-    SplittableRandom tieBreaks = new SplittableRandom(seed ^ 0x7A3E_55C1_0B2D_9F41L);
+    SplittableRandom tieBreaks = new SplittableRandom(settings.seed() ^ 0x7A3E_55C1_0B2D_9F41L);
     this.room =
-        WaitingRoom.builder(config, KEYS)
-            .clock(clock)
-            .transport(new InMemoryTransport(clock))
+        VirtualNodes.builder(config, KEYS, clock, new InMemoryTransport(clock), tieBreaks.split())
             .nodeId("planner")
-            .backgroundSync(false)
-            .random(tieBreaks.split())
             .build();
 
-    this.arrivalMillis = settings.arrivals().times(seed);
+    this.arrivalMillis = settings.arrivals().times(settings.seed());
     this.users = arrivalMillis.length;
     this.arrivalSeconds = settings.arrivals().seconds();
     this.maxSeconds = Math.toIntExact(arrivalSeconds + settings.drain().getSeconds());
@@ -131,15 +124,11 @@ public final class Simulation {
       patienceMillis[u] = p == null ? Long.MAX_VALUE : draw(p.toMillis(), u, 1, v.fixedTimes());
     }
     this.state = new byte[users];
-    this.session = new String[users];
-    this.sessionExpires = new long[users];
-    this.place = new String[users];
-    this.placeExpires = new long[users];
+    this.cookies = new CookieJar(users);
     this.queuedMillis = new long[users];
     this.browseEnd = new long[users];
     this.steps = new int[users];
-    this.expiry = new long[users];
-    this.counted = new boolean[users];
+    this.active = new ActiveUsers(users, config.sessionSeconds() * 1000, -WARM_MILLIS);
     int initial = Math.min(maxSeconds + 1, arrivalSeconds + 600);
     this.lineAt = new int[initial];
     this.activeAt = new int[initial];
@@ -179,7 +168,7 @@ public final class Simulation {
     if (fixed) {
       return meanMillis;
     }
-    return (long) (-meanMillis * Math.log(1 - unit(user, salt, 0)));
+    return draws.exponential(meanMillis, user, salt);
   }
 
   private long think(int user, int step) {
@@ -187,29 +176,17 @@ public final class Simulation {
     if (settings.visitors().fixedTimes()) {
       return mean;
     }
-    return Math.max(1, (long) (mean * (0.5 + unit(user, 3, step))));
+    return Math.max(1, (long) (mean * (0.5 + draws.unit(user, 3, step))));
   }
 
   private long jitter(int user, int step) {
-    return (long) (POLL_JITTER_MILLIS * unit(user, 4, step));
-  }
-
-  /** A uniform number in [0, 1) for (user, salt, step), from the seed. */
-  private double unit(int user, int salt, int step) {
-    long h = mix(seed ^ mix(((long) user << 32) ^ ((long) salt << 24) ^ step));
-    return (h >>> 11) * 0x1.0p-53;
-  }
-
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
-    return z ^ (z >>> 31);
+    return (long) (POLL_JITTER_MILLIS * draws.unit(user, 4, step));
   }
 
   // ---- the event loop ---------------------------------------------------------------------------
 
   private void schedule(long atMillis, int id) {
-    events.add((atMillis + WARM_MILLIS) << ID_BITS | id);
+    events.schedule(atMillis, id);
   }
 
   /** Runs until the arrivals are over and the line is empty, or the drain has run out; the run's length in seconds. */
@@ -220,9 +197,8 @@ public final class Simulation {
     schedule(-WARM_MILLIS + QUARTER / 2, SYNC_ID);
     int second = 0;
     while (!events.isEmpty()) {
-      long event = events.poll();
-      long at = (event >>> ID_BITS) - WARM_MILLIS;
-      int id = (int) (event & ID_MASK);
+      int id = events.poll();
+      long at = events.time();
       while (second * 1000L <= at) {
         if (second >= maxSeconds) {
           return second;
@@ -251,29 +227,15 @@ public final class Simulation {
       activeAt = Arrays.copyOf(activeAt, n);
       admittedIn = Arrays.copyOf(admittedIn, n);
     }
-    expireUpTo(second * 1000L);
+    active.expireUpTo(second * 1000L);
     lineAt[second] = waitingNow;
-    activeAt[second] = activeNow;
+    activeAt[second] = active.count();
   }
 
   private Decision decide(int u, long at) {
-    if (session[u] != null && at >= sessionExpires[u]) {
-      session[u] = null;
-    }
-    if (place[u] != null && at >= placeExpires[u]) {
-      place[u] = null;
-    }
-    Decision d = room.decide(session[u], place[u]);
-    String t = d.ticket();
-    if (t != null) {
-      if (d.letsThrough()) {
-        session[u] = t;
-        sessionExpires[u] = at + d.ticketMaxAgeSeconds() * 1000;
-      } else {
-        place[u] = t;
-        placeExpires[u] = at + d.ticketMaxAgeSeconds() * 1000;
-      }
-    }
+    cookies.dropExpired(u, at);
+    Decision d = room.decide(cookies.session(u), cookies.place(u));
+    cookies.keep(u, d, at);
     return d;
   }
 
@@ -373,30 +335,13 @@ public final class Simulation {
   /** The user leaves for good (their session may still count): their cookies are dropped. */
   private void leave(int u) {
     state[u] = GONE;
-    session[u] = null;
-    place[u] = null;
+    cookies.dropSession(u);
+    cookies.dropPlace(u);
   }
 
   /** A request of user {@code u} was let through: they count as active for a session from now. */
   private void touch(int u, long at) {
-    expireUpTo(at);
-    if (!counted[u]) {
-      counted[u] = true;
-      activeNow++;
-    }
-    expiry[u] = at + sessionMillis;
-    expiries.add((expiry[u] + WARM_MILLIS) << ID_BITS | u);
-  }
-
-  private void expireUpTo(long at) {
-    while (!expiries.isEmpty() && (expiries.peek() >>> ID_BITS) - WARM_MILLIS <= at) {
-      long e = expiries.poll();
-      int u = (int) (e & ID_MASK);
-      if (counted[u] && expiry[u] == (e >>> ID_BITS) - WARM_MILLIS) {
-        counted[u] = false;
-        activeNow--;
-      }
-    }
+    active.touch(u, at);
   }
 
   // ---- figures ----------------------------------------------------------------------------------
@@ -436,10 +381,8 @@ public final class Simulation {
         still.add((endMillis - queuedMillis[u]) / 1000.0);
       }
     }
-    double[] sortedWaits = waits.toArray();
-    Arrays.sort(sortedWaits);
-    double[] stillWaits = still.toArray();
-    Arrays.sort(stillWaits);
+    double[] sortedWaits = waits.sorted();
+    double[] stillWaits = still.sorted();
     return new PlanResult(
         limits,
         users,
@@ -464,95 +407,5 @@ public final class Simulation {
         waits.toArray(),
         arrivalSeconds,
         wallMillis);
-  }
-
-  /** A binary min-heap of longs, without boxing. */
-  private static final class LongHeap {
-    private long[] a = new long[1024];
-    private int size;
-
-    boolean isEmpty() {
-      return size == 0;
-    }
-
-    long peek() {
-      return a[0];
-    }
-
-    void add(long v) {
-      if (size == a.length) {
-        a = Arrays.copyOf(a, size * 2);
-      }
-      int i = size++;
-      while (i > 0) {
-        int parent = (i - 1) >>> 1;
-        if (a[parent] <= v) {
-          break;
-        }
-        a[i] = a[parent];
-        i = parent;
-      }
-      a[i] = v;
-    }
-
-    long poll() {
-      long top = a[0];
-      long last = a[--size];
-      int i = 0;
-      int half = size >>> 1;
-      while (i < half) {
-        int child = 2 * i + 1;
-        if (child + 1 < size && a[child + 1] < a[child]) {
-          child++;
-        }
-        if (last <= a[child]) {
-          break;
-        }
-        a[i] = a[child];
-        i = child;
-      }
-      if (size > 0) {
-        a[i] = last;
-      }
-      return top;
-    }
-  }
-
-  /** A growable list of doubles. */
-  private static final class DoubleList {
-    private double[] values = new double[64];
-    private int size;
-
-    void add(double v) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
-      values[size++] = v;
-    }
-
-    int size() {
-      return size;
-    }
-
-    double[] toArray() {
-      return Arrays.copyOf(values, size);
-    }
-  }
-
-  /** A growable list of longs. */
-  private static final class LongList {
-    private long[] values = new long[64];
-    private int size;
-
-    void add(long v) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
-      values[size++] = v;
-    }
-
-    long[] toArray() {
-      return Arrays.copyOf(values, size);
-    }
   }
 }

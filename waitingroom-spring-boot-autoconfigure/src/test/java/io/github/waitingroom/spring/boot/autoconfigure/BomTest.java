@@ -25,6 +25,7 @@ class BomTest {
           "waitingroom-examples",
           "waitingroom-examples-spring-boot",
           "benchmarks",
+          "waitingroom-simulation",
           "waitingroom-bom",
           "waitingroom-spring-boot4-test",
           "waitingroom-test-support");

@@ -2,12 +2,9 @@ package io.github.waitingroom;
 
 import static io.github.waitingroom.Seen.NOT_MOVED;
 
-import io.github.waitingroom.internal.LongList;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
-import io.github.waitingroom.Seen.Polls;
 import io.github.waitingroom.Seen.State;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -39,6 +36,12 @@ import java.util.concurrent.atomic.LongAdder;
  * plan that counts it again). Without session affinity a holder may be in the line of several
  * nodes, and reserved on each: tallies list the places they reserve, and the sum of a data
  * center counts each once (see {@link Tally#reservedPlaces()}).
+ *
+ * <p><b>Parts</b>, beside it: {@link Line} (the line of waiting holders: polls, paces, dues, the
+ * poll window), {@link Admitter} (admissions and places in line given on the request path), {@link
+ * LineScan} (one tally's pass over the places), {@link Duplicates} (counts an earlier node of the
+ * data center also made, taken back), {@link Schedule} (the grant in force and the plan that takes
+ * over next), {@link Arrivals} and {@link Revocations}.
  */
 final class NodeState {
   /** Per-second counters keep this many seconds: the per-minute window and one second more. */
@@ -54,8 +57,9 @@ final class NodeState {
   private final SliceCounter admissions = new SliceCounter();
   private final LongAdder begun = new LongAdder();
   private final LongAdder done = new LongAdder();
-  /** The second the last tally counted the line as of: polls due before it no longer count. */
-  private volatile long lineAsOf = Long.MIN_VALUE;
+  private final Duplicates duplicates = new Duplicates(seen, active, admissions);
+  private final Line line;
+  private final Admitter admitter;
 
   /**
    * A node's state under {@code config}.
@@ -66,6 +70,8 @@ final class NodeState {
   NodeState(RoomConfig config, java.util.function.IntSupplier draws) {
     this.config = config;
     this.schedule = new Schedule(draws);
+    this.line = new Line(seen, this::config);
+    this.admitter = new Admitter(seen, line, arrivals, active, admissions, begun, done, this::config);
   }
 
   /**
@@ -159,56 +165,20 @@ final class NodeState {
 
   /**
    * Counts a waiting ticket's poll at {@code now}: it is in this node's line once, counted in a
-   * line without a break since {@code countedSince}.
+   * line without a break since {@code countedSince} (see {@link Line#poll}).
    */
   void poll(long place, long now, long countedSince, long ticketPoll, long ticketDue) {
-    Seen prev = seen.get(place);
-    if (prev == null) {
-      seen.putIfAbsent(place, waiting(now, countedSince, now, new Polls(0, ticketDue, 0, 0)));
-    } else if (prev.state() == State.WAITING && (prev.at() < now || prev.countedSince() != countedSince)) {
-      // Only a waiting entry moves: one being admitted by a parallel request stays as it is.
-      Polls polls = prev.at() == now ? prev.polls() : prev.polls().next(prev, ticketPoll, ticketDue, now, lineAsOf);
-      seen.replace(place, prev, waiting(now, countedSince, prev.firstSeen(), polls));
-    }
+    line.poll(place, now, countedSince, ticketPoll, ticketDue);
   }
 
-  private Seen waiting(long now, long countedSince, long firstSeen, Polls polls) {
-    return new Seen(State.WAITING, now, 0, now + pollWindowSeconds(), countedSince, firstSeen, NOT_MOVED, polls);
-  }
-
-  /**
-   * Notes the pace of a waiting holder polling at {@code now}: it stays in the line while it misses
-   * no more than one poll, that is until two of the refresh intervals it was told and two seconds
-   * (tickets hold whole seconds). A holder that keeps a slower pace of its own ({@code slowPace}: a
-   * browser runs a background tab's timers once a minute, an API client polls on its own timer)
-   * stays until one of its own intervals, up to {@link #LONGEST_PACE_SECONDS}, and one told
-   * interval and two seconds: a slow client keeps its turn and is let in at its next poll, and one
-   * that stops polling leaves the line, with any slot held for it, about one of its intervals later.
-   * Returns that second, the holder's due.
-   */
+  /** Notes the pace of a waiting holder polling at {@code now}; returns its due (see {@link Line#expect}). */
   long expect(long place, long now, long refreshSeconds, long slowPace) {
-    long told = now + Math.max(2 * refreshSeconds, refreshSeconds + Math.min(slowPace, longestPaceSeconds())) + 2;
-    for (Seen prev = seen.get(place); prev != null && prev.state() == State.WAITING && prev.at() == now; prev = seen.get(place)) {
-      // Parallel requests of this poll may have been told other intervals: the poll counts here
-      // until the latest due any of their tickets carries (another node may share it until then).
-      long due = prev.due() == now + pollWindowSeconds() ? told : Math.max(told, prev.due());
-      if (prev.due() == due || seen.replace(place, prev,
-          new Seen(State.WAITING, now, 0, due, prev.countedSince(), prev.firstSeen(), NOT_MOVED, prev.polls()))) {
-        return due;
-      }
-    }
-    return told;
+    return line.expect(place, now, refreshSeconds, slowPace);
   }
 
-  /**
-   * Whether a place counts in the line at {@code now}: it waits, polled within the {@link
-   * #pollWindowSeconds() poll window}, and is not overdue. A holder who misses two polls in a row
-   * at its pace (see {@link #expect}: gave up, closed the tab, or polls another node now) leaves the
-   * line, and with it any slot held for it, until it polls again: the plans spend no slots on
-   * people who are gone, and one who comes back keeps its place and is counted again at once.
-   */
+  /** Whether a place counts in the line at {@code now} (see {@link Line#inLine}). */
   boolean inLine(Seen s, long now) {
-    return s.state() == State.WAITING && s.at() >= now - pollWindowSeconds() && now <= s.due();
+    return line.inLine(s, now);
   }
 
   /** The outcome of an attempt to admit a waiting ticket. */
@@ -228,31 +198,11 @@ final class NodeState {
   }
 
   /**
-   * Admits a waiting ticket on the given slot, if the grant has one left. Only one request per
-   * place gets that far: a parallel request of the same ticket is {@link Admission#BUSY}.
+   * Admits a waiting ticket on the given slot, if the grant has one left; one request per place
+   * (see {@link Admitter#admitWaiting}).
    */
   Admission admitWaiting(long place, long now, Grant g, Slot slot) {
-    Seen prev = seen.get(place);
-    if (prev != null && prev.state() != State.WAITING) {
-      return Admission.BUSY;
-    }
-    Seen claim = new Seen(State.ADMITTING, now, 0, 0, 0, prev == null ? now : prev.firstSeen());
-    if (prev == null ? seen.putIfAbsent(place, claim) != null : !seen.replace(place, prev, claim)) {
-      return Admission.BUSY;
-    }
-    begun.increment();
-    boolean admitted = switch (slot) {
-      case HELD -> true;
-      case PARTIAL -> g.takePartial();
-      case NEW -> g.takeNew();
-    };
-    record(admitted, now);
-    seen.put(place, admitted
-        ? new Seen(State.ACTIVE, config.sliceOf(now), now, 0, 0, claim.firstSeen())
-        : prev == null ? waiting(now, now, claim.firstSeen(), Polls.NONE)
-        // Back to waiting as it was, with any due a parallel request's ticket already carries.
-        : new Seen(State.WAITING, now, 0, prev.due(), prev.countedSince(), claim.firstSeen(), NOT_MOVED, prev.polls()));
-    return admitted ? Admission.ADMITTED : Admission.NO_SLOT;
+    return admitter.admitWaiting(place, now, g, slot);
   }
 
   /**
@@ -280,56 +230,20 @@ final class NodeState {
 
   /**
    * Admits a user who arrived without a ticket, if the grant has a slot for new arrivals, or
-   * {@code always} without one (the room lets everyone through: counted as an arrival and an
-   * admission all the same, so the plans and the status stay true).
+   * {@code always} without one (see {@link Admitter#admitNew}).
    */
   boolean admitNew(long place, long now, Grant g, boolean always) {
-    arrivals.arrive(now);
-    begun.increment();
-    boolean admitted = always || g.takeNew();
-    record(admitted, now);
-    if (!admitted) {
-      arrivals.queue(now);
-    }
-    seen.put(place, admitted ? new Seen(State.ACTIVE, config.sliceOf(now), 0, 0, 0, now) : waiting(now, now, now, Polls.NONE));
-    return admitted;
+    return admitter.admitNew(place, now, g, always);
   }
 
   /** Gives a newcomer a place in line without trying for a slot (the room lets nobody in now). */
   void queueNew(long place, long now) {
-    arrivals.arrive(now);
-    arrivals.queue(now);
-    seen.put(place, waiting(now, now, now, Polls.NONE));
+    admitter.queueNew(place, now);
   }
 
-  /**
-   * Lets in a newcomer only if a slot for new arrivals is left, as {@link #admitNew} does; without
-   * one, counts nothing (no arrival, no place): the caller challenges it first.
-   */
+  /** Lets in a newcomer only if a slot for new arrivals is left (see {@link Admitter#admitNewIfFree}). */
   boolean admitNewIfFree(long place, long now, Grant g) {
-    if (!g.hasNew()) {
-      return false;
-    }
-    begun.increment();
-    boolean admitted = g.takeNew();
-    if (admitted) {
-      arrivals.arrive(now);
-      seen.put(place, new Seen(State.ACTIVE, config.sliceOf(now), 0, 0, 0, now));
-    }
-    record(admitted, now);
-    return admitted;
-  }
-
-  /**
-   * Counts an admission whose slot was just taken, and closes the bracket the caller opened
-   * (with {@code begun}) before it tried to take the slot.
-   */
-  private void record(boolean admitted, long now) {
-    if (admitted) {
-      active.add(config.sliceOf(now), 1);
-      admissions.add(now, 1);
-    }
-    done.increment();
+    return admitter.admitNewIfFree(place, now, g);
   }
 
   /**
@@ -353,74 +267,19 @@ final class NodeState {
     activateIfDue(nowMillis);
     long doneBefore = done.sum();
     Grant g = schedule.grant();
-    long admittedSince = now - config.waitingTimeoutSeconds();
-    TreeMap<Long, Long> line = new TreeMap<>();
-    TreeMap<Long, Long> shared = new TreeMap<>();
-    long polling = 0;
-    long reserved = 0;
-    LongList partial = new LongList();
-    LongList admitted = new LongList();
-    LongList checkIns = new LongList();
-    LongList reservedPlaces = new LongList();
-    // Holders in line who may take a slot for the first holders of partial seconds.
-    TreeMap<Long, Seen> firstHolders = new TreeMap<>();
-    boolean listCheckIns = listCheckInsSeconds > 0;
-    long checkInsFrom = config.sliceOf(now - listCheckInsSeconds);
-    for (var e : seen.entrySet()) {
-      Seen s = e.getValue();
-      long place = e.getKey();
-      if (s.state() == State.WAITING && !g.plan.room().admitted(place)) {
-        boolean byArrival = g.calls.called(Ticket.arrivalOf(place), s.countedSince());
-        boolean called = byArrival || g.partialCalled(place);
-        if (inLine(s, asOf)) {
-          polling++;
-          if (called) {
-            // Called and still here as of the epoch's end: the slot the plan made for them stays
-            // theirs. (As of the end, as the lines are: another node that counts the holder in its
-            // line counts it shared while a poll here is due then, see Polls.)
-            reserved++;
-            reservedPlaces.add(place);
-            if (!byArrival) {
-              partial.add(place);
-            }
-          }
-        }
-        if (!called && place <= g.partialCutLater && inLine(s, asOf)) {
-          firstHolders.put(place, s);
-        } else if (!called) {
-          // As of the epoch's end, as on every node (see Polls).
-          countInLine(s, asOf, Ticket.arrivalOf(place), line, shared);
-        }
-      } else if (s.admittedAt() >= admittedSince && s.admittedAt() > 0) {
-        admitted.add(place);
-      }
-      if (listCheckIns && s.state() == State.ACTIVE && s.movedFrom() != NOT_MOVED && s.at() >= checkInsFrom) {
-        checkIns.add(s.at());
-        checkIns.add(place);
-      }
-    }
+    LineScan scan = new LineScan(asOf);
+    scan.scan(this, seen.entrySet(), g, now - config.waitingTimeoutSeconds(), listCheckInsSeconds > 0,
+        config.sliceOf(now - listCheckInsSeconds));
     // Called holders of partial seconds who are gone give their slots back to the room (one who
     // comes back is counted, and called, again).
-    long[] partialCalled = partial.sorted();
+    long[] partialCalled = scan.partialCalled();
     g.keepPartialCalled(partialCalled);
     long outstandingNew = g.outstandingNew();
     long outstandingPartial = g.outstandingPartial();
-    // The slots for the first holders of partial seconds that are left stay reserved for as many of
-    // them as are still in line, the first by place; the others count in the line again.
-    long kept = Math.min(outstandingPartial, firstHolders.size());
-    long k = 0;
-    LongList keptFor = new LongList();
-    for (var e : firstHolders.entrySet()) {
-      if (k++ >= kept) {
-        countInLine(e.getValue(), asOf, Ticket.arrivalOf(e.getKey()), line, shared);
-      } else {
-        keptFor.add(e.getKey());
-        keptFor.add(e.getValue().countedSince());
-      }
-    }
-    reserved += kept;
-    schedule.tallied(new Schedule.AtTally(g, now, outstandingNew, partialCalled, outstandingPartial, keptFor.toArray()));
-    lineAsOf = asOf;
+    long kept = scan.keep(outstandingPartial);
+    long reserved = scan.reserved + kept;
+    schedule.tallied(new Schedule.AtTally(g, now, outstandingNew, partialCalled, outstandingPartial, scan.keptFor()));
+    line.tallied(asOf);
     long activeUsers = active.sumFrom(config.firstActiveSlice(asOf));
     long recent = admissions.sumFrom(asOf - RATE_SECONDS + 1);
     long arrived = arrivals.tally(asOf);
@@ -432,53 +291,14 @@ final class NodeState {
         reserved - kept + outstandingPartial,
         outstandingNew,
         reserved,
-        polling,
+        scan.polling,
         Math.max(0, recent),
         Math.max(0, arrived),
-        line,
-        admitted.sorted(),
-        checkIns.toArray(),
-        reservedPlaces.size() <= Tally.MAX_ADMITTED_PLACES ? reservedPlaces.toArray() : new long[0],
-        shared, false, revocations.endedHere(config.firstActiveSlice(asOf)), 1);
-  }
-
-  /**
-   * Counts a waiting holder in the line at second {@code t} if a poll of it here is due then, and
-   * as shared if every such poll is shared then (see {@link Polls}).
-   */
-  private static void countInLine(Seen s, long t, long arrival, TreeMap<Long, Long> line, TreeMap<Long, Long> shared) {
-    Polls p = s.polls();
-    boolean current = t <= s.currentDue();
-    boolean earlier = t <= p.earlierDue();
-    if (current || earlier) {
-      line.merge(arrival, 1L, Long::sum);
-      if (!(current && t > p.sharedUntil() || earlier && t > p.earlierShared())) {
-        shared.merge(arrival, 1L, Long::sum);
-      }
-    }
-  }
-
-  /**
-   * The slowest pace the line counts a waiting holder at (see {@link #expect}): once a minute, the
-   * pace browsers keep for a tab in the background, or the room's refresh interval if that is
-   * longer. A holder that polls slower than this (a frozen tab, a phone that switched apps) leaves
-   * the line between polls: it keeps its place (its ticket) and is counted again when it comes
-   * back, but no slot waits for it meanwhile.
-   */
-  static final long LONGEST_PACE_SECONDS = 60;
-
-  private long longestPaceSeconds() {
-    return Math.max(LONGEST_PACE_SECONDS, config.refreshSeconds());
-  }
-
-  /**
-   * How recently a waiting user must have polled to count in the line: the slowest pace it is
-   * counted at, the room's refresh interval and two seconds (the longest due {@link #expect} gives);
-   * its due is the tighter bound. A user who missed one poll keeps its turn; one whose requests go
-   * to several nodes counts on the few it polled lately, not on every node it ever saw.
-   */
-  long pollWindowSeconds() {
-    return longestPaceSeconds() + config.refreshSeconds() + 2;
+        scan.line,
+        scan.admitted.sorted(),
+        scan.checkIns.toArray(),
+        scan.reservedPlaces.size() <= Tally.MAX_ADMITTED_PLACES ? scan.reservedPlaces.toArray() : new long[0],
+        scan.shared, false, revocations.endedHere(config.firstActiveSlice(asOf)), 1);
   }
 
   /** This node's arrivals, and what they tell about the room's line between two plans. */
@@ -530,56 +350,9 @@ final class NodeState {
    * @param me this node's index in {@code nodes}
    */
   void dropDuplicates(java.util.List<Tally> nodes, int me, long now) {
-    if (me == 0) {
-      return;
+    if (me != 0) {
+      duplicates.drop(nodes, me, now, config.firstActiveSlice(now));
     }
-    long firstActive = config.firstActiveSlice(now);
-    // The places this node listed in that epoch's tally: no need to scan every place it remembers.
-    for (long place : nodes.get(me).admittedPlaces()) {
-      if (!before(nodes, me, t -> t.admitted(place))) {
-        continue;
-      }
-      for (Seen s = seen.get(place); s != null && s.admittedAt() != 0; s = seen.get(place)) {
-        if (seen.replace(place, s, new Seen(s.state(), s.at(), 0, s.due(), s.countedSince(), s.firstSeen(), s.movedFrom()))) {
-          if (s.state() == State.ACTIVE && s.at() >= firstActive) {
-            active.add(s.at(), -1);
-          }
-          if (s.admittedAt() > now - RATE_SECONDS) {
-            admissions.add(s.admittedAt(), -1);
-          }
-          break;
-        }
-      }
-    }
-    long[] checkIns = nodes.get(me).checkIns();
-    for (int i = 0; i < checkIns.length; i += 2) {
-      long slice = checkIns[i];
-      long place = checkIns[i + 1];
-      if (!before(nodes, me, t -> t.checkedIn(slice, place))) {
-        continue;
-      }
-      for (Seen s = seen.get(place);
-          s != null && s.state() == State.ACTIVE && s.at() == slice && s.movedFrom() != NOT_MOVED;
-          s = seen.get(place)) {
-        if (seen.replace(place, s, new Seen(s.state(), s.at(), s.admittedAt(), s.due(), s.countedSince(), s.firstSeen()))) {
-          active.add(slice, -1);
-          if (s.movedFrom() >= firstActive) {
-            active.add(s.movedFrom(), 1);
-          }
-          break;
-        }
-      }
-    }
-  }
-
-  /** Whether a node before {@code me} in publisher order counted what {@code counted} asks about. */
-  private static boolean before(java.util.List<Tally> nodes, int me, java.util.function.Predicate<Tally> counted) {
-    for (int i = 0; i < me; i++) {
-      if (counted.test(nodes.get(i))) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Forgets what no longer matters at {@code now}; called by the sync thread. */
@@ -605,7 +378,7 @@ final class NodeState {
         return s.at() < firstActive;
       }
       boolean over = s.at() < waitingSince || s.state() == State.WAITING && s.at() == Ticket.arrivalOf(e.getKey());
-      return over && s.countsUntil() < lineAsOf;
+      return over && s.countsUntil() < line.asOf();
     });
   }
 

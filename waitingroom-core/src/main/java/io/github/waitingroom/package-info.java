@@ -36,9 +36,11 @@
  * <p><b>Inside a node</b>, package-private, one role per class: {@code Decider} (the admission
  * rule: what each request gets) and {@code WaitingAnswer} (what a waiting holder is told: people
  * ahead, wait, when to ask again); {@code NodeState} (the places this node knows, counted
- * lock-free, and its tally) with {@code Seen} (what it counted for one place), {@code Schedule}
- * (the grant in force and the plan that takes over next), {@code Arrivals} (arrival rates between
- * two plans) and {@code Revocations}; {@code Synchronizer} (the sync loop) with {@code Tallies}
+ * lock-free, and its tally) with {@code Seen} (what it counted for one place), {@code Line} (the
+ * line of waiting holders: polls, paces, dues), {@code Admitter} (admissions on the request path),
+ * {@code LineScan} (one tally's pass over the places), {@code Duplicates} (counts an earlier node
+ * of the data center also made, taken back), {@code Schedule} (the grant in force and the plan that
+ * takes over next), {@code Arrivals} (arrival rates between two plans) and {@code Revocations}; {@code Synchronizer} (the sync loop) with {@code Tallies}
  * (this node's tallies of its latest epochs, and their withdrawal), {@code Plans} (puts the
  * settled plans in force; what they mean for a waiting holder and the room's status), {@code
  * SettingsSync} (the live settings as the sync thread handles them), {@code StoreFailures}

@@ -1,0 +1,118 @@
+package io.github.waitingroom;
+
+import static io.github.waitingroom.Seen.NOT_MOVED;
+
+import io.github.waitingroom.Seen.Polls;
+import io.github.waitingroom.Seen.State;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * This node's line of waiting holders: counts each holder's poll once, notes the pace it keeps and
+ * the due that gives it ({@link #expect}), and says whether a place counts in the line at a second
+ * ({@link #inLine}, within the {@link #pollWindowSeconds() poll window}). Lock-free, shared by all
+ * request threads. Part of {@link NodeState}; used by its request paths, its tally and its pruning.
+ */
+final class Line {
+  private final ConcurrentHashMap<Long, Seen> seen;
+  /** The configuration in force (see {@link NodeState#config}). */
+  private final Supplier<RoomConfig> config;
+  /** The second the last tally counted the line as of: polls due before it no longer count. */
+  private volatile long asOf = Long.MIN_VALUE;
+
+  /** Over the places of a {@link NodeState}, under the configuration it has in force. */
+  Line(ConcurrentHashMap<Long, Seen> seen, Supplier<RoomConfig> config) {
+    this.seen = seen;
+    this.config = config;
+  }
+
+  /** The second the last tally counted the line as of ({@link Long#MIN_VALUE}: none yet). */
+  long asOf() {
+    return asOf;
+  }
+
+  /** Notes that a tally counted the line as of second {@code second}. */
+  void tallied(long second) {
+    asOf = second;
+  }
+
+  /**
+   * Counts a waiting ticket's poll at {@code now}: it is in this node's line once, counted in a
+   * line without a break since {@code countedSince}.
+   */
+  void poll(long place, long now, long countedSince, long ticketPoll, long ticketDue) {
+    Seen prev = seen.get(place);
+    if (prev == null) {
+      seen.putIfAbsent(place, waiting(now, countedSince, now, new Polls(0, ticketDue, 0, 0)));
+    } else if (prev.state() == State.WAITING && (prev.at() < now || prev.countedSince() != countedSince)) {
+      // Only a waiting entry moves: one being admitted by a parallel request stays as it is.
+      Polls polls = prev.at() == now ? prev.polls() : prev.polls().next(prev, ticketPoll, ticketDue, now, asOf);
+      seen.replace(place, prev, waiting(now, countedSince, prev.firstSeen(), polls));
+    }
+  }
+
+  /** A waiting entry for a poll at {@code now}, due by the end of the poll window. */
+  Seen waiting(long now, long countedSince, long firstSeen, Polls polls) {
+    return new Seen(State.WAITING, now, 0, now + pollWindowSeconds(), countedSince, firstSeen, NOT_MOVED, polls);
+  }
+
+  /**
+   * Notes the pace of a waiting holder polling at {@code now}: it stays in the line while it misses
+   * no more than one poll, that is until two of the refresh intervals it was told and two seconds
+   * (tickets hold whole seconds). A holder that keeps a slower pace of its own ({@code slowPace}: a
+   * browser runs a background tab's timers once a minute, an API client polls on its own timer)
+   * stays until one of its own intervals, up to {@link #LONGEST_PACE_SECONDS}, and one told
+   * interval and two seconds: a slow client keeps its turn and is let in at its next poll, and one
+   * that stops polling leaves the line, with any slot held for it, about one of its intervals later.
+   * Returns that second, the holder's due.
+   */
+  long expect(long place, long now, long refreshSeconds, long slowPace) {
+    long told = now + Math.max(2 * refreshSeconds, refreshSeconds + Math.min(slowPace, longestPaceSeconds())) + 2;
+    for (Seen prev = seen.get(place); prev != null && prev.state() == State.WAITING && prev.at() == now; prev = seen.get(place)) {
+      // Parallel requests of this poll may have been told other intervals: the poll counts here
+      // until the latest due any of their tickets carries (another node may share it until then).
+      long due = prev.due() == now + pollWindowSeconds() ? told : Math.max(told, prev.due());
+      if (prev.due() == due || seen.replace(place, prev,
+          new Seen(State.WAITING, now, 0, due, prev.countedSince(), prev.firstSeen(), NOT_MOVED, prev.polls()))) {
+        return due;
+      }
+    }
+    return told;
+  }
+
+  /**
+   * Whether a place counts in the line at {@code now}: it waits, polled within the {@link
+   * #pollWindowSeconds() poll window}, and is not overdue. A holder who misses two polls in a row
+   * at its pace (see {@link #expect}: gave up, closed the tab, or polls another node now) leaves the
+   * line, and with it any slot held for it, until it polls again: the plans spend no slots on
+   * people who are gone, and one who comes back keeps its place and is counted again at once.
+   */
+  boolean inLine(Seen s, long now) {
+    return s.state() == State.WAITING && s.at() >= now - pollWindowSeconds() && now <= s.due();
+  }
+
+
+  /**
+   * The slowest pace the line counts a waiting holder at (see {@link #expect}): once a minute, the
+   * pace browsers keep for a tab in the background, or the room's refresh interval if that is
+   * longer. A holder that polls slower than this (a frozen tab, a phone that switched apps) leaves
+   * the line between polls: it keeps its place (its ticket) and is counted again when it comes
+   * back, but no slot waits for it meanwhile.
+   */
+  static final long LONGEST_PACE_SECONDS = 60;
+
+  private long longestPaceSeconds() {
+    return Math.max(LONGEST_PACE_SECONDS, config.get().refreshSeconds());
+  }
+
+  /**
+   * How recently a waiting user must have polled to count in the line: the slowest pace it is
+   * counted at, the room's refresh interval and two seconds (the longest due {@link #expect} gives);
+   * its due is the tighter bound. A user who missed one poll keeps its turn; one whose requests go
+   * to several nodes counts on the few it polled lately, not on every node it ever saw.
+   */
+  long pollWindowSeconds() {
+    return longestPaceSeconds() + config.get().refreshSeconds() + 2;
+  }
+
+}

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * on whichever node it polls (on a node that did not count it, when the plans hold its slot
  * elsewhere: see {@link #slotHeldElsewhere}), and so is each holder of a partial second that
  * this node called itself (a few holders for each slot, or a draw: see {@link
- * NodeState#FIRST_COME_HOLDERS}). The plan made every such holder's slot free, so the room
+ * Schedule#FIRST_COME_HOLDERS}). The plan made every such holder's slot free, so the room
  * admits at most what its limits leave, however the holders move between nodes. The slots of the
  * plan's partial second (by arrival) and those for new arrivals are counts, taken by one
  * compare-and-set each, so the node never admits more of either than it was granted, whatever

@@ -36,29 +36,30 @@ final class StoreFailures {
 
   /** Notes that the join failed at second {@code now}. */
   void failedAtStart(Exception e, long now) {
+    begins(e, now, "failed at start");
+  }
+
+  /**
+   * Notes the first failure of an outage at second {@code now}, with a warning (what happened:
+   * {@code what}) unless the store broke its contract (see {@link #refused}); whether it began.
+   */
+  private boolean begins(Exception e, long now, String what) {
     boolean refused = refused(e);
-    if (!failing) {
-      failing = true;
-      failingSince = now;
-      metrics.recordStoreOutage();
-      if (!refused) {
-        log.warn("room '{}': coordinator transport failed at start ({}): {}", roomId, failurePolicy, e.toString());
-      }
+    if (failing) {
+      return false;
     }
+    failing = true;
+    failingSince = now;
+    metrics.recordStoreOutage();
+    if (!refused) {
+      log.warn("room '{}': coordinator transport {} ({}): {}", roomId, what, failurePolicy, e.toString());
+    }
+    return true;
   }
 
   /** Notes that an exchange failed at second {@code now}. */
   void failed(IOException e, long now) {
-    boolean refused = refused(e);
-    if (!failing) {
-      failing = true;
-      failingSince = now;
-      metrics.recordStoreOutage();
-      if (!refused) {
-        log.warn("room '{}': coordinator transport failed, planning alone ({}): {}",
-            roomId, failurePolicy, e.toString());
-      }
-    } else {
+    if (!begins(e, now, "failed, planning alone")) {
       log.debug("room '{}': coordinator transport still failing: {}", roomId, e.toString());
     }
   }

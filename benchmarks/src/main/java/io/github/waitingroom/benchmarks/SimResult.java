@@ -40,8 +40,8 @@ public final class SimResult {
    * walk-in's admission.
    */
   long maxWalkInGapSeconds;
-  /** Figures per {@link Scenario.ClientKind}, in its order. */
-  final KindStats[] byKind = new KindStats[Scenario.ClientKind.values().length];
+  /** Figures per {@link ClientKind}, in its order. */
+  final KindStats[] byKind = new KindStats[ClientKind.values().length];
   long aheadIncreases;
   long maxAheadIncrease;
   int aheadGrewUsers;
@@ -104,7 +104,7 @@ public final class SimResult {
     for (int d = 0; d < dcs; d++) {
       waitsByDc.add(new DoubleList());
     }
-    for (Scenario.ClientKind k : Scenario.ClientKind.values()) {
+    for (ClientKind k : ClientKind.values()) {
       byKind[k.ordinal()] = new KindStats(k);
     }
   }
@@ -114,7 +114,7 @@ public final class SimResult {
   }
 
   /** The figures of one kind of client. */
-  KindStats kind(Scenario.ClientKind k) {
+  KindStats kind(ClientKind k) {
     return byKind[k.ordinal()];
   }
 

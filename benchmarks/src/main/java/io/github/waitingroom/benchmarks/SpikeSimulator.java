@@ -32,10 +32,10 @@ import org.jspecify.annotations.Nullable;
  * when the scenario has store faults). The store's clock is the lagged store's {@code
  * InMemoryTransport} clock, the simulator's master clock. Every simulated client carries the real
  * sealed ticket the room gave it and honours each {@link Decision}'s {@code ticketMaxAgeSeconds};
- * how it honours {@code refreshSeconds} depends on its {@link Scenario.ClientKind} (pages poll as
+ * how it honours {@code refreshSeconds} depends on its {@link ClientKind} (pages poll as
  * told, hidden tabs once a minute, API clients at their own pace, frozen tabs go silent once for
  * minutes and come back with their old cookies, leavers give up), drawn from the scenario's {@link
- * Scenario.ClientMix}. The room's own settings (refresh interval, waiting timeout) stay those of
+ * ClientMix}. The room's own settings (refresh interval, waiting timeout) stay those of
  * the scenario whatever the mix.
  *
  * <p>The simulator keeps its own per-user ground truth, independent of the room's counters, and
@@ -69,15 +69,15 @@ public final class SpikeSimulator {
   static final byte ACTIVE = 2;
   static final byte GONE = 3;
 
-  // The ordinals of Scenario.ClientKind, as constants for switches (checked below).
+  // The ordinals of ClientKind, as constants for switches (checked below).
   private static final byte HIDDEN_KIND = 1;
   private static final byte FROZEN_KIND = 2;
   private static final byte API_KIND = 3;
 
   static {
-    if (Scenario.ClientKind.HIDDEN.ordinal() != HIDDEN_KIND || Scenario.ClientKind.FROZEN.ordinal() != FROZEN_KIND
-        || Scenario.ClientKind.API.ordinal() != API_KIND) {
-      throw new AssertionError("Scenario.ClientKind's order changed");
+    if (ClientKind.HIDDEN.ordinal() != HIDDEN_KIND || ClientKind.FROZEN.ordinal() != FROZEN_KIND
+        || ClientKind.API.ordinal() != API_KIND) {
+      throw new AssertionError("ClientKind's order changed");
     }
   }
 
@@ -85,7 +85,7 @@ public final class SpikeSimulator {
   static final byte CLONE = 1;
 
   private final Scenario s;
-  private final Scenario.Adversity adv;
+  private final Adversity adv;
   private final RoomConfig config;
   private final ManualClock storeClock;
   private final ManualClock[] nodeClocks;
@@ -130,7 +130,7 @@ public final class SpikeSimulator {
   private final boolean[] inverted;
   private final boolean[] invertedFromLine;
   private final boolean[] aheadGrew;
-  /** Each user's {@link Scenario.ClientKind} (its ordinal). */
+  /** Each user's {@link ClientKind} (its ordinal). */
   final byte[] clientKind;
   /** An API client's fixed period. */
   private final long[] apiPeriodMillis;
@@ -238,15 +238,15 @@ public final class SpikeSimulator {
     Arrays.fill(freezeStartMillis, Long.MAX_VALUE);
     // Each user's kind and the kind's own draws, in user order, from the run's generator.
     for (int i = 0; i < users; i++) {
-      Scenario.ClientKind k = s.clientMix().pick(random.nextDouble());
+      ClientKind k = s.clientMix().pick(random.nextDouble());
       clientKind[i] = (byte) k.ordinal();
       switch (k) {
         case API -> apiPeriodMillis[i] =
-            uniform(Scenario.ClientKind.API_MIN_SECONDS * 1000L, Scenario.ClientKind.API_MAX_SECONDS * 1000L + 1);
+            uniform(ClientKind.API_MIN_SECONDS * 1000L, ClientKind.API_MAX_SECONDS * 1000L + 1);
         case FROZEN -> {
-          freezeStartMillis[i] = arrivalMillis[i] + uniform(0, Scenario.ClientKind.FREEZE_START_MAX_MINUTES * 60_000L);
-          freezeMillis[i] = uniform(Scenario.ClientKind.FREEZE_MIN_MINUTES * 60_000L,
-              Scenario.ClientKind.FREEZE_MAX_MINUTES * 60_000L + 1);
+          freezeStartMillis[i] = arrivalMillis[i] + uniform(0, ClientKind.FREEZE_START_MAX_MINUTES * 60_000L);
+          freezeMillis[i] = uniform(ClientKind.FREEZE_MIN_MINUTES * 60_000L,
+              ClientKind.FREEZE_MAX_MINUTES * 60_000L + 1);
         }
         case LEAVER -> patienceMillis[i] =
             s.patienceMean().isZero() ? Long.MAX_VALUE : exponential(s.patienceMean().toMillis());
@@ -651,7 +651,7 @@ public final class SpikeSimulator {
   private void nextPoll(int u, long at, Decision d) {
     long refresh = d.refreshSeconds() > 0 ? d.refreshSeconds() : config.refreshSeconds();
     long poll = switch (clientKind[u]) {
-      case HIDDEN_KIND -> at + Scenario.ClientKind.HIDDEN_SECONDS * 1000L + uniform(0, 500);
+      case HIDDEN_KIND -> at + ClientKind.HIDDEN_SECONDS * 1000L + uniform(0, 500);
       case API_KIND -> at + apiPeriodMillis[u];
       default -> at + refresh * 1000 + uniform(0, 500);
     };
@@ -676,7 +676,7 @@ public final class SpikeSimulator {
 
   private boolean pollsAsTold(int u) {
     return kind[u] == HONEST && u != cloneVictim
-        && (clientKind[u] == 0 || clientKind[u] == Scenario.ClientKind.LEAVER.ordinal());
+        && (clientKind[u] == 0 || clientKind[u] == ClientKind.LEAVER.ordinal());
   }
 
   /** A polling user turned away: an inversion if someone who arrived in a later second got in. */

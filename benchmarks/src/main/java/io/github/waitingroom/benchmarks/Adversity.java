@@ -6,7 +6,8 @@ import java.util.Objects;
 import io.github.waitingroom.FailurePolicy;
 
 /**
- * Hostile clients and a faulty store: the blind spots of the first simulator.
+ * The hostile clients and the faulty store of a {@link Scenario}: the blind spots of the first
+ * simulator.
  *
  * @param lockstep whether all nodes sync together (each twice in a row) at the same quarter
  *     epochs: a diagnostic that no real deployment has

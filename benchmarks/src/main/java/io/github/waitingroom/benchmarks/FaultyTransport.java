@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A store that goes wrong on a schedule ({@link Scenario.Fault}): it fails (every exchange
+ * A store that goes wrong on a schedule ({@link Adversity.Fault}): it fails (every exchange
  * throws), is flushed (loses everything), answers with about half of the other publishers missing,
  * answers with an extra publisher whose report has a newer format version (a rolling upgrade), or
  * loses the answer of every tenth exchange after running it (a timeout). Wraps a {@link
@@ -24,7 +24,7 @@ final class FaultyTransport implements Transport {
   private final LaggedTransport store;
   private final InstantSource clock;
   private final long startMillis;
-  private final List<Scenario.Fault> faults;
+  private final List<Adversity.Fault> faults;
   private final boolean[] flushed;
   private final byte[] newerReport;
   /** Exchanges that failed. */
@@ -32,7 +32,7 @@ final class FaultyTransport implements Transport {
   /** Exchanges run while answers may be lost, to lose every tenth. */
   private long lossCandidates;
 
-  FaultyTransport(LaggedTransport store, InstantSource clock, long startMillis, List<Scenario.Fault> faults) {
+  FaultyTransport(LaggedTransport store, InstantSource clock, long startMillis, List<Adversity.Fault> faults) {
     this.store = store;
     this.clock = clock;
     this.startMillis = startMillis;
@@ -51,7 +51,7 @@ final class FaultyTransport implements Transport {
     boolean newer = false;
     boolean lose = false;
     for (int i = 0; i < faults.size(); i++) {
-      Scenario.Fault f = faults.get(i);
+      Adversity.Fault f = faults.get(i);
       switch (f.kind()) {
         case OUTAGE -> {
           if (f.covers(t)) {

@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /** What one run measured of one kind of client. */
 final class KindStats {
-  final Scenario.ClientKind kind;
+  final ClientKind kind;
   int arrivals;
   int admittedOnArrival;
   int queued;
@@ -29,7 +29,7 @@ final class KindStats {
   final DoubleList waits = new DoubleList();
   final DoubleList estimateErrors = new DoubleList();
 
-  KindStats(Scenario.ClientKind kind) {
+  KindStats(ClientKind kind) {
     this.kind = kind;
   }
 

@@ -252,12 +252,12 @@ final class SimReport {
    * then one row per scenario and client kind with the kind's figures.
    */
   static void table(Path file, List<SimResult> results, List<String> failures) throws IOException {
-    Scenario.ClientKind[] kinds = Scenario.ClientKind.values();
+    ClientKind[] kinds = ClientKind.values();
     StringBuilder b = new StringBuilder();
     b.append("| scenario | peak active / limit | peak in 60 s / limit | use while people wait | ETA error p50 / p90 |"
         + " FIFO from the line: passed users / admitted after a later arrival | walk-ins passing (largest gap) |"
         + " lost place |");
-    for (Scenario.ClientKind k : kinds) {
+    for (ClientKind k : kinds) {
       b.append(' ').append(k.label()).append(": admitted, p50 / p90 wait |");
     }
     b.append('\n').append("|---".repeat(8 + kinds.length)).append("|\n");

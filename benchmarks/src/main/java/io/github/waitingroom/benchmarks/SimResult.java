@@ -40,8 +40,8 @@ public final class SimResult {
    * walk-in's admission.
    */
   long maxWalkInGapSeconds;
-  /** Figures per {@link Scenario.ClientKind}, in its order. */
-  final KindStats[] byKind = new KindStats[Scenario.ClientKind.values().length];
+  /** Figures per {@link ClientKind}, in its order. */
+  final KindStats[] byKind = new KindStats[ClientKind.values().length];
   long aheadIncreases;
   long maxAheadIncrease;
   int aheadGrewUsers;
@@ -104,7 +104,7 @@ public final class SimResult {
     for (int d = 0; d < dcs; d++) {
       waitsByDc.add(new DoubleList());
     }
-    for (Scenario.ClientKind k : Scenario.ClientKind.values()) {
+    for (ClientKind k : ClientKind.values()) {
       byKind[k.ordinal()] = new KindStats(k);
     }
   }
@@ -114,7 +114,7 @@ public final class SimResult {
   }
 
   /** The figures of one kind of client. */
-  KindStats kind(Scenario.ClientKind k) {
+  KindStats kind(ClientKind k) {
     return byKind[k.ordinal()];
   }
 
@@ -132,13 +132,13 @@ public final class SimResult {
   }
 
   void finish(SpikeSimulator sim) {
-    active = sim.activeAt;
-    maxActive = sim.maxActiveIn;
-    queue = sim.queueAt;
-    queueSeen = sim.queueSeenAt;
-    admittedPerSecond = sim.admittedIn;
-    arrivedPerSecond = sim.arrivedIn;
-    admissionTimes = sim.admissionMillis.toArray();
+    active = sim.truth.activeAt;
+    maxActive = sim.truth.maxActiveIn;
+    queue = sim.truth.queueAt;
+    queueSeen = sim.truth.queueSeenAt;
+    admittedPerSecond = sim.truth.admittedIn;
+    arrivedPerSecond = sim.truth.arrivedIn;
+    admissionTimes = sim.truth.admissionMillis.toArray();
     int total = scenario.totalActiveUsers();
     int perMinute = scenario.newUsersPerMinute();
     // Admissions in any sliding 60 s window, at millisecond resolution.
@@ -172,23 +172,24 @@ public final class SimResult {
     // Those whose shown estimate has already run out are in the sample (their error is at least
     // that large); those whose estimate has not run out yet are left out and counted.
     long end = sim.endMillis;
-    for (int u = 0; u < sim.users; u++) {
-      if (sim.state[u] == SpikeSimulator.WAITING && sim.kind[u] == SpikeSimulator.HONEST) {
-        byKind[sim.clientKind[u]].stillWaiting++;
+    for (int u = 0; u < sim.users.users; u++) {
+      if (sim.users.state[u] == SimUsers.WAITING && sim.users.kind[u] == SimUsers.HONEST) {
+        byKind[sim.users.clientKind[u]].stillWaiting++;
       }
-      if (sim.state[u] == SpikeSimulator.WAITING && sim.kind[u] == SpikeSimulator.HONEST && u != sim.cloneVictim) {
-        double waited = (end - sim.estimateFrom(u)) / 1000.0;
-        if (sim.shownWait[u] >= 0 && waited > sim.shownWait[u]) {
-          estimateErrors.add((sim.shownWait[u] - waited) / waited);
+      if (sim.users.state[u] == SimUsers.WAITING && sim.users.kind[u] == SimUsers.HONEST && u != sim.users.cloneVictim) {
+        double waited = (end - sim.users.estimateFrom(u)) / 1000.0;
+        if (sim.users.shownWait[u] >= 0 && waited > sim.users.shownWait[u]) {
+          estimateErrors.add((sim.users.shownWait[u] - waited) / waited);
           censoredIncluded++;
         } else {
           censoredExcluded++;
         }
       }
     }
-    clonePlaceAdmitted = sim.clonePlaceAdmissions.size();
+    DoubleList clonePlaceAdmissions = sim.clients.adversaries.clonePlaceAdmissions;
+    clonePlaceAdmitted = clonePlaceAdmissions.size();
     if (clonePlaceAdmitted > 0) {
-      clonePlaceSpanMillis = (long) (sim.clonePlaceAdmissions.max() - sim.clonePlaceAdmissions.min());
+      clonePlaceSpanMillis = (long) (clonePlaceAdmissions.max() - clonePlaceAdmissions.min());
     }
     storeExchanges = sim.lagged.exchanges;
     storeBytesUp = sim.lagged.bytesUp;

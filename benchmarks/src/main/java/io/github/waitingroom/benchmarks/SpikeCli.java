@@ -76,7 +76,7 @@ final class SpikeCli implements java.util.concurrent.Callable<Integer> {
   static final class Names implements Iterable<String> {
     @Override
     public java.util.Iterator<String> iterator() {
-      List<String> n = new ArrayList<>(Scenario.names());
+      List<String> n = new ArrayList<>(Scenarios.names());
       n.add("hostile");
       n.add("tiny-one-node");
       return n.iterator();
@@ -88,16 +88,16 @@ final class SpikeCli implements java.util.concurrent.Callable<Integer> {
     List<Scenario> scenarios = new ArrayList<>();
     for (String n : names) {
       if (n.equals("hostile")) {
-        scenarios.addAll(Scenario.adversarial());
+        scenarios.addAll(HostileScenarios.adversarial());
       } else {
-        scenarios.add(Scenario.named(n));
+        scenarios.add(Scenarios.named(n));
       }
     }
     if (scenarios.isEmpty()) {
       if (all) {
-        Scenario.names().forEach(n -> scenarios.add(Scenario.named(n)));
+        Scenarios.names().forEach(n -> scenarios.add(Scenarios.named(n)));
       } else {
-        scenarios.addAll(Scenario.standard());
+        scenarios.addAll(Scenarios.standard());
       }
     }
     StringBuilder suffix = new StringBuilder();
@@ -190,16 +190,16 @@ final class SpikeCli implements java.util.concurrent.Callable<Integer> {
     return sc;
   }
 
-  static Scenario.ClientMix mix(String m) {
+  static ClientMix mix(String m) {
     return switch (m) {
-      case "default" -> Scenario.ClientMix.DEFAULT;
-      case "legacy" -> Scenario.ClientMix.LEAVERS_ONLY;
+      case "default" -> ClientMix.DEFAULT;
+      case "legacy" -> ClientMix.LEAVERS_ONLY;
       default -> {
         String[] p = m.split(",", -1);
         if (p.length != 5) {
           throw new IllegalArgumentException("--mix takes 'default', 'legacy' or five shares page,hidden,frozen,api,leaver: " + m);
         }
-        yield new Scenario.ClientMix(Double.parseDouble(p[0]), Double.parseDouble(p[1]), Double.parseDouble(p[2]),
+        yield new ClientMix(Double.parseDouble(p[0]), Double.parseDouble(p[1]), Double.parseDouble(p[2]),
             Double.parseDouble(p[3]), Double.parseDouble(p[4]));
       }
     };

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 class SpikeSimulatorTest {
 
   private static Scenario oneNode(long seed) {
-    return Scenario.tiny(seed);
+    return Scenarios.tiny(seed);
   }
 
   private static void assertBookkeeping(SimResult r) {
@@ -26,8 +26,8 @@ class SpikeSimulatorTest {
     // Users who keep polling as told keep their place, and admitted users are never turned away.
     // (Hidden tabs, API clients and frozen tabs poll later than told: the room decides whether
     // their place is still valid, and the report counts those it forgot.)
-    assertThat(r.kind(Scenario.ClientKind.PAGE).lostPlace).isZero();
-    assertThat(r.kind(Scenario.ClientKind.LEAVER).lostPlace).isZero();
+    assertThat(r.kind(ClientKind.PAGE).lostPlace).isZero();
+    assertThat(r.kind(ClientKind.LEAVER).lostPlace).isZero();
     assertThat(r.bounced).isZero();
     assertThat(r.queued).isPositive();
     assertThat(admittedFromLine).isPositive();
@@ -40,7 +40,7 @@ class SpikeSimulatorTest {
       assertThat(k.admittedOnArrival + k.queued).as(k.kind.label()).isEqualTo(k.arrivals);
       assertThat(k.admittedFromLine + k.abandoned + k.stillWaiting).as(k.kind.label()).isEqualTo(k.queued);
       assertThat(k.waits.size()).as(k.kind.label()).isEqualTo(k.admittedFromLine);
-      if (k.kind != Scenario.ClientKind.LEAVER) {
+      if (k.kind != ClientKind.LEAVER) {
         assertThat(k.abandoned).as(k.kind.label()).isZero();
       }
     }
@@ -64,7 +64,7 @@ class SpikeSimulatorTest {
   }
 
   /**
-   * One run of {@code Scenario.smoke(11)}, made once for the tests that read it (the longest run of
+   * One run of {@code Scenarios.smoke(11)}, made once for the tests that read it (the longest run of
    * this class): each checks its own invariants on it, as each did before on a run of its own of
    * the same scenario and seed.
    */
@@ -73,7 +73,7 @@ class SpikeSimulatorTest {
   private static synchronized SimResult smoke11() {
     SimResult r = smoke11;
     if (r == null) {
-      r = SpikeSimulator.run(Scenario.smoke(11));
+      r = SpikeSimulator.run(Scenarios.smoke(11));
       smoke11 = r;
     }
     return r;
@@ -122,7 +122,7 @@ class SpikeSimulatorTest {
   @Test
   void theRunsThatWentOneOverTheLimitStayWithinIt() {
     for (long seed : new long[] {71, 197}) {
-      SimResult r = SpikeSimulator.run(Scenario.tiny(seed).withClientMix(Scenario.ClientMix.LEAVERS_ONLY, "legacy"));
+      SimResult r = SpikeSimulator.run(Scenarios.tiny(seed).withClientMix(ClientMix.LEAVERS_ONLY, "legacy"));
       assertThat(r.peakActive).as("seed " + seed).isLessThanOrEqualTo(r.scenario.totalActiveUsers());
       assertLimits(r);
     }
@@ -132,25 +132,25 @@ class SpikeSimulatorTest {
   void theSameSeedGivesTheSameRunBitForBit() {
     // Not only the traffic: every random choice of every node (tie-break bits, draws, sync
     // jitter, publisher names) comes from the seed, so a failing run can be replayed.
-    SimResult a = SpikeSimulator.run(Scenario.smoke(11).truncated(3));
-    SimResult b = SpikeSimulator.run(Scenario.smoke(11).truncated(3));
+    SimResult a = SpikeSimulator.run(Scenarios.smoke(11).truncated(3));
+    SimResult b = SpikeSimulator.run(Scenarios.smoke(11).truncated(3));
     assertThat(b.users).isEqualTo(a.users);
     assertThat(b.arrivedPerSecond).containsExactly(a.arrivedPerSecond);
     assertThat(b.fingerprint()).isEqualTo(a.fingerprint());
-    SimResult other = SpikeSimulator.run(Scenario.smoke(12).truncated(3));
+    SimResult other = SpikeSimulator.run(Scenarios.smoke(12).truncated(3));
     assertThat(other.fingerprint()).isNotEqualTo(a.fingerprint());
   }
 
   @Test
   void parallelFetchesAndClonedCookiesCountAsTheyShould() {
-    Scenario base = Scenario.smoke(13).truncated(5);
+    Scenario base = Scenarios.smoke(13).truncated(5);
     Scenario hostile = new Scenario(
         "tiny-hostile", "smoke with 3 parallel fetches per page and 20 clones of one waiting cookie",
         base.dataCenters(), base.nodesPerDataCenter(), base.syncInterval(), base.globalLag(), base.dataCenterLag(),
         base.totalActiveUsers(), base.newUsersPerMinute(), base.sessionDuration(), base.refreshInterval(),
         base.waves(), base.dataCenterWeights(), base.browseMean(), base.thinkMin(), base.thinkMax(),
         base.patienceMean(), base.duration(), base.seed(),
-        Scenario.Adversity.NONE.withParallel(3).withClones(20, Duration.ofMinutes(4)));
+        Adversity.NONE.withParallel(3).withClones(20, Duration.ofMinutes(4)));
     SimResult r = SpikeSimulator.run(hostile);
     assertThat(r.cloneSkipped).isFalse();
     assertThat(r.decisions).isGreaterThanOrEqualTo(3L * r.users);
@@ -159,33 +159,33 @@ class SpikeSimulatorTest {
     assertThat(r.clonePlaceAdmitted).isLessThanOrEqualTo(hostile.dataCenters() * hostile.nodesPerDataCenter());
   }
 
-  private static Scenario tinyWith(Scenario.ClientMix mix, int minutes) {
-    return Scenario.tiny(7).withClientMix(mix, "mix").truncated(minutes);
+  private static Scenario tinyWith(ClientMix mix, int minutes) {
+    return Scenarios.tiny(7).withClientMix(mix, "mix").truncated(minutes);
   }
 
   @Test
   void everyScenarioHasTheDefaultMixUnlessItSaysOtherwise() {
-    Scenario.ClientMix d = Scenario.ClientMix.DEFAULT;
+    ClientMix d = ClientMix.DEFAULT;
     assertThat(d.page() + d.hidden() + d.frozen() + d.api() + d.leaver()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-12));
-    for (String name : Scenario.names()) {
-      assertThat(Scenario.named(name).clientMix()).as(name).isEqualTo(d);
+    for (String name : Scenarios.names()) {
+      assertThat(Scenarios.named(name).clientMix()).as(name).isEqualTo(d);
     }
-    assertThat(Scenario.tiny(7).clientMix()).isEqualTo(d);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Scenario.ClientMix(0.5, 0.2, 0.2, 0.2, 0))
+    assertThat(Scenarios.tiny(7).clientMix()).isEqualTo(d);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ClientMix(0.5, 0.2, 0.2, 0.2, 0))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThat(new Scenario.ClientMix(0, 0, 1, 0, 0).pick(0.999)).isEqualTo(Scenario.ClientKind.FROZEN);
-    assertThat(d.pick(0.0)).isEqualTo(Scenario.ClientKind.PAGE);
-    assertThat(d.pick(0.56)).isEqualTo(Scenario.ClientKind.HIDDEN);
-    assertThat(d.pick(0.95)).isEqualTo(Scenario.ClientKind.LEAVER);
+    assertThat(new ClientMix(0, 0, 1, 0, 0).pick(0.999)).isEqualTo(ClientKind.FROZEN);
+    assertThat(d.pick(0.0)).isEqualTo(ClientKind.PAGE);
+    assertThat(d.pick(0.56)).isEqualTo(ClientKind.HIDDEN);
+    assertThat(d.pick(0.95)).isEqualTo(ClientKind.LEAVER);
   }
 
   @Test
   void eachKindPollsAtItsOwnPaceWhateverTheRoomTellsIt() {
-    SimResult r = SpikeSimulator.run(Scenario.tiny(7).truncated(4));
+    SimResult r = SpikeSimulator.run(Scenarios.tiny(7).truncated(4));
     assertBookkeeping(r);
-    KindStats hidden = r.kind(Scenario.ClientKind.HIDDEN);
-    KindStats api = r.kind(Scenario.ClientKind.API);
-    KindStats page = r.kind(Scenario.ClientKind.PAGE);
+    KindStats hidden = r.kind(ClientKind.HIDDEN);
+    KindStats api = r.kind(ClientKind.API);
+    KindStats page = r.kind(ClientKind.PAGE);
     // Every kind is in the default mix, in about its share.
     for (KindStats k : r.byKind) {
       assertThat(k.arrivals).as(k.kind.label())
@@ -207,9 +207,9 @@ class SpikeSimulatorTest {
 
   @Test
   void aFrozenTabComesBackWithItsOldCookieAndIsNotANewArrival() {
-    Scenario.ClientMix frozenOnly = new Scenario.ClientMix(0, 0, 1, 0, 0);
+    ClientMix frozenOnly = new ClientMix(0, 0, 1, 0, 0);
     SimResult r = SpikeSimulator.run(tinyWith(frozenOnly, 8));
-    KindStats frozen = r.kind(Scenario.ClientKind.FROZEN);
+    KindStats frozen = r.kind(ClientKind.FROZEN);
     assertThat(frozen.arrivals).isEqualTo(r.users);
     assertThat(frozen.froze).isPositive();
     // Silent for at least a minute, and at most the longest freeze plus one refresh.
@@ -227,11 +227,11 @@ class SpikeSimulatorTest {
 
   @Test
   void leaversAreTheOnlyOnesWhoGiveUp() {
-    SimResult r = SpikeSimulator.run(tinyWith(Scenario.ClientMix.LEAVERS_ONLY, 8));
+    SimResult r = SpikeSimulator.run(tinyWith(ClientMix.LEAVERS_ONLY, 8));
     assertBookkeeping(r);
-    assertThat(r.kind(Scenario.ClientKind.LEAVER).arrivals).isEqualTo(r.users);
+    assertThat(r.kind(ClientKind.LEAVER).arrivals).isEqualTo(r.users);
     assertThat(r.abandoned).isPositive();
-    SimResult patient = SpikeSimulator.run(tinyWith(new Scenario.ClientMix(1, 0, 0, 0, 0), 8));
+    SimResult patient = SpikeSimulator.run(tinyWith(new ClientMix(1, 0, 0, 0, 0), 8));
     assertThat(patient.abandoned).isZero();
   }
 

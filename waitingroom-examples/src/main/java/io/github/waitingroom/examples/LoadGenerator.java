@@ -1,13 +1,7 @@
 package io.github.waitingroom.examples;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,7 +13,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -44,7 +37,9 @@ import picocli.CommandLine.ParameterException;
  *     -Dexec.args="--url http://localhost:8080/ --users 20"
  * </pre>
  *
- * <p>This is a demo tool that runs in real time; the benchmarks module holds the measured load runs.
+ * <p>This class keeps the crowd and its counts; a visitor's requests and the JSON status it reads
+ * are {@link StatusPage}'s. This is a demo tool that runs in real time; the benchmarks module
+ * holds the measured load runs.
  */
 public final class LoadGenerator {
   /** The crowd's command line ({@code --help} lists the options with their defaults). */
@@ -108,13 +103,10 @@ public final class LoadGenerator {
     }
   }
 
-  private static final JsonFactory JSON = new JsonFactory();
-
   private final URI url;
+  private final StatusPage page;
   private final int stay;
   private final int think;
-  private final HttpClient client =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).followRedirects(HttpClient.Redirect.NORMAL).build();
 
   private final AtomicInteger inLine = new AtomicInteger();
   private final AtomicInteger inShop = new AtomicInteger();
@@ -135,6 +127,7 @@ public final class LoadGenerator {
 
   private LoadGenerator(URI url, int stay, int think) {
     this.url = url;
+    this.page = new StatusPage(url);
     this.stay = stay;
     this.think = think;
   }
@@ -291,15 +284,15 @@ public final class LoadGenerator {
     long arrived = System.nanoTime();
     boolean counted = false;
     try {
-      Status s;
-      while ((s = ask(cookies)) != null) {
+      StatusPage.Status s;
+      while ((s = page.ask(cookies)) != null) {
         if (!counted) {
           peakLine.accumulateAndGet(inLine.incrementAndGet(), Math::max);
           counted = true;
         }
-        maxAhead.accumulateAndGet(s.usersAhead, Math::max);
-        lastWaitMinutes.set(s.waitMinutes);
-        long pause = Math.max(1, s.refreshSeconds) * 1000L;
+        maxAhead.accumulateAndGet(s.usersAhead(), Math::max);
+        lastWaitMinutes.set(s.waitMinutes());
+        long pause = Math.max(1, s.refreshSeconds()) * 1000L;
         if (patienceMillis > 0) {
           long left = patienceMillis - (System.nanoTime() - arrived) / 1_000_000;
           if (left <= 0) {
@@ -330,7 +323,7 @@ public final class LoadGenerator {
       long leave = System.nanoTime() + stay * 1_000_000_000L;
       while (System.nanoTime() + think * 1_000_000_000L < leave) {
         Thread.sleep(think * 1000L);
-        if (ask(cookies) != null) {
+        if (page.ask(cookies) != null) {
           lostSessions.increment(); // should stay 0 while --think is shorter than the session
           break;
         }
@@ -338,63 +331,6 @@ public final class LoadGenerator {
     } finally {
       inShop.decrementAndGet();
     }
-  }
-
-  /** What the JSON status said. */
-  private record Status(long usersAhead, long waitMinutes, long refreshSeconds) {}
-
-  /** Asks for the page; the status when the visitor is (still) in line, otherwise null. */
-  private @Nullable Status ask(Map<String, String> cookies)
-      throws IOException, InterruptedException {
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(10)).header("Accept", "application/json").GET();
-    if (!cookies.isEmpty()) {
-      StringBuilder c = new StringBuilder();
-      cookies.forEach((k, v) -> c.append(c.length() == 0 ? "" : "; ").append(k).append('=').append(v));
-      b.header("Cookie", c.toString());
-    }
-    HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    for (String set : r.headers().allValues("Set-Cookie")) {
-      String pair = set.split(";", 2)[0];
-      int eq = pair.indexOf('=');
-      if (eq > 0) {
-        if (set.contains("Max-Age=0")) {
-          cookies.remove(pair.substring(0, eq).trim());
-        } else {
-          cookies.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
-        }
-      }
-    }
-    if (r.statusCode() >= 500) {
-      throw new IOException("HTTP " + r.statusCode());
-    }
-    boolean json = r.headers().firstValue("Content-Type").orElse("").startsWith("application/json");
-    return json ? parse(r.body()) : null;
-  }
-
-  /** Reads the waiting room's JSON status; null when it says the visitor is not in line. */
-  static @Nullable Status parse(String body) throws IOException {
-    boolean inLine = false;
-    long ahead = 0;
-    long wait = -1;
-    long refresh = 1;
-    try (JsonParser p = JSON.createParser(body)) {
-      for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
-        if (t != JsonToken.FIELD_NAME) {
-          continue;
-        }
-        String name = p.currentName();
-        JsonToken v = p.nextToken();
-        switch (name) {
-          case "inWaitingRoom" -> inLine = v == JsonToken.VALUE_TRUE;
-          case "usersAhead" -> ahead = p.getLongValue();
-          case "waitTime" -> wait = v == JsonToken.VALUE_NULL ? -1 : p.getLongValue();
-          case "refreshIntervalSeconds" -> refresh = p.getLongValue();
-          default -> {}
-        }
-      }
-    }
-    return inLine ? new Status(ahead, wait, refresh) : null;
   }
 
   private static void sleepMillis(long millis) {

@@ -64,9 +64,9 @@ class CommandLinesTest {
     String waiting =
         "{\"waitingRoom\":{\"roomId\":\"s\",\"inWaitingRoom\":true,\"usersAhead\":12,\"waitTimeKnown\":true,"
             + "\"waitTime\":3,\"refreshIntervalSeconds\":20}}";
-    assertThat(LoadGenerator.parse(waiting)).hasToString("Status[usersAhead=12, waitMinutes=3, refreshSeconds=20]");
-    assertThat(LoadGenerator.parse("{\"waitingRoom\":{\"inWaitingRoom\":false}}")).isNull();
+    assertThat(StatusPage.parse(waiting)).hasToString("Status[usersAhead=12, waitMinutes=3, refreshSeconds=20]");
+    assertThat(StatusPage.parse("{\"waitingRoom\":{\"inWaitingRoom\":false}}")).isNull();
     String unknown = "{\"waitingRoom\":{\"inWaitingRoom\":true,\"usersAhead\":0,\"waitTime\":null,\"refreshIntervalSeconds\":5}}";
-    assertThat(LoadGenerator.parse(unknown)).hasToString("Status[usersAhead=0, waitMinutes=-1, refreshSeconds=5]");
+    assertThat(StatusPage.parse(unknown)).hasToString("Status[usersAhead=0, waitMinutes=-1, refreshSeconds=5]");
   }
 }

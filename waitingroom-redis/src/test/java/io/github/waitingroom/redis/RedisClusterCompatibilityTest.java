@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import io.github.waitingroom.testsupport.LocalRedis;
+import io.github.waitingroom.testsupport.RedisClusterProcesses;
 
 /**
  * The Redis transport against the compatibility kit on a private three-master Redis Cluster: the

@@ -6,7 +6,8 @@
  * missing outside service skips a test or (where CI requires services) fails it; {@link
  * io.github.waitingroom.testsupport.LocalRedis} is the shared Redis at 127.0.0.1:6379 and {@link
  * io.github.waitingroom.testsupport.RedisServerProcess} a private {@code redis-server} for the tests
- * that stop or flush one; {@link io.github.waitingroom.testsupport.Chromium} starts Debian's headless
+ * that stop or flush one, {@link io.github.waitingroom.testsupport.RedisClusterProcesses} a private
+ * Redis Cluster of three; {@link io.github.waitingroom.testsupport.Chromium} starts Debian's headless
  * Chromium through Selenium; {@link io.github.waitingroom.testsupport.HttpVisitor} is one
  * browser-like visitor over real HTTP, {@link io.github.waitingroom.testsupport.JsonTree} reads the
  * JSON it gets back, and {@link io.github.waitingroom.testsupport.FreePorts} finds ports for servers.

@@ -11,12 +11,10 @@ import io.github.waitingroom.simulation.ActiveUsers;
 import io.github.waitingroom.simulation.CookieJar;
 import io.github.waitingroom.simulation.DoubleList;
 import io.github.waitingroom.simulation.EventQueue;
-import io.github.waitingroom.simulation.LongList;
 import io.github.waitingroom.simulation.SeededDraws;
 import io.github.waitingroom.simulation.VirtualNodes;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -39,6 +37,8 @@ import java.util.SplittableRandom;
  * until their browse time is over, then leaves; they count as active until a session after their
  * last request.
  *
+ * <p>What happens is written down in a {@link RunRecord}, which makes the figures of the run.
+ *
  * <p>Deterministic: the arrivals, the users' times and the order of events come from the seed,
  * and so do the tie-break bits of the places in line ({@link WaitingRoom.Builder#random}).
  */
@@ -60,7 +60,6 @@ public final class Simulation {
   private static final KeysetHandle KEYS = TicketKeys.generate();
 
   private final PlanSettings settings;
-  private final Limits limits;
   private final RoomConfig config;
   private final ManualClock clock;
   private final WaitingRoom room;
@@ -78,26 +77,14 @@ public final class Simulation {
 
   private final EventQueue events = new EventQueue(-WARM_MILLIS);
   private final ActiveUsers active;
-  private int waitingNow;
 
   private final int arrivalSeconds;
   private final int maxSeconds;
-  private int[] lineAt;
-  private int[] activeAt;
-  private int[] admittedIn;
-  private int admittedAtOnce;
-  private int queued;
-  private int gaveUp;
-  private int lostSessions;
-  private int peakLine;
-  private int peakLineSecond;
-  private final DoubleList waits = new DoubleList();
-  private final LongList admissionMillis = new LongList();
+  private final RunRecord record;
 
   private Simulation(PlanSettings settings, Limits limits, int syncsPerEpoch) {
     this.settings = settings;
     this.syncEvery = EPOCH_MILLIS / syncsPerEpoch;
-    this.limits = limits;
     this.draws = new SeededDraws(settings.seed());
     this.config =
         RoomConfig.builder("capacity-plan")
@@ -129,10 +116,7 @@ public final class Simulation {
     this.browseEnd = new long[users];
     this.steps = new int[users];
     this.active = new ActiveUsers(users, config.sessionSeconds() * 1000, -WARM_MILLIS);
-    int initial = Math.min(maxSeconds + 1, arrivalSeconds + 600);
-    this.lineAt = new int[initial];
-    this.activeAt = new int[initial];
-    this.admittedIn = new int[initial];
+    this.record = new RunRecord(limits, arrivalSeconds, maxSeconds);
   }
 
   /**
@@ -203,7 +187,7 @@ public final class Simulation {
         if (second >= maxSeconds) {
           return second;
         }
-        if (second >= arrivalSeconds && waitingNow == 0) {
+        if (second >= arrivalSeconds && record.waitingNow() == 0) {
           sample(second); // the line is empty: the last second of the run shows it
           return second + 1;
         }
@@ -221,15 +205,8 @@ public final class Simulation {
   }
 
   private void sample(int second) {
-    if (second == lineAt.length) {
-      int n = Math.min(maxSeconds + 1, lineAt.length * 2);
-      lineAt = Arrays.copyOf(lineAt, n);
-      activeAt = Arrays.copyOf(activeAt, n);
-      admittedIn = Arrays.copyOf(admittedIn, n);
-    }
     active.expireUpTo(second * 1000L);
-    lineAt[second] = waitingNow;
-    activeAt[second] = active.count();
+    record.sample(second, active.count());
   }
 
   private Decision decide(int u, long at) {
@@ -244,26 +221,22 @@ public final class Simulation {
       case NEW -> {
         Decision d = decide(u, at);
         if (d.letsThrough()) {
-          admittedAtOnce++;
+          record.letInAtOnce();
           admit(u, at);
         } else {
-          queued++;
           enterLine(u, at);
           poll(u, at, d);
         }
       }
       case WAITING -> {
         if (at - arrivalMillis[u] >= patienceMillis[u]) {
-          gaveUp++;
-          leaveLine(u);
+          record.gaveUp();
           leave(u);
           return;
         }
         Decision d = decide(u, at);
         if (d.letsThrough()) {
-          leaveLine(u);
-          waits.add((at - queuedMillis[u]) / 1000.0);
-          admissionMillis.add(at);
+          record.letInFromLine(at, (at - queuedMillis[u]) / 1000.0);
           admit(u, at);
         } else {
           poll(u, at, d);
@@ -276,8 +249,7 @@ public final class Simulation {
           click(u, at);
         } else {
           // The session ran out between two clicks: the user is a newcomer again, in line.
-          lostSessions++;
-          queued++;
+          record.lostSession();
           arrivalMillis[u] = at;
           enterLine(u, at);
           poll(u, at, d);
@@ -290,15 +262,7 @@ public final class Simulation {
   private void enterLine(int u, long at) {
     state[u] = WAITING;
     queuedMillis[u] = at;
-    waitingNow++;
-    if (waitingNow > peakLine) {
-      peakLine = waitingNow;
-      peakLineSecond = (int) (at / 1000);
-    }
-  }
-
-  private void leaveLine(int u) {
-    waitingNow--;
+    record.putInLine(at);
   }
 
   private void poll(int u, long at, Decision d) {
@@ -313,10 +277,7 @@ public final class Simulation {
       Visitors v = settings.visitors();
       browseEnd[u] = at + draw(v.browse().toMillis(), u, 2, v.fixedTimes());
     }
-    int second = (int) (at / 1000);
-    if (second < admittedIn.length) {
-      admittedIn[second]++;
-    }
+    record.admitted(at);
     state[u] = ACTIVE;
     touch(u, at);
     click(u, at);
@@ -347,33 +308,6 @@ public final class Simulation {
   // ---- figures ----------------------------------------------------------------------------------
 
   private PlanResult result(int end, long wallMillis) {
-    int[] line = Arrays.copyOf(lineAt, end);
-    int[] active = Arrays.copyOf(activeAt, end);
-    int[] admitted = Arrays.copyOf(admittedIn, end);
-    // Admissions (at once and from the line) in the 60 s up to each second.
-    int[] lastMinute = new int[end];
-    int sum = 0;
-    int peakPerMinute = 0;
-    int peakActive = 0;
-    for (int s = 0; s < end; s++) {
-      sum += admitted[s];
-      if (s >= 60) {
-        sum -= admitted[s - 60];
-      }
-      lastMinute[s] = sum;
-      peakPerMinute = Math.max(peakPerMinute, sum);
-      peakActive = Math.max(peakActive, active[s]);
-    }
-    double activeSum = 0;
-    double admissionSum = 0;
-    int withLine = 0;
-    for (int s = 0; s < end; s++) {
-      if (line[s] > 0) {
-        withLine++;
-        activeSum += Math.min(1.0, active[s] / (double) limits.totalActiveUsers());
-        admissionSum += Math.min(1.0, lastMinute[s] / (double) limits.newUsersPerMinute());
-      }
-    }
     DoubleList still = new DoubleList();
     long endMillis = end * 1000L;
     for (int u = 0; u < users; u++) {
@@ -381,31 +315,6 @@ public final class Simulation {
         still.add((endMillis - queuedMillis[u]) / 1000.0);
       }
     }
-    double[] sortedWaits = waits.sorted();
-    double[] stillWaits = still.sorted();
-    return new PlanResult(
-        limits,
-        users,
-        admittedAtOnce,
-        queued,
-        waits.size(),
-        gaveUp,
-        stillWaits.length,
-        lostSessions,
-        sortedWaits,
-        stillWaits,
-        peakLine,
-        peakLineSecond,
-        peakActive,
-        peakPerMinute,
-        withLine == 0 ? Double.NaN : activeSum / withLine,
-        withLine == 0 ? Double.NaN : admissionSum / withLine,
-        withLine,
-        line,
-        active,
-        admissionMillis.toArray(),
-        waits.toArray(),
-        arrivalSeconds,
-        wallMillis);
+    return record.result(end, users, still, wallMillis);
   }
 }

@@ -81,7 +81,7 @@ class CapacityPlannerTest {
   void helpListsEveryFlagWithItsDefault() {
     Run r = run("--help");
     assertThat(r.code()).isZero();
-    for (OptionSpec f : new CommandLine(new CapacityPlanner.Cli()).getCommandSpec().options()) {
+    for (OptionSpec f : new CommandLine(new PlannerCli()).getCommandSpec().options()) {
       assertThat(r.out()).contains(f.longestName());
       if (f.usageHelp() || f.versionHelp()) {
         continue;

@@ -1,8 +1,5 @@
 package io.github.waitingroom.spring.boot.autoconfigure;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.github.waitingroom.RoomStatus;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.testsupport.boot.RunningApp;
 import org.springframework.boot.WebApplicationType;
@@ -14,7 +11,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * Starts a test application the Spring Boot 3 way for the scenarios of {@code
  * waitingroom-test-support} ({@code io.github.waitingroom.testsupport.boot}), which
- * {@code Boot4Apps} starts the Boot 4 way.
+ * {@code Boot4Apps} starts the Boot 4 way; {@link RunningApp#of} checks its server.
  */
 final class BootApps {
   private BootApps() {}
@@ -29,27 +26,6 @@ final class BootApps {
         .properties("server.port=0", "spring.main.banner-mode=off")
         .run(args);
     WebServer web = ((WebServerApplicationContext) context).getWebServer();
-    try {
-      assertThat(web).isInstanceOf(server);
-    } catch (AssertionError e) {
-      context.close();
-      throw e;
-    }
-    return new RunningApp() {
-      @Override
-      public int port() {
-        return web.getPort();
-      }
-
-      @Override
-      public RoomStatus status() {
-        return context.getBean(WaitingRoom.class).status();
-      }
-
-      @Override
-      public void close() {
-        context.close();
-      }
-    };
+    return RunningApp.of(web, server, web::getPort, () -> context.getBean(WaitingRoom.class).status(), context::close);
   }
 }

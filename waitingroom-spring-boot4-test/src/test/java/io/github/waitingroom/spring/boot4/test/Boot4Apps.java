@@ -1,8 +1,5 @@
 package io.github.waitingroom.spring.boot4.test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.github.waitingroom.RoomStatus;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.testsupport.boot.RunningApp;
 import java.util.Objects;
@@ -15,7 +12,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * Starts a test application the Spring Boot 4 way for the scenarios of {@code
  * waitingroom-test-support} ({@code io.github.waitingroom.testsupport.boot}), which
- * {@code BootApps} of the auto-configuration module starts the Boot 3 way.
+ * {@code BootApps} of the auto-configuration module starts the Boot 3 way; {@link RunningApp#of}
+ * checks its server.
  */
 final class Boot4Apps {
   private Boot4Apps() {}
@@ -30,27 +28,6 @@ final class Boot4Apps {
         .properties("server.port=0", "spring.main.banner-mode=off")
         .run(args);
     WebServer web = Objects.requireNonNull(((WebServerApplicationContext) context).getWebServer());
-    try {
-      assertThat(web).isInstanceOf(server);
-    } catch (AssertionError e) {
-      context.close();
-      throw e;
-    }
-    return new RunningApp() {
-      @Override
-      public int port() {
-        return web.getPort();
-      }
-
-      @Override
-      public RoomStatus status() {
-        return context.getBean(WaitingRoom.class).status();
-      }
-
-      @Override
-      public void close() {
-        context.close();
-      }
-    };
+    return RunningApp.of(web, server, web::getPort, () -> context.getBean(WaitingRoom.class).status(), context::close);
   }
 }

@@ -1,24 +1,28 @@
-package io.github.waitingroom.redis;
+package io.github.waitingroom.testsupport;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import io.github.waitingroom.testsupport.Services;
-import io.github.waitingroom.testsupport.FreePorts;
 
-/** A private three-master Redis Cluster ({@code redis-server} processes, {@code redis-cli --cluster create}). */
-final class RedisClusterProcesses implements AutoCloseable {
+/**
+ * A private three-master Redis Cluster ({@code redis-server} processes started as {@link
+ * RedisServerProcess} starts one, joined by {@code redis-cli --cluster create}).
+ */
+public final class RedisClusterProcesses implements AutoCloseable {
   private final List<Process> processes = new ArrayList<>();
   private final List<Integer> ports = new ArrayList<>();
 
-  static RedisClusterProcesses start(Path dir) throws Exception {
-    Services.assume(onPath("redis-server") && onPath("redis-cli"), "redis-server or redis-cli is not on the PATH: the Redis Cluster tests need them");
+  /**
+   * Starts one with its nodes' files under {@code dir}, and waits until the cluster is ok; or
+   * skips the test (fails when services are required) without the binaries.
+   */
+  public static RedisClusterProcesses start(Path dir) throws Exception {
+    Services.assume(RedisServerProcess.findBinary("redis-server") != null && RedisServerProcess.findBinary("redis-cli") != null,
+        "redis-server or redis-cli is not on the PATH: the Redis Cluster tests need them");
     RedisClusterProcesses c = new RedisClusterProcesses();
     try {
       for (int i = 0; i < 3; i++) {
@@ -28,18 +32,11 @@ final class RedisClusterProcesses implements AutoCloseable {
           throw new IOException("cannot create " + nodeDir);
         }
         c.ports.add(port);
-        c.processes.add(
-            new ProcessBuilder(
-                    "redis-server", "--port", String.valueOf(port), "--bind", "127.0.0.1",
-                    "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                    "--save", "", "--appendonly", "no")
-                .directory(nodeDir)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start());
+        c.processes.add(RedisServerProcess.launch(
+            port, nodeDir, List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")));
       }
       for (int port : c.ports) {
-        waitForPort(port);
+        RedisServerProcess.awaitPort(port);
       }
       List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
       for (int port : c.ports) {
@@ -60,7 +57,7 @@ final class RedisClusterProcesses implements AutoCloseable {
   }
 
   /** The seed URI in this transport's cluster form. */
-  String uri() {
+  public String uri() {
     StringBuilder sb = new StringBuilder("redis-cluster://");
     for (int i = 0; i < ports.size(); i++) {
       sb.append(i == 0 ? "" : ",").append("127.0.0.1:").append(ports.get(i));
@@ -69,7 +66,7 @@ final class RedisClusterProcesses implements AutoCloseable {
   }
 
   /** The seed URI in Lettuce's own form, for an admin cluster client. */
-  String lettuceUri() {
+  public String lettuceUri() {
     return uri().replace("redis-cluster://", "redis://");
   }
 
@@ -91,29 +88,7 @@ final class RedisClusterProcesses implements AutoCloseable {
     throw new IOException("the cluster did not reach cluster_state:ok");
   }
 
-  private static boolean onPath(String binary) {
-    String path = System.getenv("PATH");
-    for (String dir : (path == null ? "/usr/bin:/usr/local/bin" : path).split(File.pathSeparator)) {
-      if (new File(dir, binary).canExecute()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static void waitForPort(int port) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < deadline) {
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-        return;
-      } catch (IOException e) {
-        Thread.sleep(20); // polling for the port to open
-      }
-    }
-    throw new IOException("redis-server did not open port " + port);
-  }
-
+  /** Kills its nodes. */
   @Override
   public void close() throws InterruptedException {
     for (Process p : processes) {

@@ -1,17 +1,7 @@
 package io.github.waitingroom;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParseException;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -91,7 +81,6 @@ public record RoomSettings(
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
   private static final Pattern TEXT_KEY = Pattern.compile("[A-Za-z0-9.-]{1,64}");
-  private static final JsonFactory JSON = new JsonFactory();
 
   /** How a room lets people in (Cloudflare's names). */
   public enum QueueingMethod {
@@ -366,57 +355,7 @@ public record RoomSettings(
 
   /** The JSON form (see the class comment), every field written. */
   public String toJson() {
-    StringWriter out = new StringWriter(256);
-    try (JsonGenerator g = JSON.createGenerator(out)) {
-      g.writeStartObject();
-      g.writeNumberField("version", version);
-      g.writeNumberField("totalActiveUsers", totalActiveUsers);
-      g.writeNumberField("newUsersPerMinute", newUsersPerMinute);
-      g.writeStringField("sessionDuration", sessionDuration.toString());
-      g.writeStringField("queueingMethod", queueingMethod.jsonName());
-      g.writeBooleanField("queueAll", queueAll);
-      g.writeBooleanField("suspended", suspended);
-      g.writeBooleanField("disableSessionRenewal", disableSessionRenewal);
-      writeTexts(g, texts);
-      g.writeArrayFieldStart("events");
-      for (Event e : events) {
-        g.writeStartObject();
-        g.writeStringField("name", e.name());
-        if (e.prequeueStart() != null) {
-          g.writeStringField("prequeueStart", e.prequeueStart().toString());
-        }
-        g.writeStringField("start", e.start().toString());
-        g.writeStringField("end", e.end().toString());
-        if (e.totalActiveUsers() != null) {
-          g.writeNumberField("totalActiveUsers", e.totalActiveUsers());
-        }
-        if (e.newUsersPerMinute() != null) {
-          g.writeNumberField("newUsersPerMinute", e.newUsersPerMinute());
-        }
-        if (e.sessionDuration() != null) {
-          g.writeStringField("sessionDuration", e.sessionDuration().toString());
-        }
-        if (e.queueingMethod() != null) {
-          g.writeStringField("queueingMethod", e.queueingMethod().jsonName());
-        }
-        g.writeBooleanField("shuffleAtEventStart", e.shuffleAtEventStart());
-        writeTexts(g, e.texts());
-        g.writeEndObject();
-      }
-      g.writeEndArray();
-      g.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toString();
-  }
-
-  private static void writeTexts(JsonGenerator g, Map<String, String> texts) throws IOException {
-    g.writeObjectFieldStart("texts");
-    for (Map.Entry<String, String> e : texts.entrySet()) {
-      g.writeStringField(e.getKey(), e.getValue());
-    }
-    g.writeEndObject();
+    return SettingsJson.write(this);
   }
 
   /**
@@ -428,173 +367,7 @@ public record RoomSettings(
    *     malformed
    */
   public static RoomSettings fromJson(String json, RoomSettings base) {
-    Objects.requireNonNull(json, "json");
-    Objects.requireNonNull(base, "base");
-    if (json.length() > MAX_JSON_LENGTH) {
-      throw new IllegalArgumentException("settings must be at most " + MAX_JSON_LENGTH + " characters of JSON");
-    }
-    long version = base.version + 1;
-    int active = base.totalActiveUsers;
-    int perMinute = base.newUsersPerMinute;
-    Duration session = base.sessionDuration;
-    QueueingMethod method = base.queueingMethod;
-    boolean queueAll = base.queueAll;
-    boolean suspended = base.suspended;
-    boolean noRenewal = base.disableSessionRenewal;
-    Map<String, String> texts = base.texts;
-    List<Event> events = base.events;
-    try (JsonParser p = JSON.createParser(json)) {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        throw new IllegalArgumentException("settings must be a JSON object");
-      }
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String field = p.currentName();
-        JsonToken value = p.nextToken();
-        switch (field) {
-          case "version" -> version = longField(p, value, field);
-          case "totalActiveUsers" -> active = intField(p, value, field);
-          case "newUsersPerMinute" -> perMinute = intField(p, value, field);
-          case "sessionDuration" -> session = durationField(p, value, field);
-          case "queueingMethod" -> method = QueueingMethod.ofJsonName(stringField(p, value, field));
-          case "queueAll" -> queueAll = booleanField(value, field);
-          case "suspended" -> suspended = booleanField(value, field);
-          case "disableSessionRenewal" -> noRenewal = booleanField(value, field);
-          case "texts" -> texts = textsField(p, value, "texts");
-          case "events" -> events = eventsField(p, value);
-          default -> throw new IllegalArgumentException(
-              "settings have no field '" + printable(field) + "' (known: version, totalActiveUsers,"
-                  + " newUsersPerMinute, sessionDuration, queueingMethod, queueAll, suspended,"
-                  + " disableSessionRenewal, texts, events)");
-        }
-      }
-      if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
-        throw new IllegalArgumentException("settings must be one JSON object");
-      }
-    } catch (JsonParseException e) {
-      throw new IllegalArgumentException("settings are not valid JSON: " + e.getOriginalMessage()
-          + " at character " + e.getLocation().getCharOffset(), e);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return new RoomSettings(version, active, perMinute, session, method, queueAll, suspended, noRenewal, texts, events);
-  }
-
-  private static List<Event> eventsField(JsonParser p, JsonToken t) throws IOException {
-    if (t != JsonToken.START_ARRAY) {
-      throw new IllegalArgumentException("events must be an array of events");
-    }
-    List<Event> out = new ArrayList<>();
-    while (p.nextToken() == JsonToken.START_OBJECT) {
-      if (out.size() == MAX_EVENTS) {
-        throw new IllegalArgumentException("events may hold at most " + MAX_EVENTS + " events");
-      }
-      String where = "events[" + out.size() + "].";
-      String name = null;
-      Instant prequeue = null;
-      Instant start = null;
-      Instant end = null;
-      Integer active = null;
-      Integer perMinute = null;
-      Duration session = null;
-      QueueingMethod method = null;
-      boolean shuffle = false;
-      Map<String, String> texts = Map.of();
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String field = p.currentName();
-        JsonToken value = p.nextToken();
-        switch (field) {
-          case "name" -> name = stringField(p, value, where + field);
-          case "prequeueStart" -> prequeue = instantField(p, value, where + field);
-          case "start" -> start = instantField(p, value, where + field);
-          case "end" -> end = instantField(p, value, where + field);
-          case "totalActiveUsers" -> active = intField(p, value, where + field);
-          case "newUsersPerMinute" -> perMinute = intField(p, value, where + field);
-          case "sessionDuration" -> session = durationField(p, value, where + field);
-          case "queueingMethod" -> method = QueueingMethod.ofJsonName(stringField(p, value, where + field));
-          case "shuffleAtEventStart" -> shuffle = booleanField(value, where + field);
-          case "texts" -> texts = textsField(p, value, where + field);
-          default -> throw new IllegalArgumentException("events[" + out.size() + "] has no field '" + printable(field)
-              + "' (known: name, prequeueStart, start, end, totalActiveUsers, newUsersPerMinute,"
-              + " sessionDuration, queueingMethod, shuffleAtEventStart, texts)");
-        }
-      }
-      if (name == null || start == null || end == null) {
-        throw new IllegalArgumentException(where + "name, " + where + "start and " + where + "end are required");
-      }
-      out.add(new Event(name, prequeue, start, end, active, perMinute, session, method, shuffle, texts));
-    }
-    if (p.currentToken() != JsonToken.END_ARRAY) {
-      throw new IllegalArgumentException("events must be an array of event objects");
-    }
-    return out;
-  }
-
-  private static Instant instantField(JsonParser p, JsonToken t, String field) throws IOException {
-    String text = stringField(p, t, field);
-    try {
-      return Instant.parse(text);
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          field + " must be an ISO-8601 instant such as 2026-12-04T18:00:00Z but was '" + printable(text) + "'", e);
-    }
-  }
-
-  private static long longField(JsonParser p, JsonToken t, String field) throws IOException {
-    if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-      throw new IllegalArgumentException(field + " must be a whole number but was " + describe(p, t));
-    }
-    return p.getLongValue();
-  }
-
-  private static int intField(JsonParser p, JsonToken t, String field) throws IOException {
-    long v = longField(p, t, field);
-    if (v > Integer.MAX_VALUE || v < Integer.MIN_VALUE) {
-      throw new IllegalArgumentException(field + " must be at most " + Integer.MAX_VALUE + " but was " + v);
-    }
-    return (int) v;
-  }
-
-  private static String stringField(JsonParser p, JsonToken t, String field) throws IOException {
-    if (t != JsonToken.VALUE_STRING) {
-      throw new IllegalArgumentException(field + " must be a string but was " + describe(p, t));
-    }
-    return p.getText();
-  }
-
-  private static boolean booleanField(JsonToken t, String field) {
-    if (t != JsonToken.VALUE_TRUE && t != JsonToken.VALUE_FALSE) {
-      throw new IllegalArgumentException(field + " must be true or false");
-    }
-    return t == JsonToken.VALUE_TRUE;
-  }
-
-  private static Duration durationField(JsonParser p, JsonToken t, String field) throws IOException {
-    String text = stringField(p, t, field);
-    try {
-      return Duration.parse(text);
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          field + " must be an ISO-8601 duration such as PT5M but was '" + printable(text) + "'", e);
-    }
-  }
-
-  private static Map<String, String> textsField(JsonParser p, JsonToken t, String field) throws IOException {
-    if (t != JsonToken.START_OBJECT) {
-      throw new IllegalArgumentException(field + " must be an object of message key to text");
-    }
-    Map<String, String> out = new TreeMap<>();
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String key = p.currentName();
-      out.put(key, stringField(p, p.nextToken(), field + "." + printable(key)));
-      if (out.size() > MAX_TEXTS) {
-        throw new IllegalArgumentException(field + " may hold at most " + MAX_TEXTS + " entries");
-      }
-    }
-    return out;
-  }
-
-  private static String describe(JsonParser p, JsonToken t) throws IOException {
-    return t == JsonToken.VALUE_STRING ? "'" + printable(p.getText()) + "'" : t.isScalarValue() ? p.getText() : "a " + t;
+    return SettingsJson.read(json, base);
   }
 
   /** At most 64 printable ASCII characters of a value from outside, for an error message. */

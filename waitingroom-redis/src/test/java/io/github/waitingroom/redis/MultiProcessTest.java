@@ -27,6 +27,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import io.github.waitingroom.testsupport.LocalRedis;
@@ -38,8 +39,10 @@ import io.github.waitingroom.testsupport.LocalRedis;
  * then moves every node's clock to each quarter of the next second and has every node sync there,
  * as their background threads would. One JVM is killed when the room is full; the others must not
  * admit anyone in its users' place while their sessions last. Time is virtual (see {@link
- * NodeMain}).
+ * NodeMain}). Tagged {@code slow} (-P full): every build runs the killed node within one JVM
+ * ({@code MultiDataCenterTest.aNodeThatDiesKeepsItsUsersCountingAndTheOthersDoNotOverAdmit}).
  */
+@Tag("slow")
 class MultiProcessTest {
   private static final long START = 1_800_000_005L;
   private static final int LIMIT = 24;

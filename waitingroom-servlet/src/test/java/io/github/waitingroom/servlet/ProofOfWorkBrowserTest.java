@@ -21,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Cookie;
@@ -123,7 +124,12 @@ class ProofOfWorkBrowserTest {
     assertThat(Chromium.heading(b)).isEqualTo("You are in line");
   }
 
+  /**
+   * Tagged {@code slow} (-P full): every build runs the no-script path over HTTP ({@code
+   * FrictionTest}) and the meta refresh in this Chromium ({@link WaitingPageBrowserTest}).
+   */
   @Test
+  @Tag("slow")
   void withoutJavaScriptTheMetaRefreshGetsThePlaceOnceThePenaltyIsOver(@TempDir Path profile) throws Exception {
     TestServer s = fullRoom(12, Duration.ofSeconds(2));
     ChromeDriver b = chromium(false, profile);

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -26,7 +27,10 @@ import io.github.waitingroom.testsupport.Chromium;
  * out and someone else takes the room's only slot, and they send the form. The waiting page says
  * the form was not sent; once capacity frees, the page takes them back to the form by the
  * browser's history, with what they typed still in it, and sending it again creates the owner once.
+ * Tagged {@code slow} (-P full): every build runs the server's side of the case over HTTP ({@link
+ * SentFormTest}).
  */
+@Tag("slow")
 class SentFormBrowserTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
   private final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T10:00:00Z"));

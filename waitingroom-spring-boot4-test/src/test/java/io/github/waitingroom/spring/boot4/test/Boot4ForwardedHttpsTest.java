@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.waitingroom.testsupport.boot.ForwardedHttpsScenario;
 import io.github.waitingroom.testsupport.boot.RunningApp;
+import org.junit.jupiter.api.Tag;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
@@ -16,8 +17,10 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@link ForwardedHttpsScenario} on Spring Boot 4: a real Tomcat 11 (servlet) and a real Reactor
- * Netty (reactive). {@code ForwardedHttpsServerTest} runs the same scenario on Spring Boot 3.
+ * Netty (reactive). {@code ForwardedHttpsServerTest} runs the same scenario on Spring Boot 3 in
+ * every build; this one is tagged {@code slow} (-P full).
  */
+@Tag("slow")
 class Boot4ForwardedHttpsTest extends ForwardedHttpsScenario {
   /** One application with the same routes on Spring MVC and on WebFlux (annotated controllers serve both). */
   @SpringBootConfiguration

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.waitingroom.testsupport.boot.RunningApp;
 import io.github.waitingroom.testsupport.boot.TwoInstancesOverRedisScenario;
+import org.junit.jupiter.api.Tag;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
@@ -15,8 +16,9 @@ import org.springframework.boot.tomcat.TomcatWebServer;
 /**
  * {@link TwoInstancesOverRedisScenario} on Spring Boot 4: two instances of a Boot 4 application,
  * each on its own Tomcat 11, over the real Redis. {@code TwoInstancesOverRedisServerTest} runs the
- * same scenario on Spring Boot 3.
+ * same scenario on Spring Boot 3 in every build; this one is tagged {@code slow} (-P full).
  */
+@Tag("slow")
 class Boot4TwoInstancesOverRedisTest extends TwoInstancesOverRedisScenario {
   /** The pages the scenario asks for. */
   @SpringBootConfiguration

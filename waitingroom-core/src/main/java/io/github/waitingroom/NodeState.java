@@ -55,6 +55,10 @@ final class NodeState {
   private final Arrivals arrivals = new Arrivals();
   private final SliceCounter active = new SliceCounter();
   private final SliceCounter admissions = new SliceCounter();
+  /** The seconds active users browsed here: from each one's request before to the one this node counted. */
+  private final LongAdder browsed = new LongAdder();
+  /** Users whose sessions ended here (the counts of the active slices this node forgot); sync thread only. */
+  private long sessionsEnded;
   private final LongAdder begun = new LongAdder();
   private final LongAdder done = new LongAdder();
   private final Duplicates duplicates = new Duplicates(seen, active, admissions);
@@ -154,6 +158,7 @@ final class NodeState {
       if (prev == null ? seen.putIfAbsent(t.place(), next) == null : seen.replace(t.place(), prev, next)) {
         if (from < slice) {
           begun.increment();
+          browsed.add(slice - from);
           active.add(slice, 1);
           active.add(from, -1);
           done.increment();
@@ -336,6 +341,22 @@ final class NodeState {
   }
 
   /**
+   * What this node saw of how long users browse (see {@code Turnover}): the users who stopped, as
+   * far as it can tell at {@code now} (sessions that ended here, and active users whose last
+   * request here came more than {@code idleSeconds} ago: their sessions end within the rest of a
+   * session unless they come back), and the seconds all its active users browsed (from admission
+   * to their last request, the requests before a check-in here counted wherever they were made).
+   * Called by the sync thread.
+   */
+  Turnover.Browsing browsing(long now, long idleSeconds) {
+    long idle = active.sumFrom(config.firstActiveSlice(now))
+        - active.sumFrom(config.firstActiveSlice(now + config.sessionSeconds() - idleSeconds));
+    long active = activeUsers(now);
+    idle = Math.max(0, Math.min(idle, active));
+    return new Turnover.Browsing(sessionsEnded + idle, idle, active, browsed.sum());
+  }
+
+  /**
    * Takes back this node's counts of users that an earlier node of its data center (in publisher
    * order) also counted: the same ticket let in from the line on two nodes at once, or the same
    * session checked in on two nodes in one slice, by parallel requests of one page or by copies.
@@ -359,6 +380,7 @@ final class NodeState {
   void prune(long now) {
     revocations.prune(now);
     long firstActive = config.firstActiveSlice(now);
+    sessionsEnded += active.sumBefore(firstActive);
     active.pruneBefore(firstActive);
     admissions.pruneBefore(now - RATE_SECONDS);
     arrivals.prune(now - RATE_SECONDS);

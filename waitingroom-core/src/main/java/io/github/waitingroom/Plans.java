@@ -27,6 +27,7 @@ final class Plans {
   /** The room clock (see {@link Synchronizer#nowMillis}). */
   private final LongSupplier nowMillis;
   private final LineDrain drain = new LineDrain();
+  private final Turnover turnover = new Turnover();
   private final QueueLog queueLog;
   private volatile int roomNodes = 1;
   /** How many epochs after its own the last plan took over (see {@link #secondsUntilNextCall}). */
@@ -83,6 +84,7 @@ final class Plans {
 
   private void noteQueueing(Plan plan, long now) {
     drain.note(plan, now);
+    turnover.note(state, live.current(now).config(), plan.activeUsers(), now);
     queueLog.note(plan, now, live.current().config().totalActiveUsers());
   }
 
@@ -135,9 +137,9 @@ final class Plans {
     return places.sorted();
   }
 
-  /** The share of the line's holders who give up per second, lately (see {@link LineDrain}). */
-  double departures() {
-    return drain.departures();
+  /** How fast the line moves from {@code plan} on, under {@code config} (see {@link Plan#pace}). */
+  Plan.Pace pace(Plan plan, RoomConfig config) {
+    return plan.pace(config, drain.departures(), turnover.leaving());
   }
 
   /** See {@link Synchronizer#secondsUntilNextCall}. */
@@ -189,6 +191,6 @@ final class Plans {
     if (plan.waitingUsers() == 0) {
       return 0;
     }
-    return plan.estimate(now, 0, drain.departures()).seconds();
+    return plan.estimate(now, 0, pace(plan, in.config())).seconds();
   }
 }

@@ -41,6 +41,17 @@ final class SliceCounter {
     return sum;
   }
 
+  /** The sum of the counts of every slice before {@code fromSlice}. */
+  long sumBefore(long fromSlice) {
+    long sum = 0;
+    for (var e : counts.entrySet()) {
+      if (e.getKey() < fromSlice) {
+        sum += e.getValue().sum();
+      }
+    }
+    return sum;
+  }
+
   /** Non-zero counts of slices at or after {@code fromSlice}, sorted. */
   NavigableMap<Long, Long> snapshot(long fromSlice) {
     TreeMap<Long, Long> out = new TreeMap<>();

@@ -351,9 +351,9 @@ final class Synchronizer {
     return plans.sharedDataCenter() ? Math.max(config.sliceSeconds(), ceilDiv(2 * epochMillis, 1000)) : 0;
   }
 
-  /** The share of the line's holders who give up per second, lately (see {@link LineDrain}). */
-  double departures() {
-    return plans.departures();
+  /** How fast the line moves from {@code plan} on, under {@code config} (see {@link Plan#pace}). */
+  Plan.Pace pace(Plan plan, RoomConfig config) {
+    return plans.pace(plan, config);
   }
 
   /**

@@ -79,7 +79,7 @@ final class WaitingAnswer {
           ownUnseen = Math.max(0, state.arrivals().roomQueuedIn(t.arrival(), sync.nowMillis(), grant.plan) - room.lineAt(t.arrival()));
         }
       }
-      e = grant.plan.estimate(t.arrival(), unseen, sync.departures(), Ticket.shareOfSecondAhead(t.place()), ownUnseen);
+      e = grant.plan.estimate(t.arrival(), unseen, sync.pace(grant.plan, in.config()), Ticket.shareOfSecondAhead(t.place()), ownUnseen);
       soonest = sync.secondsUntilNextCall(grant.plan, t.arrival());
       if (surge) {
         // A surge since the plan's tally: the holder waits for those of its own second with an
@@ -101,7 +101,7 @@ final class WaitingAnswer {
         && t.arrival() == in.lineSecond();
     if (drawn && !calledHere) {
       soonest = -1;
-      Plan.Estimate pool = grant.plan.estimate(t.arrival(), 0, sync.departures(), 1.0, 0);
+      Plan.Estimate pool = grant.plan.estimate(t.arrival(), 0, sync.pace(grant.plan, in.config()), 1.0, 0);
       long mean = pool.seconds();
       // Everyone in the room's line: those of the draw's second and any who waited from before it.
       long waiting = Math.max(1, grant.plan.waitingUsers());

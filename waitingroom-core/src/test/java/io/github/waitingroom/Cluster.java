@@ -122,6 +122,28 @@ final class Cluster {
   }
 
   /**
+   * A room's history before a test: {@code sessions} visitors, each let in on the first node that
+   * holds a slot for new arrivals, who send nothing more, until every one of their sessions has
+   * ended. Each node then knows from its own users how long users stay (see {@code Turnover}):
+   * once 25 have stopped on it, a node tells waits that need users to leave.
+   */
+  void turnOver(int sessions) {
+    int admitted = 0;
+    for (int i = 0; admitted < sessions; i++) {
+      if (i > 100 * sessions) {
+        throw new AssertionError("only " + admitted + " of " + sessions + " visitors let in");
+      }
+      WaitingRoom n = nodes.stream().filter(WaitingRoom::holdsNewArrivalSlot).findFirst().orElse(null);
+      if (n != null && n.decide(null).outcome() == Decision.Outcome.ADMIT) {
+        admitted++;
+      } else {
+        advance(Duration.ofSeconds(1));
+      }
+    }
+    advance(config.sessionDuration().plus(config.sliceWidth()).plusSeconds(2));
+  }
+
+  /**
    * {@code users} newcomers, each let in on the first node (in the order added) that holds a slot
    * for new arrivals, {@code gap} apart; returns their tickets. Which nodes hold the slots of a
    * small room depends on the split (see {@code Plan#ARRIVALS_PER_NODE}), not on the test.

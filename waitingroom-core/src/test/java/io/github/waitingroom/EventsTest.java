@@ -145,6 +145,8 @@ class EventsTest {
   @Test
   void aHolderWaitingAtRandomIsShownEveryoneWaitingAndATypicalWait() {
     Cluster c = threeNodes(config(2), 5);
+    c.turnOver(80); // over three nodes: each must see 25 leave
+    c.advance(Duration.ofSeconds(61));
     c.nodes.get(1).updateSettings(RoomSettings.fromJson("{\"queueingMethod\": \"random\"}", c.nodes.get(1).latestSettings()));
     c.advance(Duration.ofSeconds(3));
     c.admitNewcomers(2, Duration.ZERO);
@@ -157,6 +159,15 @@ class EventsTest {
       }
       c.advance(Duration.ofSeconds(2));
     }
+    // A node that saw too few users leave cannot tell when the next one does (the wait is not
+    // known there); one that saw enough can.
+    Decision known = null;
+    for (int i = 0; i < c.nodes.size() && known == null; i++) {
+      Decision e = c.nodes.get(i).decide(line.get(5));
+      known = e.waitKnown() ? e : null;
+    }
+    assertThat(known).as("a node that saw users leave knows the wait").isNotNull();
+    d = java.util.Objects.requireNonNull(known);
     assertThat(d.usersAhead()).as("everyone waiting").isEqualTo(6);
     assertThat(d.waitLowSeconds()).isLessThan(d.waitSeconds());
     assertThat(d.waitHighSeconds()).isGreaterThan(d.waitSeconds());

@@ -37,10 +37,6 @@ class FirstEstimateTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Disabled("issue 41 item 6, still open: the room stays full for 90 s (its users keep"
-      + " clicking) and a slot frees only 30 s after their last request; the estimate divides the holder's"
-      + " own admission by the rate of the last minute (two at its start), told 30 s [9, 51], let in after"
-      + " 75-120 s. Only the sessions' last check-ins tell when a slot can free; the tally does not carry them")
   void theFirstInLineOfAFullRoomIsToldTheWaitForASessionToEnd() {
     assertHonest(90);
   }

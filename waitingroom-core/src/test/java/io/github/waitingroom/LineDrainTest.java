@@ -16,6 +16,9 @@ import org.junit.jupiter.api.Test;
  * estimate takes it into account.
  */
 class LineDrainTest {
+  /** A full room whose per-minute limit is spent and one user leaves a second: one admission a second. */
+  private static final Plan.Pace ONE_A_SECOND = new Plan.Pace(0, 1.0, 0, new Plan.Leaving(0, 0, 1.0));
+
   private final RoomConfig config =
       RoomConfig.builder("drain").totalActiveUsers(1000).newUsersPerMinute(600)
           .sessionDuration(Duration.ofMinutes(5)).build();
@@ -67,15 +70,15 @@ class LineDrainTest {
     Tally t = new Tally(1000, 0, 0, 0, 60, 60, 0, line, new long[0]);
     Plan p = Plan.compute(config, 1, List.of(t), 0, List.of(t), 0); // one admission a second
     // 59 ahead and then its own admission, at one a second.
-    assertThat(p.estimate(1_059, 0, 0).seconds()).as("59 ahead at one a second").isEqualTo(60);
+    assertThat(p.estimate(1_059, 0, ONE_A_SECOND).seconds()).as("59 ahead at one a second").isEqualTo(60);
     // The range: at least ± 20 % (the Poisson spread of 60 admissions would be only ± 5.2 s).
-    assertThat(p.estimate(1_059, 0, 0).low()).isEqualTo(48);
-    assertThat(p.estimate(1_059, 0, 0).high()).isEqualTo(72);
+    assertThat(p.estimate(1_059, 0, ONE_A_SECOND).low()).isEqualTo(48);
+    assertThat(p.estimate(1_059, 0, ONE_A_SECOND).high()).isEqualTo(72);
     // A holder ahead gives up every 100 s on average: (1 / a) ln(1 + a P / R).
-    assertThat(p.estimate(1_059, 0, 0.01).seconds()).isEqualTo((long) Math.ceil(100 * Math.log1p(0.60)));
+    assertThat(p.estimate(1_059, 0, new Plan.Pace(0.01, 1.0, 0, new Plan.Leaving(0, 0, 1.0))).seconds()).isEqualTo((long) Math.ceil(100 * Math.log1p(0.60)));
     // 100 more who arrived after the plan's tallies, before the holder, are ahead too.
-    assertThat(p.estimate(1_059, 100, 0).usersAhead()).isEqualTo(159);
-    assertThat(p.estimate(1_059, 100, 0).seconds()).isEqualTo(160);
+    assertThat(p.estimate(1_059, 100, ONE_A_SECOND).usersAhead()).isEqualTo(159);
+    assertThat(p.estimate(1_059, 100, ONE_A_SECOND).seconds()).isEqualTo(160);
   }
 
   @Test
@@ -84,23 +87,23 @@ class LineDrainTest {
     TreeMap<Long, Long> line = new TreeMap<>(java.util.Map.of(1_000L, 3_000L));
     Tally t = new Tally(1000, 0, 0, 0, 3_000, 60, 0, line, new long[0]);
     Plan p = Plan.compute(config, 1, List.of(t), 0, List.of(t), 0);
-    assertThat(p.estimate(1_000, 0, 0).seconds()).as("without its own second: nobody ahead, its own admission")
+    assertThat(p.estimate(1_000, 0, ONE_A_SECOND).seconds()).as("without its own second: nobody ahead, its own admission")
         .isEqualTo(1);
     long early = Ticket.place(1_000, 0x1000_0000); // a sixteenth of the way through the draw
     long late = Ticket.place(1_000, 0xF000_0000);
     // Of the 2,999 others of its second, a sixteenth and fifteen sixteenths were drawn before
     // (and then its own admission).
-    assertThat(p.estimate(1_000, 0, 0, Ticket.shareOfSecondAhead(early), 0).seconds()).isEqualTo(187 + 1);
-    assertThat(p.estimate(1_000, 0, 0, Ticket.shareOfSecondAhead(late), 0).seconds()).isEqualTo(2_812 + 1);
-    assertThat(p.estimate(1_000, 0, 0, Ticket.shareOfSecondAhead(late), 0).usersAhead())
+    assertThat(p.estimate(1_000, 0, ONE_A_SECOND, Ticket.shareOfSecondAhead(early), 0).seconds()).isEqualTo(187 + 1);
+    assertThat(p.estimate(1_000, 0, ONE_A_SECOND, Ticket.shareOfSecondAhead(late), 0).seconds()).isEqualTo(2_812 + 1);
+    assertThat(p.estimate(1_000, 0, ONE_A_SECOND, Ticket.shareOfSecondAhead(late), 0).usersAhead())
         .as("the number shown counts earlier seconds only: it must never grow").isZero();
     // A second not in the plan's line yet: its share of those who arrived in it so far.
-    assertThat(p.estimate(1_001, 0, 0, Ticket.shareOfSecondAhead(late), 1_000).seconds()).isEqualTo(3_000 + 937 + 1);
+    assertThat(p.estimate(1_001, 0, ONE_A_SECOND, Ticket.shareOfSecondAhead(late), 1_000).seconds()).isEqualTo(3_000 + 937 + 1);
     // Alone in its second: nobody of it ahead, whatever its draw: only its own admission.
     TreeMap<Long, Long> one = new TreeMap<>(java.util.Map.of(1_000L, 1L));
     Tally alone = new Tally(1000, 0, 0, 0, 1, 60, 0, one, new long[0]);
     assertThat(Plan.compute(config, 1, List.of(alone), 0, List.of(alone), 0)
-        .estimate(1_000, 0, 0, Ticket.shareOfSecondAhead(late), 0).seconds()).isEqualTo(1);
+        .estimate(1_000, 0, ONE_A_SECOND, Ticket.shareOfSecondAhead(late), 0).seconds()).isEqualTo(1);
   }
 
   @Test

@@ -105,7 +105,9 @@ class RevokeTest {
     long queuedAt = c.storeClock.millis();
     assertThat(queued.outcome()).isEqualTo(Decision.Outcome.QUEUE);
     assertThat(queued.usersAhead()).isZero();
-    assertThat(queued.waitSeconds()).as("the next plan is at least a second away").isPositive();
+    // Nobody is ahead, but the room is full and nobody has stopped browsing yet: the wait is not
+    // known (see Turnover). Told as a number, it would be at least the second to the next plan.
+    assertThat(queued.waitSeconds()).as("never 0 s: the next plan is at least a second away").isNotZero();
     // A session ends at once: its slot is free for the one in line once the two admissions have
     // left the minute's window.
     assertThat(c.nodes.get(0).revoke(sessions.get(0))).isTrue();

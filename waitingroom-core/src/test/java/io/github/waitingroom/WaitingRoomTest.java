@@ -73,7 +73,11 @@ class WaitingRoomTest {
   }
 
   @Test
-  void estimatesTheWaitAsUsersAheadOverTheAdmissionRateWithARange() {
+  void estimatesTheWaitFromTheLimitsAndTheSessionsRunningOutWithARange() {
+    // Before, 30 visitors who each sent one request: a user stays about a session (60 s), so a
+    // full room of three lets one in every 20 s.
+    cluster.turnOver(30);
+    cluster.advance(Duration.ofSeconds(61));
     for (int i = 0; i < 3; i++) {
       assertThat(room.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
     }
@@ -85,9 +89,21 @@ class WaitingRoomTest {
     cluster.advance(Duration.ofSeconds(2));
     Decision d = room.decide(line.get(3));
     assertThat(d.outcome()).isEqualTo(Decision.Outcome.WAIT);
-    // Three arrived earlier and poll; three were admitted in the last minute: the three and then
-    // its own admission, (3 + 1) / (3/60 s).
     assertThat(d.usersAhead()).isEqualTo(3);
+    // The holders poll; the three admitted users send nothing more. Once their last requests are
+    // more than half a session (30 s) old, their sessions end within the next 30 s or so.
+    for (int poll = 0; poll < 7; poll++) {
+      cluster.advance(Duration.ofSeconds(5));
+      for (int i = 0; i < line.size(); i++) {
+        Decision polled = room.decide(line.get(i));
+        line.set(i, polled.ticket() != null ? polled.ticket() : line.get(i));
+        d = polled;
+      }
+    }
+    assertThat(d.outcome()).isEqualTo(Decision.Outcome.WAIT);
+    // Three ahead and then its own admission: four. The total limit lets three in as the three
+    // leave and the fourth 20 s later (about 50 s); the line's pace, three admissions in the last
+    // minute, is one every 20 s (80 s for four): the later, 80 s.
     assertThat(d.waitSeconds()).isEqualTo(80);
     assertThat(d.waitLowSeconds()).isBetween(1L, 79L);
     assertThat(d.waitHighSeconds()).isGreaterThan(80);
@@ -98,6 +114,8 @@ class WaitingRoomTest {
 
   @Test
   void inASurgeANewcomersWaitIsUnknownUntilAPlanCountedItsArrivalSecond() {
+    cluster.turnOver(30);
+    cluster.advance(Duration.ofSeconds(61));
     for (int i = 0; i < 3; i++) {
       assertThat(room.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
     }
@@ -127,7 +145,8 @@ class WaitingRoomTest {
       }
     }
     // At its next poll the plan of an epoch after that second has taken over: its share of the
-    // other 39 and its own admission, at 20 s each (three admitted in the last minute).
+    // other 39 and its own admission, at 20 s each (three admitted in the last minute; and a user
+    // stays a session, so a full room of three lets one in every 20 s).
     cluster.advance(Duration.ofSeconds(WaitingAnswer.SURGE_REFRESH_SECONDS));
     Decision told = room.decide(Objects.requireNonNull(last).ticket());
     assertThat(told.outcome()).isEqualTo(Decision.Outcome.WAIT);

@@ -392,28 +392,27 @@ public final class Plan {
    *
    * <p>The holder waits for P admissions: of the holders ahead ({@link #usersAhead}, divided by
    * {@link #countsPerHolder}, plus those who arrived too late for the plan's tallies), and then its
-   * own (the first in line still waits for the next slot). Holders leave the line by admission, at
-   * the rate R of the last minute, and by giving up, each at the rate {@code departures} at which
-   * holders of the whole line have lately left it without getting in. So dP/dt = -R - a P, and the
-   * P admissions are done after (1 / a) ln(1 + a P / R) seconds, which is plain P / R when nobody
-   * gives up. The range is meant as the 25th to 75th percentile: the spread of the time to serve P
-   * users arriving as a Poisson stream at rate R (Gamma(P, R): the
-   * mean ± 0.674 sqrt(P) / R), but at least ± {@value #RANGE_SHARE} of the estimate, because rates
-   * change and people give up in bursts (in the simulator the Poisson spread alone held 3 to 23 %
-   * of the real waits, not half).
+   * own (the first in line still waits for the next slot). The {@link Pace} tells when the limits
+   * allow P more admissions: t seconds, or not known. Holders ahead also leave the line by giving
+   * up, each at the rate {@link Pace#giveUps} at which holders of the whole line have lately left
+   * it without getting in; at the pace P / t, dP/dt = -P / t - a P, and the P admissions are done
+   * after (1 / a) ln(1 + a t) seconds, which is plain t when nobody gives up. The range is meant as
+   * the 25th to 75th percentile: the spread of the time to serve P users arriving as a Poisson
+   * stream at that pace (Gamma(P, P / t): the mean ± 0.674 t / sqrt(P)), but at least ± {@value
+   * #RANGE_SHARE} of the estimate, because rates change and people give up in bursts (in the
+   * simulator the Poisson spread alone held 3 to 23 % of the real waits, not half).
    *
    * @param unseenAhead holders ahead who are not in this plan's line yet (they arrived after its
    *     tallies were taken, before this holder), each counted once
-   * @param departures the share of the line's holders who give up per second (0 for none), as
-   *     a node measures it over the plans it applied (see {@code LineDrain})
+   * @param pace how fast the limits let the line move (see {@link #pace})
    */
-  public Estimate estimate(long arrivalSecond, long unseenAhead, double departures) {
-    return estimate(arrivalSecond, unseenAhead, departures, 0, 0);
+  public Estimate estimate(long arrivalSecond, long unseenAhead, Pace pace) {
+    return estimate(arrivalSecond, unseenAhead, pace, 0, 0);
   }
 
   /**
    * The estimated wait of a holder who arrived at the given second and has not been called, as
-   * {@link #estimate(long, long, double)}, waiting also for the holders of its own second who
+   * {@link #estimate(long, long, Pace)}, waiting also for the holders of its own second who
    * come before it: the line serves a second in place order, and the tie-break bits of places
    * are drawn uniformly, so a holder whose bits lie at {@code shareOfOwnSecond} of their range
    * has about that share of its second ahead. In a crowd that is most of the wait of the holders
@@ -425,26 +424,103 @@ public final class Plan {
    *     holder itself is one of them, or one of the line's)
    */
   public Estimate estimate(
-      long arrivalSecond, long unseenAhead, double departures, double shareOfOwnSecond, long ownSecondUnseen) {
+      long arrivalSecond, long unseenAhead, Pace pace, double shareOfOwnSecond, long ownSecondUnseen) {
     double share = Math.max(0, Math.min(1, shareOfOwnSecond));
     long ahead = Math.round(usersAhead(arrivalSecond) / countsPerHolder()) + Math.max(0, unseenAhead);
     // Of the others of its second (itself left out), the share drawn before it.
     double others = room.lineAt(arrivalSecond) / countsPerHolder() + Math.max(0, ownSecondUnseen) - 1;
     long waitFor = ahead + Math.round(share * Math.max(0, others));
-    double rate = room.recentAdmissions() / 60.0;
-    if (rate <= 0) {
+    // The holder waits for the admissions of everyone ahead of it and then for its own: the first
+    // in line of a full room still waits for the next user to leave.
+    long admissions = waitFor + 1;
+    double t = pace.secondsFor(admissions);
+    if (t < 0) {
       return new Estimate(ahead, -1, -1, -1);
     }
-    // The holder waits for the admissions of everyone ahead of it and then for its own: the first
-    // in line still waits for the next slot to free (the next admission, about 1 / R away).
-    long admissions = waitFor + 1;
-    double mean = departures > 0 ? Math.log1p(departures * admissions / rate) / departures : admissions / rate;
-    double spread = Math.max(0.674 * Math.sqrt(admissions) / rate, RANGE_SHARE * mean);
+    double giveUps = pace.giveUps();
+    double mean = giveUps > 0 ? Math.log1p(giveUps * t) / giveUps : t;
+    double spread = Math.max(0.674 * t / Math.sqrt(admissions), RANGE_SHARE * mean);
     return new Estimate(
         ahead,
         (long) Math.ceil(mean),
         (long) Math.max(0, Math.floor(mean - spread)),
         (long) Math.ceil(mean + spread));
+  }
+
+  /**
+   * How fast the line moves from this plan on, under {@code config} (the limits in force). Two
+   * bounds; the wait for P admissions is the later of the two:
+   *
+   * <ul>
+   *   <li><b>the line's pace</b>: the admissions of the last minute (holders who come late for
+   *       their slot are in it), or the per-minute limit's when nobody was admitted;
+   *   <li><b>room to let them in</b>: the total limit's free room now (the limit less the active
+   *       users and the slots the nodes still hold for new arrivals, who come after everyone
+   *       waiting), and then one admission for each user who leaves ({@code leaving}).
+   * </ul>
+   *
+   * @param giveUps the share of the line's holders who give up per second (0 for none), as a node
+   *     measures it over the plans it applied
+   * @param leaving how users leave the room, as the node learnt it from its users
+   */
+  public Pace pace(RoomConfig config, double giveUps, Leaving leaving) {
+    long perMinute = room.recentAdmissions() > 0 ? room.recentAdmissions() : config.newUsersPerMinute();
+    return new Pace(
+        giveUps, perMinute / 60.0, config.totalActiveUsers() - room.activeUsers() - room.outstandingNew(), leaving);
+  }
+
+  /**
+   * How users leave the room: soon, those who already stopped; later, at the pace of a full room.
+   *
+   * @param soon users who stopped and whose sessions end within {@code withinSeconds}
+   * @param withinSeconds the horizon of {@code soon}
+   * @param perSecond how many users a second leave the room when it is full at its limit; 0 or
+   *     less while not known
+   */
+  public record Leaving(long soon, long withinSeconds, double perSecond) {
+    /** Nobody known to leave, at no known pace. */
+    public static final Leaving UNKNOWN = new Leaving(0, 0, 0);
+
+    /**
+     * Seconds until {@code n} users have left: the first {@code soon} spread evenly over {@code
+     * withinSeconds}, the rest at {@code perSecond} after them; -1 when not known.
+     */
+    public double secondsFor(long n) {
+      if (n <= soon && soon > 0) {
+        return (double) n * withinSeconds / soon;
+      }
+      if (!(perSecond > 0)) {
+        return -1;
+      }
+      return soon > 0 ? withinSeconds + (n - soon) / perSecond : n / perSecond;
+    }
+  }
+
+  /**
+   * How fast the line moves: what {@link #estimate} divides by (see {@link #pace}).
+   *
+   * @param giveUps the share of the line's holders who give up per second
+   * @param perSecond the line's pace: admissions per second
+   * @param byActive admissions the total limit allows before anyone leaves (may be negative)
+   * @param leaving how users leave: the total limit's pace once {@code byActive} is used
+   */
+  public record Pace(double giveUps, double perSecond, long byActive, Leaving leaving) {
+    /**
+     * Seconds until {@code n} more admissions: the later of the line's pace and the room to let
+     * them in, or -1 when the total limit must wait for users to leave and when they leave is not
+     * known yet.
+     */
+    public double secondsFor(long n) {
+      double t = n / perSecond;
+      if (n > byActive) {
+        double left = leaving.secondsFor(n - Math.max(0, byActive));
+        if (left < 0) {
+          return -1;
+        }
+        t = Math.max(t, left);
+      }
+      return t;
+    }
   }
 
   /** The least half-width of the range shown around a wait estimate, as a share of it. */

@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Test;
 
 /** The plan is a pure function: its grants never exceed the free slots and follow the line. */
 class PlanProperties {
+  /** A full room whose per-minute limit is spent and one user leaves a second: one admission a second. */
+  private static final Plan.Pace ONE_A_SECOND = new Plan.Pace(0, 1.0, 0, new Plan.Leaving(0, 0, 1.0));
+
   private static RoomConfig config(int total, int perMinute) {
     return RoomConfig.builder("plan").totalActiveUsers(total).newUsersPerMinute(perMinute)
         .sessionDuration(Duration.ofMinutes(5)).build();
@@ -250,13 +253,13 @@ class PlanProperties {
 
     assertThat(twice.usersAhead(1059)).isEqualTo(2 * single.usersAhead(1059)).isEqualTo(118);
     // 59 ahead and the holder's own admission, at one a second.
-    assertThat(single.estimate(1059, 0, 0).seconds()).isEqualTo(60);
-    assertThat(twice.estimate(1059, 0, 0).seconds()).as("the double count taken out").isEqualTo(60);
-    assertThat(twice.estimate(1059, 0, 0).usersAhead()).as("and from the people ahead shown").isEqualTo(59);
+    assertThat(single.estimate(1059, 0, ONE_A_SECOND).seconds()).isEqualTo(60);
+    assertThat(twice.estimate(1059, 0, ONE_A_SECOND).seconds()).as("the double count taken out").isEqualTo(60);
+    assertThat(twice.estimate(1059, 0, ONE_A_SECOND).usersAhead()).as("and from the people ahead shown").isEqualTo(59);
     // A line whose last minute holds fewer counts than arrivals (some gave up or got in) is taken
     // as counted once.
     Tally fewer = new Tally(100, 0, 0, 0, 60, 60, 120, line, new long[0]);
-    assertThat(Plan.compute(config, 1, List.of(fewer), 0, List.of(fewer), 0).estimate(1059, 0, 0).seconds())
+    assertThat(Plan.compute(config, 1, List.of(fewer), 0, List.of(fewer), 0).estimate(1059, 0, ONE_A_SECOND).seconds())
         .isEqualTo(60);
   }
 

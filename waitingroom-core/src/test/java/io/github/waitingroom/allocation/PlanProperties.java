@@ -270,7 +270,7 @@ class PlanProperties {
       @ForAll long seed) {
     long total = java.util.Arrays.stream(weights).sum();
     long take = Math.min(amount, total);
-    long[] shares = Plan.systematic(amount, weights, seed);
+    long[] shares = PlanMaker.systematic(amount, weights, seed);
     org.assertj.core.api.Assertions.assertThat(java.util.Arrays.stream(shares).sum()).isEqualTo(take);
     for (int i = 0; i < weights.length; i++) {
       double exact = total == 0 ? 0 : (double) weights[i] * take / total;

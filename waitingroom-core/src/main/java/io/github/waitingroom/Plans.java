@@ -1,5 +1,6 @@
 package io.github.waitingroom;
 
+import io.github.waitingroom.allocation.Pace;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.SlotAllocator;
 import io.github.waitingroom.coordinator.Coordinator;
@@ -138,7 +139,7 @@ final class Plans {
   }
 
   /** How fast the line moves from {@code plan} on, under {@code config} (see {@link Plan#pace}). */
-  Plan.Pace pace(Plan plan, RoomConfig config) {
+  Pace pace(Plan plan, RoomConfig config) {
     return plan.pace(config, drain.departures(), turnover.leaving());
   }
 

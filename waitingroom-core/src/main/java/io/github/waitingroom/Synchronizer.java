@@ -1,5 +1,6 @@
 package io.github.waitingroom;
 
+import io.github.waitingroom.allocation.Pace;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.SlotAllocator;
 import io.github.waitingroom.allocation.Tally;
@@ -352,7 +353,7 @@ final class Synchronizer {
   }
 
   /** How fast the line moves from {@code plan} on, under {@code config} (see {@link Plan#pace}). */
-  Plan.Pace pace(Plan plan, RoomConfig config) {
+  Pace pace(Plan plan, RoomConfig config) {
     return plans.pace(plan, config);
   }
 

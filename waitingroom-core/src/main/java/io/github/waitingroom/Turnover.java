@@ -1,5 +1,6 @@
 package io.github.waitingroom;
 
+import io.github.waitingroom.allocation.Pace;
 import io.github.waitingroom.allocation.Plan;
 
 /**
@@ -43,7 +44,7 @@ final class Turnover {
    */
   static final long MIN_STOPPED = Math.round(1 / (Plan.RANGE_SHARE * Plan.RANGE_SHARE));
 
-  private volatile Plan.Leaving leaving = Plan.Leaving.UNKNOWN;
+  private volatile Pace.Leaving leaving = Pace.Leaving.UNKNOWN;
 
   /** Notes what the node saw by {@code now} under {@code config}, with the room's active users as its plan counts them. */
   void note(NodeState state, RoomConfig config, long roomActive, long now) {
@@ -53,11 +54,11 @@ final class Turnover {
     double perSecond = b.stopped() < MIN_STOPPED ? 0 : config.totalActiveUsers() / ((double) b.browsedSeconds() / b.stopped() + session);
     // The idle users this node counts stand for the room's in the share of the active users it counts.
     long soon = b.active() == 0 ? 0 : Math.round((double) b.idle() * roomActive / b.active());
-    leaving = new Plan.Leaving(soon, Math.max(1, session - idleAfter), perSecond);
+    leaving = new Pace.Leaving(soon, Math.max(1, session - idleAfter), perSecond);
   }
 
   /** How users leave the room, as this node learnt it. */
-  Plan.Leaving leaving() {
+  Pace.Leaving leaving() {
     return leaving;
   }
 }

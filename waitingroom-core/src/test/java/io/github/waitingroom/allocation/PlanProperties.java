@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /** The plan is a pure function: its grants never exceed the free slots and follow the line. */
 class PlanProperties {
   /** A full room whose per-minute limit is spent and one user leaves a second: one admission a second. */
-  private static final Plan.Pace ONE_A_SECOND = new Plan.Pace(0, 1.0, 0, new Plan.Leaving(0, 0, 1.0));
+  private static final Pace ONE_A_SECOND = new Pace(0, 1.0, 0, new Pace.Leaving(0, 0, 1.0));
 
   private static RoomConfig config(int total, int perMinute) {
     return RoomConfig.builder("plan").totalActiveUsers(total).newUsersPerMinute(perMinute)
@@ -270,7 +270,7 @@ class PlanProperties {
       @ForAll long seed) {
     long total = java.util.Arrays.stream(weights).sum();
     long take = Math.min(amount, total);
-    long[] shares = Plan.systematic(amount, weights, seed);
+    long[] shares = PlanMaker.systematic(amount, weights, seed);
     org.assertj.core.api.Assertions.assertThat(java.util.Arrays.stream(shares).sum()).isEqualTo(take);
     for (int i = 0; i < weights.length; i++) {
       double exact = total == 0 ? 0 : (double) weights[i] * take / total;

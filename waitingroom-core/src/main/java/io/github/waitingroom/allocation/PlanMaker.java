@@ -1,0 +1,277 @@
+package io.github.waitingroom.allocation;
+
+import io.github.waitingroom.RoomConfig;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Computes a {@link Plan} from the settled tallies of an epoch, by the rules of its class comment:
+ * the free slots, the cutoff over the line, and the splits of slots among data centers and nodes
+ * (remainders in rotation, draws by systematic sampling, slots for new arrivals reshared without
+ * taking back more than a node can give back). Integer arithmetic only, so every node computes
+ * the same plan.
+ */
+final class PlanMaker {
+  private PlanMaker() {}
+
+  /** See {@link Plan#compute(RoomConfig, boolean, long, long, List, int, List, int)}. */
+  static Plan compute(RoomConfig config, boolean admitting, long drawSecond, long epoch,
+      List<Tally> dataCenters, int myDataCenter, List<Tally> nodes, int me) {
+    Objects.requireNonNull(config, "config");
+    if (myDataCenter < 0 || myDataCenter >= dataCenters.size() || me < 0 || me >= nodes.size()) {
+      throw new IllegalArgumentException(
+          "data center " + myDataCenter + " of " + dataCenters.size() + ", node " + me + " of "
+              + nodes.size() + " is not a valid position");
+    }
+    // The room's line counts each holder once, however many nodes it polled lately.
+    Tally room = Tally.sum(dataCenters).distinct();
+    long free = admitting ? freeSlots(config, room) : 0;
+
+    long remaining = free;
+    long cutoff = Long.MIN_VALUE;
+    long partial = Long.MIN_VALUE;
+    for (Map.Entry<Long, Long> e : room.line().entrySet()) {
+      if (e.getValue() <= remaining) {
+        remaining -= e.getValue();
+        cutoff = e.getKey();
+      } else {
+        partial = remaining > 0 ? e.getKey() : Long.MIN_VALUE;
+        break;
+      }
+    }
+    boolean lineServed = room.line().isEmpty() || cutoff == room.line().lastKey();
+    Tally mine = nodes.get(me);
+    long line = mine.reserved();
+    for (long n : mine.line().headMap(cutoff, true).values()) {
+      line += n;
+    }
+    long partialGrant = 0;
+    long partialFirst = 0;
+    if (partial != Long.MIN_VALUE) {
+      boolean draw = partial == drawSecond;
+      long[] dcHold = new long[dataCenters.size()];
+      for (int d = 0; d < dcHold.length; d++) {
+        dcHold[d] = dataCenters.get(d).lineAt(partial) - dataCenters.get(d).sharedAt(partial);
+      }
+      long dcPartial = draw
+          ? systematic(remaining, dcHold, epoch * 2)[myDataCenter]
+          : split(remaining, dcHold, dcHold, epoch, null)[myDataCenter];
+      long[] nodeHold = new long[nodes.size()];
+      for (int n = 0; n < nodeHold.length; n++) {
+        nodeHold[n] = nodes.get(n).lineAt(partial);
+      }
+      partialGrant = draw
+          ? systematic(dcPartial, nodeHold, epoch * 2 + 1)[me]
+          : split(dcPartial, nodeHold, nodeHold, epoch, null)[me];
+      // Whoever of the first holders of this node's line, as many as the data center has slots
+      // for, polls here first (the node's line holds some of the data center's holders, and a
+      // node's first ones are near the data center's first); half an epoch after the plan takes
+      // over, more of them (see Grant#partialOpen). Of a lottery's draw, whose ranks are places,
+      // only as many as the node has slots for.
+      partialFirst = draw ? partialGrant : dcPartial;
+    }
+    long newGrant = 0;
+    if (lineServed && admitting) {
+      // Slots for new arrivals: what the nodes still had for them plus what the line left, shared
+      // out afresh by recent arrivals, without taking back more than a node can give back.
+      long[] dcWeights = new long[dataCenters.size()];
+      long[] dcHeld = new long[dataCenters.size()];
+      for (int d = 0; d < dcWeights.length; d++) {
+        dcWeights[d] = newArrivalWeight(dataCenters.get(d));
+        dcHeld[d] = dataCenters.get(d).outstandingNew();
+      }
+      // Never more than the limits leave beyond the line's outstanding slots: when they leave less
+      // than everything outstanding (limits lowered, or more users counted active than the grants
+      // let in), the excess comes off the slots for new arrivals, which are counts a plan may take
+      // back, rather than being handed out again at every plan.
+      long pool = Math.max(0, remaining + room.outstandingNew() - excess(config, room));
+      long dcPart = reshare(pool, dcWeights, dcHeld, epoch)[myDataCenter];
+      long[] nodeWeights = new long[nodes.size()];
+      long[] nodeHeld = new long[nodes.size()];
+      for (int n = 0; n < nodeWeights.length; n++) {
+        nodeWeights[n] = newArrivalWeight(nodes.get(n));
+        nodeHeld[n] = nodes.get(n).outstandingNew();
+      }
+      newGrant = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
+    }
+    return new Plan(
+        epoch, free, room.activeUsers(), cutoff, partial, line, partialGrant, partialFirst, newGrant, lineServed, room);
+  }
+
+  /** A publisher's weight in the split of slots for new arrivals (see {@link Plan#ARRIVALS_PER_NODE}). */
+  private static long newArrivalWeight(Tally t) {
+    return t.arrivals() + Plan.ARRIVALS_PER_NODE * t.nodes();
+  }
+
+  /** See {@link Plan#freeSlots(RoomConfig, Tally)}. */
+  static long freeSlots(RoomConfig config, Tally room) {
+    return Math.max(0, headroom(config, room) - room.outstanding());
+  }
+
+  /** What the limits leave beyond the active users and the admissions of the last minute. */
+  private static long headroom(RoomConfig config, Tally room) {
+    long byActive = config.totalActiveUsers() - room.activeUsers();
+    long byRate = config.newUsersPerMinute() - room.recentAdmissions();
+    return Math.min(byActive, byRate);
+  }
+
+  /**
+   * How many more slots the nodes may still use under their last grants than the limits leave
+   * (see {@link #headroom}), or 0. A plan's grants leave at most the headroom outstanding, and an
+   * admission since takes one slot off the outstanding and one off the headroom, so this stays 0
+   * while the limits stay; lowered limits (or users counted active who took no slot of this room's
+   * grants) make it positive, and the plan takes it back from the slots for new arrivals.
+   */
+  private static long excess(RoomConfig config, Tally room) {
+    return Math.max(0, room.outstanding() - headroom(config, room));
+  }
+
+  /**
+   * Shares {@code pool} slots out afresh by {@code weights} among holders that still hold {@code
+   * held} slots each. A holder keeps its held slots until the new shares take over, so one that
+   * should get less than it holds gets its fair share (and gives the rest back when it switches),
+   * and the others grow only into what is free beyond everything held: whatever each one does
+   * until it switches, the holders together never have more than {@code max(pool, sum of held)}.
+   */
+  static long[] reshare(long pool, long[] weights, long[] held, long rotation) {
+    // The remainders of the split (fewer slots than shares) go first to holders that still hold
+    // that many: taking one from its holder to give it to another in turn would leave it idle for
+    // a plan (the holder gives it back at this plan, the other can take it only at the next, when
+    // it is another's turn), so with two nodes a spare slot would sit with one of them in every
+    // other plan and never reach the other.
+    long[] fair = split(pool, weights, null, rotation, held);
+    long heldSum = 0;
+    long[] want = new long[fair.length];
+    for (int i = 0; i < fair.length; i++) {
+      heldSum += held[i];
+      want[i] = Math.max(0, fair[i] - held[i]);
+    }
+    // What nobody holds goes to the holders that want more, by how much they want, each slot to
+    // one of them (in rotation when there are fewer slots than wanters): rounding each share down
+    // would leave slots unplanned whenever many want one or two.
+    long[] grow = split(Math.max(0, pool - heldSum), want, want, rotation, null);
+    long[] out = new long[fair.length];
+    for (int i = 0; i < fair.length; i++) {
+      out[i] = Math.min(fair[i], held[i]) + grow[i];
+    }
+    return out;
+  }
+
+  /**
+   * {@link Plan#split(long, long[], long[], long)}, handing the remainders first (in rotation) to the
+   * shares that have been given less than they {@code prefer}, then to the others in rotation.
+   *
+   * @param prefer how many each share would rather keep, or {@code null} for plain rotation
+   */
+  static long[] split(long amount, long[] weights, long @Nullable [] caps, long rotation, long @Nullable [] prefer) {
+    int k = weights.length;
+    long[] parts = new long[k];
+    long remaining = amount;
+    boolean[] open = new boolean[k];
+    int openCount = 0;
+    for (int i = 0; i < k; i++) {
+      open[i] = caps == null || caps[i] > 0;
+      openCount += open[i] ? 1 : 0;
+    }
+    while (remaining > 0 && openCount > 0) {
+      long totalWeight = 0;
+      for (int i = 0; i < k; i++) {
+        totalWeight += open[i] ? weights[i] : 0;
+      }
+      long given = 0;
+      for (int i = 0; i < k; i++) {
+        if (!open[i]) {
+          continue;
+        }
+        long quota =
+            totalWeight > 0
+                ? mulDiv(remaining, weights[i], totalWeight)
+                : remaining / openCount;
+        long room = caps == null ? Long.MAX_VALUE : caps[i] - parts[i];
+        long take = Math.min(quota, room);
+        parts[i] += take;
+        given += take;
+      }
+      if (given == 0) {
+        // Fewer slots than open shares: hand them out one each, in rotation (first to the shares
+        // that would rather keep more, if any).
+        boolean[] got = new boolean[k];
+        for (int pass = prefer == null ? 1 : 0; pass < 2; pass++) {
+          for (int j = 0; j < k && given < remaining; j++) {
+            int i = (int) Math.floorMod(rotation + j, (long) k);
+            if (open[i] && !got[i] && (caps == null || parts[i] < caps[i])
+                && (pass == 1 || parts[i] < Objects.requireNonNull(prefer)[i])) {
+              parts[i]++;
+              got[i] = true;
+              given++;
+            }
+          }
+        }
+      }
+      remaining -= given;
+      for (int i = 0; i < k; i++) {
+        if (open[i] && caps != null && parts[i] >= caps[i]) {
+          open[i] = false;
+          openCount--;
+        }
+      }
+    }
+    return parts;
+  }
+
+  /**
+   * Splits {@code amount} (at most the sum of {@code weights}) in proportion to {@code weights} by
+   * systematic sampling: share {@code i} gets {@code floor((W_i * amount + u) / W) - floor((W_(i-1) *
+   * amount + u) / W)}, with {@code W_i} the weights up to {@code i}, {@code W} their sum and one
+   * offset {@code u} in {@code [0, W)} drawn from {@code seed}. Each share is its exact proportion
+   * rounded up or down, never more than its weight, and in expectation over {@code u} exactly its
+   * proportion; the shares sum to {@code amount}.
+   */
+  static long[] systematic(long amount, long[] weights, long seed) {
+    long total = 0;
+    for (long w : weights) {
+      total += Math.max(0, w);
+    }
+    long[] out = new long[weights.length];
+    if (total == 0) {
+      return out;
+    }
+    long take = Math.min(amount, total);
+    long u = Math.floorMod(mix(seed), total);
+    long cumulative = 0;
+    long before = 0;
+    for (int i = 0; i < weights.length; i++) {
+      cumulative += Math.max(0, weights[i]);
+      long upTo = floorDivSum(cumulative, take, u, total);
+      out[i] = upTo - before;
+      before = upTo;
+    }
+    return out;
+  }
+
+  /** {@code floor((a * b + u) / c)} without overflow, for {@code 0 <= u < c}. */
+  private static long floorDivSum(long a, long b, long u, long c) {
+    return java.math.BigInteger.valueOf(a).multiply(java.math.BigInteger.valueOf(b)).add(java.math.BigInteger.valueOf(u))
+        .divide(java.math.BigInteger.valueOf(c)).longValueExact();
+  }
+
+  /** A well-mixed 64-bit value of {@code x} (SplitMix64's finalizer). */
+  private static long mix(long x) {
+    long z = x + 0x9E3779B97F4A7C15L;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+
+  /** {@code a * b / c} rounded down, exact for any non-negative longs whose result fits a long. */
+  private static long mulDiv(long a, long b, long c) {
+    long high = Math.multiplyHigh(a, b);
+    if (high == 0 && a * b >= 0) {
+      return a * b / c;
+    }
+    return java.math.BigInteger.valueOf(a).multiply(java.math.BigInteger.valueOf(b))
+        .divide(java.math.BigInteger.valueOf(c)).longValueExact();
+  }
+}

@@ -41,6 +41,9 @@ final class WaitEstimates {
     Tally room = plan.room();
     long perMinute = room.recentAdmissions() > 0 ? room.recentAdmissions() : config.newUsersPerMinute();
     return new Pace(
-        giveUps, perMinute / 60.0, config.totalActiveUsers() - room.activeUsers() - room.outstandingNew(), leaving);
+        giveUps,
+        perMinute / 60.0,
+        config.totalActiveUsers() - room.activeUsers() - room.outstandingNew() - plan.newArrivalGrant(),
+        leaving);
   }
 }

@@ -42,11 +42,14 @@ class PaceTest {
     TreeMap<Long, Long> line = new TreeMap<>();
     line.put(1_000L, 5L);
     // 30 admitted in the last minute (holders came late for their slots), 40 active: room for 60
-    // more, less 10 slots the nodes hold for new arrivals.
+    // more, less 10 slots the nodes hold for new arrivals and those this plan gives this node for
+    // them (the line of 5 is served, so the rest of the free slots go to newcomers).
     Tally t = new Tally(40, 0, 10, 0, 5, 30, 0, line, new long[0]);
-    Pace pace = Plan.compute(config, 1, List.of(t), 0, List.of(t), 0).pace(config, 0, UNKNOWN);
+    Plan plan = Plan.compute(config, 1, List.of(t), 0, List.of(t), 0);
+    Pace pace = plan.pace(config, 0, UNKNOWN);
     assertThat(pace.perSecond()).isEqualTo(0.5);
-    assertThat(pace.byActive()).isEqualTo(50);
+    assertThat(plan.newArrivalGrant()).isPositive();
+    assertThat(pace.byActive()).isEqualTo(50 - plan.newArrivalGrant());
     Tally none = new Tally(40, 0, 0, 0, 5, 0, 0, line, new long[0]);
     assertThat(Plan.compute(config, 1, List.of(none), 0, List.of(none), 0).pace(config, 0, UNKNOWN).perSecond())
         .as("nobody admitted in the last minute: the per-minute limit").isEqualTo(1.0);

@@ -81,6 +81,32 @@ class WaitingPageLanguagesBrowserTest {
 
   /** A full room (someone else holds its only slot) behind a filter with the given page. */
   private TestServer fullRoom(PageStyle style) throws Exception {
+    TestServer s = room(style);
+    assertThat(new Visitor(s).get("/").body()).startsWith("app:");
+    return s;
+  }
+
+  /**
+   * Lets 25 visitors into each room, one at a time, who send nothing more, until every one of their
+   * sessions has ended: a room learns from its users how long users stay, and tells a wait that
+   * needs someone to leave only once 25 have (see the core's {@code Turnover}).
+   */
+  private void turnOver(WaitingRoom... rooms) {
+    for (int visitor = 0; visitor < 25; visitor++) {
+      for (WaitingRoom r : rooms) {
+        assertThat(r.decide(null).outcome()).as("visitor %d", visitor).isEqualTo(io.github.waitingroom.Decision.Outcome.ADMIT);
+      }
+      // The session (60 s) and the minute's one admission pass; the room syncs four times a second.
+      for (int quarter = 0; quarter < 4 * 62; quarter++) {
+        clock.advance(Duration.ofMillis(250));
+        for (WaitingRoom r : rooms) {
+          r.sync();
+        }
+      }
+    }
+  }
+
+  private TestServer room(PageStyle style) throws Exception {
     RoomConfig config =
         RoomConfig.builder("shop")
             .totalActiveUsers(1)
@@ -101,7 +127,6 @@ class WaitingPageLanguagesBrowserTest {
                 .logoUrl("/static/logo.svg")
                 .build());
     servers.add(s);
-    assertThat(new Visitor(s).get("/").body()).startsWith("app:");
     return s;
   }
 
@@ -225,10 +250,13 @@ class WaitingPageLanguagesBrowserTest {
    */
   @Test
   void screenshotsOfALineWithAKnownWait(@TempDir Path profile) throws Exception {
-    TestServer s = fullRoom(PageStyle.PLAIN);
-    TestServer branded = fullRoom(PageStyle.BRANDED);
+    TestServer s = room(PageStyle.PLAIN);
+    TestServer branded = room(PageStyle.BRANDED);
     WaitingRoom plainRoom = rooms.get(0);
     WaitingRoom brandedRoom = rooms.get(1);
+    turnOver(plainRoom, brandedRoom);
+    assertThat(new Visitor(s).get("/").body()).startsWith("app:");
+    assertThat(new Visitor(branded).get("/").body()).startsWith("app:");
     List<Visitor> line = new ArrayList<>();
     List<Visitor> brandedLine = new ArrayList<>();
     for (int i = 0; i < 40; i++) {

@@ -349,11 +349,11 @@ final class NodeState {
    * Called by the sync thread.
    */
   Turnover.Browsing browsing(long now, long idleSeconds) {
-    long idle = active.sumFrom(config.firstActiveSlice(now))
-        - active.sumFrom(config.firstActiveSlice(now + config.sessionSeconds() - idleSeconds));
-    long active = activeUsers(now);
-    idle = Math.max(0, Math.min(idle, active));
-    return new Turnover.Browsing(sessionsEnded + idle, idle, active, browsed.sum());
+    long counted = active.sumFrom(config.firstActiveSlice(now));
+    long users = Math.max(0, counted);
+    long idle = counted - active.sumFrom(config.firstActiveSlice(now + config.sessionSeconds() - idleSeconds));
+    idle = Math.max(0, Math.min(idle, users));
+    return new Turnover.Browsing(sessionsEnded + idle, idle, users, browsed.sum());
   }
 
   /**

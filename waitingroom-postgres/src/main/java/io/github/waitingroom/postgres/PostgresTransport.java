@@ -211,6 +211,11 @@ public final class PostgresTransport implements Transport {
     }
   }
 
+  /** For tests: the next exchange sweeps. */
+  void sweepAtNextExchange() {
+    nextSweep = System.nanoTime();
+  }
+
   private IOException failure(String what, SQLException e) {
     return new IOException(this + ": " + what + ": " + e.getMessage()
         + (e.getSQLState() != null ? " (SQL state " + e.getSQLState() + ")" : ""), e);

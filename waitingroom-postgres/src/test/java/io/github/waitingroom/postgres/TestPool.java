@@ -17,7 +17,7 @@ import javax.sql.DataSource;
  * PostgreSQL backend process) at every exchange, as an application's pool would not. No limit,
  * no validation beyond dropping a connection that was closed or broken.
  */
-final class TestPool implements DataSource, AutoCloseable {
+class TestPool implements DataSource, AutoCloseable {
   private final DataSource physical;
   private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
 

@@ -11,10 +11,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * The exchange as one SQL statement: its role is to turn one {@link Transport#exchange} into one
@@ -39,6 +40,9 @@ final class ExchangeStatement {
   private static final int CACHED = 8;
 
   private static final String PUBLICATION_ROW = "(CAST(? AS text), CAST(? AS text), CAST(? AS bytea))";
+
+  private static final Comparator<List<String>> ROW_ORDER =
+      Comparator.<List<String>, String>comparing(k -> k.get(0)).thenComparing(k -> k.get(1));
 
   private final String template;
   private final String sweep;
@@ -85,8 +89,10 @@ final class ExchangeStatement {
   Map<String, Map<String, byte[]>> exchange(
       Connection c, String roomId, List<Publication> publications, long retentionMillis, int timeoutSeconds)
       throws SQLException {
-    // At most one value per (scope, publisher): ON CONFLICT may not touch a row twice.
-    Map<List<String>, Publication> unique = new LinkedHashMap<>();
+    // At most one value per (scope, publisher): ON CONFLICT may not touch a row twice. In one
+    // order on every node, so that nodes writing the same row (a data center's sum) lock their
+    // rows in the same order and never wait for each other in a cycle.
+    Map<List<String>, Publication> unique = new TreeMap<>(ROW_ORDER);
     for (Publication p : publications) {
       Objects.requireNonNull(p, "publication");
       unique.put(List.of(p.scope(), p.publisher()), p);

@@ -57,7 +57,9 @@ import org.slf4j.LoggerFactory;
  * Values of rooms and scopes that nobody names any more are deleted by a sweep that each transport
  * runs once a minute after an exchange (at most 1,000 rows a time), so no cron job is needed. Both
  * deletions skip rows another node holds ({@code FOR UPDATE SKIP LOCKED}) and happen after the
- * statement's own writes, so two nodes never wait for each other in a cycle. A value longer than
+ * statement's own writes, and every node writes its rows in one order (by scope, then publisher),
+ * so two nodes never wait for each other in a cycle: the nodes of a data center, which all write
+ * its sum, take turns on that one row. A value longer than
  * {@link io.github.waitingroom.coordinator.ReportSeal#MAX_SEALED_BYTES}, or under a name longer
  * than 256 bytes, is not a node's (anyone else who can write to the table may have put it there):
  * it is deleted without being read, as the Redis transport does.

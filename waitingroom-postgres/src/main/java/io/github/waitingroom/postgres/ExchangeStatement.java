@@ -10,8 +10,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -46,13 +46,14 @@ final class ExchangeStatement {
 
   private final String template;
   private final String sweep;
-  private final String[] cached = new String[CACHED + 1];
+  /** The statements for 1 to {@link #CACHED} publications, at index n - 1. */
+  private final List<String> cached = new ArrayList<>(CACHED);
 
   ExchangeStatement(TableName table) {
     this.template = limits(Schema.named(Schema.load("exchange.sql"), table));
     this.sweep = limits(Schema.named(Schema.load("sweep.sql"), table));
     for (int n = 1; n <= CACHED; n++) {
-      cached[n] = sql(n);
+      cached.add(write(n));
     }
   }
 
@@ -63,9 +64,10 @@ final class ExchangeStatement {
 
   /** {@return the statement for {@code publications} publications} */
   String sql(int publications) {
-    if (publications <= CACHED && cached[publications] != null) {
-      return cached[publications];
-    }
+    return publications >= 1 && publications <= CACHED ? cached.get(publications - 1) : write(publications);
+  }
+
+  private String write(int publications) {
     StringBuilder rows = new StringBuilder();
     for (int i = 0; i < publications; i++) {
       rows.append(i == 0 ? "" : ",\n    ").append(PUBLICATION_ROW);

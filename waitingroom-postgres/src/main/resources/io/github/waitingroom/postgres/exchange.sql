@@ -2,7 +2,8 @@ WITH clock AS MATERIALIZED (
   SELECT clock_timestamp() AS now
 ),
 arg AS MATERIALIZED (
-  SELECT CAST(? AS text) AS room, CAST(? AS bigint) AS retention_ms
+  SELECT CAST(? AS text) AS room, CAST(? AS bigint) AS retention_ms,
+         set_config('synchronous_commit', 'off', true) AS synchronous_commit
 ),
 pub (scope, publisher, payload) AS MATERIALIZED (
   VALUES {{publications}}

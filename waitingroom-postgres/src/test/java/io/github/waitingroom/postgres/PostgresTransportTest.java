@@ -178,6 +178,27 @@ class PostgresTransportTest {
     assertThat(count("SELECT count(*) FROM " + table)).isOne();
   }
 
+  /**
+   * The exchange commits without waiting for the disk (synchronous_commit off for its own
+   * transaction), and the pooled connection goes back to the application as it was.
+   */
+  @Test
+  void theExchangeLeavesThePooledConnectionAsItFoundIt() throws Exception {
+    String table = schema + ".pooled_values";
+    try (TestPool pool = new TestPool(dataSource)) {
+      PostgresTransport t = PostgresTransport.builder(pool).table(table).build();
+      t.exchange("shop", pub("global", "eu", "r"), MINUTE);
+      t.exchange("shop", pub("global", "eu", "r"), MINUTE);
+      try (Connection c = pool.getConnection();
+          PreparedStatement s = c.prepareStatement("SHOW synchronous_commit");
+          ResultSet r = s.executeQuery()) {
+        r.next();
+        assertThat(r.getString(1)).isEqualTo("on");
+        assertThat(c.getAutoCommit()).isTrue();
+      }
+    }
+  }
+
   @Test
   void onConnectionsWithoutAutoCommitEachExchangeCommits() throws Exception {
     String table = schema + ".tx_values";

@@ -4,9 +4,11 @@ import io.github.waitingroom.coordinator.Transport;
 import io.github.waitingroom.postgres.PostgresTransport;
 import io.github.waitingroom.redis.RedisTransport;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -292,7 +294,7 @@ public final class StoreLoadBench {
 
     @Override
     public PrintWriter getLogWriter() {
-      return new PrintWriter(System.err);
+      return new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
     }
 
     @Override

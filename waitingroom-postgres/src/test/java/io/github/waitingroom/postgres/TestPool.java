@@ -1,8 +1,10 @@
 package io.github.waitingroom.postgres;
 
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
@@ -84,7 +86,7 @@ class TestPool implements DataSource, AutoCloseable {
 
   @Override
   public PrintWriter getLogWriter() {
-    return new PrintWriter(System.err);
+    return new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
   }
 
   @Override

@@ -57,17 +57,18 @@ import org.slf4j.LoggerFactory;
  * It commits without waiting for the write-ahead log to reach the disk ({@code
  * synchronous_commit} off, set for that transaction only): every node writes its values again at
  * every sync, so a crash of the database loses nothing that is not written again within a quarter
- * epoch, and an exchange holds the row it shares with its data center's other nodes (their sum)
- * for about a millisecond instead of a disk flush.
- * Values of rooms and scopes that nobody names any more are deleted by a sweep that each transport
- * runs once a minute after an exchange (at most 1,000 rows a time), so no cron job is needed. Both
- * deletions skip rows another node holds ({@code FOR UPDATE SKIP LOCKED}) and happen after the
- * statement's own writes, and every node writes its rows in one order (by scope, then publisher),
- * so two nodes never wait for each other in a cycle: the nodes of a data center, which all write
- * its sum, take turns on that one row. A value longer than
- * {@link io.github.waitingroom.coordinator.ReportSeal#MAX_SEALED_BYTES}, or under a name longer
- * than 256 bytes, is not a node's (anyone else who can write to the table may have put it there):
- * it is deleted without being read, as the Redis transport does.
+ * epoch, and an exchange holds the rows it shares with other nodes (its data center's sum) for
+ * about a millisecond instead of a disk flush. Values of rooms and scopes that nobody names any
+ * more are deleted by a sweep that each transport runs once a minute after an exchange (at most
+ * 1,000 rows a time), so no cron job is needed.
+ *
+ * <p>Both deletions skip rows another node holds ({@code FOR UPDATE SKIP LOCKED}) and happen after
+ * the statement's own writes, and every node writes its rows in one order (by scope, then
+ * publisher), so two nodes never wait for each other in a cycle: the nodes of a data center, which
+ * all write its sum, take turns on that row. A value longer than {@link
+ * io.github.waitingroom.coordinator.ReportSeal#MAX_SEALED_BYTES}, or under a name longer than 256
+ * bytes, is not a node's (anyone else who can write to the table may have put it there): it is
+ * deleted without being read, as the Redis transport does.
  *
  * <p>This class holds the {@link Transport} contract and the settings; the statement with its
  * wire format is {@code ExchangeStatement}, and the table's creation and checks are {@code Schema}.
@@ -175,7 +176,7 @@ public final class PostgresTransport implements Transport {
         }
       } catch (SQLException e) {
         if (!auto) {
-          c.rollback();
+          rollback(c, e);
         }
         throw e;
       }
@@ -206,15 +207,20 @@ public final class PostgresTransport implements Transport {
       }
       log.debug("{}: swept {} expired values", this, deleted);
     } catch (SQLException e) {
-      try {
-        if (!auto) {
-          c.rollback();
-        }
-      } catch (SQLException ignored) {
-        // the connection is broken; the pool finds out
+      if (!auto) {
+        rollback(c, e);
       }
       log.warn("{}: sweeping expired values failed (tried again in {} s): {}",
           this, TimeUnit.NANOSECONDS.toSeconds(SWEEP_INTERVAL.toNanos()), e.toString());
+    }
+  }
+
+  /** Rolls back after {@code failure}, keeping a failure of the rollback itself with it. */
+  static void rollback(Connection c, SQLException failure) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
     }
   }
 

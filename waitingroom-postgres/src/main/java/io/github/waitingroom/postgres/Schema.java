@@ -79,7 +79,7 @@ final class Schema {
       }
       c.commit();
     } catch (SQLException e) {
-      c.rollback();
+      PostgresTransport.rollback(c, e);
       throw e;
     } finally {
       if (auto) {

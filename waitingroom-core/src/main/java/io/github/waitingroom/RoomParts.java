@@ -51,19 +51,19 @@ final class RoomParts {
   /** See {@link WaitingRoom#decide(String)}. */
   Decision decide(@Nullable String ticket) {
     long now = sync.nowSecond();
-    return counted(decider.decide(codec.openState(ticket, now), now, true, live.current(now)));
+    return counted(decider.decide(codec.openState(ticket, now), now, Decider.Newcomer.QUEUE, live.current(now)));
   }
 
   /** See {@link WaitingRoom#decide(String, String, boolean)}: the session first, then the place. */
-  Decision decide(@Nullable String session, @Nullable String place, boolean mayQueue) {
+  Decision decide(@Nullable String session, @Nullable String place, Decider.Newcomer newcomer) {
     long now = sync.nowSecond();
     LiveSettings.Current in = live.current(now);
     TicketState s = codec.openState(session, now);
     if (s != null && decider.activeAt(s, now, in)) {
-      return counted(decider.decide(s, now, true, in));
+      return counted(decider.decide(s, now, Decider.Newcomer.QUEUE, in));
     }
     TicketState p = codec.openState(place, now);
-    return counted(decider.decide(p != null ? p : s, now, mayQueue, in));
+    return counted(decider.decide(p != null ? p : s, now, newcomer, in));
   }
 
   private Decision counted(Decision d) {

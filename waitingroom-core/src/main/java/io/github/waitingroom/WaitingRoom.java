@@ -111,7 +111,22 @@ public final class WaitingRoom implements AutoCloseable {
    * @param mayQueue whether a newcomer may be given a place in line
    */
   public Decision decide(@Nullable String session, @Nullable String place, boolean mayQueue) {
-    return node.decide(session, place, mayQueue);
+    return node.decide(session, place, mayQueue ? Decider.Newcomer.QUEUE : Decider.Newcomer.IF_FREE);
+  }
+
+  /**
+   * Decides one request like {@link #decide(String, String)} when its tickets open, at the same
+   * cost; a newcomer (no ticket that opens, or a copy the room arrives anew) is not counted at all,
+   * not even on a slot for new arrivals: the answer is {@link Decision.Outcome#CHALLENGE}, with no
+   * arrival, place or ticket. This is how {@code waitingroom-http} lets a newcomer in, or in line,
+   * only when it comes back with a cookie of its first answer, so that requests that never come
+   * back (a flood) take no slot and count as no user.
+   *
+   * @param session the ticket the client keeps for its session, or {@code null}
+   * @param place the ticket the client keeps for its place in line, or {@code null}
+   */
+  public Decision decideKnown(@Nullable String session, @Nullable String place) {
+    return node.decide(session, place, Decider.Newcomer.NOT_YET);
   }
 
   /** Whether this node holds a slot for a new arrival now (tests pick a node that admits with it). */

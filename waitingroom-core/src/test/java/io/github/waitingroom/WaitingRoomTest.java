@@ -43,6 +43,35 @@ class WaitingRoomTest {
     assertThat(second.decide(early.ticket()).outcome()).isEqualTo(Decision.Outcome.ADMIT);
   }
 
+  /**
+   * Issue 42: requests that never come back (a flood) take no slot and count as no user when the
+   * caller decides newcomers with {@code decideKnown} until they come back; known tickets are
+   * decided as by {@code decide}.
+   */
+  @Test
+  void decideKnownCountsNoNewcomerAndDecidesKnownTicketsAsDecideDoes() {
+    for (int i = 0; i < 1000; i++) {
+      Decision d = room.decideKnown(null, "not a ticket " + i);
+      assertThat(d.outcome()).isEqualTo(Decision.Outcome.CHALLENGE);
+      assertThat(d.ticket()).isNull();
+    }
+    cluster.advance(Duration.ofSeconds(2));
+    assertThat(room.status().activeUsers()).as("no slot taken").isZero();
+    assertThat(room.status().waitingUsers()).as("no place given").isZero();
+    // A newcomer that comes back is let in on a free slot, as decide does on the first request.
+    Decision in = room.decide(null, null);
+    assertThat(in.outcome()).isEqualTo(Decision.Outcome.ADMIT);
+    assertThat(room.decideKnown(in.ticket(), null).letsThrough()).as("a session passes").isTrue();
+    room.decide(null, null);
+    room.decide(null, null);
+    Decision queued = room.decide(null, null);
+    assertThat(queued.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    cluster.advance(Duration.ofSeconds(2));
+    Decision polled = room.decideKnown(null, queued.ticket());
+    assertThat(polled.outcome()).as("a place keeps waiting").isEqualTo(Decision.Outcome.WAIT);
+    assertThat(polled.usersAhead()).isZero();
+  }
+
   @Test
   void admitsUpToTheLimitThenQueuesAndLetsTheLineInOldestFirst() {
     for (int i = 0; i < 3; i++) {

@@ -124,6 +124,16 @@ public final class GateSettings {
           .parser(s -> Setting.bool("corsPassThrough", s))
           .build();
 
+  /** Whether a newcomer is counted only once it comes back with the cookie of its first answer. */
+  public static final Setting<Boolean> CONFIRM_NEWCOMERS =
+      Setting.<Boolean>of("confirmNewcomers", Boolean.class, false)
+          .description(
+              "Whether a newcomer is let in, or given a place, only when it comes back with the cookie of its first"
+                  + " answer (a 307 to the same address): requests that never come back (a flood) take no slot and count"
+                  + " as no user. Costs every newcomer one round trip; clients that keep no cookies never get in.")
+          .parser(s -> Setting.bool("confirmNewcomers", s))
+          .build();
+
   /** The query flag that asks for the JSON status only. */
   public static final Setting<String> STATUS_PARAM =
       Setting.<String>of("statusParam", String.class, DEFAULT_STATUS_PARAM)
@@ -290,7 +300,7 @@ public final class GateSettings {
   private static final List<Setting<?>> ALL =
       List.of(
           PATH_PREFIX, IGNORE_PATHS, COOKIE_NAME, COOKIE_SECURE, COOKIE_SAME_SITE, WAITING_STATUS, REJECT_STATUS,
-          REVOKE, CORS_PASS_THROUGH, STATUS_PARAM, TEMPLATE, PAGE_STYLE, DEFAULT_LANGUAGE, LANGUAGE,
+          REVOKE, CORS_PASS_THROUGH, CONFIRM_NEWCOMERS, STATUS_PARAM, TEMPLATE, PAGE_STYLE, DEFAULT_LANGUAGE, LANGUAGE,
           MESSAGES_DIRECTORY, BRAND_NAME, LOGO_URL, BRAND_COLOR, PROOF_OF_WORK, CHALLENGE_PENALTY, NO_SCRIPT_PLACES,
           HUMAN_CHECK);
 

@@ -44,7 +44,7 @@ final class ServletExchange {
     String context = req.getContextPath();
     return gate.read(
         GateRequest.builder(context == null ? "" : context, req.getMethod()).secure(req.isSecure())
-            .host(req.getScheme(), req.getServerName(), req.getServerPort()),
+            .host(req.getScheme(), req.getServerName(), req.getServerPort()).rawPath(req.getRequestURI()),
         req.getQueryString(), req.getRemoteAddr(), name -> cookie(req, name), req::getHeader);
   }
 

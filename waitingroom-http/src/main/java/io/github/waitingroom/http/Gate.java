@@ -58,6 +58,9 @@ import org.jspecify.annotations.Nullable;
  * waiting page and its policy) and {@link ResponseHeaders} (the headers of a passed response).
  */
 public final class Gate {
+  /** The answer of {@link #screen} for a request the room does not decide: it passes untouched. */
+  private static final GateResponse UNTOUCHED = GateResponse.pass(null, null);
+
   private final WaitingRoom room;
   private final PathRules paths;
   private final CookiePolicy cookies;
@@ -239,6 +242,29 @@ public final class Gate {
       @Nullable String origin,
       @Nullable String accessControlRequestMethod) {
     return !isPreflight(method, origin, accessControlRequestMethod) && paths.guards(method, rawPath, path);
+  }
+
+  /**
+   * The gate's first look at a request of its room, after the adapter's bypass rules, in the order
+   * every adapter asks: the answer to a CORS preflight ({@link #preflight}), else whether the room
+   * {@linkplain #decides decides} the request.
+   *
+   * @param method the HTTP method
+   * @param rawPath the path as the client sent it, after the context path ({@link #decides})
+   * @param path the path within the application as the server decoded it
+   * @param headers a header's first value by name ({@code Origin}, {@code Access-Control-Request-Method})
+   * @return {@code null} when the room decides the request ({@link #read}, then {@link #handle});
+   *     else an answer that {@linkplain GateResponse#passes() passes} untouched (no cookie, nothing
+   *     counted), or the preflight's answer to write
+   */
+  public @Nullable GateResponse screen(String method, String rawPath, String path, Lookup headers) {
+    String origin = headers.get("Origin");
+    String preflightMethod = headers.get("Access-Control-Request-Method");
+    GateResponse preflight = preflight(method, origin, preflightMethod);
+    if (preflight != null) {
+      return preflight;
+    }
+    return decides(method, rawPath, path, origin, preflightMethod) ? null : UNTOUCHED;
   }
 
   /**

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -316,6 +317,33 @@ public final class GateSettings {
       }
     }
     return null;
+  }
+
+  /**
+   * Binds the settings that a source gives as text (the servlet filter's web.xml init-params): each
+   * setting that has a name in the source and a value there is read ({@link Setting#parse}) and set.
+   *
+   * @param options the builder to set them on
+   * @param source where the values come from
+   * @param keys a setting's name in the source ({@link Setting#initParam}), or {@code null} when the
+   *     source gives it otherwise
+   * @param texts a value by its name in the source, or {@code null} when it is not given
+   * @throws SettingException naming the setting, the source and the name, for the first value refused
+   */
+  public static void bind(GateOptions<?> options, SettingException.Source source,
+      Function<Setting<?>, @Nullable String> keys, Function<String, @Nullable String> texts) {
+    for (Setting<?> s : ALL) {
+      String key = keys.apply(s);
+      String text = key == null ? null : texts.apply(key);
+      if (key != null && text != null) {
+        parse(options, s, text, source, key);
+      }
+    }
+  }
+
+  private static <T extends @Nullable Object> void parse(
+      GateOptions<?> options, Setting<T> s, String text, SettingException.Source source, String key) {
+    options.set(s, s.parse(text, source, key));
   }
 
   static String token(String setting, String value) {

@@ -347,13 +347,16 @@ public final class Gate {
     return cookies.deleteSession(request);
   }
 
-  /** A value of the request by name: a cookie's, a header's; {@code null} when it has none. */
+  /**
+   * A value by name, {@code null} when there is none: of the request, a cookie's, a header's, a
+   * query parameter's; of the configuration, an init-param's or an environment variable's.
+   */
   @FunctionalInterface
   public interface Lookup {
     /**
      * {@return the value of a name, or {@code null}}
      *
-     * @param name the cookie's or header's name
+     * @param name the cookie's, header's, parameter's or variable's name
      */
     @Nullable String get(String name);
   }

@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -320,21 +319,26 @@ public final class GateSettings {
   }
 
   /**
-   * Binds the settings that a source gives as text (the servlet filter's web.xml init-params): each
-   * setting that has a name in the source and a value there is read ({@link Setting#parse}) and set.
+   * Binds the settings that a source gives as text, each under its name in that source: its
+   * {@linkplain Setting#initParam() init-param} (the servlet filter's web.xml), its {@linkplain
+   * Setting#environmentVariable() environment variable}, its relative {@linkplain Setting#property()
+   * property} or its {@linkplain Setting#name() name} in code. Each setting that has a name there
+   * and a value is read ({@link Setting#parse}) and set.
    *
    * @param options the builder to set them on
-   * @param source where the values come from
-   * @param keys a setting's name in the source ({@link Setting#initParam}), or {@code null} when the
-   *     source gives it otherwise
+   * @param source where the values come from, which names them
    * @param texts a value by its name in the source, or {@code null} when it is not given
    * @throws SettingException naming the setting, the source and the name, for the first value refused
    */
-  public static void bind(GateOptions<?> options, SettingException.Source source,
-      Function<Setting<?>, @Nullable String> keys, Function<String, @Nullable String> texts) {
+  public static void bind(GateOptions<?> options, SettingException.Source source, Gate.Lookup texts) {
     for (Setting<?> s : ALL) {
-      String key = keys.apply(s);
-      String text = key == null ? null : texts.apply(key);
+      String key = switch (source) {
+        case INIT_PARAM -> s.initParam();
+        case ENVIRONMENT -> s.environmentVariable();
+        case PROPERTY -> s.property();
+        case CODE -> s.name();
+      };
+      String text = key == null ? null : texts.get(key);
       if (key != null && text != null) {
         parse(options, s, text, source, key);
       }

@@ -6,10 +6,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The one policy for reading a room's ticket keyset from configuration, for web.xml and Spring
@@ -86,7 +84,7 @@ public final class Keysets {
    *     not set, or it holds no keyset
    */
   public static KeysetHandle fromEnvironment(
-      String name, Function<String, @Nullable String> environment, SettingException.Source source, String key) {
+      String name, Gate.Lookup environment, SettingException.Source source, String key) {
     String json = environmentSecret("keyset", name, environment, source, key, "the keyset");
     return parse(json, source, key, "environment variable '" + name + "'");
   }
@@ -105,14 +103,14 @@ public final class Keysets {
    * @throws SettingException naming the setting when the name is not a variable's (never showing a
    *     value that looks like key material) or the variable is not set
    */
-  public static String environmentSecret(String setting, String name, Function<String, @Nullable String> environment,
+  public static String environmentSecret(String setting, String name, Gate.Lookup environment,
       SettingException.Source source, String key, String holds) {
     if (!ENV_NAME.matcher(name).matches()) {
       throw new SettingException(setting, source, key, null,
           key + " must be the NAME of an environment variable (letters, digits and _) that holds " + holds
               + ", but was " + shown(name), null);
     }
-    String value = environment.apply(name);
+    String value = environment.get(name);
     if (value == null || value.isBlank()) {
       throw new SettingException(setting, source, key, name,
           key + " names the environment variable '" + name + "', which is not set", null);

@@ -94,7 +94,7 @@ final class InitParams {
     WaitingRoom room = rb.build();
     try {
       WaitingRoomFilter.Builder fb = WaitingRoomFilter.builder(room);
-      GateSettings.bind(fb, INIT_PARAM, Setting::initParam, p::get);
+      GateSettings.bind(fb, INIT_PARAM, p::get);
       p.humanCheck(fb, env);
       try {
         return fb.settings(true);

@@ -78,7 +78,7 @@ public final class Gate {
     this.room = b.room;
     this.paths = new PathRules(b.get(GateSettings.PATH_PREFIX), b.get(GateSettings.IGNORE_PATHS));
     String named = b.get(GateSettings.COOKIE_NAME);
-    String name = GateSettings.token("cookieName", named != null ? named : "wr_" + room.config().roomId());
+    String name = SettingChecks.token("cookieName", named != null ? named : "wr_" + room.config().roomId());
     this.statusParam = b.get(GateSettings.STATUS_PARAM);
     this.cookies = new CookiePolicy(
         name, b.get(GateSettings.COOKIE_SECURE), b.get(GateSettings.COOKIE_SAME_SITE), paths.prefix());

@@ -59,6 +59,9 @@ import org.jspecify.annotations.Nullable;
  * waiting page and its policy) and {@link ResponseHeaders} (the headers of a passed response).
  */
 public final class Gate {
+  /** The answer of {@link #screen} for a request the room does not decide: it passes untouched. */
+  private static final GateResponse UNTOUCHED = GateResponse.pass(null, null);
+
   private final WaitingRoom room;
   private final PathRules paths;
   private final CookiePolicy cookies;
@@ -78,7 +81,7 @@ public final class Gate {
     this.room = b.room;
     this.paths = new PathRules(b.get(GateSettings.PATH_PREFIX), b.get(GateSettings.IGNORE_PATHS));
     String named = b.get(GateSettings.COOKIE_NAME);
-    String name = GateSettings.token("cookieName", named != null ? named : "wr_" + room.config().roomId());
+    String name = SettingChecks.token("cookieName", named != null ? named : "wr_" + room.config().roomId());
     this.statusParam = b.get(GateSettings.STATUS_PARAM);
     this.cookies = new CookiePolicy(
         name, b.get(GateSettings.COOKIE_SECURE), b.get(GateSettings.COOKIE_SAME_SITE), paths.prefix());
@@ -246,6 +249,29 @@ public final class Gate {
   }
 
   /**
+   * The gate's first look at a request of its room, after the adapter's bypass rules, in the order
+   * every adapter asks: the answer to a CORS preflight ({@link #preflight}), else whether the room
+   * {@linkplain #decides decides} the request.
+   *
+   * @param method the HTTP method
+   * @param rawPath the path as the client sent it, after the context path ({@link #decides})
+   * @param path the path within the application as the server decoded it
+   * @param headers a header's first value by name ({@code Origin}, {@code Access-Control-Request-Method})
+   * @return {@code null} when the room decides the request ({@link #read}, then {@link #handle});
+   *     else an answer that {@linkplain GateResponse#passes() passes} untouched (no cookie, nothing
+   *     counted), or the preflight's answer to write
+   */
+  public @Nullable GateResponse screen(String method, String rawPath, String path, Lookup headers) {
+    String origin = headers.get("Origin");
+    String preflightMethod = headers.get("Access-Control-Request-Method");
+    GateResponse preflight = preflight(method, origin, preflightMethod);
+    if (preflight != null) {
+      return preflight;
+    }
+    return decides(method, rawPath, path, origin, preflightMethod) ? null : UNTOUCHED;
+  }
+
+  /**
    * Decides a request on its two tickets ({@link WaitingRoom#decide(String, String)}) and says what
    * to do with it; the new ticket, if any, goes to the session or the place cookie (see above).
    *
@@ -350,13 +376,16 @@ public final class Gate {
     return cookies.deleteSession(request);
   }
 
-  /** A value of the request by name: a cookie's, a header's; {@code null} when it has none. */
+  /**
+   * A value by name, {@code null} when there is none: of the request, a cookie's, a header's, a
+   * query parameter's; of the configuration, an init-param's or an environment variable's.
+   */
   @FunctionalInterface
   public interface Lookup {
     /**
      * {@return the value of a name, or {@code null}}
      *
-     * @param name the cookie's or header's name
+     * @param name the cookie's, header's, parameter's or variable's name
      */
     @Nullable String get(String name);
   }

@@ -28,12 +28,33 @@ final class Confirmation {
 
   private final WaitingRoom room;
   private final CookiePolicy cookies;
+  private final Answers answers;
+  /** The gate's friction, whose challenges and flags count as coming back; {@code null} without. */
+  private final @Nullable Friction friction;
   private final Seal seal;
 
-  Confirmation(WaitingRoom room, CookiePolicy cookies) {
+  Confirmation(WaitingRoom room, CookiePolicy cookies, Answers answers, @Nullable Friction friction) {
     this.room = room;
     this.cookies = cookies;
+    this.answers = answers;
+    this.friction = friction;
     this.seal = room.seal("confirm");
+  }
+
+  /**
+   * The answer to a request ({@link Gate#handle}): the room's decision for a ticket it knows
+   * ({@link WaitingRoom#decideKnown}, the request's one decision, at the cost of any other); for a
+   * newcomer that brings nothing back, the round trip ({@link #send}), nothing counted; {@code
+   * null}, decide as usual, for a newcomer that came back (with its confirmation, or a challenge
+   * or flag the friction issued it).
+   */
+  @Nullable GateResponse answer(GateRequest request) {
+    Decision d = room.decideKnown(request.ticket(), request.place());
+    if (d.outcome() != Decision.Outcome.CHALLENGE) {
+      return answers.respond(d, request);
+    }
+    Friction f = friction;
+    return confirmed(request) || f != null && f.holdsOwn(request) ? null : send(request);
   }
 
   /** Whether the request brings back a confirmation issued to its address within the last {@value #TTL_SECONDS} s. */
@@ -51,11 +72,8 @@ final class Confirmation {
     return age >= -io.github.waitingroom.TicketCodec.MAX_CLOCK_SKEW_SECONDS && age <= TTL_SECONDS && b.getLong() == ClientAddress.key(request.remoteAddress());
   }
 
-  /**
-   * The answer to a request that {@link WaitingRoom#decideKnown} found to be a newcomer's: back to
-   * the same address, with a confirmation. Nothing is stored and nothing counted.
-   */
-  GateResponse send(GateRequest request) {
+  /** Back to the same address, with a confirmation: nothing stored, nothing counted. */
+  private GateResponse send(GateRequest request) {
     byte[] m = ByteBuffer.allocate(16).putLong(room.nowSecond()).putLong(ClientAddress.key(request.remoteAddress())).array();
     String cookie = cookies.friction(request, PREFIX + seal.seal(m), TTL_SECONDS);
     String query = request.query();
@@ -67,10 +85,5 @@ final class Confirmation {
     }
     return GateResponse.answer(cookie, 307, "text/plain; charset=utf-8",
         Map.of("Location", location, "Cache-Control", ResponseHeaders.NO_STORE), "");
-  }
-
-  /** Whether a decision is a newcomer's that {@link WaitingRoom#decideKnown} did not count. */
-  static boolean newcomer(Decision d) {
-    return d.outcome() == Decision.Outcome.CHALLENGE;
   }
 }

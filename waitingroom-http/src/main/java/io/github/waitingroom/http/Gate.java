@@ -1,6 +1,5 @@
 package io.github.waitingroom.http;
 
-import io.github.waitingroom.Decision;
 import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.WaitingRoom;
 import java.util.Set;
@@ -94,7 +93,7 @@ public final class Gate {
     this.friction = b.get(GateSettings.PROOF_OF_WORK) > 0 || b.get(GateSettings.HUMAN_CHECK) != null
         ? new Friction(b, cookies, answers, statusParam)
         : null;
-    this.confirmation = b.get(GateSettings.CONFIRM_NEWCOMERS) ? new Confirmation(room, cookies) : null;
+    this.confirmation = b.get(GateSettings.CONFIRM_NEWCOMERS) ? new Confirmation(room, cookies, answers, friction) : null;
     this.reader = new RequestReader(cookies, friction != null || confirmation != null);
   }
 
@@ -279,32 +278,13 @@ public final class Gate {
    * @return pass it on or answer it, with the new ticket cookie either way
    */
   public GateResponse handle(GateRequest request) {
-    GateResponse unconfirmed = unconfirmed(request);
+    Confirmation c = confirmation;
+    GateResponse unconfirmed = c == null ? null : c.answer(request);
     if (unconfirmed != null) {
       return unconfirmed;
     }
     Friction f = friction;
     return f == null ? answers.respond(room.decide(request.ticket(), request.place()), request) : f.handle(request);
-  }
-
-  /**
-   * With {@link Builder#confirmNewcomers} on: the room's decision for a ticket it knows ({@link
-   * WaitingRoom#decideKnown}, the request's one decision, at the cost of any other); for a
-   * newcomer that brings nothing back, the round trip ({@link Confirmation}), nothing counted; and
-   * {@code null}, decide as usual, for a newcomer that came back (with its confirmation, or a
-   * challenge or flag the friction issued it) or when the setting is off.
-   */
-  private @Nullable GateResponse unconfirmed(GateRequest request) {
-    Confirmation c = confirmation;
-    if (c == null) {
-      return null;
-    }
-    Decision d = room.decideKnown(request.ticket(), request.place());
-    if (!Confirmation.newcomer(d)) {
-      return answers.respond(d, request);
-    }
-    Friction f = friction;
-    return c.confirmed(request) || f != null && f.holdsOwn(request) ? null : c.send(request);
   }
 
   /**
@@ -320,7 +300,8 @@ public final class Gate {
     if (f == null || !f.mayBlock(request)) {
       return CompletableFuture.completedFuture(handle(request));
     }
-    GateResponse unconfirmed = unconfirmed(request);
+    Confirmation c = confirmation;
+    GateResponse unconfirmed = c == null ? null : c.answer(request);
     return unconfirmed != null ? CompletableFuture.completedFuture(unconfirmed) : f.handleAsync(request);
   }
 

@@ -2,15 +2,11 @@ package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.crypto.tink.KeysetHandle;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -19,7 +15,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
-import org.jspecify.annotations.Nullable;
 import io.github.waitingroom.testsupport.Chromium;
 
 /**
@@ -32,45 +27,22 @@ import io.github.waitingroom.testsupport.Chromium;
  */
 @Tag("slow")
 class SentFormBrowserTest {
-  private static final KeysetHandle KEYS = TicketKeys.generate();
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T10:00:00Z"));
+  @RegisterExtension final RoomFixture fixture = new RoomFixture("2026-12-01T10:00:00Z");
+  private final ManualClock clock = fixture.clock;
   private WaitingRoom room;
   private TestServer server;
-  private @Nullable ChromeDriver browser;
 
   @BeforeEach
   void start() throws Exception {
     Chromium.assumeInstalled();
-    RoomConfig config =
-        RoomConfig.builder("shop")
-            .totalActiveUsers(1)
-            .newUsersPerMinute(1)
-            .sessionDuration(Duration.ofSeconds(60))
-            .sliceWidth(Duration.ofSeconds(10))
-            .refreshInterval(Duration.ofSeconds(1))
-            .build();
-    room = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
-    server = TestServer.start(WaitingRoomFilter.builder(room).build());
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    ChromeDriver b = browser;
-    if (b != null) {
-      b.quit();
-    }
-    // Nothing was started when Chromium is missing (the test is skipped).
-    if (server != null) {
-      server.close();
-      room.close();
-    }
+    room = fixture.room(
+        RoomFixture.oneSlot(Duration.ofSeconds(60)).sliceWidth(Duration.ofSeconds(10)).refreshInterval(Duration.ofSeconds(1)));
+    server = fixture.serve(WaitingRoomFilter.builder(room));
   }
 
   private ChromeDriver chromium(Path profile) {
     ChromeOptions options = Chromium.options(profile, "1024,768");
-    ChromeDriver b = Chromium.start(options);
-    browser = b;
-    return b;
+    return fixture.chromium(options);
   }
 
   /** The session of whoever holds the slot runs out, and syncs let the room see it. */

@@ -2,15 +2,11 @@ package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.crypto.tink.KeysetHandle;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,29 +18,16 @@ import org.junit.jupiter.api.Test;
  * from (the browser's side is {@link SentFormBrowserTest}).
  */
 class SentFormTest {
-  private static final KeysetHandle KEYS = TicketKeys.generate();
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T10:00:00Z"));
+  @RegisterExtension final RoomFixture fixture = new RoomFixture("2026-12-01T10:00:00Z");
+  private final ManualClock clock = fixture.clock;
   private WaitingRoom room;
   private TestServer server;
 
   @BeforeEach
   void start() throws Exception {
-    RoomConfig config =
-        RoomConfig.builder("shop")
-            .totalActiveUsers(1)
-            .newUsersPerMinute(1)
-            .sessionDuration(Duration.ofSeconds(60))
-            .sliceWidth(Duration.ofSeconds(10))
-            .refreshInterval(Duration.ofSeconds(5))
-            .build();
-    room = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
-    server = TestServer.start(WaitingRoomFilter.builder(room).build());
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    server.close();
-    room.close();
+    room = fixture.room(
+        RoomFixture.oneSlot(Duration.ofSeconds(60)).sliceWidth(Duration.ofSeconds(10)).refreshInterval(Duration.ofSeconds(5)));
+    server = fixture.serve(WaitingRoomFilter.builder(room));
   }
 
   /** Lets a slot's session run out and the room see it: the session ran out, and a sync freed its slot. */

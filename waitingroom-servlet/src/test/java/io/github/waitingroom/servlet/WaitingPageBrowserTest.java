@@ -2,10 +2,8 @@ package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.crypto.tink.KeysetHandle;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import java.io.File;
 import java.io.IOException;
@@ -13,8 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.time.Instant;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,48 +32,22 @@ import io.github.waitingroom.testsupport.Chromium;
  * target/waiting-page.png}.
  */
 class WaitingPageBrowserTest {
-  private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final Duration PATIENCE = Duration.ofSeconds(20);
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
+  @RegisterExtension final RoomFixture fixture = new RoomFixture();
+  private final ManualClock clock = fixture.clock;
   private @Nullable WaitingRoom room;
   private @Nullable TestServer server;
-  private @Nullable ChromeDriver browser;
 
   @BeforeEach
   void start() throws Exception {
     Chromium.assumeInstalled();
     // One active user at a time; the page polls every second of real time.
-    RoomConfig config =
-        RoomConfig.builder("shop")
-            .totalActiveUsers(1)
-            .newUsersPerMinute(1)
-            .sessionDuration(Duration.ofSeconds(60))
-            .sliceWidth(Duration.ofSeconds(10))
-            .refreshInterval(Duration.ofSeconds(1))
-            .waitingTimeout(Duration.ofMinutes(10))
-            .build();
-    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
+    WaitingRoom r = fixture.room(RoomFixture.polledEverySecond().sliceWidth(Duration.ofSeconds(10)));
     room = r;
-    TestServer s = TestServer.start(WaitingRoomFilter.builder(r).build());
+    TestServer s = fixture.serve(WaitingRoomFilter.builder(r));
     server = s;
     // Someone else takes the only slot.
     assertThat(new Visitor(s).get("/").body()).startsWith("app:");
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    ChromeDriver b = browser;
-    if (b != null) {
-      b.quit();
-    }
-    TestServer s = server;
-    if (s != null) {
-      s.close();
-    }
-    WaitingRoom r = room;
-    if (r != null) {
-      r.close();
-    }
   }
 
   private ChromeDriver chromium(boolean javascript, Path profile) {
@@ -85,9 +55,7 @@ class WaitingPageBrowserTest {
     if (!javascript) {
       Chromium.withoutJavaScript(options);
     }
-    ChromeDriver b = Chromium.start(options);
-    browser = b;
-    return b;
+    return fixture.chromium(options);
   }
 
   private static WebDriverWait waitFor(ChromeDriver b) {

@@ -2,15 +2,11 @@ package io.github.waitingroom.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.Decision;
 import io.github.waitingroom.RoomConfig;
 import java.time.Duration;
-import java.util.UUID;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * Nodes that join a room the way they do in production: whenever they start, wherever the others
@@ -24,29 +20,14 @@ import io.github.waitingroom.testsupport.LocalRedis;
  */
 class NodeJoinTest {
   private static final Duration EPOCH = Duration.ofSeconds(1);
-  private String uri = "";
-  private @Nullable RedisNodes nodes;
-
-  @BeforeEach
-  void setUp() {
-    uri = LocalRedis.require();
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    if (nodes != null) {
-      nodes.close();
-    }
-  }
+  @RegisterExtension final RedisNodesFixture fixture = new RedisNodesFixture("join");
 
   private RedisNodes nodes(RoomConfig config) {
-    RedisNodes n = new RedisNodes(config, uri, LocalRedis.uniquePrefix("join"), EPOCH, RedisNodes.Time.VIRTUAL);
-    nodes = n;
-    return n;
+    return fixture.nodes(config, EPOCH);
   }
 
   private static RoomConfig config() {
-    return RoomConfig.builder("join-" + UUID.randomUUID().toString().substring(0, 8))
+    return RedisNodesFixture.room("join")
         .totalActiveUsers(100)
         .newUsersPerMinute(100)
         .sessionDuration(Duration.ofMinutes(1))

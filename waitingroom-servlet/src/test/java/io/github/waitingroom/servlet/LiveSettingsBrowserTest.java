@@ -5,7 +5,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Tag;
 
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.PageStyle;
 import java.io.IOException;
@@ -68,14 +67,7 @@ class LiveSettingsBrowserTest {
 
   /** Publishes a change and syncs until it is in force (at most 40 syncs). */
   private void change(String json) {
-    WaitingRoom r = room();
-    RoomSettings next = RoomSettings.fromJson(json, r.latestSettings());
-    r.updateSettings(next);
-    for (int i = 0; i < 40 && r.settings().version() < next.version(); i++) {
-      clock.advance(Duration.ofMillis(250));
-      r.sync();
-    }
-    assertThat(r.settings().version()).isEqualTo(next.version());
+    fixture.putInForce(room(), json);
   }
 
   private ChromeDriver chromium(Path profile) {

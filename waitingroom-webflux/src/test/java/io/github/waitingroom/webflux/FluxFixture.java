@@ -1,17 +1,12 @@
 package io.github.waitingroom.webflux;
 
-import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.TicketKeys;
-import io.github.waitingroom.WaitingRoom;
-import io.github.waitingroom.testsupport.Opened;
+import io.github.waitingroom.testsupport.ManualRooms;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
@@ -25,33 +20,21 @@ import reactor.netty.http.server.HttpServer;
 import reactor.netty.resources.LoopResources;
 
 /**
- * The set-up the WebFlux filter's tests share: rooms on a {@link ManualClock} without background
- * sync, and an application behind a filter on a real Reactor Netty server on a free port of
+ * The set-up the WebFlux filter's tests share: {@link ManualRooms} (rooms on a manual clock without
+ * background sync), and an application behind a filter on a real Reactor Netty server on a free port of
  * 127.0.0.1, all closed after each test, the last opened first. A test registers one with {@code
  * @RegisterExtension}; what a test checks stays in the test.
  */
-final class FluxFixture extends Opened {
+final class FluxFixture extends ManualRooms {
   /** The application that answers {@code 200 app} to every request. */
   static final WebHandler APP = exchange -> answer(exchange.getResponse(), "app");
 
-  /** The clock of the rooms; the test moves it. */
-  final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
   private int port;
-
-  /** A room {@code id} of one active user and one new user a minute, with sessions of {@code session}. */
-  static RoomConfig.Builder oneSlot(String id, Duration session) {
-    return RoomConfig.builder(id).totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(session);
-  }
 
   /** Answers {@code 200} with {@code body}. */
   static Mono<Void> answer(ServerHttpResponse response, String body) {
     response.setStatusCode(HttpStatus.OK);
     return response.writeWith(Mono.just(response.bufferFactory().wrap(body.getBytes(StandardCharsets.UTF_8))));
-  }
-
-  /** Builds a room of {@code config} on the fixture's clock, with keys of its own, without background sync. */
-  WaitingRoom room(RoomConfig.Builder config) {
-    return opened(WaitingRoom.builder(config.build(), TicketKeys.generate()).clock(clock).backgroundSync(false).build());
   }
 
   /** Event loops of one thread, named {@code prefix}, disposed after the test. */

@@ -3,8 +3,6 @@ package io.github.waitingroom.webflux;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
-import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomSettings;
 import io.github.waitingroom.WaitingRoom;
 import java.net.CookieManager;
 import java.net.http.HttpClient;
@@ -19,7 +17,6 @@ import org.junit.jupiter.api.Test;
  */
 class WebFluxRoomStatesTest {
   @RegisterExtension final FluxFixture fixture = new FluxFixture();
-  private final ManualClock clock = fixture.clock;
   private final WaitingRoom room = fixture.room(FluxFixture.oneSlot("flux", Duration.ofMinutes(5)));
 
   private void start(WaitingRoomWebFilter filter) {
@@ -31,13 +28,7 @@ class WebFluxRoomStatesTest {
   }
 
   private void change(String json) {
-    RoomSettings next = RoomSettings.fromJson(json, room.latestSettings());
-    room.updateSettings(next);
-    for (int i = 0; i < 40 && room.settings().version() < next.version(); i++) {
-      clock.advance(Duration.ofMillis(250));
-      room.sync();
-    }
-    assertThat(room.settings().version()).isEqualTo(next.version());
+    fixture.putInForce(room, json);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.github.waitingroom.testsupport;
 
+import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.RoomSettings;
@@ -19,6 +20,11 @@ public class ManualRooms extends Opened {
   /** Where the clock starts unless told otherwise: 2026-11-30T10:00:00Z. */
   public static final Instant START = Instant.parse("2026-11-30T10:00:00Z");
 
+  /**
+   * The keyset of every room built here: a browser sends its cookies to every port of 127.0.0.1,
+   * so that rooms of one id behind several servers of a test open each other's tickets.
+   */
+  public final KeysetHandle keys = TicketKeys.generate();
   /** The clock of the rooms; the test moves it. */
   public final ManualClock clock;
   /** The rooms built so far, in order. */
@@ -39,10 +45,9 @@ public class ManualRooms extends Opened {
     return RoomConfig.builder(id).totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(session);
   }
 
-  /** Builds a room of {@code config} with keys of its own on {@link #clock}, without background sync. */
+  /** Builds a room of {@code config} with {@link #keys} on {@link #clock}, without background sync. */
   public final WaitingRoom room(RoomConfig.Builder config) {
-    WaitingRoom room =
-        opened(WaitingRoom.builder(config.build(), TicketKeys.generate()).clock(clock).backgroundSync(false).build());
+    WaitingRoom room = opened(WaitingRoom.builder(config.build(), keys).clock(clock).backgroundSync(false).build());
     rooms.add(room);
     return room;
   }

@@ -1,5 +1,8 @@
 package io.github.waitingroom.http;
 
+import static io.github.waitingroom.http.GateCalls.body;
+import static io.github.waitingroom.http.GateCalls.html;
+import static io.github.waitingroom.http.GateCalls.ticket;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
@@ -7,9 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.testsupport.ManualRooms;
 import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.WaitingRoom;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,19 +26,6 @@ class GateRoomStatesTest {
   /** Publishes a change and syncs until it is in force (a bounded number of syncs). */
   private void change(String json) {
     rooms.putInForce(room, json);
-  }
-
-  private static GateRequest html(@Nullable String session, @Nullable String language) {
-    return GateRequest.builder("", "GET").ticket(session).accept("text/html").acceptLanguage(language).build();
-  }
-
-  private static String body(GateResponse r) {
-    return new String(r.body(), StandardCharsets.UTF_8);
-  }
-
-  private static @Nullable String ticket(GateResponse r) {
-    String c = r.setCookie();
-    return c == null ? null : c.substring(c.indexOf('=') + 1, c.indexOf(';'));
   }
 
   @Test

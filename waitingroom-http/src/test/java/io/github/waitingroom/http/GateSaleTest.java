@@ -1,12 +1,14 @@
 package io.github.waitingroom.http;
 
+import static io.github.waitingroom.http.GateCalls.body;
+import static io.github.waitingroom.http.GateCalls.html;
+import static io.github.waitingroom.http.GateCalls.ticket;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.testsupport.ManualRooms;
 import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.WaitingRoom;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,21 +38,8 @@ class GateSaleTest {
         + "\", \"end\": \"" + T0.plusSeconds(3600) + "\", \"shuffleAtEventStart\": " + lottery + "}]}");
   }
 
-  private static GateRequest html(@Nullable String session, String language) {
-    return GateRequest.builder("", "GET").ticket(session).accept("text/html").acceptLanguage(language).build();
-  }
-
   private static GateRequest json(@Nullable String session) {
     return GateRequest.builder("", "GET").ticket(session).query("waitingRoomStatus=1").build();
-  }
-
-  private static String body(GateResponse r) {
-    return new String(r.body(), StandardCharsets.UTF_8);
-  }
-
-  private static @Nullable String ticket(GateResponse r) {
-    String c = r.setCookie();
-    return c == null ? null : c.substring(c.indexOf('=') + 1, c.indexOf(';'));
   }
 
   @Test

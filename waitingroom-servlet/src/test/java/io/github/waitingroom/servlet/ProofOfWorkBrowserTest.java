@@ -22,7 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import io.github.waitingroom.testsupport.Chromium;
 
@@ -60,14 +59,6 @@ class ProofOfWorkBrowserTest {
     return s;
   }
 
-  private ChromeDriver chromium(boolean javascript, Path profile) {
-    ChromeOptions options = Chromium.options(profile, "1024,768");
-    if (!javascript) {
-      Chromium.withoutJavaScript(options);
-    }
-    return fixture.chromium(options);
-  }
-
   private static WebDriverWait waitFor(ChromeDriver b) {
     return Chromium.waitFor(b, PATIENCE);
   }
@@ -75,7 +66,7 @@ class ProofOfWorkBrowserTest {
   @Test
   void theWorkerSolvesUnderThePagePolicyAndThePageGetsAPlace(@TempDir Path profile) throws Exception {
     TestServer s = fullRoom(12, Duration.ofMinutes(5));
-    ChromeDriver b = chromium(true, profile);
+    ChromeDriver b = fixture.chromium(true, profile);
     b.get(s.uri("/store/checkout").toString());
     // The challenge page, then (the worker solved, the proof was taken) the waiting page.
     waitFor(b).until(d -> Chromium.heading(b).equals("You are in line"));
@@ -102,7 +93,7 @@ class ProofOfWorkBrowserTest {
   @Tag("slow")
   void withoutJavaScriptTheMetaRefreshGetsThePlaceOnceThePenaltyIsOver(@TempDir Path profile) throws Exception {
     TestServer s = fullRoom(12, Duration.ofSeconds(2));
-    ChromeDriver b = chromium(false, profile);
+    ChromeDriver b = fixture.chromium(false, profile);
     b.get(s.uri("/store").toString());
     assertThat(Chromium.heading(b)).isEqualTo("Checking your browser");
     assertThat(b.manage().getCookieNamed("wr_shop_q")).isNull();
@@ -140,7 +131,7 @@ class ProofOfWorkBrowserTest {
     }
     TestServer s = fullRoom(1, Duration.ofMinutes(5));
     ProofOfWork pow = new ProofOfWork(Objects.requireNonNull(room).seal("pow"), 1, ProofOfWork.DEFAULT_TTL_SECONDS);
-    ChromeDriver b = chromium(true, profile);
+    ChromeDriver b = fixture.chromium(true, profile);
     b.get(s.uri("/static/blank").toString());
     b.manage().timeouts().scriptTimeout(Duration.ofMinutes(10));
     StringBuilder out = new StringBuilder();

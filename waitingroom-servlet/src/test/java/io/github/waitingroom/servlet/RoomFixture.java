@@ -5,6 +5,7 @@ import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.PageStyle;
 import io.github.waitingroom.testsupport.Chromium;
 import io.github.waitingroom.testsupport.ManualRooms;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -45,9 +46,29 @@ final class RoomFixture extends ManualRooms {
         .logoUrl("/static/logo.svg");
   }
 
+  /**
+   * The session of whoever holds the slot of {@code room} (sessions of 60 s at most) runs out, and
+   * syncs let the room see it: 90 s pass, a sync, 2 s more, a sync.
+   */
+  void sessionRunsOut(WaitingRoom room) {
+    clock.advance(Duration.ofSeconds(90));
+    room.sync();
+    clock.advance(Duration.ofSeconds(2));
+    room.sync();
+  }
+
   /** Starts a {@link TestServer} with the filter {@code filter} builds. */
   TestServer serve(WaitingRoomFilter.Builder filter) throws Exception {
     return opened(TestServer.start(filter.build()));
+  }
+
+  /** A headless Chromium of 1024 x 768 with its profile in {@code profile}, without JavaScript unless {@code javascript}. */
+  ChromeDriver chromium(boolean javascript, Path profile) {
+    ChromeOptions options = Chromium.options(profile, "1024,768");
+    if (!javascript) {
+      Chromium.withoutJavaScript(options);
+    }
+    return chromium(options);
   }
 
   /** Starts a headless Chromium with {@code options}; it quits after the test. */

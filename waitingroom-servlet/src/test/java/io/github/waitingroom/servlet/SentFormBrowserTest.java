@@ -3,7 +3,6 @@ package io.github.waitingroom.servlet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
-import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.WaitingRoom;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import io.github.waitingroom.testsupport.Chromium;
 
@@ -28,7 +26,6 @@ import io.github.waitingroom.testsupport.Chromium;
 @Tag("slow")
 class SentFormBrowserTest {
   @RegisterExtension final RoomFixture fixture = new RoomFixture("2026-12-01T10:00:00Z");
-  private final ManualClock clock = fixture.clock;
   private WaitingRoom room;
   private TestServer server;
 
@@ -40,28 +37,15 @@ class SentFormBrowserTest {
     server = fixture.serve(WaitingRoomFilter.builder(room));
   }
 
-  private ChromeDriver chromium(Path profile) {
-    ChromeOptions options = Chromium.options(profile, "1024,768");
-    return fixture.chromium(options);
-  }
-
-  /** The session of whoever holds the slot runs out, and syncs let the room see it. */
-  private void sessionRunsOut() {
-    clock.advance(Duration.ofSeconds(90));
-    room.sync();
-    clock.advance(Duration.ofSeconds(2));
-    room.sync();
-  }
-
   @Test
   void aFormSentWhileTheRoomIsFullIsNotLostAndIsSentOnceAfterTheWait(@TempDir Path profile) throws Exception {
-    ChromeDriver b = chromium(profile);
+    ChromeDriver b = fixture.chromium(true, profile);
     WebDriverWait wait = Chromium.waitFor(b, Duration.ofSeconds(20));
 
     b.get(server.uri("/store/owners/new").toString());
     assertThat(Chromium.heading(b)).isEqualTo("New owner");
     b.findElement(By.id("name")).sendKeys("Jean Coleman");
-    sessionRunsOut();
+    fixture.sessionRunsOut(room);
     assertThat(new Visitor(server).get("/store").body()).contains("Welcome to the shop");
 
     b.findElement(By.id("add")).click();
@@ -69,7 +53,7 @@ class SentFormBrowserTest {
     assertThat(b.findElement(By.id("wr-form")).getText()).startsWith("The site is busy, so your form was not sent.");
     assertThat(server.owners).isEmpty();
 
-    sessionRunsOut();
+    fixture.sessionRunsOut(room);
     // The page's script goes back, not the test: wait for that page to have loaded in full.
     wait.until(d -> Chromium.heading(b).equals("New owner") && "complete".equals(b.executeScript("return document.readyState")));
     assertThat(b.getCurrentUrl()).isEqualTo(server.uri("/store/owners/new").toString());

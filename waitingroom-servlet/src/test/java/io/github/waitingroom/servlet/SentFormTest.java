@@ -3,7 +3,6 @@ package io.github.waitingroom.servlet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
-import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.WaitingRoom;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.Test;
  */
 class SentFormTest {
   @RegisterExtension final RoomFixture fixture = new RoomFixture("2026-12-01T10:00:00Z");
-  private final ManualClock clock = fixture.clock;
   private WaitingRoom room;
   private TestServer server;
 
@@ -30,19 +28,11 @@ class SentFormTest {
     server = fixture.serve(WaitingRoomFilter.builder(room));
   }
 
-  /** Lets a slot's session run out and the room see it: the session ran out, and a sync freed its slot. */
-  private void sessionRunsOut() {
-    clock.advance(Duration.ofSeconds(90));
-    room.sync();
-    clock.advance(Duration.ofSeconds(2));
-    room.sync();
-  }
-
   @Test
   void aFormFromASessionThatRanOutReachesTheApplicationWhenASlotIsFree() throws Exception {
     Visitor v = new Visitor(server);
     assertThat(v.get("/store/owners/new").body()).contains("<h1>New owner</h1>");
-    sessionRunsOut();
+    fixture.sessionRunsOut(room);
 
     HttpResponse<String> sent =
         v.postForm("/store/owners", "name=Jean+Coleman", server.uri("/store/owners/new").toString());
@@ -55,7 +45,7 @@ class SentFormTest {
   void aFormSentWhileTheRoomIsFullIsNotSentAndThePageGoesBackToWhereItWasSentFrom() throws Exception {
     Visitor v = new Visitor(server);
     assertThat(v.get("/store/owners/new").body()).contains("<h1>New owner</h1>");
-    sessionRunsOut();
+    fixture.sessionRunsOut(room);
     // Someone else takes the room's only slot while the visitor fills in the form.
     assertThat(new Visitor(server).get("/store").body()).contains("Welcome to the shop");
 

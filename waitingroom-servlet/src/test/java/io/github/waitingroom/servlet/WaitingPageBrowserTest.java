@@ -17,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.jspecify.annotations.Nullable;
 import io.github.waitingroom.testsupport.Chromium;
@@ -50,14 +49,6 @@ class WaitingPageBrowserTest {
     assertThat(new Visitor(s).get("/").body()).startsWith("app:");
   }
 
-  private ChromeDriver chromium(boolean javascript, Path profile) {
-    ChromeOptions options = Chromium.options(profile, "1024,768");
-    if (!javascript) {
-      Chromium.withoutJavaScript(options);
-    }
-    return fixture.chromium(options);
-  }
-
   private static WebDriverWait waitFor(ChromeDriver b) {
     return Chromium.waitFor(b, PATIENCE);
   }
@@ -66,7 +57,7 @@ class WaitingPageBrowserTest {
   void thePageLetsTheVisitorInWithoutAClickOnceCapacityFrees(@TempDir Path profile) throws Exception {
     TestServer s = java.util.Objects.requireNonNull(server);
     WaitingRoom r = java.util.Objects.requireNonNull(room);
-    ChromeDriver b = chromium(true, profile);
+    ChromeDriver b = fixture.chromium(true, profile);
 
     b.get(s.uri("/store/checkout").toString());
     assertThat(Chromium.heading(b)).isEqualTo("You are in line");
@@ -98,7 +89,7 @@ class WaitingPageBrowserTest {
   void withoutJavaScriptTheMetaRefreshLetsTheVisitorIn(@TempDir Path profile) throws IOException {
     TestServer s = java.util.Objects.requireNonNull(server);
     WaitingRoom r = java.util.Objects.requireNonNull(room);
-    ChromeDriver b = chromium(false, profile);
+    ChromeDriver b = fixture.chromium(false, profile);
 
     b.get(s.uri("/store").toString());
     assertThat(Chromium.heading(b)).isEqualTo("You are in line");

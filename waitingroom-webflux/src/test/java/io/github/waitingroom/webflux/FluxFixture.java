@@ -9,8 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
 import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebHandler;
 import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
@@ -35,6 +38,23 @@ final class FluxFixture extends ManualRooms {
   static Mono<Void> answer(ServerHttpResponse response, String body) {
     response.setStatusCode(HttpStatus.OK);
     return response.writeWith(Mono.just(response.bufferFactory().wrap(body.getBytes(StandardCharsets.UTF_8))));
+  }
+
+  /**
+   * Answers {@code 200 app:<path>} as plain text: the application of the shared contracts, which
+   * tells the test what it served.
+   */
+  static Mono<Void> answerPath(ServerWebExchange exchange) {
+    ServerHttpResponse response = exchange.getResponse();
+    response.setStatusCode(HttpStatus.OK);
+    response.getHeaders().setContentType(new MediaType(MediaType.TEXT_PLAIN, StandardCharsets.UTF_8));
+    byte[] body = ("app:" + exchange.getRequest().getPath().value()).getBytes(StandardCharsets.UTF_8);
+    return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+  }
+
+  /** Serves {@code handler} on a free port of 127.0.0.1 on Reactor Netty's own event loops; the caller disposes of it. */
+  static DisposableServer bind(HttpHandler handler) {
+    return HttpServer.create().host("127.0.0.1").port(0).handle(new ReactorHttpHandlerAdapter(handler)).bindNow();
   }
 
   /** Event loops of one thread, named {@code prefix}, disposed after the test. */

@@ -48,6 +48,16 @@ class NodeJoinTest {
     return admitted;
   }
 
+  /** Node {@code a} of data center {@code dc-a} joins and admits 100 newcomers, one after another: the room is full. */
+  private static RedisNodes.Node fullNode(RedisNodes nodes) {
+    RedisNodes.Node a = nodes.add("dc-a", "a");
+    nodes.advance(EPOCH.multipliedBy(2));
+    for (int i = 0; i < 100; i++) {
+      assertThat(a.room.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
+    }
+    return a;
+  }
+
   @Test
   void nodesThatStartInTheSameEpochGrantTheFreeSlotsOnce() {
     RedisNodes nodes = nodes(config());
@@ -60,13 +70,8 @@ class NodeJoinTest {
 
   @Test
   void aNodeThatJoinsAfterSlotsFreeUpDoesNotGrantThemAgain() {
-    RoomConfig config = config();
-    RedisNodes nodes = nodes(config);
-    RedisNodes.Node a = nodes.add("dc-a", "a");
-    nodes.advance(EPOCH.multipliedBy(2));
-    for (int i = 0; i < 100; i++) {
-      assertThat(a.room.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
-    }
+    RedisNodes nodes = nodes(config());
+    RedisNodes.Node a = fullNode(nodes);
     // Nobody comes back: the sessions end together, and a's next plan hands out the freed slots.
     long planned = a.room.status().freeSlots();
     for (int s = 0; s < 4 * 90 && planned == 0; s++) {
@@ -81,13 +86,8 @@ class NodeJoinTest {
 
   @Test
   void theFirstNodeOfANewDataCenterCountsTheOthersInItsFirstPlan() {
-    RoomConfig config = config();
-    RedisNodes nodes = nodes(config);
-    RedisNodes.Node a = nodes.add("dc-a", "a");
-    nodes.advance(EPOCH.multipliedBy(2));
-    for (int i = 0; i < 100; i++) {
-      assertThat(a.room.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
-    }
+    RedisNodes nodes = nodes(config());
+    RedisNodes.Node a = fullNode(nodes);
     nodes.advance(EPOCH.multipliedBy(2));
     assertThat(a.room.status().activeUsers()).isEqualTo(100);
     nodes.add("dc-b", "b");

@@ -12,22 +12,9 @@ import org.junit.jupiter.api.Test;
 /** One node: admission, the line, estimates and tickets. */
 class WaitingRoomTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
-  private final RoomConfig config =
-      RoomConfig.builder("shop")
-          .totalActiveUsers(3)
-          .newUsersPerMinute(3)
-          .sessionDuration(Duration.ofSeconds(60))
-          .bucketWidth(Duration.ofSeconds(60))
-          .sliceWidth(Duration.ofSeconds(10))
-          .refreshInterval(Duration.ofSeconds(10))
-          .build();
+  private final RoomConfig config = Cluster.shop(3, Duration.ofSeconds(60)).refreshInterval(Duration.ofSeconds(10)).build();
   private final Cluster cluster = new Cluster(config, KEYS);
-  private final WaitingRoom room = cluster.add("local", "node");
-
-  @org.junit.jupiter.api.BeforeEach
-  void join() {
-    cluster.warmUp();
-  }
+  private final WaitingRoom room = cluster.warmNode();
 
   @Test
   void aLoneNodeAdmitsAtOnceAndAJoiningNodeOnlyOnceItHasJoined() {

@@ -44,7 +44,7 @@ final class Decider {
    * Decides a request whose ticket opened as {@code t} (or {@code null}: none, or one that did not
    * open) at {@code now}, under the settings in force {@code in}; see {@link WaitingRoom#decide}.
    */
-  Decision decide(@Nullable TicketState t, long now, boolean mayQueue, LiveSettings.Current in) {
+  Decision decide(@Nullable TicketState t, long now, Newcomer newcomer, LiveSettings.Current in) {
     RoomSettings settings = in.settings();
     if (t != null) {
       if (activeAt(t, now, in)) {
@@ -59,17 +59,17 @@ final class Decider {
           return pass(t, now, settings);
         }
         metrics.recordRejection(RoomMetrics.Rejection.TOO_FAST);
-        return arrive(now, mayQueue, in);
+        return arrive(now, newcomer, in);
       }
       if (!t.isActive() && t.lastPoll() > now - config.waitingTimeoutSeconds()) {
         return settings.queueingMethod() == RoomSettings.QueueingMethod.REJECT
             ? Decision.REJECTED
-            : keepWaiting(t, now, mayQueue, in);
+            : keepWaiting(t, now, newcomer, in);
       }
       metrics.recordRejection(t.isActive() && state.revocations().revoked(t.place())
           ? RoomMetrics.Rejection.REVOKED : RoomMetrics.Rejection.EXPIRED);
     }
-    return arrive(now, mayQueue, in);
+    return arrive(now, newcomer, in);
   }
 
   /** Whether {@code t} is a session that lets its holder through at {@code now}. */
@@ -89,7 +89,7 @@ final class Decider {
     return admitted(Decision.Outcome.PASS, t.checkIn(now));
   }
 
-  private Decision keepWaiting(TicketState t, long now, boolean mayQueue, LiveSettings.Current in) {
+  private Decision keepWaiting(TicketState t, long now, Newcomer newcomer, LiveSettings.Current in) {
     RoomSettings settings = in.settings();
     Seen seen = state.seen(t.place());
     if (seen != null && seen.state() != Seen.State.WAITING) {
@@ -98,7 +98,7 @@ final class Decider {
       // waiting answer that writes no cookie, so the browser keeps the session cookie; a copy
       // that turns up later arrives anew. A copy never gets the session.
       long since = seen.admittedAt() > 0 ? seen.admittedAt() : seen.at();
-      return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now, mayQueue, in);
+      return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now, newcomer, in);
     }
     Grant grant = state.grant();
     Plan next = state.scheduledPlan();
@@ -106,7 +106,7 @@ final class Decider {
         || state.revocations().admittedElsewhere(t.place())) {
       // A copy of a ticket that another node admitted: known from that node's latest tally
       // (about an epoch after the admission, plus the lag between data centers), or from the plan.
-      return arrive(now, mayQueue, in);
+      return arrive(now, newcomer, in);
     }
     // Since when some node has counted it in its line without a break (now, if the count broke):
     // a plan that counted it and reached its arrival made a slot free for it.
@@ -162,11 +162,15 @@ final class Decider {
    * A newcomer: let in when a slot for new arrivals is left, else given a place in line; or, when
    * it may not queue yet, challenged with no side effect.
    */
-  private Decision arrive(long now, boolean mayQueue, LiveSettings.Current in) {
+  private Decision arrive(long now, Newcomer newcomer, LiveSettings.Current in) {
     RoomSettings.QueueingMethod method = in.settings().queueingMethod();
     if (method == RoomSettings.QueueingMethod.REJECT) {
       return Decision.REJECTED;
     }
+    if (newcomer == Newcomer.NOT_YET) {
+      return Decision.CHALLENGE;
+    }
+    boolean mayQueue = newcomer == Newcomer.QUEUE;
     // In a pre-queue lottery or at random, every newcomer's place carries one arrival second,
     // and its random tie-break bits alone order it (see LiveSettings).
     long place = Ticket.place(in.lineSecond() != Long.MIN_VALUE ? in.lineSecond() : now, random.nextInt());
@@ -193,5 +197,15 @@ final class Decider {
     return new Decision(
         outcome, codec.seal(t), live.current(t.lastCheckIn()).config().sessionSeconds() + config.sliceSeconds(),
         0, 0, 0, 0, 0, 0);
+  }
+
+  /** What a request without a live ticket may get (see {@link WaitingRoom#decide(String, String, boolean)}). */
+  enum Newcomer {
+    /** A slot for new arrivals, or a place in line. */
+    QUEUE,
+    /** A slot for new arrivals only; without one nothing is counted ({@link Decision.Outcome#CHALLENGE}). */
+    IF_FREE,
+    /** Nothing yet: nothing is counted ({@link Decision.Outcome#CHALLENGE}; see {@link WaitingRoom#decideKnown}). */
+    NOT_YET
   }
 }

@@ -4,10 +4,8 @@ import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.allocation.BucketState;
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.SlotAllocator;
-import io.github.waitingroom.allocation.Tally;
 import io.github.waitingroom.coordinator.Coordinator;
 import io.github.waitingroom.coordinator.InMemoryTransport;
-import io.github.waitingroom.coordinator.ReportSeal;
 import io.github.waitingroom.coordinator.Transport;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,8 +14,6 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One waiting room on one node: the container-neutral admission API. Thread-safe; request
@@ -53,37 +49,15 @@ import org.slf4j.LoggerFactory;
  * transport needs no setup. {@link #close()} stops the sync.
  */
 public final class WaitingRoom implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(WaitingRoom.class);
-
-  private final RoomConfig config;
-  private final KeysetHandle keys;
-  private final RoomMetrics metrics = new RoomMetrics();
-  private final TicketCodec codec;
-  private final NodeState state;
-  private final LiveSettings live;
+  /** This room's parts on this node, and the request path over them. */
+  private final RoomParts node;
   private final Synchronizer sync;
-  /** The admission rule: what each request gets. */
-  private final Decider decider;
-  private final String dataCenter;
-  private final String nodeId;
+  private final LiveSettings live;
 
-  private WaitingRoom(Builder b, Transport transport) {
-    this.config = b.config;
-    this.keys = b.keys;
-    this.codec = new TicketCodec(config.roomId(), b.keys, TicketCodec.SEAL_WARNING_INTERVAL, metrics);
-    this.dataCenter = b.dataCenter;
-    this.nodeId = b.nodeId;
-    this.state = new NodeState(config, b.random::nextInt);
-    this.live = new LiveSettings(config);
-    TicketRate rate = new TicketRate(b.maxRequestsPerTicket, b.random.nextLong());
-    this.sync = new Synchronizer(config, state, live, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
-        b.dataCenter, b.nodeId,
-        b.syncInterval, b.storeBudget, b.failurePolicy, b.backgroundSync, b.random, metrics, b.allocator, b.coordinators);
-    this.decider = new Decider(config, codec, state, live, rate, sync, metrics, b.random);
-    log.info("room '{}' open on node '{}' of data center '{}': {} active users, {} new users a minute, sessions of {} s;"
-            + " store {}, {}, epochs of {} ms",
-        config.roomId(), b.nodeId, b.dataCenter, config.totalActiveUsers(), config.newUsersPerMinute(),
-        config.sessionSeconds(), transport.getClass().getSimpleName(), b.failurePolicy, b.syncInterval.toMillis());
+  private WaitingRoom(RoomParts node) {
+    this.node = node;
+    this.sync = node.sync;
+    this.live = node.live;
   }
 
   /**
@@ -103,8 +77,7 @@ public final class WaitingRoom implements AutoCloseable {
    * @param ticket the request's ticket (cookie value), or {@code null} when it carries none
    */
   public Decision decide(@Nullable String ticket) {
-    long now = sync.nowSecond();
-    return counted(decider.decide(codec.openState(ticket, now), now, true, live.current(now)));
+    return node.decide(ticket);
   }
 
   /**
@@ -138,24 +111,27 @@ public final class WaitingRoom implements AutoCloseable {
    * @param mayQueue whether a newcomer may be given a place in line
    */
   public Decision decide(@Nullable String session, @Nullable String place, boolean mayQueue) {
-    long now = sync.nowSecond();
-    LiveSettings.Current in = live.current(now);
-    TicketState s = codec.openState(session, now);
-    if (s != null && decider.activeAt(s, now, in)) {
-      return counted(decider.decide(s, now, true, in));
-    }
-    TicketState p = codec.openState(place, now);
-    return counted(decider.decide(p != null ? p : s, now, mayQueue, in));
+    return node.decide(session, place, mayQueue ? Decider.Newcomer.QUEUE : Decider.Newcomer.IF_FREE);
   }
 
-  private Decision counted(Decision d) {
-    metrics.recordDecision(d);
-    return d;
+  /**
+   * Decides one request like {@link #decide(String, String)} when its tickets open, at the same
+   * cost; a newcomer (no ticket that opens, or a copy the room arrives anew) is not counted at all,
+   * not even on a slot for new arrivals: the answer is {@link Decision.Outcome#CHALLENGE}, with no
+   * arrival, place or ticket. This is how {@code waitingroom-http} lets a newcomer in, or in line,
+   * only when it comes back with a cookie of its first answer, so that requests that never come
+   * back (a flood) take no slot and count as no user.
+   *
+   * @param session the ticket the client keeps for its session, or {@code null}
+   * @param place the ticket the client keeps for its place in line, or {@code null}
+   */
+  public Decision decideKnown(@Nullable String session, @Nullable String place) {
+    return node.decide(session, place, Decider.Newcomer.NOT_YET);
   }
 
   /** Whether this node holds a slot for a new arrival now (tests pick a node that admits with it). */
   boolean holdsNewArrivalSlot() {
-    return state.grant().hasNew();
+    return node.state.grant().hasNew();
   }
 
   /**
@@ -172,13 +148,7 @@ public final class WaitingRoom implements AutoCloseable {
    *     already expired, or ended before)
    */
   public boolean revoke(@Nullable String session) {
-    long now = sync.nowSecond();
-    TicketState t = codec.openState(session, now);
-    if (t == null || !decider.activeAt(t, now, live.current(now)) || !state.revoke(t, now)) {
-      return false;
-    }
-    metrics.recordRevoke();
-    return true;
+    return node.revoke(session);
   }
 
   /**
@@ -198,7 +168,7 @@ public final class WaitingRoom implements AutoCloseable {
 
   /** The room's configuration, as this node started with it (see {@link #settings()} for what is in force). */
   public RoomConfig config() {
-    return config;
+    return node.config;
   }
 
   /**
@@ -261,32 +231,32 @@ public final class WaitingRoom implements AutoCloseable {
    * line, syncs): counters for metrics libraries, kept lock-free on the request path.
    */
   public RoomMetrics metrics() {
-    return metrics;
+    return node.metrics;
   }
 
   /** The data center this node belongs to (see {@link Builder#dataCenter}). */
   public String dataCenter() {
-    return dataCenter;
+    return node.dataCenter;
   }
 
   /** This node's id (see {@link Builder#nodeId}). */
   public String nodeId() {
-    return nodeId;
+    return node.nodeId;
   }
 
   /** The room as this node sees it, from the last plan it applied. */
   public RoomStatus status() {
-    return sync.status(state);
+    return sync.status(node.state);
   }
 
   /** How many places this node remembers (for tests: see NodeState#prune). */
   int remembered() {
-    return state.remembered();
+    return node.state.remembered();
   }
 
   /** Whether a waiting ticket with this place may be admitted here now (for tests). */
   boolean called(long place) {
-    return state.grant().called(place);
+    return node.state.grant().called(place);
   }
 
   /**
@@ -294,7 +264,7 @@ public final class WaitingRoom implements AutoCloseable {
    * RoomConfig#bucketWidth() bucketWidth}, oldest first; empty before the first plan.
    */
   public BucketState line() {
-    return state.grant().plan.line(config.bucketWidth().getSeconds());
+    return node.state.grant().plan.line(node.config.bucketWidth().getSeconds());
   }
 
   /** Whether the last sync failed to reach the coordinator transport. */
@@ -319,7 +289,7 @@ public final class WaitingRoom implements AutoCloseable {
    * @param purpose a short name of what is sealed ({@code pow}, {@code flag})
    */
   public Seal seal(String purpose) {
-    return new Seal(keys, config.roomId(), purpose);
+    return new Seal(node.keys, node.config.roomId(), purpose);
   }
 
   /** Stops the background sync. Decisions keep working from the last plan. */
@@ -330,29 +300,16 @@ public final class WaitingRoom implements AutoCloseable {
 
   /** Builds a {@link WaitingRoom}; every setting but the configuration and keys has a default. */
   public static final class Builder {
-    private final RoomConfig config;
-    private final KeysetHandle keys;
-    private InstantSource clock = InstantSource.system();
-    private @Nullable Transport transport;
-    private String dataCenter = "local";
-    private String nodeId = "node";
-    private Duration syncInterval = Duration.ofSeconds(1);
-    private long storeBudget = DEFAULT_STORE_BUDGET;
-    private FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
-    private boolean backgroundSync = true;
-    private int maxRequestsPerTicket = 50;
-    private RandomGenerator random = ThreadLocalRandom.current();
-    private SlotAllocator allocator = SlotAllocator.PLAN;
-    private Coordinator.Factory coordinators = Coordinator.STORE;
+    /** What this builder has been told, with the defaults and checks (see {@link RoomOptions}). */
+    private final RoomOptions o;
 
     private Builder(RoomConfig config, KeysetHandle keys) {
-      this.config = Objects.requireNonNull(config, "config");
-      this.keys = Objects.requireNonNull(keys, "keys");
+      this.o = new RoomOptions(config, keys);
     }
 
     /** Where time comes from. Default: the system clock. Tests pass a {@link ManualClock}. */
     public Builder clock(InstantSource clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
+      o.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 
@@ -361,7 +318,7 @@ public final class WaitingRoom implements AutoCloseable {
      * InMemoryTransport}, right for a room on one JVM.
      */
     public Builder transport(Transport transport) {
-      this.transport = Objects.requireNonNull(transport, "transport");
+      o.transport = Objects.requireNonNull(transport, "transport");
       return this;
     }
 
@@ -376,7 +333,7 @@ public final class WaitingRoom implements AutoCloseable {
      * so it must be thread-safe where those are several).
      */
     public Builder random(RandomGenerator random) {
-      this.random = Objects.requireNonNull(random, "random");
+      o.random = Objects.requireNonNull(random, "random");
       return this;
     }
 
@@ -385,7 +342,7 @@ public final class WaitingRoom implements AutoCloseable {
      * published design. Every node of the room must use the same allocator (see its contract).
      */
     public Builder slotAllocator(SlotAllocator allocator) {
-      this.allocator = Objects.requireNonNull(allocator, "allocator");
+      o.allocator = Objects.requireNonNull(allocator, "allocator");
       return this;
     }
 
@@ -395,19 +352,19 @@ public final class WaitingRoom implements AutoCloseable {
      * tiers. Every node of the room must use coordinators that agree (see {@link Coordinator}).
      */
     public Builder coordinator(Coordinator.Factory factory) {
-      this.coordinators = Objects.requireNonNull(factory, "factory");
+      o.coordinators = Objects.requireNonNull(factory, "factory");
       return this;
     }
 
     /** This node's data center (region, cluster). Default: {@code local}. */
     public Builder dataCenter(String name) {
-      this.dataCenter = RoomConfig.checkName("dataCenter", name);
+      o.dataCenter = RoomConfig.checkName("dataCenter", name);
       return this;
     }
 
     /** This node's id, unique within its data center. Default: {@code node}. */
     public Builder nodeId(String id) {
-      this.nodeId = RoomConfig.checkName("nodeId", id);
+      o.nodeId = RoomConfig.checkName("nodeId", id);
       return this;
     }
 
@@ -421,12 +378,7 @@ public final class WaitingRoom implements AutoCloseable {
      * Default: 1 second.
      */
     public Builder syncInterval(Duration interval) {
-      Objects.requireNonNull(interval, "syncInterval");
-      if (interval.compareTo(Duration.ofMillis(40)) < 0 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
-        throw new IllegalArgumentException(
-            "syncInterval must be between 40 ms and 1 minute but was " + interval);
-      }
-      this.syncInterval = interval;
+      o.syncInterval = RoomOptions.checkSyncInterval(interval);
       return this;
     }
 
@@ -448,10 +400,7 @@ public final class WaitingRoom implements AutoCloseable {
      * epochs of 1 s; one of 1,000 nodes in 20 data centers stretches them to 16 s).
      */
     public Builder storeBudget(long reportsPerSecond) {
-      if (reportsPerSecond < 1) {
-        throw new IllegalArgumentException("storeBudget must be at least 1 report a second but was " + reportsPerSecond);
-      }
-      this.storeBudget = reportsPerSecond;
+      o.storeBudget = RoomOptions.checkStoreBudget(reportsPerSecond);
       return this;
     }
 
@@ -465,16 +414,13 @@ public final class WaitingRoom implements AutoCloseable {
      * 0 turns the check off. Default: 50.
      */
     public Builder maxRequestsPerTicket(int perSecond) {
-      if (perSecond < 0) {
-        throw new IllegalArgumentException("maxRequestsPerTicket must not be negative but was " + perSecond);
-      }
-      this.maxRequestsPerTicket = perSecond;
+      o.maxRequestsPerTicket = RoomOptions.checkMaxRequestsPerTicket(perSecond);
       return this;
     }
 
     /** What to do while the transport fails. Default: {@link FailurePolicy#FAIL_CLOSED}. */
     public Builder failurePolicy(FailurePolicy policy) {
-      this.failurePolicy = Objects.requireNonNull(policy, "failurePolicy");
+      o.failurePolicy = Objects.requireNonNull(policy, "failurePolicy");
       return this;
     }
 
@@ -483,7 +429,7 @@ public final class WaitingRoom implements AutoCloseable {
      * WaitingRoom#sync()} yourself, as tests and simulations with a manual clock do.
      */
     public Builder backgroundSync(boolean enabled) {
-      this.backgroundSync = enabled;
+      o.backgroundSync = enabled;
       return this;
     }
 
@@ -495,8 +441,7 @@ public final class WaitingRoom implements AutoCloseable {
      *     keep the contract, and a room on it could admit more than its limits
      */
     public WaitingRoom build() {
-      Transport t = transport;
-      return new WaitingRoom(this, t != null ? t : new InMemoryTransport(clock));
+      return new WaitingRoom(new RoomParts(o, o.transport()));
     }
   }
 }

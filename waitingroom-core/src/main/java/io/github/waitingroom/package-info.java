@@ -33,7 +33,9 @@
  * settled epochs; {@link io.github.waitingroom.coordinator.StoreCoordinator} is the default), over
  * the {@link io.github.waitingroom.coordinator.Transport} SPI that any store implements.
  *
- * <p><b>Inside a node</b>, package-private, one role per class: {@code Decider} (the admission
+ * <p><b>Inside a node</b>, package-private, one role per class: {@code RoomParts} (the parts of
+ * the facade, wired from the {@code RoomOptions} a builder collected and checked, and the request
+ * path over them: which of a request's tickets is decided), {@code Decider} (the admission
  * rule: what each request gets) and {@code WaitingAnswer} (what a waiting holder is told: people
  * ahead, wait, when to ask again); {@code NodeState} (the places this node knows, counted
  * lock-free, and its tally) with {@code Seen} (what it counted for one place), {@code Line} (the

@@ -5,28 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.crypto.tink.KeysetHandle;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@link WaitingRoom#decide(String, String, boolean)}: a newcomer challenged instead of queued. */
 class ChallengeTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
-  private final RoomConfig config =
-      RoomConfig.builder("shop")
-          .totalActiveUsers(2)
-          .newUsersPerMinute(2)
-          .sessionDuration(Duration.ofSeconds(60))
-          .bucketWidth(Duration.ofSeconds(60))
-          .sliceWidth(Duration.ofSeconds(10))
-          .refreshInterval(Duration.ofSeconds(10))
-          .build();
+  private final RoomConfig config = Cluster.shop(2, Duration.ofSeconds(60)).refreshInterval(Duration.ofSeconds(10)).build();
   private final Cluster cluster = new Cluster(config, KEYS);
-  private final WaitingRoom room = cluster.add("local", "node");
-
-  @BeforeEach
-  void join() {
-    cluster.warmUp();
-  }
+  private final WaitingRoom room = cluster.warmNode();
 
   @Test
   void aNewcomerIsLetInWhileTheRoomHasASlotAndChallengedWithoutASideEffectOnceItIsFull() {

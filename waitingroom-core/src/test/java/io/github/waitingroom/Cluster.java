@@ -38,6 +38,20 @@ final class Cluster {
   /** How the coordinators of nodes added from now on are made, or {@code null} for the default. */
   io.github.waitingroom.coordinator.Coordinator.@org.jspecify.annotations.Nullable Factory coordinators;
 
+  /**
+   * A room {@code "shop"} of {@code users} active users and as many new users a minute, with
+   * sessions of {@code session}, buckets of a minute and slices of ten seconds: the room of the
+   * tests of one node, which add what else they need.
+   */
+  static RoomConfig.Builder shop(int users, Duration session) {
+    return RoomConfig.builder("shop")
+        .totalActiveUsers(users)
+        .newUsersPerMinute(users)
+        .sessionDuration(session)
+        .bucketWidth(Duration.ofSeconds(60))
+        .sliceWidth(Duration.ofSeconds(10));
+  }
+
   Cluster(RoomConfig config, KeysetHandle keys) {
     this.config = config;
     this.keys = keys;
@@ -97,6 +111,13 @@ final class Cluster {
   Cluster warmUp() {
     advance(Duration.ofSeconds(6));
     return this;
+  }
+
+  /** Adds the node {@code "node"} of data center {@code "local"} and lets it join ({@link #warmUp}): a test's one node. */
+  WaitingRoom warmNode() {
+    WaitingRoom node = add("local", "node");
+    warmUp();
+    return node;
   }
 
   /**

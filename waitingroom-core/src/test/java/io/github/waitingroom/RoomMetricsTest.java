@@ -8,28 +8,14 @@ import io.github.waitingroom.RoomMetrics.Rejection;
 import io.github.waitingroom.RoomMetrics.SecondsHistogram;
 import java.time.Duration;
 import java.util.Objects;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** What a node counts for metrics: decisions, admissions, rejected tickets, time in line, syncs. */
 class RoomMetricsTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
-  private final RoomConfig config =
-      RoomConfig.builder("shop")
-          .totalActiveUsers(1)
-          .newUsersPerMinute(1)
-          .sessionDuration(Duration.ofSeconds(30))
-          .bucketWidth(Duration.ofSeconds(60))
-          .sliceWidth(Duration.ofSeconds(10))
-          .refreshInterval(Duration.ofSeconds(5))
-          .build();
+  private final RoomConfig config = Cluster.shop(1, Duration.ofSeconds(30)).refreshInterval(Duration.ofSeconds(5)).build();
   private final Cluster cluster = new Cluster(config, KEYS);
-  private final WaitingRoom room = cluster.add("local", "node");
-
-  @BeforeEach
-  void join() {
-    cluster.warmUp();
-  }
+  private final WaitingRoom room = cluster.warmNode();
 
   @Test
   void countsEveryDecisionAndTheTimeInLineOfThoseAdmittedFromIt() {

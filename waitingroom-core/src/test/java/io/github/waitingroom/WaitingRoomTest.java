@@ -12,22 +12,9 @@ import org.junit.jupiter.api.Test;
 /** One node: admission, the line, estimates and tickets. */
 class WaitingRoomTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
-  private final RoomConfig config =
-      RoomConfig.builder("shop")
-          .totalActiveUsers(3)
-          .newUsersPerMinute(3)
-          .sessionDuration(Duration.ofSeconds(60))
-          .bucketWidth(Duration.ofSeconds(60))
-          .sliceWidth(Duration.ofSeconds(10))
-          .refreshInterval(Duration.ofSeconds(10))
-          .build();
+  private final RoomConfig config = Cluster.shop(3, Duration.ofSeconds(60)).refreshInterval(Duration.ofSeconds(10)).build();
   private final Cluster cluster = new Cluster(config, KEYS);
-  private final WaitingRoom room = cluster.add("local", "node");
-
-  @org.junit.jupiter.api.BeforeEach
-  void join() {
-    cluster.warmUp();
-  }
+  private final WaitingRoom room = cluster.warmNode();
 
   @Test
   void aLoneNodeAdmitsAtOnceAndAJoiningNodeOnlyOnceItHasJoined() {
@@ -41,6 +28,35 @@ class WaitingRoomTest {
     cold.warmUp();
     // Once joined, it lets in the visitor it queued (whose page polls again soon).
     assertThat(second.decide(early.ticket()).outcome()).isEqualTo(Decision.Outcome.ADMIT);
+  }
+
+  /**
+   * Issue 42: requests that never come back (a flood) take no slot and count as no user when the
+   * caller decides newcomers with {@code decideKnown} until they come back; known tickets are
+   * decided as by {@code decide}.
+   */
+  @Test
+  void decideKnownCountsNoNewcomerAndDecidesKnownTicketsAsDecideDoes() {
+    for (int i = 0; i < 1000; i++) {
+      Decision d = room.decideKnown(null, "not a ticket " + i);
+      assertThat(d.outcome()).isEqualTo(Decision.Outcome.CHALLENGE);
+      assertThat(d.ticket()).isNull();
+    }
+    cluster.advance(Duration.ofSeconds(2));
+    assertThat(room.status().activeUsers()).as("no slot taken").isZero();
+    assertThat(room.status().waitingUsers()).as("no place given").isZero();
+    // A newcomer that comes back is let in on a free slot, as decide does on the first request.
+    Decision in = room.decide(null, null);
+    assertThat(in.outcome()).isEqualTo(Decision.Outcome.ADMIT);
+    assertThat(room.decideKnown(in.ticket(), null).letsThrough()).as("a session passes").isTrue();
+    room.decide(null, null);
+    room.decide(null, null);
+    Decision queued = room.decide(null, null);
+    assertThat(queued.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    cluster.advance(Duration.ofSeconds(2));
+    Decision polled = room.decideKnown(null, queued.ticket());
+    assertThat(polled.outcome()).as("a place keeps waiting").isEqualTo(Decision.Outcome.WAIT);
+    assertThat(polled.usersAhead()).isZero();
   }
 
   @Test

@@ -2,8 +2,6 @@ package io.github.waitingroom.allocation;
 
 import io.github.waitingroom.RoomConfig;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -73,8 +71,8 @@ public final class Plan {
   private final long partialFirst;
   private final long newArrivalGrant;
   private final boolean lineServed;
-  private final long[] lineSeconds;
-  private final long[] aheadBefore;
+  /** The room's line as prefix sums: users ahead of each arrival second. */
+  private final LineIndex ahead;
   private final Tally room;
 
   Plan(
@@ -100,16 +98,7 @@ public final class Plan {
     this.newArrivalGrant = newArrivalGrant;
     this.lineServed = lineServed;
     this.room = room;
-    NavigableMap<Long, Long> line = room.line();
-    this.lineSeconds = new long[line.size()];
-    this.aheadBefore = new long[line.size() + 1];
-    aheadBefore[0] = room.reserved();
-    int i = 0;
-    for (Map.Entry<Long, Long> e : line.entrySet()) {
-      lineSeconds[i] = e.getKey();
-      aheadBefore[i + 1] = aheadBefore[i] + e.getValue();
-      i++;
-    }
+    this.ahead = new LineIndex(room);
   }
 
   /** A plan that grants nothing: for a node that has no settled tallies to plan from. */
@@ -202,7 +191,7 @@ public final class Plan {
 
   /** Users waiting in the whole room (those who polled recently, called or not). */
   public long waitingUsers() {
-    return aheadBefore[lineSeconds.length];
+    return ahead.waiting();
   }
 
   /** The summed tally of the whole room. */
@@ -281,8 +270,7 @@ public final class Plan {
    * holder waits.
    */
   public long usersAhead(long arrivalSecond) {
-    int i = java.util.Arrays.binarySearch(lineSeconds, arrivalSecond);
-    return aheadBefore[i >= 0 ? i : -i - 1];
+    return ahead.ahead(arrivalSecond);
   }
 
   /**
@@ -350,25 +338,9 @@ public final class Plan {
   /** The least half-width of the range shown around a wait estimate, as a share of it. */
   public static final double RANGE_SHARE = 0.2;
 
-  /**
-   * How many times the line counts each holder, at least 1. The line counts a holder whose polls
-   * go to several nodes once (see {@link Tally#shared}), except in a sum with a silent publisher
-   * (which shares nothing) or with nodes of an older version that do not publish what they share:
-   * then the line, and the people ahead of anyone, look longer than they are, while the
-   * admissions the estimate divides by are distinct users. The line's last minute of arrival
-   * seconds, as counted, against the room's arrivals of the last minute (distinct, counted once
-   * by the node that gave each its place) tells how many: it cannot see the holders of that
-   * minute who already gave up or got in, so it errs low, towards longer estimates.
-   */
+  /** How many times the line counts each holder, at least 1 (see {@link LineIndex#countsPerHolder}). */
   double countsPerHolder() {
-    if (lineSeconds.length == 0 || room.arrivals() <= 0) {
-      return 1;
-    }
-    long from = lineSeconds[lineSeconds.length - 1] - 59;
-    int i = java.util.Arrays.binarySearch(lineSeconds, from);
-    int first = i >= 0 ? i : -i - 1;
-    long counted = aheadBefore[lineSeconds.length] - aheadBefore[first];
-    return Math.max(1.0, (double) counted / room.arrivals());
+    return ahead.countsPerHolder(room.arrivals());
   }
 
   /**
@@ -398,7 +370,6 @@ public final class Plan {
   public static long[] split(long amount, long[] weights, long @Nullable [] caps, long rotation) {
     return PlanMaker.split(amount, weights, caps, rotation, null);
   }
-
 
   @Override
   public String toString() {

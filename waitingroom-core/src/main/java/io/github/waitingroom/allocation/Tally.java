@@ -183,54 +183,15 @@ public record Tally(
     if (revokedPlaces.length > MAX_ADMITTED_PLACES) {
       revokedPlaces = Arrays.copyOfRange(revokedPlaces, revokedPlaces.length - MAX_ADMITTED_PLACES, revokedPlaces.length);
     }
-    checkIns = sortedPairs(checkIns);
+    checkIns = CheckIns.sorted(checkIns);
     if (checkIns.length > 2 * MAX_ADMITTED_PLACES) {
       checkIns = Arrays.copyOfRange(checkIns, checkIns.length - 2 * MAX_ADMITTED_PLACES, checkIns.length);
     }
   }
 
-  /** The pairs (slice, place) sorted by slice and then place, without repeats. */
-  private static long[] sortedPairs(long[] pairs) {
-    int n = pairs.length / 2;
-    Integer[] order = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> {
-      int c = Long.compare(pairs[2 * a], pairs[2 * b]);
-      return c != 0 ? c : Long.compare(pairs[2 * a + 1], pairs[2 * b + 1]);
-    });
-    long[] out = new long[pairs.length];
-    int k = 0;
-    for (int i : order) {
-      if (k > 0 && out[k - 2] == pairs[2 * i] && out[k - 1] == pairs[2 * i + 1]) {
-        continue;
-      }
-      out[k++] = pairs[2 * i];
-      out[k++] = pairs[2 * i + 1];
-    }
-    return k == out.length ? out : Arrays.copyOf(out, k);
-  }
-
   /** Whether the publisher counted a check-in of this place into this slice. */
   public boolean checkedIn(long slice, long place) {
-    int lo = 0;
-    int hi = checkIns.length / 2 - 1;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      int c = Long.compare(checkIns[2 * mid], slice);
-      if (c == 0) {
-        c = Long.compare(checkIns[2 * mid + 1], place);
-      }
-      if (c == 0) {
-        return true;
-      } else if (c < 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return false;
+    return CheckIns.contains(checkIns, slice, place);
   }
 
   /**
@@ -238,47 +199,7 @@ public record Tally(
    * {@link #reservedPlaces}).
    */
   public static Tally sum(Collection<Tally> tallies) {
-    long active = 0;
-    long outstandingLine = 0;
-    long outstandingNew = 0;
-    long reserved = 0;
-    long polling = 0;
-    long recent = 0;
-    long arrivals = 0;
-    long nodes = 0;
-    TreeMap<Long, Long> line = new TreeMap<>();
-    TreeMap<Long, Long> shared = new TreeMap<>();
-    int places = 0;
-    boolean unknown = false;
-    java.util.TreeSet<Long> revoked = new java.util.TreeSet<>();
-    for (Tally t : tallies) {
-      active += t.active;
-      outstandingLine += t.outstandingLine;
-      outstandingNew += t.outstandingNew;
-      reserved += t.reserved;
-      polling += t.polling;
-      recent += t.recentAdmissions;
-      arrivals += t.arrivals;
-      nodes += t.nodes;
-      t.line.forEach((second, n) -> line.merge(second, n, Long::sum));
-      t.shared.forEach((second, n) -> shared.merge(second, n, Long::sum));
-      unknown |= t.sharedUnknown;
-      places += t.admittedPlaces.length;
-      for (long place : t.revokedPlaces) {
-        revoked.add(place);
-      }
-    }
-    long[] all = new long[places];
-    int i = 0;
-    for (Tally t : tallies) {
-      System.arraycopy(t.admittedPlaces, 0, all, i, t.admittedPlaces.length);
-      i += t.admittedPlaces.length;
-    }
-    long twice = twiceReserved(tallies);
-    return new Tally(
-        active, outstandingLine - twice, outstandingNew, reserved - twice, polling, recent, arrivals, line,
-        Arrays.stream(all).distinct().toArray(), new long[0], new long[0], unknown ? new TreeMap<>() : shared, unknown,
-        revoked.stream().mapToLong(Long::longValue).toArray(), nodes);
+    return TallySums.sum(tallies);
   }
 
   /**
@@ -304,22 +225,6 @@ public record Tally(
   /** The holders of the line at the given arrival second whom another node counts too. */
   public long sharedAt(long second) {
     return shared.getOrDefault(second, 0L);
-  }
-
-  /**
-   * How many of the reservations the tallies list are for a holder another of them reserves too:
-   * the same holder's slot counted more than once.
-   */
-  private static long twiceReserved(Collection<Tally> tallies) {
-    long listed = 0;
-    java.util.HashSet<Long> once = new java.util.HashSet<>();
-    for (Tally t : tallies) {
-      listed += t.reservedPlaces.length;
-      for (long place : t.reservedPlaces) {
-        once.add(place);
-      }
-    }
-    return listed - once.size();
   }
 
   /**

@@ -8,7 +8,10 @@
  * io.github.waitingroom.allocation.SlotAllocator} is the seam: the plan is its default, and a room
  * may be given another that adjusts what plans are computed from. A {@link
  * io.github.waitingroom.allocation.BucketState} reports the line in buckets of arrival time, as the
- * published design keeps it. No clocks, threads or I/O live here, and nothing here knows how tallies travel (that is
+ * published design keeps it. Package-private parts do the work of the public types, each one role:
+ * {@code PlanMaker} computes a plan and {@code WaitEstimates} its wait estimates, {@code LineIndex}
+ * holds a plan's line as users ahead of each arrival second, {@code TallySums} adds tallies up and
+ * {@code CheckIns} sorts and searches a tally's check-ins. No clocks, threads or I/O live here, and nothing here knows how tallies travel (that is
  * the coordinator's business), which is what makes the rules easy to property-test.
  */
 @NullMarked

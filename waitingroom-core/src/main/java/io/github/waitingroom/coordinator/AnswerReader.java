@@ -5,7 +5,6 @@ import static io.github.waitingroom.coordinator.Coordinator.GLOBAL_SCOPE;
 import static io.github.waitingroom.coordinator.Coordinator.SILENT_AFTER_EPOCHS;
 import static io.github.waitingroom.coordinator.StoreCoordinator.JOIN;
 import static io.github.waitingroom.coordinator.StoreCoordinator.READER;
-import static io.github.waitingroom.coordinator.StoreCoordinator.printable;
 
 import java.nio.ByteBuffer;
 import java.util.HashSet;
@@ -20,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * keys ({@link ReportSeal}), decodes it, and logs once what it cannot read: a value not sealed
  * with the room's keys (ignored), one sealed with a key this node's keyset lacks and a report that
  * does not decode (both unreadable: they block the plans). Also tells the store's time an answer
- * carries ({@link #storeClock}). Part of {@link StoreCoordinator}; used by the sync thread. Logs
+ * carries ({@link #storeClock}), and whether a node is alone in the room by the answer to its
+ * join ({@link #alone}). Names from reports reach a log line only through {@link #printable}. Part of {@link StoreCoordinator}; used by the sync thread. Logs
  * under {@link StoreCoordinator}'s name.
  */
 final class AnswerReader {
@@ -52,6 +52,35 @@ final class AnswerReader {
     this.vanish = vanish;
     this.lateness = lateness;
     this.joinedDataCenters = joinedDataCenters;
+  }
+
+  /**
+   * Whether the answer to a node's join shows it alone in the room: nobody else in its data
+   * center's scope, and nothing in the global scope but documents, the empty value of a reader
+   * and the node's own join marker (see {@link StoreCoordinator#join}).
+   */
+  static boolean alone(Map<String, Map<String, byte[]>> answer, String dcScope, String dataCenter, String publisher) {
+    boolean alone = true;
+    for (String who : answer.getOrDefault(dcScope, Map.of()).keySet()) {
+      alone &= who.equals(publisher);
+    }
+    for (String who : answer.getOrDefault(GLOBAL_SCOPE, Map.of()).keySet()) {
+      alone &= who.equals(READER) || who.startsWith(DOCUMENT) || who.equals(dataCenter + JOIN + publisher);
+    }
+    return alone;
+  }
+
+  /** A name from a report made safe for a log line: printable ASCII only, at most 64 characters. */
+  static String printable(@Nullable String s) {
+    if (s == null) {
+      return "null";
+    }
+    StringBuilder b = new StringBuilder(Math.min(s.length(), 64) + 3);
+    for (int i = 0; i < s.length() && i < 64; i++) {
+      char c = s.charAt(i);
+      b.append(c >= 0x20 && c < 0x7f ? c : '?');
+    }
+    return s.length() > 64 ? b.append("...").toString() : b.toString();
   }
 
   /** The store's time the answer carries (see {@link Transport#CLOCK_SCOPE}). */

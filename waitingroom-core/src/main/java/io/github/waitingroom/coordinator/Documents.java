@@ -54,8 +54,19 @@ final class Documents {
     return opened;
   }
 
-  /** Keeps these documents in the store from the next exchange on, instead of those kept before. */
+  /**
+   * Keeps these documents in the store from the next exchange on, instead of those kept before
+   * (see {@link StoreCoordinator#keep}).
+   *
+   * @throws IllegalArgumentException if a name does not start with {@link Coordinator#DOCUMENT} or
+   *     is over 80 characters long; nothing is kept then
+   */
   void keep(Map<String, byte[]> documents) {
+    for (String name : documents.keySet()) {
+      if (!name.startsWith(Coordinator.DOCUMENT) || name.length() > 80) {
+        throw new IllegalArgumentException("a document's name must start with " + Coordinator.DOCUMENT + ": " + name);
+      }
+    }
     kept.clear();
     kept.putAll(documents);
     keptAt.keySet().removeIf(name -> !kept.containsKey(name) && !eraDocuments.containsKey(name));
@@ -103,7 +114,7 @@ final class Documents {
               eras.put(era.first(), era);
             } else if (loggedEras.add(name)) {
               log.warn("room '{}': ignoring an epochs document '{}' that this release does not read", roomId,
-                  StoreCoordinator.printable(name));
+                  AnswerReader.printable(name));
             }
           }
         });
@@ -155,7 +166,7 @@ final class Documents {
               out.put(who, bytes);
             } else if (loggedUnsealed.add(Coordinator.GLOBAL_SCOPE + "/" + who)) {
               log.warn("room '{}': ignoring a document '{}' in the store that is not sealed with the room's keys",
-                  roomId, StoreCoordinator.printable(who));
+                  roomId, AnswerReader.printable(who));
             }
           }
         });

@@ -49,7 +49,7 @@ import org.jspecify.annotations.Nullable;
  * fail-over) still counts from memory, and a report that does not decode (garbage, or a newer
  * format during a rolling upgrade) blocks settlement instead of counting as nothing: the nodes
  * then plan nothing new, which never admits past the limit. Names from reports are escaped and
- * capped before they reach a log line.
+ * capped before they reach a log line ({@code AnswerReader.printable}).
  *
  * <p><b>What the store lost, the others put back.</b> Memory alone is not enough: a node that
  * joins after the store lost a report (of a node or data center that died, whose users still
@@ -187,13 +187,7 @@ public final class StoreCoordinator implements Coordinator {
       epoch = epochs().at(clock.getAsLong());
       // The right guess is the next epoch (or the current one, if an epoch began meanwhile).
     } while ((guess > epoch + 1 || guess < epoch) && ++attempt < 2);
-    boolean alone = true;
-    for (String who : answer.getOrDefault(dcScope, Map.of()).keySet()) {
-      alone &= who.equals(publisher);
-    }
-    for (String who : answer.getOrDefault(GLOBAL_SCOPE, Map.of()).keySet()) {
-      alone &= who.equals(READER) || who.startsWith(DOCUMENT) || who.equals(dataCenter + JOIN + publisher);
-    }
+    boolean alone = AnswerReader.alone(answer, dcScope, dataCenter, publisher);
     reader.read(answer.get(GLOBAL_SCOPE), GLOBAL_SCOPE, dataCenters, known.unreadableDataCenters(), epoch);
     // The marker said the next epoch by the room clock; a node alone may start one earlier. (If
     // the clock was still off at the second attempt, the node waits for the epoch the marker named.)
@@ -289,11 +283,6 @@ public final class StoreCoordinator implements Coordinator {
    */
   @Override
   public void keep(Map<String, byte[]> documents) {
-    for (String name : documents.keySet()) {
-      if (!name.startsWith(DOCUMENT) || name.length() > 80) {
-        throw new IllegalArgumentException("a document's name must start with " + DOCUMENT + ": " + name);
-      }
-    }
     docs.keep(documents);
   }
 
@@ -397,18 +386,5 @@ public final class StoreCoordinator implements Coordinator {
   @Override
   public List<String> dataCenterNames() {
     return known.dataCenterNames(dataCenter);
-  }
-
-  /** A name from a report made safe for a log line: printable ASCII only, at most 64 characters. */
-  static String printable(@Nullable String s) {
-    if (s == null) {
-      return "null";
-    }
-    StringBuilder b = new StringBuilder(Math.min(s.length(), 64) + 3);
-    for (int i = 0; i < s.length() && i < 64; i++) {
-      char c = s.charAt(i);
-      b.append(c >= 0x20 && c < 0x7f ? c : '?');
-    }
-    return s.length() > 64 ? b.append("...").toString() : b.toString();
   }
 }

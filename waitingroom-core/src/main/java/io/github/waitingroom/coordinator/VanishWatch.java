@@ -138,7 +138,7 @@ final class VanishWatch {
       loggedVanished = true;
       log.error("room '{}': the values of {} left the store before their time (deleted, or overwritten with values"
               + " that do not open): someone without the room's keys writes to it? No plan is made while they are away",
-          roomId, StoreCoordinator.printable(String.join(", ", vanished)));
+          roomId, AnswerReader.printable(String.join(", ", vanished)));
     }
   }
 }

@@ -21,13 +21,14 @@
  * <p>{@code StoreCoordinator} runs the exchanges (joining, publishing, reading back) and meets its
  * parts, each package-private and used by its sync thread: {@code Remembered} holds the reports it
  * remembers and forgets them after the retention; {@code AnswerReader} opens and decodes an
- * answer's values into them and logs what it cannot read; {@code Settlement} settles the data
+ * answer's values into them, logs what it cannot read (with names made printable) and tells
+ * whether a joining node is alone; {@code Settlement} settles the data
  * center's sums and the room's, counting silent publishers ({@code ActiveHistory} tells the
  * sessions that may have moved into them); {@code SumLateness} tells a data center whose sums come
  * late from one that is gone, and how late they come; {@code SumVisibility} tells whether the data
  * center's sums reached the store in time for a plan; {@code Republication} puts back the reports
  * the store lost; {@code Documents} holds the global scope's documents (settings, and the eras of
- * the epochs); and {@code VanishWatch} notices values that leave the store before their time (see
+ * the epochs) and checks the names of those it is given to keep; and {@code VanishWatch} notices values that leave the store before their time (see
  * docs/security.md).
  */
 @NullMarked

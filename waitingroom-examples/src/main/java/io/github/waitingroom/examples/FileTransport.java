@@ -64,6 +64,7 @@ public final class FileTransport implements Transport {
   }
 
   @Override
+  @SuppressWarnings("try") // the file lock is held for the block, never read
   public Map<String, Map<String, byte[]>> exchange(
       String roomId, List<Publication> publications, Duration retention) throws IOException {
     Map<String, Map<String, byte[]>> answer = new HashMap<>();

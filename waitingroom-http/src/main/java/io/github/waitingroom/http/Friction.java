@@ -103,6 +103,22 @@ final class Friction {
     return t == null || t.isNegative() ? 0 : Math.min(t.toNanos(), TimeUnit.SECONDS.toNanos(30));
   }
 
+  /**
+   * Whether the request brings back a challenge this room issued to its address, or the infinite
+   * queue's marker: it came back, as a newcomer must before it counts ({@link Confirmation}).
+   */
+  boolean holdsOwn(GateRequest request) {
+    String f = request.friction();
+    if (f == null) {
+      return false;
+    }
+    if (f.startsWith(FLAG_PREFIX)) {
+      return flagSeal != null && flagged(f.substring(2));
+    }
+    ProofOfWork.Challenge held = f.startsWith(CHALLENGE_PREFIX) ? pow.open(f.substring(2), room.nowSecond()) : null;
+    return held != null && held.client() == ClientAddress.key(request.remoteAddress());
+  }
+
   /** Whether answering may wait for I/O: the request carries a token for the human check. */
   boolean mayBlock(GateRequest request) {
     return human != null && humanToken(request) != null;

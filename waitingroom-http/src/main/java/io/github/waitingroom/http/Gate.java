@@ -58,6 +58,9 @@ import org.jspecify.annotations.Nullable;
  * waiting page and its policy) and {@link ResponseHeaders} (the headers of a passed response).
  */
 public final class Gate {
+  /** The answer of {@link #screen} for a request the room does not decide: it passes untouched. */
+  private static final GateResponse UNTOUCHED = GateResponse.pass(null, null);
+
   private final WaitingRoom room;
   private final PathRules paths;
   private final CookiePolicy cookies;
@@ -65,6 +68,8 @@ public final class Gate {
   private final Answers answers;
   /** With friction on ({@link Builder#proofOfWork} or {@link Builder#humanCheck}), its challenges; else {@code null}. */
   private final @Nullable Friction friction;
+  /** With {@link Builder#confirmNewcomers} on, the newcomers' round trip; else {@code null}. */
+  private final @Nullable Confirmation confirmation;
   private final RequestReader reader;
   private final int rejectStatus;
   private final boolean revoke;
@@ -75,7 +80,7 @@ public final class Gate {
     this.room = b.room;
     this.paths = new PathRules(b.get(GateSettings.PATH_PREFIX), b.get(GateSettings.IGNORE_PATHS));
     String named = b.get(GateSettings.COOKIE_NAME);
-    String name = GateSettings.token("cookieName", named != null ? named : "wr_" + room.config().roomId());
+    String name = SettingChecks.token("cookieName", named != null ? named : "wr_" + room.config().roomId());
     this.statusParam = b.get(GateSettings.STATUS_PARAM);
     this.cookies = new CookiePolicy(
         name, b.get(GateSettings.COOKIE_SECURE), b.get(GateSettings.COOKIE_SAME_SITE), paths.prefix());
@@ -88,7 +93,8 @@ public final class Gate {
     this.friction = b.get(GateSettings.PROOF_OF_WORK) > 0 || b.get(GateSettings.HUMAN_CHECK) != null
         ? new Friction(b, cookies, answers, statusParam)
         : null;
-    this.reader = new RequestReader(cookies, friction);
+    this.confirmation = b.get(GateSettings.CONFIRM_NEWCOMERS) ? new Confirmation(room, cookies, answers, friction) : null;
+    this.reader = new RequestReader(cookies, friction != null || confirmation != null);
   }
 
   /**
@@ -242,6 +248,29 @@ public final class Gate {
   }
 
   /**
+   * The gate's first look at a request of its room, after the adapter's bypass rules, in the order
+   * every adapter asks: the answer to a CORS preflight ({@link #preflight}), else whether the room
+   * {@linkplain #decides decides} the request.
+   *
+   * @param method the HTTP method
+   * @param rawPath the path as the client sent it, after the context path ({@link #decides})
+   * @param path the path within the application as the server decoded it
+   * @param headers a header's first value by name ({@code Origin}, {@code Access-Control-Request-Method})
+   * @return {@code null} when the room decides the request ({@link #read}, then {@link #handle});
+   *     else an answer that {@linkplain GateResponse#passes() passes} untouched (no cookie, nothing
+   *     counted), or the preflight's answer to write
+   */
+  public @Nullable GateResponse screen(String method, String rawPath, String path, Lookup headers) {
+    String origin = headers.get("Origin");
+    String preflightMethod = headers.get("Access-Control-Request-Method");
+    GateResponse preflight = preflight(method, origin, preflightMethod);
+    if (preflight != null) {
+      return preflight;
+    }
+    return decides(method, rawPath, path, origin, preflightMethod) ? null : UNTOUCHED;
+  }
+
+  /**
    * Decides a request on its two tickets ({@link WaitingRoom#decide(String, String)}) and says what
    * to do with it; the new ticket, if any, goes to the session or the place cookie (see above).
    *
@@ -249,6 +278,11 @@ public final class Gate {
    * @return pass it on or answer it, with the new ticket cookie either way
    */
   public GateResponse handle(GateRequest request) {
+    Confirmation c = confirmation;
+    GateResponse unconfirmed = c == null ? null : c.answer(request);
+    if (unconfirmed != null) {
+      return unconfirmed;
+    }
     Friction f = friction;
     return f == null ? answers.respond(room.decide(request.ticket(), request.place()), request) : f.handle(request);
   }
@@ -266,7 +300,9 @@ public final class Gate {
     if (f == null || !f.mayBlock(request)) {
       return CompletableFuture.completedFuture(handle(request));
     }
-    return f.handleAsync(request);
+    Confirmation c = confirmation;
+    GateResponse unconfirmed = c == null ? null : c.answer(request);
+    return unconfirmed != null ? CompletableFuture.completedFuture(unconfirmed) : f.handleAsync(request);
   }
 
   /**
@@ -321,13 +357,16 @@ public final class Gate {
     return cookies.deleteSession(request);
   }
 
-  /** A value of the request by name: a cookie's, a header's; {@code null} when it has none. */
+  /**
+   * A value by name, {@code null} when there is none: of the request, a cookie's, a header's, a
+   * query parameter's; of the configuration, an init-param's or an environment variable's.
+   */
   @FunctionalInterface
   public interface Lookup {
     /**
      * {@return the value of a name, or {@code null}}
      *
-     * @param name the cookie's or header's name
+     * @param name the cookie's, header's, parameter's or variable's name
      */
     @Nullable String get(String name);
   }

@@ -235,6 +235,23 @@ public abstract class GateOptions<B extends GateOptions<B>> implements PageOptio
   }
 
   /**
+   * Whether a newcomer is counted only once it comes back: its first request, without a ticket,
+   * gets a {@code 307} to the same address with a short-lived cookie (30 s, bound to its address),
+   * and only the request that brings the cookie back is let in on a slot for new arrivals, or given
+   * a place in line, or a challenge. Requests that never come back (a flood of requests without
+   * cookies) then take no slot, count as no user and get no place; the room's status stays true.
+   * Costs every newcomer one round trip; a client that keeps no cookies (some API clients) never
+   * gets in: leave its paths out of the room. Default: off.
+   *
+   * @param enabled whether newcomers must come back once before they count
+   * @return this builder
+   * @throws SettingException when the value is refused, naming the setting
+   */
+  public final B confirmNewcomers(boolean enabled) {
+    return set(GateSettings.CONFIRM_NEWCOMERS, enabled);
+  }
+
+  /**
    * The query flag that asks for the JSON status only. Default: {@value GateSettings#DEFAULT_STATUS_PARAM}.
    *
    * @param name 1 to 64 characters out of {@code A-Z a-z 0-9 . _ -}

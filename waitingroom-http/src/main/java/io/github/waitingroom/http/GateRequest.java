@@ -34,6 +34,9 @@ import org.jspecify.annotations.Nullable;
  *     challenge is bound to it and the no-script budget counted by it, and the {@linkplain
  *     Gate.Builder#humanCheck human check} passes it on ({@link Gate#read}
  *     keeps it only with friction on)
+ * @param rawPath the path as the client sent it (not decoded), the context path included, or
+ *     {@code null}: with {@code query}, where the answer that {@linkplain
+ *     GateOptions#confirmNewcomers confirms a newcomer} sends it back to
  */
 public record GateRequest(
     String contextPath,
@@ -47,7 +50,8 @@ public record GateRequest(
     @Nullable String referer,
     @Nullable String host,
     @Nullable String friction,
-    @Nullable String remoteAddress) {
+    @Nullable String remoteAddress,
+    @Nullable String rawPath) {
 
   /** Checks that the context path and the method are given. */
   public GateRequest {
@@ -76,7 +80,7 @@ public record GateRequest(
       @Nullable String accept,
       @Nullable String place,
       @Nullable String acceptLanguage) {
-    this(contextPath, secure, ticket, query, accept, place, acceptLanguage, "GET", null, null, null, null);
+    this(contextPath, secure, ticket, query, accept, place, acceptLanguage, "GET", null, null, null, null, null);
   }
 
   /**
@@ -106,7 +110,42 @@ public record GateRequest(
       String method,
       @Nullable String referer,
       @Nullable String host) {
-    this(contextPath, secure, ticket, query, accept, place, acceptLanguage, method, referer, host, null, null);
+    this(contextPath, secure, ticket, query, accept, place, acceptLanguage, method, referer, host, null, null, null);
+  }
+
+  /**
+   * A request without its raw path, as callers before the path was read built it.
+   *
+   * @param contextPath the application's context path ({@code ""} for the root)
+   * @param secure whether the server says the request came over HTTPS
+   * @param ticket the value of the room's session cookie, or {@code null}
+   * @param query the raw query string, or {@code null}
+   * @param accept the {@code Accept} header, or {@code null}
+   * @param place the value of the room's place cookie, or {@code null}
+   * @param acceptLanguage the {@code Accept-Language} header, or {@code null}
+   * @param method the HTTP method
+   * @param referer the {@code Referer} header, or {@code null}
+   * @param host the {@code Host} header, or {@code null}
+   * @param friction the value of the room's challenge cookie, or {@code null}
+   * @param remoteAddress the client's address, or {@code null}
+   * @deprecated name the values instead: {@link #builder(String, String)}
+   */
+  @Deprecated
+  public GateRequest(
+      String contextPath,
+      boolean secure,
+      @Nullable String ticket,
+      @Nullable String query,
+      @Nullable String accept,
+      @Nullable String place,
+      @Nullable String acceptLanguage,
+      String method,
+      @Nullable String referer,
+      @Nullable String host,
+      @Nullable String friction,
+      @Nullable String remoteAddress) {
+    this(contextPath, secure, ticket, query, accept, place, acceptLanguage, method, referer, host, friction,
+        remoteAddress, null);
   }
 
   /** Whether the request sent something (a form): any method but {@code GET} and {@code HEAD}. */
@@ -133,7 +172,7 @@ public record GateRequest(
       @Nullable String query,
       @Nullable String accept,
       @Nullable String place) {
-    this(contextPath, secure, ticket, query, accept, place, null, "GET", null, null, null, null);
+    this(contextPath, secure, ticket, query, accept, place, null, "GET", null, null, null, null, null);
   }
 
   /**
@@ -149,7 +188,7 @@ public record GateRequest(
   @Deprecated
   public GateRequest(
       String contextPath, boolean secure, @Nullable String ticket, @Nullable String query, @Nullable String accept) {
-    this(contextPath, secure, ticket, query, accept, null, null, "GET", null, null, null, null);
+    this(contextPath, secure, ticket, query, accept, null, null, "GET", null, null, null, null, null);
   }
 
   /**
@@ -183,6 +222,7 @@ public record GateRequest(
     private @Nullable String host;
     private @Nullable String friction;
     private @Nullable String remoteAddress;
+    private @Nullable String rawPath;
 
     private Builder(String contextPath, String method) {
       this.contextPath = Objects.requireNonNull(contextPath, "contextPath");
@@ -300,13 +340,22 @@ public record GateRequest(
     }
 
     /**
+     * @param rawPath the path as the client sent it (not decoded), the context path included, or {@code null}
+     * @return this builder
+     */
+    public Builder rawPath(@Nullable String rawPath) {
+      this.rawPath = rawPath;
+      return this;
+    }
+
+    /**
      * The request.
      *
      * @return the request with the values given
      */
     public GateRequest build() {
       return new GateRequest(contextPath, secure, ticket, query, accept, place, acceptLanguage, method, referer, host,
-          friction, remoteAddress);
+          friction, remoteAddress, rawPath);
     }
   }
 }

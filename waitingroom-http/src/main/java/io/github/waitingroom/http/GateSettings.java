@@ -1,17 +1,15 @@
 package io.github.waitingroom.http;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import static io.github.waitingroom.http.SettingChecks.oneOf;
+import static io.github.waitingroom.http.SettingChecks.tag;
+import static io.github.waitingroom.http.SettingChecks.token;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,9 +21,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class GateSettings {
   private GateSettings() {}
-
-  private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-  private static final Pattern TAG = Pattern.compile("[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*");
 
   /** The default of {@link #REJECT_STATUS}. */
   public static final int DEFAULT_REJECT_STATUS = 403;
@@ -124,6 +119,16 @@ public final class GateSettings {
           .parser(s -> Setting.bool("corsPassThrough", s))
           .build();
 
+  /** Whether a newcomer is counted only once it comes back with the cookie of its first answer. */
+  public static final Setting<Boolean> CONFIRM_NEWCOMERS =
+      Setting.<Boolean>of("confirmNewcomers", Boolean.class, false)
+          .description(
+              "Whether a newcomer is let in, or given a place, only when it comes back with the cookie of its first"
+                  + " answer (a 307 to the same address): requests that never come back (a flood) take no slot and count"
+                  + " as no user. Costs every newcomer one round trip; clients that keep no cookies never get in.")
+          .parser(s -> Setting.bool("confirmNewcomers", s))
+          .build();
+
   /** The query flag that asks for the JSON status only. */
   public static final Setting<String> STATUS_PARAM =
       Setting.<String>of("statusParam", String.class, DEFAULT_STATUS_PARAM)
@@ -141,7 +146,7 @@ public final class GateSettings {
           .description(
               "Your own waiting page: a Mustache template (HTML-escaped {{variables}}, {{text.key}} for the page's"
                   + " texts); web.xml gives a file, Spring Boot a resource. Unset: the built-in page of pageStyle.")
-          .parser(GateSettings::readTemplate)
+          .parser(SettingChecks::readTemplate)
           .check(v -> {
             if (v != null) {
               PageTemplate.check(v, PageModel.TEMPLATE_SOURCE, null);
@@ -206,7 +211,7 @@ public final class GateSettings {
           .defaultText("none")
           .description("The branded page's logo: a path on this site (/static/logo.svg) or an https:// URL.")
           .parser(s -> s)
-          .check(GateSettings::logo)
+          .check(SettingChecks::logo)
           .build();
 
   /** The branded page's colour. */
@@ -290,7 +295,7 @@ public final class GateSettings {
   private static final List<Setting<?>> ALL =
       List.of(
           PATH_PREFIX, IGNORE_PATHS, COOKIE_NAME, COOKIE_SECURE, COOKIE_SAME_SITE, WAITING_STATUS, REJECT_STATUS,
-          REVOKE, CORS_PASS_THROUGH, STATUS_PARAM, TEMPLATE, PAGE_STYLE, DEFAULT_LANGUAGE, LANGUAGE,
+          REVOKE, CORS_PASS_THROUGH, CONFIRM_NEWCOMERS, STATUS_PARAM, TEMPLATE, PAGE_STYLE, DEFAULT_LANGUAGE, LANGUAGE,
           MESSAGES_DIRECTORY, BRAND_NAME, LOGO_URL, BRAND_COLOR, PROOF_OF_WORK, CHALLENGE_PENALTY, NO_SCRIPT_PLACES,
           HUMAN_CHECK);
 
@@ -318,59 +323,36 @@ public final class GateSettings {
     return null;
   }
 
-  static String token(String setting, String value) {
-    if (!TOKEN.matcher(value).matches()) {
-      throw new IllegalArgumentException(
-          setting + " must be 1 to 64 characters out of A-Z a-z 0-9 . _ - but was '" + value + "'");
-    }
-    return value;
-  }
-
-  private static Integer oneOf(String setting, Integer value, int... allowed) {
-    for (int a : allowed) {
-      if (a == Objects.requireNonNull(value, setting)) {
-        return value;
+  /**
+   * Binds the settings that a source gives as text, each under its name in that source: its
+   * {@linkplain Setting#initParam() init-param} (the servlet filter's web.xml), its {@linkplain
+   * Setting#environmentVariable() environment variable}, its relative {@linkplain Setting#property()
+   * property} or its {@linkplain Setting#name() name} in code. Each setting that has a name there
+   * and a value is read ({@link Setting#parse}) and set.
+   *
+   * @param options the builder to set them on
+   * @param source where the values come from, which names them
+   * @param texts a value by its name in the source, or {@code null} when it is not given
+   * @throws SettingException naming the setting, the source and the name, for the first value refused
+   */
+  public static void bind(GateOptions<?> options, SettingException.Source source, Gate.Lookup texts) {
+    for (Setting<?> s : ALL) {
+      String key = switch (source) {
+        case INIT_PARAM -> s.initParam();
+        case ENVIRONMENT -> s.environmentVariable();
+        case PROPERTY -> s.property();
+        case CODE -> s.name();
+      };
+      String text = key == null ? null : texts.get(key);
+      if (key != null && text != null) {
+        parse(options, s, text, source, key);
       }
     }
-    String list = Arrays.toString(allowed).replace("[", "").replace("]", "");
-    int last = list.lastIndexOf(", ");
-    throw new IllegalArgumentException(
-        setting + " must be " + list.substring(0, last) + " or " + list.substring(last + 2) + " but was " + value);
   }
 
-  private static String tag(String setting, String tag) {
-    if (!TAG.matcher(tag).matches()) {
-      throw new IllegalArgumentException(
-          setting + " must be a language tag such as 'de' or 'pt-BR' but was '" + tag + "'");
-    }
-    return tag.replace('_', '-');
-  }
-
-  private static String logo(String url) {
-    String u = Objects.requireNonNull(url, "logoUrl").strip();
-    boolean path = u.startsWith("/") && !u.startsWith("//");
-    boolean https = false;
-    if (u.startsWith("https://")) {
-      try {
-        URI parsed = new URI(u);
-        https = parsed.getRawAuthority() != null && parsed.getHost() != null;
-      } catch (URISyntaxException e) {
-        https = false;
-      }
-    }
-    if (!u.isEmpty() && (!(path || https) || !u.matches("[^\\s\"'<>\\\\]+"))) {
-      throw new IllegalArgumentException(
-          "logoUrl must be a path on this site (/static/logo.svg) or an https:// URL but was '" + url + "'");
-    }
-    return u;
-  }
-
-  private static String readTemplate(String file) {
-    try {
-      return Files.readString(Path.of(file), StandardCharsets.UTF_8);
-    } catch (IOException | RuntimeException e) {
-      throw new IllegalArgumentException("template: cannot read '" + file + "': " + e, e);
-    }
+  private static <T extends @Nullable Object> void parse(
+      GateOptions<?> options, Setting<T> s, String text, SettingException.Source source, String key) {
+    options.set(s, s.parse(text, source, key));
   }
 
   /** The setting an error of the build names first: its message starts with it. */

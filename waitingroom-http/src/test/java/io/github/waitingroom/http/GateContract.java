@@ -1,10 +1,11 @@
 package io.github.waitingroom.http;
 
+import static io.github.waitingroom.testsupport.Answers.inApp;
+import static io.github.waitingroom.testsupport.Answers.onWaitingPage;
+import static io.github.waitingroom.testsupport.Answers.setCookies;
+import static io.github.waitingroom.testsupport.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.RoomConfig;
@@ -20,7 +21,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -90,6 +90,7 @@ public abstract class GateContract {
    * @param humanCheck the human check, or {@code null} for none
    * @param bypassHeader the request header whose presence makes the adapter's bypass rule let a
    *     request through ({@code bypassing}), or {@code null} for no rule
+   * @param confirmNewcomers whether newcomers count only once they come back
    */
   public record Options(
       String pathPrefix,
@@ -100,45 +101,51 @@ public abstract class GateContract {
       int waitingStatus,
       boolean corsPassThrough,
       @Nullable HumanCheck humanCheck,
-      @Nullable String bypassHeader) {
+      @Nullable String bypassHeader,
+      boolean confirmNewcomers) {
 
     static Options defaults() {
-      return new Options("/", List.of(), null, CookieSecure.AUTO, SameSite.LAX, 200, false, null, null);
+      return new Options("/", List.of(), null, CookieSecure.AUTO, SameSite.LAX, 200, false, null, null, false);
     }
 
     Options withPathPrefix(String prefix) {
       return new Options(prefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus, corsPassThrough,
-          humanCheck, bypassHeader);
+          humanCheck, bypassHeader, confirmNewcomers);
     }
 
     Options withIgnorePaths(String... paths) {
       return new Options(pathPrefix, List.of(paths), cookieName, cookieSecure, cookieSameSite, waitingStatus,
-          corsPassThrough, humanCheck, bypassHeader);
+          corsPassThrough, humanCheck, bypassHeader, confirmNewcomers);
     }
 
     Options withCookie(String name, CookieSecure secure, SameSite sameSite) {
       return new Options(pathPrefix, ignorePaths, name, secure, sameSite, waitingStatus, corsPassThrough, humanCheck,
-          bypassHeader);
+          bypassHeader, confirmNewcomers);
     }
 
     Options withWaitingStatus(int status) {
       return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, status, corsPassThrough,
-          humanCheck, bypassHeader);
+          humanCheck, bypassHeader, confirmNewcomers);
     }
 
     Options withHumanCheck(HumanCheck check) {
       return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus,
-          corsPassThrough, check, bypassHeader);
+          corsPassThrough, check, bypassHeader, confirmNewcomers);
     }
 
     Options withCorsPassThrough(boolean on) {
       return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus, on,
-          humanCheck, bypassHeader);
+          humanCheck, bypassHeader, confirmNewcomers);
     }
 
     Options withBypassHeader(String header) {
       return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus,
-          corsPassThrough, humanCheck, header);
+          corsPassThrough, humanCheck, header, confirmNewcomers);
+    }
+
+    Options withConfirmNewcomers(boolean on) {
+      return new Options(pathPrefix, ignorePaths, cookieName, cookieSecure, cookieSameSite, waitingStatus,
+          corsPassThrough, humanCheck, bypassHeader, on);
     }
 
     /**
@@ -155,7 +162,8 @@ public abstract class GateContract {
           .cookieSecure(cookieSecure)
           .cookieSameSite(cookieSameSite)
           .waitingStatus(waitingStatus)
-          .corsPassThrough(corsPassThrough);
+          .corsPassThrough(corsPassThrough)
+          .confirmNewcomers(confirmNewcomers);
       if (cookieName != null) {
         b.cookieName(cookieName);
       }
@@ -232,44 +240,8 @@ public abstract class GateContract {
     clock.advance(Duration.ofSeconds(seconds));
   }
 
-  private static boolean inApp(HttpResponse<String> r) {
-    return r.statusCode() == 200 && r.body().startsWith("app:");
-  }
-
-  private static boolean onWaitingPage(HttpResponse<String> r) {
-    return r.body().contains("<h1>You are in line</h1>");
-  }
-
-  private static List<String> setCookies(HttpResponse<String> r) {
-    return r.headers().allValues("Set-Cookie");
-  }
-
   private static @Nullable String ticketCookie(HttpResponse<String> r, String name) {
     return setCookies(r).stream().filter(c -> c.startsWith(name + "=")).findFirst().orElse(null);
-  }
-
-  /** The JSON status object's fields, read with jackson-core's streaming parser. */
-  private static Map<String, Object> status(HttpResponse<String> r) throws IOException {
-    assertThat(r.headers().firstValue("Content-Type"))
-        .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
-    Map<String, Object> fields = new HashMap<>();
-    try (JsonParser p = new JsonFactory().createParser(r.body())) {
-      assertThat(p.nextToken()).isEqualTo(JsonToken.START_OBJECT);
-      assertThat(p.nextFieldName()).isEqualTo("waitingRoom");
-      assertThat(p.nextToken()).isEqualTo(JsonToken.START_OBJECT);
-      for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
-        JsonToken t = p.nextToken();
-        fields.put(
-            name,
-            switch (t) {
-              case VALUE_NUMBER_INT -> p.getLongValue();
-              case VALUE_TRUE, VALUE_FALSE -> p.getBooleanValue();
-              case VALUE_NULL -> "null";
-              default -> p.getText();
-            });
-      }
-    }
-    return fields;
   }
 
   @Test
@@ -298,6 +270,49 @@ public abstract class GateContract {
     // The admitted keep passing, the waiting keep waiting.
     assertThat(inApp(a.get("/tickets/42"))).isTrue();
     assertThat(onWaitingPage(c.get("/tickets"))).isTrue();
+    assertThat(server().appHits()).isEqualTo(3);
+  }
+
+  /**
+   * Issue 42: with {@code confirmNewcomers} on, requests that never bring the cookie of their first
+   * answer back (a flood without a cookie jar) never reach the application, take no slot and count
+   * as no user; a browser follows the {@code 307} with the cookie and is let in, the path and query
+   * kept, as without the setting.
+   */
+  @Test
+  void newcomersCountOnlyOnceTheyComeBackWhenTheRoomAsksForIt() throws Exception {
+    start(Options.defaults().withConfirmNewcomers(true));
+    HttpClient noJar = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    for (int i = 0; i < 50; i++) {
+      HttpResponse<String> r = noJar.send(
+          HttpRequest.newBuilder(server().uri("/tickets?id=" + i + "&q=a%20b")).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).isEqualTo(307);
+      assertThat(r.headers().firstValue("Location")).hasValue("/tickets?id=" + i + "&q=a%20b");
+      assertThat(r.headers().firstValue("Cache-Control")).hasValue("private, no-store");
+      assertThat(setCookies(r)).singleElement().satisfies(c -> assertThat(c).contains("Max-Age=30", "HttpOnly"));
+    }
+    advance(2);
+    room().sync();
+    assertThat(server().appHits()).as("the flood never reached the application").isZero();
+    assertThat(room().status().activeUsers()).as("no slot taken").isZero();
+    assertThat(room().status().waitingUsers()).as("no place given").isZero();
+    Visitor a = new Visitor(server());
+    HttpResponse<String> first = a.get("/tickets");
+    assertThat(first.statusCode()).isEqualTo(307);
+    assertThat(first.headers().firstValue("Location")).hasValue("/tickets");
+    HttpResponse<String> back = a.get("/tickets");
+    assertThat(inApp(back)).as("let in when it comes back").isTrue();
+    assertThat(ticketCookie(back, COOKIE)).isNotNull();
+    assertThat(inApp(a.get("/tickets/1"))).as("its session passes without a round trip").isTrue();
+    Visitor b = new Visitor(server());
+    b.get("/tickets");
+    assertThat(inApp(b.get("/tickets"))).isTrue();
+    Visitor c = new Visitor(server());
+    assertThat(c.get("/tickets").statusCode()).isEqualTo(307);
+    HttpResponse<String> waiting = c.get("/tickets");
+    assertThat(onWaitingPage(waiting)).as("the room is full: a place, once it came back").isTrue();
+    assertThat(onWaitingPage(c.get("/tickets"))).as("its place needs no round trip").isTrue();
     assertThat(server().appHits()).isEqualTo(3);
   }
 

@@ -1,19 +1,16 @@
 package io.github.waitingroom.http;
 
+import static io.github.waitingroom.http.GateCalls.body;
+import static io.github.waitingroom.http.GateCalls.html;
+import static io.github.waitingroom.http.GateCalls.ticket;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import com.google.crypto.tink.KeysetHandle;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.github.waitingroom.testsupport.ManualRooms;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.RoomSettings;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,43 +20,12 @@ import org.junit.jupiter.api.Test;
  * on a {@link ManualClock} without background sync; the test syncs it until a change is in force.
  */
 class GateRoomStatesTest {
-  private static final KeysetHandle KEYS = TicketKeys.generate();
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
-  private final WaitingRoom room =
-      WaitingRoom.builder(
-              RoomConfig.builder("shop").totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(1)).build(),
-              KEYS)
-          .clock(clock)
-          .backgroundSync(false)
-          .build();
-
-  @AfterEach
-  void close() {
-    room.close();
-  }
+  @RegisterExtension final ManualRooms rooms = new ManualRooms();
+  private final WaitingRoom room = rooms.room(ManualRooms.oneSlot("shop", Duration.ofMinutes(1)));
 
   /** Publishes a change and syncs until it is in force (a bounded number of syncs). */
   private void change(String json) {
-    RoomSettings next = RoomSettings.fromJson(json, room.latestSettings());
-    room.updateSettings(next);
-    for (int i = 0; i < 40 && room.settings().version() < next.version(); i++) {
-      clock.advance(Duration.ofMillis(250));
-      room.sync();
-    }
-    assertThat(room.settings().version()).as("in force after 40 syncs").isEqualTo(next.version());
-  }
-
-  private static GateRequest html(@Nullable String session, @Nullable String language) {
-    return GateRequest.builder("", "GET").ticket(session).accept("text/html").acceptLanguage(language).build();
-  }
-
-  private static String body(GateResponse r) {
-    return new String(r.body(), StandardCharsets.UTF_8);
-  }
-
-  private static @Nullable String ticket(GateResponse r) {
-    String c = r.setCookie();
-    return c == null ? null : c.substring(c.indexOf('=') + 1, c.indexOf(';'));
+    rooms.putInForce(room, json);
   }
 
   @Test

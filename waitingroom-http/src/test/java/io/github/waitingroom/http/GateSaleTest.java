@@ -1,20 +1,19 @@
 package io.github.waitingroom.http;
 
+import static io.github.waitingroom.http.GateCalls.body;
+import static io.github.waitingroom.http.GateCalls.html;
+import static io.github.waitingroom.http.GateCalls.ticket;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.crypto.tink.KeysetHandle;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.github.waitingroom.testsupport.ManualRooms;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.RoomSettings;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,30 +23,13 @@ import org.junit.jupiter.api.Test;
  * {@link ManualClock} without background sync.
  */
 class GateSaleTest {
-  private static final KeysetHandle KEYS = TicketKeys.generate();
-  private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
-  private final ManualClock clock = new ManualClock(T0);
-  private final WaitingRoom room =
-      WaitingRoom.builder(
-              RoomConfig.builder("shop").totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(1)).build(),
-              KEYS)
-          .clock(clock)
-          .backgroundSync(false)
-          .build();
-
-  @AfterEach
-  void close() {
-    room.close();
-  }
+  private static final Instant T0 = ManualRooms.START;
+  @RegisterExtension final ManualRooms rooms = new ManualRooms(T0);
+  private final ManualClock clock = rooms.clock;
+  private final WaitingRoom room = rooms.room(ManualRooms.oneSlot("shop", Duration.ofMinutes(1)));
 
   private void change(String json) {
-    RoomSettings next = RoomSettings.fromJson(json, room.latestSettings());
-    room.updateSettings(next);
-    for (int i = 0; i < 40 && room.settings().version() < next.version(); i++) {
-      clock.advance(Duration.ofMillis(250));
-      room.sync();
-    }
-    assertThat(room.settings().version()).as("in force after 40 syncs").isEqualTo(next.version());
+    rooms.putInForce(room, json);
   }
 
   /** An event whose pre-queue opens at T0 and which starts at T0 + 10 min, ends at T0 + 1 h. */
@@ -56,21 +38,8 @@ class GateSaleTest {
         + "\", \"end\": \"" + T0.plusSeconds(3600) + "\", \"shuffleAtEventStart\": " + lottery + "}]}");
   }
 
-  private static GateRequest html(@Nullable String session, String language) {
-    return GateRequest.builder("", "GET").ticket(session).accept("text/html").acceptLanguage(language).build();
-  }
-
   private static GateRequest json(@Nullable String session) {
     return GateRequest.builder("", "GET").ticket(session).query("waitingRoomStatus=1").build();
-  }
-
-  private static String body(GateResponse r) {
-    return new String(r.body(), StandardCharsets.UTF_8);
-  }
-
-  private static @Nullable String ticket(GateResponse r) {
-    String c = r.setCookie();
-    return c == null ? null : c.substring(c.indexOf('=') + 1, c.indexOf(';'));
   }
 
   @Test

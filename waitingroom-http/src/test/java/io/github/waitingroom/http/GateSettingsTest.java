@@ -98,6 +98,22 @@ class GateSettingsTest {
   }
 
   @Test
+  void bindReadsEachSettingUnderItsNameInTheSource() {
+    Gate.Builder b = Gate.builder(room);
+    java.util.Map<String, String> env = java.util.Map.of("WAITINGROOM_WAITING_STATUS", "429", "waitingStatus", "202");
+    GateSettings.bind(b, SettingException.Source.ENVIRONMENT, env::get);
+    assertThat(b.get(GateSettings.WAITING_STATUS)).isEqualTo(429);
+    GateSettings.bind(b, SettingException.Source.INIT_PARAM,
+        java.util.Map.of("waitingStatus", "202", "cookieSameSite", "strict")::get);
+    assertThat(b.get(GateSettings.WAITING_STATUS)).isEqualTo(202);
+    assertThat(b.get(GateSettings.COOKIE_SAME_SITE)).isEqualTo(SameSite.STRICT);
+    assertThat(b.get(GateSettings.REVOKE)).isFalse(); // not given: left at its default
+    SettingException bad = catchSetting(() -> GateSettings.bind(
+        Gate.builder(room), SettingException.Source.INIT_PARAM, java.util.Map.of("rejectStatus", "500")::get));
+    assertThat(bad.getMessage()).isEqualTo("init-param rejectStatus: rejectStatus must be 200, 403, 410, 429 or 503 but was 500");
+  }
+
+  @Test
   @SuppressWarnings("NullAway") // the null a caller without null checks could pass
   void aRequiredValueCannotBeSetToNothing() {
     assertThatThrownBy(() -> Gate.builder(room).set(GateSettings.WAITING_STATUS, null))

@@ -2,6 +2,7 @@ package io.github.waitingroom.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.Decision;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.RoomSettings;
@@ -10,10 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import io.github.waitingroom.testsupport.LocalRedis;
 
@@ -28,33 +25,13 @@ import io.github.waitingroom.testsupport.LocalRedis;
 class LiveSettingsOverRedisTest {
   private static final Duration EPOCH = Duration.ofSeconds(1);
 
-  private String uri = "";
-  private String prefix = "";
-  private @Nullable RedisNodes nodes;
-
-  @BeforeEach
-  void setUp() {
-    uri = LocalRedis.require();
-    prefix = LocalRedis.uniquePrefix("live-settings");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    RedisNodes n = nodes;
-    if (n != null) {
-      n.close();
-    }
-  }
+  @RegisterExtension final RedisNodesFixture fixture = new RedisNodesFixture("live-settings");
 
   @Test
   void aChangeOnOneNodeIsInForceOnEveryNodeOfEveryDataCenterAtOnce() {
-    RoomConfig config = RoomConfig.builder("live-" + UUID.randomUUID().toString().substring(0, 8))
-        .totalActiveUsers(3)
-        .newUsersPerMinute(3)
-        .sessionDuration(Duration.ofMinutes(5))
-        .build();
-    RedisNodes room = new RedisNodes(config, uri, prefix, EPOCH, RedisNodes.Time.VIRTUAL);
-    nodes = room;
+    RoomConfig config =
+        RedisNodesFixture.room("live").totalActiveUsers(3).newUsersPerMinute(3).sessionDuration(Duration.ofMinutes(5)).build();
+    RedisNodes room = fixture.nodes(config, EPOCH);
     room.add("eu", "eu-1");
     room.add("eu", "eu-2");
     room.add("us", "us-1");
@@ -77,7 +54,7 @@ class LiveSettingsOverRedisTest {
     }
 
     // Redis loses the room's keys: every node keeps the settings, and puts them back.
-    LocalRedis.deleteKeys(uri, prefix);
+    LocalRedis.deleteKeys(fixture.uri(), fixture.prefix());
     room.advance(Duration.ofSeconds(2));
     for (RedisNodes.Node n : room.nodes) {
       assertThat(n.room.settings().version()).as("version on %s after the loss", n).isEqualTo(1);
@@ -115,13 +92,9 @@ class LiveSettingsOverRedisTest {
   }
 
   private RedisNodes room(int active) {
-    RoomConfig config = RoomConfig.builder("sale-" + UUID.randomUUID().toString().substring(0, 8))
-        .totalActiveUsers(active)
-        .newUsersPerMinute(active)
-        .sessionDuration(Duration.ofMinutes(5))
-        .build();
-    RedisNodes room = new RedisNodes(config, uri, prefix, EPOCH, RedisNodes.Time.VIRTUAL);
-    nodes = room;
+    RoomConfig config =
+        RedisNodesFixture.room("sale").totalActiveUsers(active).newUsersPerMinute(active).sessionDuration(Duration.ofMinutes(5)).build();
+    RedisNodes room = fixture.nodes(config, EPOCH);
     room.add("eu", "eu-1");
     room.add("eu", "eu-2");
     room.add("us", "us-1");

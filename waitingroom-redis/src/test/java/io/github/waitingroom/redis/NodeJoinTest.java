@@ -2,15 +2,11 @@ package io.github.waitingroom.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.Decision;
 import io.github.waitingroom.RoomConfig;
 import java.time.Duration;
-import java.util.UUID;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import io.github.waitingroom.testsupport.LocalRedis;
 
 /**
  * Nodes that join a room the way they do in production: whenever they start, wherever the others
@@ -24,29 +20,14 @@ import io.github.waitingroom.testsupport.LocalRedis;
  */
 class NodeJoinTest {
   private static final Duration EPOCH = Duration.ofSeconds(1);
-  private String uri = "";
-  private @Nullable RedisNodes nodes;
-
-  @BeforeEach
-  void setUp() {
-    uri = LocalRedis.require();
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    if (nodes != null) {
-      nodes.close();
-    }
-  }
+  @RegisterExtension final RedisNodesFixture fixture = new RedisNodesFixture("join");
 
   private RedisNodes nodes(RoomConfig config) {
-    RedisNodes n = new RedisNodes(config, uri, LocalRedis.uniquePrefix("join"), EPOCH, RedisNodes.Time.VIRTUAL);
-    nodes = n;
-    return n;
+    return fixture.nodes(config, EPOCH);
   }
 
   private static RoomConfig config() {
-    return RoomConfig.builder("join-" + UUID.randomUUID().toString().substring(0, 8))
+    return RedisNodesFixture.room("join")
         .totalActiveUsers(100)
         .newUsersPerMinute(100)
         .sessionDuration(Duration.ofMinutes(1))
@@ -67,6 +48,16 @@ class NodeJoinTest {
     return admitted;
   }
 
+  /** Node {@code a} of data center {@code dc-a} joins and admits 100 newcomers, one after another: the room is full. */
+  private static RedisNodes.Node fullNode(RedisNodes nodes) {
+    RedisNodes.Node a = nodes.add("dc-a", "a");
+    nodes.advance(EPOCH.multipliedBy(2));
+    for (int i = 0; i < 100; i++) {
+      assertThat(a.room.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
+    }
+    return a;
+  }
+
   @Test
   void nodesThatStartInTheSameEpochGrantTheFreeSlotsOnce() {
     RedisNodes nodes = nodes(config());
@@ -79,13 +70,8 @@ class NodeJoinTest {
 
   @Test
   void aNodeThatJoinsAfterSlotsFreeUpDoesNotGrantThemAgain() {
-    RoomConfig config = config();
-    RedisNodes nodes = nodes(config);
-    RedisNodes.Node a = nodes.add("dc-a", "a");
-    nodes.advance(EPOCH.multipliedBy(2));
-    for (int i = 0; i < 100; i++) {
-      assertThat(a.room.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
-    }
+    RedisNodes nodes = nodes(config());
+    RedisNodes.Node a = fullNode(nodes);
     // Nobody comes back: the sessions end together, and a's next plan hands out the freed slots.
     long planned = a.room.status().freeSlots();
     for (int s = 0; s < 4 * 90 && planned == 0; s++) {
@@ -100,13 +86,8 @@ class NodeJoinTest {
 
   @Test
   void theFirstNodeOfANewDataCenterCountsTheOthersInItsFirstPlan() {
-    RoomConfig config = config();
-    RedisNodes nodes = nodes(config);
-    RedisNodes.Node a = nodes.add("dc-a", "a");
-    nodes.advance(EPOCH.multipliedBy(2));
-    for (int i = 0; i < 100; i++) {
-      assertThat(a.room.decide(null).outcome()).isEqualTo(Decision.Outcome.ADMIT);
-    }
+    RedisNodes nodes = nodes(config());
+    RedisNodes.Node a = fullNode(nodes);
     nodes.advance(EPOCH.multipliedBy(2));
     assertThat(a.room.status().activeUsers()).isEqualTo(100);
     nodes.add("dc-b", "b");

@@ -2,6 +2,7 @@ package io.github.waitingroom.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.Decision;
 import io.github.waitingroom.RoomConfig;
 import java.time.Duration;
@@ -9,10 +10,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import io.github.waitingroom.testsupport.LocalRedis;
 
@@ -23,23 +20,7 @@ import io.github.waitingroom.testsupport.LocalRedis;
  * room keeps admitting throughout. Time is virtual (see {@link RedisNodes}); the store is real.
  */
 class PacingOverRedisTest {
-  private String uri = "";
-  private String prefix = "";
-  private @Nullable RedisNodes nodes;
-
-  @BeforeEach
-  void setUp() {
-    uri = LocalRedis.require();
-    prefix = LocalRedis.uniquePrefix("pacing");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    RedisNodes n = nodes;
-    if (n != null) {
-      n.close();
-    }
-  }
+  @RegisterExtension final RedisNodesFixture fixture = new RedisNodesFixture("pacing");
 
   private static Set<Long> lengths(RedisNodes room) {
     Set<Long> out = new HashSet<>();
@@ -51,13 +32,9 @@ class PacingOverRedisTest {
 
   @Test
   void aRoomOverItsBudgetStretchesItsEpochsOnEveryNodeAndANodeThatStartsLaterFollows() {
-    RoomConfig config = RoomConfig.builder("pacing-" + UUID.randomUUID().toString().substring(0, 8))
-        .totalActiveUsers(1000)
-        .newUsersPerMinute(30)
-        .sessionDuration(Duration.ofMinutes(10))
-        .build();
-    RedisNodes room = new RedisNodes(config, uri, prefix, Duration.ofSeconds(1), RedisNodes.Time.VIRTUAL);
-    nodes = room;
+    RoomConfig config =
+        RedisNodesFixture.room("pacing").totalActiveUsers(1000).newUsersPerMinute(30).sessionDuration(Duration.ofMinutes(10)).build();
+    RedisNodes room = fixture.nodes(config, Duration.ofSeconds(1));
     // Five nodes in two data centers read 4 x (3 x (3 + 2) + 2 x (2 + 2)) = 92 reports a second
     // with epochs of 1 s, 46 with epochs of 2 s.
     room.storeBudget = 50;
@@ -79,7 +56,7 @@ class PacingOverRedisTest {
     assertThat(before).as("admitted before the epochs stretched").isPositive();
 
     // Redis loses the room's keys: every node keeps its epochs and puts the decision back.
-    LocalRedis.deleteKeys(uri, prefix);
+    LocalRedis.deleteKeys(fixture.uri(), fixture.prefix());
     room.advance(Duration.ofSeconds(4));
     assertThat(lengths(room)).containsExactly(2000L);
 

@@ -5,17 +5,11 @@ import io.github.waitingroom.FailurePolicy;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
-import io.github.waitingroom.http.GateOptions;
 import io.github.waitingroom.http.GateSettings;
 import io.github.waitingroom.http.Keysets;
 import io.github.waitingroom.http.Setting;
 import io.github.waitingroom.http.SettingException;
 import io.github.waitingroom.http.SiteVerify;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
@@ -23,7 +17,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,8 +49,6 @@ final class InitParams {
       List.of("humanCheck", "humanCheckSiteKey", "humanCheckSecretEnv", "humanCheckFlagBelow");
 
   static final Set<String> KNOWN = known();
-
-  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
 
   private final Lookup params;
 
@@ -103,13 +94,7 @@ final class InitParams {
     WaitingRoom room = rb.build();
     try {
       WaitingRoomFilter.Builder fb = WaitingRoomFilter.builder(room);
-      for (Setting<?> s : GateSettings.all()) {
-        String name = s.initParam();
-        String v = name == null ? null : p.get(name);
-        if (name != null && v != null) {
-          bind(fb, s, v, name);
-        }
-      }
+      GateSettings.bind(fb, INIT_PARAM, p::get);
       p.humanCheck(fb, env);
       try {
         return fb.settings(true);
@@ -123,10 +108,6 @@ final class InitParams {
       room.close(); // a bad filter setting must leave no sync thread behind
       throw e;
     }
-  }
-
-  private static <T extends @Nullable Object> void bind(GateOptions<?> b, Setting<T> s, String text, String name) {
-    b.set(s, s.parse(text, INIT_PARAM, name));
   }
 
   private RoomConfig roomConfig() {
@@ -160,33 +141,10 @@ final class InitParams {
               + "), not both", null);
     }
     if (file != null) {
-      String text;
-      try {
-        text = Files.readString(Path.of(file), StandardCharsets.UTF_8);
-      } catch (IOException | RuntimeException e) {
-        if (!Keysets.safeToShow(file)) {
-          // The exception's message holds the value too: name the error only, chain nothing.
-          throw new SettingException("keyset", INIT_PARAM, "keysetFile", null,
-              "keysetFile must be the path of a file holding the keyset, but no file can be read at the value given ("
-                  + Keysets.errorName(e) + "), which looks like key material itself and is not shown: put the"
-                  + " keyset in a file and give its path", null);
-        }
-        throw new SettingException("keyset", INIT_PARAM, "keysetFile", file, "cannot read '" + file + "': " + e, e);
-      }
-      return Keysets.parse(text, INIT_PARAM, "keysetFile", Keysets.shown(file));
+      return Keysets.fromFile(file, INIT_PARAM, "keysetFile");
     }
     if (envName != null) {
-      if (!ENV_NAME.matcher(envName).matches()) {
-        throw new SettingException("keyset", INIT_PARAM, "keysetEnv", null,
-            "keysetEnv must be the NAME of an environment variable (letters, digits and _) that holds the keyset,"
-                + " but was " + Keysets.shown(envName), null);
-      }
-      String json = env.get(envName);
-      if (json == null || json.isBlank()) {
-        throw new SettingException("keyset", INIT_PARAM, "keysetEnv", envName,
-            "keysetEnv names the environment variable '" + envName + "', which is not set", null);
-      }
-      return Keysets.parse(json, INIT_PARAM, "keysetEnv", "environment variable '" + envName + "'");
+      return Keysets.fromEnvironment(envName, env::get, INIT_PARAM, "keysetEnv");
     }
     if (ephemeral) {
       log.warn(
@@ -221,17 +179,8 @@ final class InitParams {
     }
     String kind = given("humanCheck", provider, SiteVerify::provider);
     String site = require("humanCheckSiteKey");
-    String envName = require("humanCheckSecretEnv");
-    if (!ENV_NAME.matcher(envName).matches()) {
-      throw new SettingException("humanCheck", INIT_PARAM, "humanCheckSecretEnv", null,
-          "humanCheckSecretEnv must be the NAME of an environment variable (letters, digits and _) that holds the"
-              + " secret key, but was " + Keysets.shown(envName), null);
-    }
-    String secret = env.get(envName);
-    if (secret == null || secret.isBlank()) {
-      throw new SettingException("humanCheck", INIT_PARAM, "humanCheckSecretEnv", envName,
-          "humanCheckSecretEnv names the environment variable '" + envName + "', which is not set", null);
-    }
+    String secret = Keysets.environmentSecret(
+        "humanCheck", require("humanCheckSecretEnv"), env::get, INIT_PARAM, "humanCheckSecretEnv", "the secret key");
     SiteVerify check = given("humanCheckSiteKey", site, v -> SiteVerify.of(kind, v, secret));
     String flag = get("humanCheckFlagBelow");
     fb.set(GateSettings.HUMAN_CHECK,

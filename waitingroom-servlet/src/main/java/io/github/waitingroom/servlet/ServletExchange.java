@@ -5,6 +5,8 @@ import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.http.GateResponse;
 import io.github.waitingroom.http.WaitingRoomSession;
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -17,8 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The servlet side of the translation, in one place for the filter and the dashboard: how a
- * servlet request's paths, cookies and host are read for the {@link Gate}, and how a {@link
- * GateResponse} is written. No rule of the room lives here.
+ * servlet request's paths, cookies and host are read for the {@link Gate}, how the gate's answer
+ * reaches the filter chain, and how a {@link GateResponse} is written. No rule of the room lives
+ * here.
  */
 final class ServletExchange {
   private static final Logger log = LoggerFactory.getLogger(WaitingRoomFilter.class);
@@ -28,15 +31,44 @@ final class ServletExchange {
 
   private ServletExchange() {}
 
+  /**
+   * Answers a request of the gate's room, or passes it on: a CORS preflight gets the gate's answer
+   * ({@link Gate#screen}), a request the room decides is read, decided and answered or passed on
+   * with its ticket. The one answer that waits for I/O, a newcomer's human check ({@link
+   * Gate#mayBlock}), is written asynchronously where the filter chain supports it.
+   */
+  static void answer(Gate gate, HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    GateResponse early = gate.screen(req.getMethod(), rawPath(req), path(req), req::getHeader);
+    if (early != null) {
+      if (early.passes()) {
+        chain.doFilter(req, res);
+      } else {
+        // A CORS preflight never reaches the application, unless it opted in (corsPassThrough).
+        write(res, early);
+      }
+      return;
+    }
+    GateRequest gr = read(gate, req);
+    if (gate.mayBlock(gr) && gate.alwaysAnswers(gr) && req.isAsyncSupported()) {
+      // A newcomer's human check asks a service: its answer is written when the service answers,
+      // and no request thread waits for it meanwhile.
+      writeLater(req.startAsync(req, res), gate.handleAsync(gr));
+      return;
+    }
+    // Without async support, the human check waits for the service on this thread (Gate.mayBlock).
+    GateResponse g = gate.handle(gr);
+    if (!g.passes()) {
+      write(res, g);
+      return;
+    }
+    chain.doFilter(req, passOn(gate, gr, g, req, res));
+  }
+
   /** Whether the gate decides the request: {@link Gate#decides}, given the request's paths and headers. */
   static boolean decides(Gate gate, HttpServletRequest req) {
     return gate.decides(req.getMethod(), rawPath(req), path(req), req.getHeader("Origin"),
         req.getHeader("Access-Control-Request-Method"));
-  }
-
-  /** The gate's answer to a CORS preflight ({@link Gate#preflight}), or {@code null}. */
-  static @Nullable GateResponse preflight(Gate gate, HttpServletRequest req) {
-    return gate.preflight(req.getMethod(), req.getHeader("Origin"), req.getHeader("Access-Control-Request-Method"));
   }
 
   /** Reads a request the gate decides ({@link Gate#read}). */
@@ -44,7 +76,7 @@ final class ServletExchange {
     String context = req.getContextPath();
     return gate.read(
         GateRequest.builder(context == null ? "" : context, req.getMethod()).secure(req.isSecure())
-            .host(req.getScheme(), req.getServerName(), req.getServerPort()),
+            .host(req.getScheme(), req.getServerName(), req.getServerPort()).rawPath(req.getRequestURI()),
         req.getQueryString(), req.getRemoteAddr(), name -> cookie(req, name), req::getHeader);
   }
 

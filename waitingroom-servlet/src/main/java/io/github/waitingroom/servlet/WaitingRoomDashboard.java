@@ -2,16 +2,15 @@ package io.github.waitingroom.servlet;
 
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.OperatorApi;
+import io.github.waitingroom.http.OperatorBody;
 import io.github.waitingroom.http.OperatorRequest;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -129,83 +128,16 @@ public final class WaitingRoomDashboard extends HttpServlet {
   @Override
   protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
     warnIfDecided(req);
-    ServletExchange.write(res, api.handle(new ServletOperatorRequest(req)));
+    ServletExchange.write(res, api.handle(request(req)));
   }
 
   /** A servlet request as the operator API reads it. */
-  private record ServletOperatorRequest(HttpServletRequest req) implements OperatorRequest {
-    @Override
-    public String method() {
-      return req.getMethod();
-    }
-
-    @Override
-    public String path() {
-      String p = req.getPathInfo();
-      return p == null ? "" : p;
-    }
-
-    @Override
-    public String requestUri() {
-      String uri = req.getRequestURI();
-      return uri == null ? "/" : uri;
-    }
-
-    @Override
-    public @Nullable String parameter(String name) {
-      return req.getParameter(name);
-    }
-
-    @Override
-    public @Nullable String header(String name) {
-      return req.getHeader(name);
-    }
-
-    @Override
-    public @Nullable String remoteAddress() {
-      return req.getRemoteAddr();
-    }
-
-    @Override
-    public boolean userInRole(String role) {
-      return req.getUserPrincipal() != null && req.isUserInRole(role);
-    }
-
-    @Override
-    public @Nullable String body() throws IOException {
-      java.io.InputStream in = req.getInputStream();
-      if (req.getContentLengthLong() > OperatorApi.MAX_BODY_BYTES) {
-        drain(in);
-        return null;
-      }
-      byte[] bytes = in.readNBytes(OperatorApi.MAX_BODY_BYTES + 1);
-      if (bytes.length > OperatorApi.MAX_BODY_BYTES) {
-        drain(in);
-        return null;
-      }
-      return new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    /**
-     * Reads and drops what is left of a refused body, up to {@value #DRAIN_LIMIT} bytes (the request
-     * passed the token check): a client still sending it then reads the 413 instead of a connection
-     * the server reset under it, which it did now and then ("header parser received no bytes").
-     */
-    private static void drain(java.io.InputStream in) throws IOException {
-      long left = DRAIN_LIMIT;
-      while (left > 0) {
-        long skipped = in.skip(left);
-        if (skipped <= 0) {
-          if (in.read() < 0) {
-            return;
-          }
-          skipped = 1;
-        }
-        left -= skipped;
-      }
-    }
-
-    private static final long DRAIN_LIMIT = 4L * OperatorApi.MAX_BODY_BYTES;
+  private static OperatorRequest request(HttpServletRequest req) {
+    String path = req.getPathInfo();
+    String uri = req.getRequestURI();
+    return OperatorRequest.of(req.getMethod(), path == null ? "" : path, uri == null ? "/" : uri, req.getRemoteAddr(),
+        req::getParameter, req::getHeader, role -> req.getUserPrincipal() != null && req.isUserInRole(role),
+        () -> OperatorBody.read(req.getInputStream(), req.getContentLengthLong()));
   }
 
   /**

@@ -177,30 +177,7 @@ public final class WaitingRoomFilter implements Filter {
       chain.doFilter(request, response);
       return;
     }
-    GateResponse preflight = ServletExchange.preflight(gate, req);
-    if (preflight != null) {
-      // A CORS preflight never reaches the application, unless it opted in (corsPassThrough).
-      ServletExchange.write(res, preflight);
-      return;
-    }
-    if (!ServletExchange.decides(gate, req)) {
-      chain.doFilter(request, response);
-      return;
-    }
-    GateRequest gr = ServletExchange.read(gate, req);
-    if (gate.mayBlock(gr) && gate.alwaysAnswers(gr) && req.isAsyncSupported()) {
-      // A newcomer's human check asks a service: its answer is written when the service answers,
-      // and no request thread waits for it meanwhile.
-      ServletExchange.writeLater(req.startAsync(req, res), gate.handleAsync(gr));
-      return;
-    }
-    // Without async support, the human check waits for the service on this thread (Gate.mayBlock).
-    GateResponse g = gate.handle(gr);
-    if (!g.passes()) {
-      ServletExchange.write(res, g);
-      return;
-    }
-    chain.doFilter(request, ServletExchange.passOn(gate, gr, g, req, res));
+    ServletExchange.answer(gate, req, res, chain);
   }
 
   /**

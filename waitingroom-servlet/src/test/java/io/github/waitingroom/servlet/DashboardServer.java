@@ -45,6 +45,17 @@ final class DashboardServer implements AutoCloseable {
     this.dataRequests = dataRequests;
   }
 
+  /** The application on {@code /}: answers {@code app:<path>} in plain text. */
+  static HttpServlet app() {
+    return new HttpServlet() {
+      @Override
+      protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        res.setContentType("text/plain;charset=UTF-8");
+        res.getWriter().write("app:" + req.getRequestURI());
+      }
+    };
+  }
+
   static DashboardServer start(WaitingRoomDashboard dashboard, List<? extends Filter> filters, boolean fakeLogin)
       throws Exception {
     return start(dashboard, filters, fakeLogin, false);
@@ -79,16 +90,7 @@ final class DashboardServer implements AutoCloseable {
     for (Filter f : filters) {
       context.addFilter(new FilterHolder(f), "/*", EnumSet.of(DispatcherType.REQUEST));
     }
-    context.addServlet(
-        new ServletHolder(
-            new HttpServlet() {
-              @Override
-              protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
-                res.setContentType("text/plain;charset=UTF-8");
-                res.getWriter().write("app:" + req.getRequestURI());
-              }
-            }),
-        "/");
+    context.addServlet(new ServletHolder(app()), "/");
     HttpServlet served = !wrapped ? dashboard : new HttpServlet() {
       @Override
       protected void service(HttpServletRequest req, HttpServletResponse res) throws jakarta.servlet.ServletException, IOException {

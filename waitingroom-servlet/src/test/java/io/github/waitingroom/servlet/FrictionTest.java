@@ -2,10 +2,8 @@ package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.crypto.tink.KeysetHandle;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.http.HumanCheck;
@@ -17,7 +15,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -29,7 +26,6 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import io.github.waitingroom.testsupport.JsonTree;
 
@@ -42,40 +38,22 @@ import io.github.waitingroom.testsupport.JsonTree;
  * infinite queue, which never admits and never counts in the line).
  */
 class FrictionTest {
-  private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final int BITS = 8;
   private static final Pattern TOKEN = Pattern.compile("var token = \"([A-Za-z0-9_-]+)\"");
 
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
+  @RegisterExtension final RoomFixture fixture = new RoomFixture();
+  private final ManualClock clock = fixture.clock;
   private @Nullable WaitingRoom room;
   private @Nullable TestServer server;
-  private @Nullable Server mimic;
   private final Queue<Map<String, String[]>> asked = new ConcurrentLinkedQueue<>();
 
-  @AfterEach
-  void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
-    if (mimic != null) {
-      mimic.stop();
-    }
-    if (room != null) {
-      room.close();
-    }
-  }
-
   private WaitingRoom room() {
-    RoomConfig config =
-        RoomConfig.builder("shop")
-            .totalActiveUsers(1)
-            .newUsersPerMinute(1)
-            .sessionDuration(Duration.ofSeconds(60))
-            .sliceWidth(Duration.ofSeconds(10))
-            .refreshInterval(Duration.ofSeconds(5))
-            .waitingTimeout(Duration.ofMinutes(20))
-            .build();
-    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
+    WaitingRoom r =
+        fixture.room(
+            RoomFixture.oneSlot(Duration.ofSeconds(60))
+                .sliceWidth(Duration.ofSeconds(10))
+                .refreshInterval(Duration.ofSeconds(5))
+                .waitingTimeout(Duration.ofMinutes(20)));
     room = r;
     return r;
   }
@@ -94,7 +72,7 @@ class FrictionTest {
   }
 
   private Visitor fullRoom(TestServer s) throws Exception {
-    server = s;
+    server = fixture.opened(s);
     Visitor first = new Visitor(s);
     assertThat(first.get("/").body()).as("a free slot: no friction").startsWith("app:");
     return first;
@@ -282,7 +260,7 @@ class FrictionTest {
         "/siteverify");
     s.setHandler(context);
     s.start();
-    mimic = s;
+    fixture.opened(s::stop);
     return "http://127.0.0.1:" + c.getLocalPort() + "/siteverify";
   }
 

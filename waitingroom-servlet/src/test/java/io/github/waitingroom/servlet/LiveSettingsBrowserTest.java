@@ -1,13 +1,10 @@
 package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Tag;
 
-import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.RoomSettings;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.PageStyle;
 import java.io.IOException;
@@ -20,8 +17,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,14 +40,11 @@ import io.github.waitingroom.testsupport.Services;
  */
 @Tag("slow")
 class LiveSettingsBrowserTest {
-  private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final Duration PATIENCE = Duration.ofSeconds(30);
   /** The heading of the application's page at {@code /store} (see {@link TestServer}). */
   private static final String SHOP = "Welcome to the shop";
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
-  private final List<WaitingRoom> rooms = new ArrayList<>();
-  private final List<TestServer> servers = new ArrayList<>();
-  private @Nullable ChromeDriver browser;
+  @RegisterExtension final RoomFixture fixture = new RoomFixture();
+  private final ManualClock clock = fixture.clock;
   private String axeSource = "";
 
   @BeforeEach
@@ -64,62 +56,22 @@ class LiveSettingsBrowserTest {
     axeSource = Files.readString(axe, StandardCharsets.UTF_8);
   }
 
-  @AfterEach
-  void stop() throws Exception {
-    ChromeDriver b = browser;
-    if (b != null) {
-      b.quit();
-    }
-    for (TestServer s : servers) {
-      s.close();
-    }
-    rooms.forEach(WaitingRoom::close);
-  }
-
   /** A room of one active user, polled every second, behind the branded page of the README's screenshots. */
   private TestServer site() throws Exception {
-    RoomConfig config =
-        RoomConfig.builder("shop")
-            .totalActiveUsers(1)
-            .newUsersPerMinute(1)
-            .sessionDuration(Duration.ofSeconds(60))
-            .refreshInterval(Duration.ofSeconds(1))
-            .waitingTimeout(Duration.ofMinutes(10))
-            .build();
-    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
-    rooms.add(r);
-    TestServer s =
-        TestServer.start(
-            WaitingRoomFilter.builder(r)
-                .ignorePaths("/static/")
-                .pageStyle(PageStyle.BRANDED)
-                .brandName("Ticket Shop")
-                .brandColor("#0a7d4f")
-                .logoUrl("/static/logo.svg")
-                .build());
-    servers.add(s);
-    return s;
+    return fixture.serve(RoomFixture.branded(fixture.room(RoomFixture.polledEverySecond()), PageStyle.BRANDED));
   }
 
   private WaitingRoom room() {
-    return rooms.get(0);
+    return fixture.rooms.get(0);
   }
 
   /** Publishes a change and syncs until it is in force (at most 40 syncs). */
   private void change(String json) {
-    WaitingRoom r = room();
-    RoomSettings next = RoomSettings.fromJson(json, r.latestSettings());
-    r.updateSettings(next);
-    for (int i = 0; i < 40 && r.settings().version() < next.version(); i++) {
-      clock.advance(Duration.ofMillis(250));
-      r.sync();
-    }
-    assertThat(r.settings().version()).isEqualTo(next.version());
+    fixture.putInForce(room(), json);
   }
 
   private ChromeDriver chromium(Path profile) {
-    ChromeDriver b = Chromium.start(Chromium.options(profile, "1000,760", "--hide-scrollbars"));
-    browser = b;
+    ChromeDriver b = fixture.chromium(Chromium.options(profile, "1000,760", "--hide-scrollbars"));
     b.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
     b.executeCdpCommand("Network.enable", Map.of());
     return b;

@@ -3,18 +3,14 @@ package io.github.waitingroom.servlet;
 import static io.github.waitingroom.testsupport.JsonTree.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.crypto.tink.KeysetHandle;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import io.github.waitingroom.testsupport.JsonTree;
 
@@ -28,40 +24,24 @@ import io.github.waitingroom.testsupport.JsonTree;
  * it until a change is in force.
  */
 class LiveSettingsOperatorTest {
-  private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final String TOKEN = "s3cret-operator-token-0123";
   private static final Map<String, String> AUTH = Map.of("Authorization", "Bearer " + TOKEN);
   private static final String SETTINGS = DashboardServer.PATH + "/settings?room=shop";
 
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
-  private final List<AutoCloseable> open = new ArrayList<>();
+  @RegisterExtension final RoomFixture fixture = new RoomFixture();
+  private final ManualClock clock = fixture.clock;
 
   private WaitingRoom room() {
-    RoomConfig config =
-        RoomConfig.builder("shop")
-            .totalActiveUsers(1)
-            .newUsersPerMinute(1)
-            .sessionDuration(Duration.ofSeconds(60))
+    return fixture.room(
+        RoomFixture.oneSlot(Duration.ofSeconds(60))
             .sliceWidth(Duration.ofSeconds(10))
             .refreshInterval(Duration.ofSeconds(10))
-            .waitingTimeout(Duration.ofMinutes(5))
-            .build();
-    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
-    open.add(r);
-    return r;
+            .waitingTimeout(Duration.ofMinutes(5)));
   }
 
   private DashboardServer serve(WaitingRoom room, WaitingRoomDashboard dashboard) throws Exception {
-    DashboardServer s = DashboardServer.start(dashboard, List.of(WaitingRoomFilter.builder(room).ignorePaths("/ops/").build()), false);
-    open.add(0, s);
-    return s;
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    for (AutoCloseable c : open) {
-      c.close();
-    }
+    return fixture.opened(
+        DashboardServer.start(dashboard, List.of(WaitingRoomFilter.builder(room).ignorePaths("/ops/").build()), false));
   }
 
   private static HttpResponse<String> put(DashboardServer.Client c, Map<String, String> headers, String body) throws Exception {

@@ -2,23 +2,19 @@ package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.crypto.tink.KeysetHandle;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.ProofOfWork;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -26,7 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import io.github.waitingroom.testsupport.Chromium;
 
@@ -42,60 +37,26 @@ import io.github.waitingroom.testsupport.Chromium;
  * #measure} (see benchmarks/README.md, "Proof of work").
  */
 class ProofOfWorkBrowserTest {
-  private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final Duration PATIENCE = Duration.ofSeconds(30);
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
+  @RegisterExtension final RoomFixture fixture = new RoomFixture();
+  private final ManualClock clock = fixture.clock;
   private @Nullable WaitingRoom room;
-  private @Nullable TestServer server;
-  private @Nullable ChromeDriver browser;
 
   @BeforeEach
   void start() {
     Chromium.assumeInstalled();
   }
 
-  @AfterEach
-  void stop() throws Exception {
-    if (browser != null) {
-      browser.quit();
-    }
-    if (server != null) {
-      server.close();
-    }
-    if (room != null) {
-      room.close();
-    }
-  }
-
   /** A full room behind a filter with a proof of work of {@code bits}. */
   private TestServer fullRoom(int bits, Duration penalty) throws Exception {
-    RoomConfig config =
-        RoomConfig.builder("shop")
-            .totalActiveUsers(1)
-            .newUsersPerMinute(1)
-            .sessionDuration(Duration.ofSeconds(60))
-            .refreshInterval(Duration.ofSeconds(1))
-            .waitingTimeout(Duration.ofMinutes(10))
-            .build();
-    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
+    WaitingRoom r = fixture.room(RoomFixture.polledEverySecond());
     room = r;
     TestServer s =
-        TestServer.start(
+        fixture.serve(
             WaitingRoomFilter.builder(r).ignorePaths("/static/").proofOfWork(bits).challengePenalty(penalty)
-                .noScriptPlaces(60).build());
-    server = s;
+                .noScriptPlaces(60));
     assertThat(new Visitor(s).get("/").body()).startsWith("app:");
     return s;
-  }
-
-  private ChromeDriver chromium(boolean javascript, Path profile) {
-    ChromeOptions options = Chromium.options(profile, "1024,768");
-    if (!javascript) {
-      Chromium.withoutJavaScript(options);
-    }
-    ChromeDriver b = Chromium.start(options);
-    browser = b;
-    return b;
   }
 
   private static WebDriverWait waitFor(ChromeDriver b) {
@@ -105,7 +66,7 @@ class ProofOfWorkBrowserTest {
   @Test
   void theWorkerSolvesUnderThePagePolicyAndThePageGetsAPlace(@TempDir Path profile) throws Exception {
     TestServer s = fullRoom(12, Duration.ofMinutes(5));
-    ChromeDriver b = chromium(true, profile);
+    ChromeDriver b = fixture.chromium(true, profile);
     b.get(s.uri("/store/checkout").toString());
     // The challenge page, then (the worker solved, the proof was taken) the waiting page.
     waitFor(b).until(d -> Chromium.heading(b).equals("You are in line"));
@@ -132,7 +93,7 @@ class ProofOfWorkBrowserTest {
   @Tag("slow")
   void withoutJavaScriptTheMetaRefreshGetsThePlaceOnceThePenaltyIsOver(@TempDir Path profile) throws Exception {
     TestServer s = fullRoom(12, Duration.ofSeconds(2));
-    ChromeDriver b = chromium(false, profile);
+    ChromeDriver b = fixture.chromium(false, profile);
     b.get(s.uri("/store").toString());
     assertThat(Chromium.heading(b)).isEqualTo("Checking your browser");
     assertThat(b.manage().getCookieNamed("wr_shop_q")).isNull();
@@ -170,7 +131,7 @@ class ProofOfWorkBrowserTest {
     }
     TestServer s = fullRoom(1, Duration.ofMinutes(5));
     ProofOfWork pow = new ProofOfWork(Objects.requireNonNull(room).seal("pow"), 1, ProofOfWork.DEFAULT_TTL_SECONDS);
-    ChromeDriver b = chromium(true, profile);
+    ChromeDriver b = fixture.chromium(true, profile);
     b.get(s.uri("/static/blank").toString());
     b.manage().timeouts().scriptTimeout(Duration.ofMinutes(10));
     StringBuilder out = new StringBuilder();

@@ -2,20 +2,15 @@ package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.crypto.tink.KeysetHandle;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.ResponseHeaders;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,38 +22,19 @@ import org.junit.jupiter.api.Test;
  * nothing is revoked. One node on a {@link ManualClock} without background sync.
  */
 class RevokeTest {
-  private static final KeysetHandle KEYS = TicketKeys.generate();
   /** Syncs of a quarter second each: three epochs of one second, with room for the jitter. */
   static final int SYNCS = 16;
 
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
-  private final List<AutoCloseable> open = new ArrayList<>();
+  @RegisterExtension final RoomFixture fixture = new RoomFixture();
+  private final ManualClock clock = fixture.clock;
 
   private WaitingRoom room() {
-    RoomConfig config =
-        RoomConfig.builder("shop")
-            .totalActiveUsers(1)
-            .newUsersPerMinute(1)
-            .sessionDuration(Duration.ofMinutes(10))
-            .refreshInterval(Duration.ofSeconds(10))
-            .waitingTimeout(Duration.ofMinutes(5))
-            .build();
-    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
-    open.add(r);
-    return r;
+    return fixture.room(
+        RoomFixture.oneSlot(Duration.ofMinutes(10)).refreshInterval(Duration.ofSeconds(10)).waitingTimeout(Duration.ofMinutes(5)));
   }
 
   private TestServer serve(WaitingRoomFilter filter) throws Exception {
-    TestServer s = TestServer.start(filter);
-    open.add(0, s);
-    return s;
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    for (AutoCloseable c : open) {
-      c.close();
-    }
+    return fixture.opened(TestServer.start(filter));
   }
 
   private static List<String> setCookies(HttpResponse<String> r) {
@@ -159,7 +135,7 @@ class RevokeTest {
     Map<String, String> params = new java.util.HashMap<>(InitParamsTest.minimal());
     params.put("revoke", "true");
     TestServer s = TestServer.startWithInitParams(params);
-    open.add(0, s);
+    fixture.opened(s);
     Visitor buyer = new Visitor(s);
     assertThat(buyer.get("/store").body()).contains("Welcome to the shop");
     HttpResponse<String> out = buyer.get("/store?appSetHeader=" + ResponseHeaders.REVOKE_HEADER + ":1");

@@ -2,15 +2,10 @@ package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.crypto.tink.KeysetHandle;
-import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.TicketKeys;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.WaitingRoom;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,44 +17,22 @@ import org.junit.jupiter.api.Test;
  * from (the browser's side is {@link SentFormBrowserTest}).
  */
 class SentFormTest {
-  private static final KeysetHandle KEYS = TicketKeys.generate();
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T10:00:00Z"));
+  @RegisterExtension final RoomFixture fixture = new RoomFixture("2026-12-01T10:00:00Z");
   private WaitingRoom room;
   private TestServer server;
 
   @BeforeEach
   void start() throws Exception {
-    RoomConfig config =
-        RoomConfig.builder("shop")
-            .totalActiveUsers(1)
-            .newUsersPerMinute(1)
-            .sessionDuration(Duration.ofSeconds(60))
-            .sliceWidth(Duration.ofSeconds(10))
-            .refreshInterval(Duration.ofSeconds(5))
-            .build();
-    room = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
-    server = TestServer.start(WaitingRoomFilter.builder(room).build());
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    server.close();
-    room.close();
-  }
-
-  /** Lets a slot's session run out and the room see it: the session ran out, and a sync freed its slot. */
-  private void sessionRunsOut() {
-    clock.advance(Duration.ofSeconds(90));
-    room.sync();
-    clock.advance(Duration.ofSeconds(2));
-    room.sync();
+    room = fixture.room(
+        RoomFixture.oneSlot(Duration.ofSeconds(60)).sliceWidth(Duration.ofSeconds(10)).refreshInterval(Duration.ofSeconds(5)));
+    server = fixture.serve(WaitingRoomFilter.builder(room));
   }
 
   @Test
   void aFormFromASessionThatRanOutReachesTheApplicationWhenASlotIsFree() throws Exception {
     Visitor v = new Visitor(server);
     assertThat(v.get("/store/owners/new").body()).contains("<h1>New owner</h1>");
-    sessionRunsOut();
+    fixture.sessionRunsOut(room);
 
     HttpResponse<String> sent =
         v.postForm("/store/owners", "name=Jean+Coleman", server.uri("/store/owners/new").toString());
@@ -72,7 +45,7 @@ class SentFormTest {
   void aFormSentWhileTheRoomIsFullIsNotSentAndThePageGoesBackToWhereItWasSentFrom() throws Exception {
     Visitor v = new Visitor(server);
     assertThat(v.get("/store/owners/new").body()).contains("<h1>New owner</h1>");
-    sessionRunsOut();
+    fixture.sessionRunsOut(room);
     // Someone else takes the room's only slot while the visitor fills in the form.
     assertThat(new Visitor(server).get("/store").body()).contains("Welcome to the shop");
 

@@ -4,10 +4,6 @@ import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.OperatorApi;
 import io.github.waitingroom.http.OperatorContract;
 import jakarta.servlet.DispatcherType;
-import jakarta.servlet.http.HttpServlet;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
 import java.net.URI;
 import java.util.EnumSet;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
@@ -29,16 +25,7 @@ class ServletOperatorContractTest extends OperatorContract {
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler("/");
     context.addFilter(new FilterHolder(WaitingRoomFilter.builder(room).build()), "/*", EnumSet.of(DispatcherType.REQUEST));
-    context.addServlet(
-        new ServletHolder(
-            new HttpServlet() {
-              @Override
-              protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
-                res.setContentType("text/plain;charset=UTF-8");
-                res.getWriter().write("app:" + req.getRequestURI());
-              }
-            }),
-        "/");
+    context.addServlet(new ServletHolder(DashboardServer.app()), "/");
     context.addServlet(new ServletHolder(WaitingRoomDashboard.of(api)), PATH + "/*");
     jetty.setHandler(context);
     jetty.start();

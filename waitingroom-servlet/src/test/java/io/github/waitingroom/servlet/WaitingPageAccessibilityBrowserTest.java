@@ -3,24 +3,17 @@ package io.github.waitingroom.servlet;
 import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Tag;
 
-import com.google.crypto.tink.KeysetHandle;
-import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.TicketKeys;
-import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.PageStyle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -43,13 +36,9 @@ class WaitingPageAccessibilityBrowserTest {
   static final Path AXE =
       Path.of(System.getProperty("waitingroom.axe",
           System.getProperty("user.home") + "/.cache/waitingroom-npm/node_modules/axe-core/axe.min.js"));
-  private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final List<String> LANGUAGES =
       List.of("en", "de", "fr", "es", "it", "pt", "nl", "pl", "ja", "zh", "ar", "he");
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
-  private final List<WaitingRoom> rooms = new ArrayList<>();
-  private final List<TestServer> servers = new ArrayList<>();
-  private @Nullable ChromeDriver browser;
+  @RegisterExtension final RoomFixture fixture = new RoomFixture();
 
   @BeforeEach
   void start() {
@@ -58,18 +47,6 @@ class WaitingPageAccessibilityBrowserTest {
         Files.isRegularFile(AXE),
         "the accessibility test needs axe-core at " + AXE
             + " (npm install --prefix ~/.cache/waitingroom-npm axe-core@4.14.1, as .ci/run does)");
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    ChromeDriver b = browser;
-    if (b != null) {
-      b.quit();
-    }
-    for (TestServer s : servers) {
-      s.close();
-    }
-    rooms.forEach(WaitingRoom::close);
   }
 
   private TestServer fullRoom(PageStyle style) throws Exception {
@@ -82,28 +59,11 @@ class WaitingPageAccessibilityBrowserTest {
    * no worker running during the test) and a penalty longer than the test.
    */
   private TestServer fullRoom(PageStyle style, boolean challenge) throws Exception {
-    RoomConfig config =
-        RoomConfig.builder("shop")
-            .totalActiveUsers(1)
-            .newUsersPerMinute(1)
-            .sessionDuration(Duration.ofSeconds(60))
-            .refreshInterval(Duration.ofSeconds(1))
-            .waitingTimeout(Duration.ofMinutes(10))
-            .build();
-    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
-    rooms.add(r);
     TestServer s =
-        TestServer.start(
-            WaitingRoomFilter.builder(r)
-                .ignorePaths("/static/")
-                .pageStyle(style)
-                .brandName("Ticket Shop")
-                .brandColor("#0a7d4f")
-                .logoUrl("/static/logo.svg")
+        fixture.serve(
+            RoomFixture.branded(fixture.room(RoomFixture.polledEverySecond()), style)
                 .humanCheck(challenge ? UNREACHABLE_CHECK : null)
-                .challengePenalty(Duration.ofMinutes(5))
-                .build());
-    servers.add(s);
+                .challengePenalty(Duration.ofMinutes(5)));
     assertThat(new Visitor(s).get("/").body()).startsWith("app:");
     return s;
   }
@@ -123,8 +83,7 @@ class WaitingPageAccessibilityBrowserTest {
 
   private ChromeDriver chromium(Path profile) {
     ChromeOptions options = Chromium.options(profile, "1280,800");
-    ChromeDriver b = Chromium.start(options);
-    browser = b;
+    ChromeDriver b = fixture.chromium(options);
     b.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
     b.executeCdpCommand("Network.enable", Map.of());
     return b;

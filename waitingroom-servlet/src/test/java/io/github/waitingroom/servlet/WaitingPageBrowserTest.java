@@ -2,10 +2,8 @@ package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.crypto.tink.KeysetHandle;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import java.io.File;
 import java.io.IOException;
@@ -13,15 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.time.Instant;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.jspecify.annotations.Nullable;
 import io.github.waitingroom.testsupport.Chromium;
@@ -36,58 +31,22 @@ import io.github.waitingroom.testsupport.Chromium;
  * target/waiting-page.png}.
  */
 class WaitingPageBrowserTest {
-  private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final Duration PATIENCE = Duration.ofSeconds(20);
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
+  @RegisterExtension final RoomFixture fixture = new RoomFixture();
+  private final ManualClock clock = fixture.clock;
   private @Nullable WaitingRoom room;
   private @Nullable TestServer server;
-  private @Nullable ChromeDriver browser;
 
   @BeforeEach
   void start() throws Exception {
     Chromium.assumeInstalled();
     // One active user at a time; the page polls every second of real time.
-    RoomConfig config =
-        RoomConfig.builder("shop")
-            .totalActiveUsers(1)
-            .newUsersPerMinute(1)
-            .sessionDuration(Duration.ofSeconds(60))
-            .sliceWidth(Duration.ofSeconds(10))
-            .refreshInterval(Duration.ofSeconds(1))
-            .waitingTimeout(Duration.ofMinutes(10))
-            .build();
-    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
+    WaitingRoom r = fixture.room(RoomFixture.polledEverySecond().sliceWidth(Duration.ofSeconds(10)));
     room = r;
-    TestServer s = TestServer.start(WaitingRoomFilter.builder(r).build());
+    TestServer s = fixture.serve(WaitingRoomFilter.builder(r));
     server = s;
     // Someone else takes the only slot.
     assertThat(new Visitor(s).get("/").body()).startsWith("app:");
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    ChromeDriver b = browser;
-    if (b != null) {
-      b.quit();
-    }
-    TestServer s = server;
-    if (s != null) {
-      s.close();
-    }
-    WaitingRoom r = room;
-    if (r != null) {
-      r.close();
-    }
-  }
-
-  private ChromeDriver chromium(boolean javascript, Path profile) {
-    ChromeOptions options = Chromium.options(profile, "1024,768");
-    if (!javascript) {
-      Chromium.withoutJavaScript(options);
-    }
-    ChromeDriver b = Chromium.start(options);
-    browser = b;
-    return b;
   }
 
   private static WebDriverWait waitFor(ChromeDriver b) {
@@ -98,7 +57,7 @@ class WaitingPageBrowserTest {
   void thePageLetsTheVisitorInWithoutAClickOnceCapacityFrees(@TempDir Path profile) throws Exception {
     TestServer s = java.util.Objects.requireNonNull(server);
     WaitingRoom r = java.util.Objects.requireNonNull(room);
-    ChromeDriver b = chromium(true, profile);
+    ChromeDriver b = fixture.chromium(true, profile);
 
     b.get(s.uri("/store/checkout").toString());
     assertThat(Chromium.heading(b)).isEqualTo("You are in line");
@@ -130,7 +89,7 @@ class WaitingPageBrowserTest {
   void withoutJavaScriptTheMetaRefreshLetsTheVisitorIn(@TempDir Path profile) throws IOException {
     TestServer s = java.util.Objects.requireNonNull(server);
     WaitingRoom r = java.util.Objects.requireNonNull(room);
-    ChromeDriver b = chromium(false, profile);
+    ChromeDriver b = fixture.chromium(false, profile);
 
     b.get(s.uri("/store").toString());
     assertThat(Chromium.heading(b)).isEqualTo("You are in line");

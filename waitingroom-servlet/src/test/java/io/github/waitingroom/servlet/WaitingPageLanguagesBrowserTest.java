@@ -1,12 +1,10 @@
 package io.github.waitingroom.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Tag;
 
-import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.PageStyle;
 import java.io.IOException;
@@ -17,15 +15,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.regex.Pattern;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,7 +44,6 @@ import io.github.waitingroom.testsupport.Chromium;
  */
 @Tag("slow")
 class WaitingPageLanguagesBrowserTest {
-  private static final KeysetHandle KEYS = TicketKeys.generate();
   private static final List<String> LANGUAGES =
       List.of("en", "de", "fr", "es", "it", "pt", "nl", "pl", "ja", "zh", "ar", "he");
   /** The texts each built-in page shows as they are (the others hold numbers). */
@@ -57,26 +51,12 @@ class WaitingPageLanguagesBrowserTest {
       List.of("title", "heading", "intro", "keepOpen", "waitLabel", "rangeLabel", "waitUnknown");
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{[A-Za-z.]+}");
   private static final Pattern ARG = Pattern.compile("\\{[a-z]+}");
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
-  private final List<WaitingRoom> rooms = new ArrayList<>();
-  private final List<TestServer> servers = new ArrayList<>();
-  private @Nullable ChromeDriver browser;
+  @RegisterExtension final RoomFixture fixture = new RoomFixture();
+  private final ManualClock clock = fixture.clock;
 
   @BeforeEach
   void start() {
     Chromium.assumeInstalled();
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    ChromeDriver b = browser;
-    if (b != null) {
-      b.quit();
-    }
-    for (TestServer s : servers) {
-      s.close();
-    }
-    rooms.forEach(WaitingRoom::close);
   }
 
   /** A full room (someone else holds its only slot) behind a filter with the given page. */
@@ -107,33 +87,12 @@ class WaitingPageLanguagesBrowserTest {
   }
 
   private TestServer room(PageStyle style) throws Exception {
-    RoomConfig config =
-        RoomConfig.builder("shop")
-            .totalActiveUsers(1)
-            .newUsersPerMinute(1)
-            .sessionDuration(Duration.ofSeconds(60))
-            .refreshInterval(Duration.ofSeconds(1))
-            .waitingTimeout(Duration.ofMinutes(10))
-            .build();
-    WaitingRoom r = WaitingRoom.builder(config, KEYS).clock(clock).backgroundSync(false).build();
-    rooms.add(r);
-    TestServer s =
-        TestServer.start(
-            WaitingRoomFilter.builder(r)
-                .ignorePaths("/static/")
-                .pageStyle(style)
-                .brandName("Ticket Shop")
-                .brandColor("#0a7d4f")
-                .logoUrl("/static/logo.svg")
-                .build());
-    servers.add(s);
-    return s;
+    return fixture.serve(RoomFixture.branded(fixture.room(RoomFixture.polledEverySecond()), style));
   }
 
   private ChromeDriver chromium(Path profile) {
     ChromeOptions options = Chromium.options(profile, "1000,760", "--hide-scrollbars");
-    ChromeDriver b = Chromium.start(options);
-    browser = b;
+    ChromeDriver b = fixture.chromium(options);
     b.executeCdpCommand("Network.enable", Map.of());
     return b;
   }
@@ -252,8 +211,8 @@ class WaitingPageLanguagesBrowserTest {
   void screenshotsOfALineWithAKnownWait(@TempDir Path profile) throws Exception {
     TestServer s = room(PageStyle.PLAIN);
     TestServer branded = room(PageStyle.BRANDED);
-    WaitingRoom plainRoom = rooms.get(0);
-    WaitingRoom brandedRoom = rooms.get(1);
+    WaitingRoom plainRoom = fixture.rooms.get(0);
+    WaitingRoom brandedRoom = fixture.rooms.get(1);
     turnOver(plainRoom, brandedRoom);
     assertThat(new Visitor(s).get("/").body()).startsWith("app:");
     assertThat(new Visitor(branded).get("/").body()).startsWith("app:");

@@ -1,20 +1,19 @@
 package io.github.waitingroom.servlet;
 
+import static io.github.waitingroom.testsupport.Answers.inApp;
+import static io.github.waitingroom.testsupport.Answers.onWaitingPage;
+import static io.github.waitingroom.testsupport.Answers.setCookies;
+import static io.github.waitingroom.testsupport.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
-import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -80,41 +79,6 @@ class WaitingRoomFilterTest {
 
   private void advance(int seconds) {
     clock.advance(Duration.ofSeconds(seconds));
-  }
-
-  private static boolean inApp(HttpResponse<String> r) {
-    return r.statusCode() == 200 && r.body().startsWith("app:");
-  }
-
-  private static boolean onWaitingPage(HttpResponse<String> r) {
-    return r.body().contains("<h1>You are in line</h1>");
-  }
-
-  private static List<String> setCookies(HttpResponse<String> r) {
-    return r.headers().allValues("Set-Cookie");
-  }
-
-  /** The JSON status object's fields, read with jackson-core's streaming parser. */
-  private static Map<String, Object> status(HttpResponse<String> r) throws IOException {
-    assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
-    Map<String, Object> fields = new HashMap<>();
-    try (JsonParser p = new JsonFactory().createParser(r.body())) {
-      assertThat(p.nextToken()).isEqualTo(JsonToken.START_OBJECT);
-      assertThat(p.nextFieldName()).isEqualTo("waitingRoom");
-      assertThat(p.nextToken()).isEqualTo(JsonToken.START_OBJECT);
-      for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
-        JsonToken t = p.nextToken();
-        fields.put(
-            name,
-            switch (t) {
-              case VALUE_NUMBER_INT -> p.getLongValue();
-              case VALUE_TRUE, VALUE_FALSE -> p.getBooleanValue();
-              case VALUE_NULL -> "null";
-              default -> p.getText();
-            });
-      }
-    }
-    return fields;
   }
 
   @Test

@@ -9,8 +9,13 @@
  * that stop or flush one, {@link io.github.waitingroom.testsupport.RedisClusterProcesses} a private
  * Redis Cluster of three; {@link io.github.waitingroom.testsupport.Chromium} starts Debian's headless
  * Chromium through Selenium; {@link io.github.waitingroom.testsupport.HttpVisitor} is one
- * browser-like visitor over real HTTP, {@link io.github.waitingroom.testsupport.JsonTree} reads the
- * JSON it gets back, and {@link io.github.waitingroom.testsupport.FreePorts} finds ports for servers.
+ * browser-like visitor over real HTTP, {@link io.github.waitingroom.testsupport.Answers} reads what
+ * it gets back (the JSON status among it), {@link io.github.waitingroom.testsupport.JsonTree} reads
+ * other JSON, {@link io.github.waitingroom.testsupport.FreePorts} finds ports for servers, and
+ * {@link io.github.waitingroom.testsupport.Opened} closes what a test opened once it is over; {@link
+ * io.github.waitingroom.testsupport.ManualRooms} are rooms on a manual clock that the test syncs,
+ * and {@link io.github.waitingroom.testsupport.LiveChanges} puts a change of their live settings in
+ * force.
  *
  * <p>The scenarios in {@code io.github.waitingroom.testsupport.boot} are the Spring Boot tests that
  * the Boot 3 module ({@code waitingroom-spring-boot-autoconfigure}) and the Boot 4 module ({@code

@@ -131,7 +131,7 @@ public final class WaitingRoomDashboardWebFilter implements WebFilter, Ordered {
     return Mono.zip(body, principal)
         .flatMap(t -> {
           Mono<GateResponse> answer = Mono.fromCallable(
-              () -> api.handle(new Request(request, below, t.getT1().orElse(null), t.getT2().orElse(null), roles)));
+              () -> api.handle(request(request, below, t.getT1().orElse(null), t.getT2().orElse(null))));
           // A change of settings reaches the room's store: never on the event loop.
           return put ? answer.subscribeOn(Schedulers.boundedElastic()) : answer;
         })
@@ -148,43 +148,9 @@ public final class WaitingRoomDashboardWebFilter implements WebFilter, Ordered {
   }
 
   /** A WebFlux request as the operator API reads it, its body read already. */
-  private record Request(
-      ServerHttpRequest request, String path, @Nullable String text, @Nullable Principal principal,
-      BiPredicate<Principal, String> roles) implements OperatorRequest {
-    @Override
-    public String method() {
-      return request.getMethod().name();
-    }
-
-    @Override
-    public String requestUri() {
-      return request.getPath().value();
-    }
-
-    @Override
-    public @Nullable String parameter(String name) {
-      return request.getQueryParams().getFirst(name);
-    }
-
-    @Override
-    public @Nullable String header(String name) {
-      return request.getHeaders().getFirst(name);
-    }
-
-    @Override
-    public @Nullable String remoteAddress() {
-      return WebFluxExchange.address(request);
-    }
-
-    @Override
-    public boolean userInRole(String role) {
-      Principal p = principal;
-      return p != null && roles.test(p, role);
-    }
-
-    @Override
-    public @Nullable String body() {
-      return text;
-    }
+  private OperatorRequest request(ServerHttpRequest request, String below, @Nullable String body, @Nullable Principal principal) {
+    return OperatorRequest.of(request.getMethod().name(), below, request.getPath().value(), WebFluxExchange.address(request),
+        request.getQueryParams()::getFirst, request.getHeaders()::getFirst,
+        role -> principal != null && roles.test(principal, role), () -> body);
   }
 }

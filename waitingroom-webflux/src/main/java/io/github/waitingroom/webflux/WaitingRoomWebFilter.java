@@ -180,15 +180,10 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
         || bypass.test(exchange)) {
       return chain.filter(exchange);
     }
-    String origin = headers.getFirst("Origin");
-    String preflightMethod = headers.getFirst("Access-Control-Request-Method");
-    GateResponse preflight = gate.preflight(method, origin, preflightMethod);
-    if (preflight != null) {
+    GateResponse early = gate.screen(method, within.value(), path, headers::getFirst);
+    if (early != null) {
       // A CORS preflight never reaches the application, unless it opted in (corsPassThrough).
-      return WebFluxExchange.write(exchange.getResponse(), preflight);
-    }
-    if (!gate.decides(method, within.value(), path, origin, preflightMethod)) {
-      return chain.filter(exchange);
+      return early.passes() ? chain.filter(exchange) : WebFluxExchange.write(exchange.getResponse(), early);
     }
     GateRequest r = WebFluxExchange.read(gate, request, method);
     if (gate.mayBlock(r)) {

@@ -35,7 +35,7 @@ final class WebFluxExchange {
     return gate.read(
         GateRequest.builder(request.getPath().contextPath().value(), method)
             .secure("https".equalsIgnoreCase(uri.getScheme()))
-            .host(uri.getScheme(), uri.getHost(), uri.getPort()),
+            .host(uri.getScheme(), uri.getHost(), uri.getPort()).rawPath(request.getPath().value()),
         uri.getRawQuery(), address(request), name -> cookie(request, name), request.getHeaders()::getFirst);
   }
 

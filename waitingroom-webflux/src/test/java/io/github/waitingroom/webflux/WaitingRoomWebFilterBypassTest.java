@@ -2,30 +2,18 @@ package io.github.waitingroom.webflux;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.waitingroom.RoomConfig;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import java.net.CookieManager;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
 import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.http.server.reactive.ServerHttpResponse;
-import org.springframework.web.server.WebHandler;
-import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
-import reactor.core.publisher.Mono;
-import reactor.netty.DisposableServer;
-import reactor.netty.http.server.HttpServer;
 
 /**
  * {@link WaitingRoomWebFilter#bypassing} on a real Reactor Netty server on a free port, over real
@@ -34,44 +22,17 @@ import reactor.netty.http.server.HttpServer;
 class WaitingRoomWebFilterBypassTest {
   private static final String OPERATOR = "X-Operator";
 
+  @RegisterExtension final FluxFixture fixture = new FluxFixture();
   private final WaitingRoom room =
-      WaitingRoom.builder(
-              RoomConfig.builder("bypass").totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(5)).build(),
-              TicketKeys.generate())
-          .build();
-  private @Nullable DisposableServer server;
-  private int port;
-
-  @AfterEach
-  void stop() {
-    DisposableServer s = server;
-    if (s != null) {
-      s.disposeNow();
-    }
-    room.close();
-  }
+      fixture.opened(WaitingRoom.builder(FluxFixture.oneSlot("bypass", Duration.ofMinutes(5)).build(), TicketKeys.generate()).build());
 
   private void start(WaitingRoomWebFilter filter) {
-    WebHandler app =
-        exchange -> {
-          ServerHttpResponse response = exchange.getResponse();
-          response.setStatusCode(HttpStatus.OK);
-          byte[] body = "app".getBytes(StandardCharsets.UTF_8);
-          return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
-        };
-    DisposableServer s =
-        HttpServer.create()
-            .host("127.0.0.1")
-            .port(0)
-            .handle(new ReactorHttpHandlerAdapter(WebHttpHandlerBuilder.webHandler(app).filter(filter).build()))
-            .bindNow();
-    server = s;
-    port = s.port();
+    fixture.start(FluxFixture.APP, filter);
   }
 
   private HttpResponse<String> get(HttpClient client, String... headers) throws Exception {
     HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
+        HttpRequest.newBuilder(fixture.uri("/"))
             .header("Accept", "text/html")
             .timeout(Duration.ofSeconds(10));
     for (int i = 0; i + 1 < headers.length; i += 2) {
@@ -82,7 +43,7 @@ class WaitingRoomWebFilterBypassTest {
 
   private HttpResponse<String> send(HttpClient client, String method, String path) throws Exception {
     HttpRequest r =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        HttpRequest.newBuilder(fixture.uri(path))
             .method(method, HttpRequest.BodyPublishers.noBody())
             .header("Accept", "text/html")
             .timeout(Duration.ofSeconds(10))
@@ -153,7 +114,7 @@ class WaitingRoomWebFilterBypassTest {
       assertThat(send(visitor(), method, "/css/shop.css").body()).as(method).contains("You are in line");
     }
     HttpRequest operator =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/css/shop.css"))
+        HttpRequest.newBuilder(fixture.uri("/css/shop.css"))
             .POST(HttpRequest.BodyPublishers.noBody()).header(OPERATOR, "yes").build();
     assertThat(visitor().send(operator, HttpResponse.BodyHandlers.ofString()).body())
         .as("a bypass rule still passes any method").isEqualTo("app");

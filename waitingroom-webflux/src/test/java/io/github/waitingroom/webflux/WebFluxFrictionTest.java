@@ -2,21 +2,17 @@ package io.github.waitingroom.webflux;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.HumanCheck;
 import io.github.waitingroom.http.ProofOfWork;
 import java.net.CookieManager;
 import java.net.HttpCookie;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -24,16 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
-import org.springframework.http.server.reactive.ServerHttpResponse;
-import org.springframework.web.server.WebHandler;
-import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
-import reactor.core.publisher.Mono;
-import reactor.netty.DisposableServer;
-import reactor.netty.http.server.HttpServer;
 import reactor.netty.resources.LoopResources;
 
 /**
@@ -43,18 +30,10 @@ import reactor.netty.resources.LoopResources;
  */
 class WebFluxFrictionTest {
   private static final Pattern TOKEN = Pattern.compile("var token = \"([A-Za-z0-9_-]+)\"");
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
-  private final WaitingRoom room =
-      WaitingRoom.builder(
-              RoomConfig.builder("flux").totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(5))
-                  .build(),
-              TicketKeys.generate())
-          .clock(clock)
-          .backgroundSync(false)
-          .build();
-  private final LoopResources loop = LoopResources.create("friction", 1, true);
-  private @Nullable DisposableServer server;
-  private int port;
+  @RegisterExtension final FluxFixture fixture = new FluxFixture();
+  private final ManualClock clock = fixture.clock;
+  private final WaitingRoom room = fixture.room(FluxFixture.oneSlot("flux", Duration.ofMinutes(5)));
+  private final LoopResources loop = fixture.oneThreadLoop("friction");
   private final CompletableFuture<HumanCheck.Verdict> pending = new CompletableFuture<>();
 
   /** A human check whose verdict comes when the test says so, from another thread. */
@@ -77,37 +56,13 @@ class WebFluxFrictionTest {
         }
       };
 
-  @AfterEach
-  void stop() {
-    if (server != null) {
-      server.disposeNow();
-    }
-    loop.dispose();
-    room.close();
-  }
-
   private void start(WaitingRoomWebFilter filter) {
-    WebHandler app =
-        exchange -> {
-          ServerHttpResponse response = exchange.getResponse();
-          response.setStatusCode(HttpStatus.OK);
-          byte[] body = "app".getBytes(StandardCharsets.UTF_8);
-          return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
-        };
-    DisposableServer s =
-        HttpServer.create()
-            .host("127.0.0.1")
-            .port(0)
-            .runOn(loop)
-            .handle(new ReactorHttpHandlerAdapter(WebHttpHandlerBuilder.webHandler(app).filter(filter).build()))
-            .bindNow();
-    server = s;
-    port = s.port();
+    fixture.start(FluxFixture.APP, filter, loop);
   }
 
   private CompletableFuture<HttpResponse<String>> get(HttpClient client, String pathAndQuery) {
     HttpRequest r =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
+        HttpRequest.newBuilder(fixture.uri(pathAndQuery))
             .header("Accept", "text/html")
             .timeout(Duration.ofSeconds(20))
             .build();

@@ -4,20 +4,13 @@ import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.Gate;
 import io.github.waitingroom.http.GateContract;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.http.server.reactive.HttpHandler;
-import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.WebHandler;
 import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
-import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
-import reactor.netty.http.server.HttpServer;
 
 /**
  * The shared {@link GateContract} against {@link WaitingRoomWebFilter} on a real Reactor Netty
@@ -53,14 +46,9 @@ class WebFluxGateContractTest extends GateContract {
               response.getHeaders().set(h.substring(0, colon), h.substring(colon + 1));
             }
           }
-          response.setStatusCode(HttpStatus.OK);
-          response.getHeaders().setContentType(new MediaType(MediaType.TEXT_PLAIN, StandardCharsets.UTF_8));
-          byte[] body = ("app:" + exchange.getRequest().getPath().value()).getBytes(StandardCharsets.UTF_8);
-          return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+          return FluxFixture.answerPath(exchange);
         };
-    HttpHandler handler = WebHttpHandlerBuilder.webHandler(app).filter(filter).build();
-    DisposableServer netty =
-        HttpServer.create().host("127.0.0.1").port(0).handle(new ReactorHttpHandlerAdapter(handler)).bindNow();
+    DisposableServer netty = FluxFixture.bind(WebHttpHandlerBuilder.webHandler(app).filter(filter).build());
     return new Server() {
       @Override
       public URI uri(String pathAndQuery) {

@@ -2,33 +2,22 @@ package io.github.waitingroom.webflux;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.ManualClock;
-import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.RoomSettings;
-import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.ResponseHeaders;
 import io.github.waitingroom.http.WaitingRoomSession;
 import java.net.CookieManager;
 import java.net.HttpCookie;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.WebHandler;
-import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
-import reactor.core.publisher.Mono;
-import reactor.netty.DisposableServer;
-import reactor.netty.http.server.HttpServer;
 
 /**
  * Revoke through the WebFlux filter on a real Reactor Netty server, as the servlet filter does it
@@ -37,32 +26,16 @@ import reactor.netty.http.server.HttpServer;
  * bounded number of syncs; and off by default. A scheduled event's fields in the JSON status too.
  */
 class WebFluxRevokeTest {
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
+  @RegisterExtension final FluxFixture fixture = new FluxFixture();
+  private final ManualClock clock = fixture.clock;
   private final WaitingRoom room =
-      WaitingRoom.builder(
-              RoomConfig.builder("flux").totalActiveUsers(1).newUsersPerMinute(1).sessionDuration(Duration.ofMinutes(10))
-                  .refreshInterval(Duration.ofSeconds(10)).build(),
-              TicketKeys.generate())
-          .clock(clock)
-          .backgroundSync(false)
-          .build();
-  private @Nullable DisposableServer server;
-  private int port;
-
-  @AfterEach
-  void stop() {
-    if (server != null) {
-      server.disposeNow();
-    }
-    room.close();
-  }
+      fixture.room(FluxFixture.oneSlot("flux", Duration.ofMinutes(10)).refreshInterval(Duration.ofSeconds(10)));
 
   /** The application: {@code ?header} sets the revoke header, {@code ?attribute} calls the session's revoke(). */
   private void start(WaitingRoomWebFilter filter) {
     WebHandler app =
         exchange -> {
           ServerHttpResponse response = exchange.getResponse();
-          response.setStatusCode(HttpStatus.OK);
           String query = String.valueOf(exchange.getRequest().getURI().getQuery());
           String body = "app";
           if (query.contains("header")) {
@@ -72,25 +45,13 @@ class WebFluxRevokeTest {
             Object s = exchange.getAttribute(WaitingRoomSession.ATTRIBUTE);
             body = "revoked:" + (s instanceof WaitingRoomSession w ? String.valueOf(w.revoke()) : "no session");
           }
-          return response.writeWith(Mono.just(response.bufferFactory().wrap(body.getBytes(StandardCharsets.UTF_8))));
+          return FluxFixture.answer(response, body);
         };
-    DisposableServer s =
-        HttpServer.create()
-            .host("127.0.0.1")
-            .port(0)
-            .handle(new ReactorHttpHandlerAdapter(WebHttpHandlerBuilder.webHandler(app).filter(filter).build()))
-            .bindNow();
-    server = s;
-    port = s.port();
+    fixture.start(app, filter);
   }
 
   private HttpResponse<String> get(HttpClient client, String pathAndQuery, String accept) throws Exception {
-    HttpRequest r =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
-            .header("Accept", accept)
-            .timeout(Duration.ofSeconds(20))
-            .build();
-    return client.send(r, HttpResponse.BodyHandlers.ofString());
+    return fixture.get(client, pathAndQuery, accept);
   }
 
   private static @Nullable String ticket(CookieManager jar) {
@@ -128,7 +89,7 @@ class WebFluxRevokeTest {
     HttpCookie c = new HttpCookie("wr_flux", old);
     c.setPath("/");
     c.setVersion(0);
-    replayJar.getCookieStore().add(URI.create("http://127.0.0.1:" + port + "/"), c);
+    replayJar.getCookieStore().add(fixture.uri("/"), c);
     HttpClient replay = HttpClient.newBuilder().cookieHandler(replayJar).build();
     assertThat(get(replay, "/", "text/html").body()).contains("You are in line");
 

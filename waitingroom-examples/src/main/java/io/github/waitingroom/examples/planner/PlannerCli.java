@@ -59,7 +59,7 @@ final class PlannerCli {
   String patience = "15m";
 
   @Option(names = "--times", paramLabel = "random|fixed", defaultValue = "random", converter = TimesConverter.class,
-      description = "random: exponential browse and patience times, think times within +-50 %; fixed: exactly the"
+      description = "random: exponential browse and patience times, think times within +-50 %%; fixed: exactly the"
           + " times given")
   Times times = Times.RANDOM;
 

@@ -74,6 +74,9 @@ public abstract class GateProperties {
   /** Declared by {@link GateSettings#CORS_PASS_THROUGH} (the IDE metadata's description and default). */
   private boolean corsPassThrough;
 
+  /** Declared by {@link GateSettings#CONFIRM_NEWCOMERS} (the IDE metadata's description and default). */
+  private boolean confirmNewcomers;
+
   /** A CAPTCHA service newcomers may pass instead (Turnstile, hCaptcha, reCAPTCHA). */
   private final HumanCheck humanCheck = new HumanCheck();
 
@@ -229,6 +232,14 @@ public abstract class GateProperties {
 
   public void setCorsPassThrough(boolean corsPassThrough) {
     this.corsPassThrough = corsPassThrough;
+  }
+
+  public boolean isConfirmNewcomers() {
+    return confirmNewcomers;
+  }
+
+  public void setConfirmNewcomers(boolean confirmNewcomers) {
+    this.confirmNewcomers = confirmNewcomers;
   }
 
   public HumanCheck getHumanCheck() {

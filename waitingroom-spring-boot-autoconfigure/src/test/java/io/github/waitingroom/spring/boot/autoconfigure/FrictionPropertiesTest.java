@@ -6,24 +6,12 @@ import io.github.waitingroom.http.GateRequest;
 import io.github.waitingroom.webflux.WaitingRoomWebFilter;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 
 /** The proof of work and the human check from properties, and their errors. */
 class FrictionPropertiesTest {
   private final ReactiveWebApplicationContextRunner runner =
-      new ReactiveWebApplicationContextRunner()
-          .withConfiguration(
-              AutoConfigurations.of(
-                  WaitingRoomAutoConfiguration.class,
-                  WaitingRoomServletAutoConfiguration.class,
-                  WaitingRoomReactiveAutoConfiguration.class))
-          .withPropertyValues(
-              "waitingroom.room-id=unit",
-              "waitingroom.total-active-users=1",
-              "waitingroom.new-users-per-minute=1",
-              "waitingroom.session-duration=10m",
-              "waitingroom.keyset.generate-ephemeral=true");
+      ReactiveRunner.withTheFilters().withPropertyValues(ReactiveRunner.ONE_SLOT);
 
   @Test
   void aFullRoomChallengesNewcomersWithTheConfiguredProofOfWorkAndWidget() {

@@ -6,7 +6,6 @@ import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.spring.boot.WaitingRooms;
 import io.github.waitingroom.webflux.WaitingRoomWebFilter;
 import java.net.http.HttpResponse;
-import java.util.List;
 import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -49,7 +48,7 @@ import io.github.waitingroom.testsupport.HttpVisitor;
       "waitingroom.rooms.shop.session-duration=5m"
     })
 class ReactiveSeveralRoomsServerTest {
-  private static final String QUEUED = "You are in line";
+  private static final String QUEUED = DropAndShop.QUEUED;
 
   @LocalServerPort int port;
   @Autowired WaitingRoom site;
@@ -71,10 +70,6 @@ class ReactiveSeveralRoomsServerTest {
     }
   }
 
-  private static List<String> cookieNames(HttpResponse<String> r) {
-    return r.headers().allValues("Set-Cookie").stream().map(c -> c.substring(0, c.indexOf('='))).toList();
-  }
-
   @Test
   void eachRequestCountsInItsOwnRoomAndFillingOneRoomQueuesNoOther() throws Exception {
     OnReactorNetty.assertOnNetty(context);
@@ -89,28 +84,15 @@ class ReactiveSeveralRoomsServerTest {
     HttpVisitor c = new HttpVisitor(port);
 
     // /drop/x counts in the drop room only, and takes its one slot.
-    HttpResponse<String> aDrop = a.get("/drop/x");
-    assertThat(aDrop.body()).isEqualTo("drop x");
-    assertThat(cookieNames(aDrop)).containsExactly("wr_drop");
-    HttpResponse<String> bDrop = b.get("/drop/x");
-    assertThat(bDrop.body()).contains(QUEUED);
-    assertThat(cookieNames(bDrop)).as("a place in line, in the drop room's place cookie").containsExactly("wr_drop_q");
-
-    // The full drop room queues nobody in the shop: its one slot is still free.
-    HttpResponse<String> bShop = b.get("/shop/y");
-    assertThat(bShop.body()).isEqualTo("shop y");
-    assertThat(cookieNames(bShop)).containsExactly("wr_shop");
+    DropAndShop.fillTheDropThenTheShop(a, b);
     // Now the shop is full too, and each room keeps its own line.
     assertThat(c.get("/shop/y").body()).contains(QUEUED);
-    assertThat(c.get("/drop/x").body()).contains(QUEUED);
-    assertThat(a.get("/drop/y").body()).isEqualTo("drop y");
-    assertThat(b.get("/shop/z").body()).isEqualTo("shop z");
-    assertThat(b.get("/drop/x").body()).as("b still waits in the drop room").contains(QUEUED);
+    DropAndShop.eachRoomKeepsItsOwnLine(a, b, c);
 
     // Neither /drop/x nor /shop/y counted in the main room on /: its one slot is still free.
     HttpResponse<String> home = c.get("/");
     assertThat(home.body()).isEqualTo("home");
-    assertThat(cookieNames(home)).containsExactly("wr_site");
+    assertThat(DropAndShop.cookieNames(home)).containsExactly("wr_site");
     assertThat(new HttpVisitor(port).get("/").body()).contains(QUEUED);
   }
 }

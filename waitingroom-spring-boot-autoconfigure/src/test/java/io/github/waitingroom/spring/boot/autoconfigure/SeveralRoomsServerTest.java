@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.spring.boot.WaitingRooms;
 import java.net.http.HttpResponse;
-import java.util.List;
 import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -37,15 +36,11 @@ import io.github.waitingroom.testsupport.HttpVisitor;
       "management.endpoint.health.show-details=always"
     })
 class SeveralRoomsServerTest {
-  private static final String QUEUED = "You are in line";
+  private static final String QUEUED = DropAndShop.QUEUED;
 
   @LocalServerPort int port;
   @Autowired WaitingRoom shop;
   @Autowired WaitingRooms rooms;
-
-  private static List<String> cookieNames(HttpResponse<String> r) {
-    return r.headers().allValues("Set-Cookie").stream().map(c -> c.substring(0, c.indexOf('='))).toList();
-  }
 
   @Test
   void eachRequestCountsInTheMostSpecificRoomAndFillingOneRoomQueuesNoOther() throws Exception {
@@ -57,24 +52,11 @@ class SeveralRoomsServerTest {
     HttpVisitor c = new HttpVisitor(port);
 
     // /drop/x is under both prefixes: only the drop room decides it, and takes its one slot.
-    HttpResponse<String> aDrop = a.get("/drop/x");
-    assertThat(aDrop.body()).isEqualTo("drop x");
-    assertThat(cookieNames(aDrop)).containsExactly("wr_drop");
-    HttpResponse<String> bDrop = b.get("/drop/x");
-    assertThat(bDrop.body()).contains(QUEUED);
-    assertThat(cookieNames(bDrop)).as("a place in line, in the drop room's place cookie").containsExactly("wr_drop_q");
-
-    // The full drop room queues nobody in the shop: its one slot is still free.
-    HttpResponse<String> bShop = b.get("/shop/y");
-    assertThat(bShop.body()).isEqualTo("shop y");
-    assertThat(cookieNames(bShop)).containsExactly("wr_shop");
+    DropAndShop.fillTheDropThenTheShop(a, b);
     // Now the shop is full too, and each room keeps its own line.
     assertThat(c.get("/shop/y").body()).contains(QUEUED);
     assertThat(c.get("/").body()).contains(QUEUED);
-    assertThat(c.get("/drop/x").body()).contains(QUEUED);
-    assertThat(a.get("/drop/y").body()).isEqualTo("drop y");
-    assertThat(b.get("/shop/z").body()).isEqualTo("shop z");
-    assertThat(b.get("/drop/x").body()).as("b still waits in the drop room").contains(QUEUED);
+    DropAndShop.eachRoomKeepsItsOwnLine(a, b, c);
   }
 
   @Test

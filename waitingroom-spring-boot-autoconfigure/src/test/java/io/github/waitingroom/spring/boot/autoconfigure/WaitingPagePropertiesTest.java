@@ -9,27 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 
 /** The waiting page's properties: style, brand, languages and texts, and their errors. */
 class WaitingPagePropertiesTest {
-  private static final String[] VALID = {
-    "waitingroom.room-id=unit",
-    "waitingroom.total-active-users=1",
-    "waitingroom.new-users-per-minute=1",
-    "waitingroom.session-duration=10m",
-    "waitingroom.keyset.generate-ephemeral=true"
-  };
+  private static final String[] VALID = ReactiveRunner.ONE_SLOT;
 
   private final ReactiveWebApplicationContextRunner runner =
-      new ReactiveWebApplicationContextRunner()
-          .withConfiguration(
-              AutoConfigurations.of(
-                  WaitingRoomAutoConfiguration.class,
-                  WaitingRoomServletAutoConfiguration.class,
-                  WaitingRoomReactiveAutoConfiguration.class))
-          .withPropertyValues(VALID);
+      ReactiveRunner.withTheFilters().withPropertyValues(VALID);
 
   private static String page(WaitingRoomWebFilter filter, String acceptLanguage) {
     GateRequest request = GateRequest.builder("", "GET").accept("text/html").acceptLanguage(acceptLanguage).build();

@@ -6,7 +6,6 @@ import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.http.SameSite;
 import io.github.waitingroom.webflux.WaitingRoomWebFilter;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -21,13 +20,7 @@ class WaitingRoomReactiveAutoConfigurationTest {
     "waitingroom.keyset.generate-ephemeral=true"
   };
 
-  private final ReactiveWebApplicationContextRunner runner =
-      new ReactiveWebApplicationContextRunner()
-          .withConfiguration(
-              AutoConfigurations.of(
-                  WaitingRoomAutoConfiguration.class,
-                  WaitingRoomServletAutoConfiguration.class,
-                  WaitingRoomReactiveAutoConfiguration.class));
+  private final ReactiveWebApplicationContextRunner runner = ReactiveRunner.withTheFilters();
 
   @Test
   void propertiesMakeTheWebFilterAndNoServletFilter() {

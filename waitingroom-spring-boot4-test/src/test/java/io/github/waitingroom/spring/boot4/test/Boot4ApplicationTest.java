@@ -10,12 +10,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The starter in a Spring Boot 4 application on a real embedded server (random port), over real
@@ -23,7 +19,7 @@ import org.springframework.web.bind.annotation.RestController;
  * the Actuator endpoint and the room's metrics.
  */
 @SpringBootTest(
-    classes = Boot4ApplicationTest.App.class,
+    classes = Boot4Home.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
       "waitingroom.room-id=boot4",
@@ -75,17 +71,5 @@ class Boot4ApplicationTest {
             .timeout(Duration.ofSeconds(10))
             .build();
     return client.send(r, HttpResponse.BodyHandlers.ofString());
-  }
-
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  static class App {
-    @RestController
-    static class Home {
-      @GetMapping("/")
-      String home() {
-        return "boot 4 home";
-      }
-    }
   }
 }

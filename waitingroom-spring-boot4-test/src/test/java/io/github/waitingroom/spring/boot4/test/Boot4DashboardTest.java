@@ -13,18 +13,13 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.reactor.netty.NettyWebServer;
 import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The operator dashboard and live settings from {@code waitingroom.dashboard.*} in a Spring Boot 4
@@ -37,34 +32,19 @@ class Boot4DashboardTest {
   private static final String TOKEN = "boot4-operator-token-0123";
   private static final String ROOM = "boot4-dashboard";
 
-  /** One application with the same page on Spring MVC and on WebFlux (an annotated controller serves both). */
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  static class App {
-    @RestController
-    static class Home {
-      @GetMapping("/")
-      String home() {
-        return "boot 4 home";
-      }
-    }
-  }
-
   @ParameterizedTest
   @EnumSource(value = WebApplicationType.class, names = {"SERVLET", "REACTIVE"})
   void anOperatorReadsTheFullRoomAndLetsTheLineInWithLiveSettings(WebApplicationType type) throws Exception {
-    try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
-        .web(type)
-        .properties("server.port=0", "spring.main.banner-mode=off")
-        .run(
-            "--waitingroom.room-id=" + ROOM,
-            "--waitingroom.total-active-users=1",
-            "--waitingroom.new-users-per-minute=1",
-            "--waitingroom.session-duration=5m",
-            "--waitingroom.refresh-interval=2s",
-            "--waitingroom.keyset.generate-ephemeral=true",
-            "--waitingroom.dashboard.bearer-token=" + TOKEN,
-            "--waitingroom.dashboard.settings-changes=true")) {
+    try (ConfigurableApplicationContext context = Boot4Home.run(
+        type,
+        "--waitingroom.room-id=" + ROOM,
+        "--waitingroom.total-active-users=1",
+        "--waitingroom.new-users-per-minute=1",
+        "--waitingroom.session-duration=5m",
+        "--waitingroom.refresh-interval=2s",
+        "--waitingroom.keyset.generate-ephemeral=true",
+        "--waitingroom.dashboard.bearer-token=" + TOKEN,
+        "--waitingroom.dashboard.settings-changes=true")) {
       assertThat(SpringBootVersion.getVersion()).startsWith("4.");
       WebServer server = Objects.requireNonNull(((WebServerApplicationContext) context).getWebServer());
       assertThat(server).isInstanceOf(type == WebApplicationType.SERVLET ? TomcatWebServer.class : NettyWebServer.class);

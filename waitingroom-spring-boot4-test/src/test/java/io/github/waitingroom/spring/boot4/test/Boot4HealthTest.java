@@ -7,13 +7,9 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.RestController;
 import io.github.waitingroom.testsupport.HttpVisitor;
 
 /**
@@ -24,7 +20,7 @@ import io.github.waitingroom.testsupport.HttpVisitor;
  * health.
  */
 @SpringBootTest(
-    classes = Boot4HealthTest.App.class,
+    classes = Boot4Home.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
       "waitingroom.room-id=boot4-shop",
@@ -62,17 +58,5 @@ class Boot4HealthTest {
     HttpResponse<String> all = new HttpVisitor(port).get("/actuator/health", "Accept", "application/json");
     assertThat(all.statusCode()).isEqualTo(200);
     assertThat(all.body()).contains("\"waitingRoom\":{\"details\":{\"room\":\"boot4-shop\"");
-  }
-
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  static class App {
-    @RestController
-    static class Home {
-      @GetMapping("/")
-      String home() {
-        return "boot 4 home";
-      }
-    }
   }
 }

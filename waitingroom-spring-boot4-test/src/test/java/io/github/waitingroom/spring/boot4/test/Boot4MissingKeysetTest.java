@@ -6,14 +6,10 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.RestController;
 import io.github.waitingroom.testsupport.HttpVisitor;
 
 /**
@@ -24,7 +20,7 @@ import io.github.waitingroom.testsupport.HttpVisitor;
  */
 @ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(
-    classes = Boot4MissingKeysetTest.App.class,
+    classes = Boot4Home.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
       "waitingroom.room-id=boot4-keyset",
@@ -53,17 +49,5 @@ class Boot4MissingKeysetTest {
     assertThat(first.get("/", "Accept", "text/html,*/*;q=0.8").body()).isEqualTo("boot 4 home");
     // ... and the room still guards: the one slot is taken.
     assertThat(new HttpVisitor(port).get("/", "Accept", "text/html,*/*;q=0.8").body()).contains("You are in line");
-  }
-
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  static class App {
-    @RestController
-    static class Home {
-      @GetMapping("/")
-      String home() {
-        return "boot 4 home";
-      }
-    }
   }
 }

@@ -11,7 +11,6 @@ import java.util.Objects;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -29,15 +28,13 @@ class Boot4QuotedCookieTest {
   @ParameterizedTest
   @EnumSource(value = WebApplicationType.class, names = {"SERVLET", "REACTIVE"})
   void aQuotedTicketOpensAsTheSameTicket(WebApplicationType type) throws Exception {
-    try (ConfigurableApplicationContext context = new SpringApplicationBuilder(Boot4DashboardTest.App.class)
-        .web(type)
-        .properties("server.port=0", "spring.main.banner-mode=off")
-        .run(
-            "--waitingroom.room-id=" + ROOM,
-            "--waitingroom.total-active-users=1",
-            "--waitingroom.new-users-per-minute=1",
-            "--waitingroom.session-duration=5m",
-            "--waitingroom.keyset.generate-ephemeral=true")) {
+    try (ConfigurableApplicationContext context = Boot4Home.run(
+        type,
+        "--waitingroom.room-id=" + ROOM,
+        "--waitingroom.total-active-users=1",
+        "--waitingroom.new-users-per-minute=1",
+        "--waitingroom.session-duration=5m",
+        "--waitingroom.keyset.generate-ephemeral=true")) {
       int port = Objects.requireNonNull(((WebServerApplicationContext) context).getWebServer()).getPort();
 
       HttpResponse<String> in = send(port, "/", null);

@@ -13,6 +13,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -38,8 +39,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * {@link RoomConfig}, its ticket keyset and its store: a {@link RedisTransport} to {@code
  * waitingroom.store.redis-uri} when it is set; else, with waitingroom-redis on the classpath, a
  * {@link RedisTransport} over the application's own Redis (a Lettuce client bean, or Spring Data
- * Redis's {@code LettuceConnectionFactory}; see {@link ApplicationRedisConfiguration}); else the
- * room's own in-memory store. Further rooms from {@code waitingroom.rooms.<name>.*} come as one
+ * Redis's {@code LettuceConnectionFactory}; see {@link ApplicationRedisConfiguration}); else, with
+ * waitingroom-postgres on the classpath, a {@code PostgresTransport} over the application's own
+ * {@code DataSource} (see {@link ApplicationDataSourceConfiguration}); else the room's own
+ * in-memory store. Further rooms from {@code waitingroom.rooms.<name>.*} come as one
  * {@link WaitingRooms} bean; they share the keyset, the store and the node settings. Each bean
  * backs off when the application defines its own. {@code waitingroom.enabled=false} turns all of
  * it off.
@@ -48,12 +51,15 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * from {@link WaitingRoomEndpointAutoConfiguration}. The keyset is read by {@code KeysetLoader},
  * and every property reaches its builder through {@code PropertyChecks}, which names it in errors.
  */
-// After Spring Data Redis's connection factory (Boot 3, and Boot 4 under its two names), to reuse it.
+// After Spring Data Redis's connection factory and Spring Boot's DataSource (Boot 3, and Boot 4 under
+// its names), to reuse them.
 @AutoConfiguration(
     afterName = {
       "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
       "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
-      "org.springframework.boot.data.redis.autoconfigure.RedisAutoConfiguration"
+      "org.springframework.boot.data.redis.autoconfigure.RedisAutoConfiguration",
+      "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration"
     })
 @ConditionalOnClass(WaitingRoom.class)
 @ConditionalOnProperty(prefix = "waitingroom", name = "enabled", havingValue = "true", matchIfMissing = true)
@@ -251,6 +257,33 @@ public class WaitingRoomAutoConfiguration {
       SyncStopsBeforeRedis waitingRoomSyncStopsBeforeRedis(ObjectProvider<WaitingRoom> rooms, LettuceConnectionFactory factory) {
         return new SyncStopsBeforeRedis(rooms, factory.getPhase() + 1);
       }
+    }
+  }
+
+  /**
+   * The application's PostgreSQL as the store, when waitingroom-postgres is on the classpath, the
+   * application has a single {@link DataSource}, no Redis store applies ({@code
+   * waitingroom.store.redis-uri} not set, no application Redis taken) and {@code
+   * waitingroom.store.application-data-source} is not {@code false}: a {@link
+   * io.github.waitingroom.postgres.PostgresTransport} on the application's connection pool, in
+   * {@code waitingroom.store.postgres-table}, created at the first sync unless {@code
+   * postgres-schema-managed} says the application creates it. Backs off when the application
+   * defines its own {@link Transport}. The room is closed before the pool: it depends on it.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.github.waitingroom.postgres.PostgresTransport")
+  @ConditionalOnProperty(prefix = "waitingroom.store", name = "application-data-source", havingValue = "true", matchIfMissing = true)
+  @Conditional(NoRedisUri.class)
+  static class ApplicationDataSourceConfiguration {
+    @Bean
+    @ConditionalOnMissingBean(Transport.class)
+    @ConditionalOnSingleCandidate(DataSource.class)
+    io.github.waitingroom.postgres.PostgresTransport waitingRoomPostgresTransport(DataSource dataSource, WaitingRoomProperties p) {
+      WaitingRoomProperties.Store s = p.getStore();
+      io.github.waitingroom.postgres.PostgresTransport.Builder b =
+          io.github.waitingroom.postgres.PostgresTransport.builder(dataSource).schemaManagedByApplication(s.isPostgresSchemaManaged());
+      PropertyChecks.setIfGiven("waitingroom.store.postgres-table", s.getPostgresTable(), b::table);
+      return b.build();
     }
   }
 

@@ -270,12 +270,52 @@ public class WaitingRoomProperties extends RoomProperties {
     /** How long one Redis command may take before the sync counts as failed. Default: 1 second. */
     private @Nullable Duration commandTimeout;
 
+    /**
+     * Whether the room keeps its counts in the application's PostgreSQL when no Redis store
+     * applies: through the application's single DataSource (its connection pool), in one table.
+     * Needs io.github.waitingroom:waitingroom-postgres on the classpath.
+     */
+    private boolean applicationDataSource = true;
+
+    /** The PostgreSQL store's table, as name or schema.name. Default: waitingroom_values. */
+    private @Nullable String postgresTable;
+
+    /**
+     * Whether the application creates the PostgreSQL store's table itself (docs/postgres.md shows
+     * the SQL): the room then only checks it. Default: false, the room creates it if absent.
+     */
+    private boolean postgresSchemaManaged;
+
     public @Nullable String getRedisUri() {
       return redisUri;
     }
 
     public void setRedisUri(@Nullable String redisUri) {
       this.redisUri = redisUri;
+    }
+
+    public boolean isApplicationDataSource() {
+      return applicationDataSource;
+    }
+
+    public void setApplicationDataSource(boolean applicationDataSource) {
+      this.applicationDataSource = applicationDataSource;
+    }
+
+    public @Nullable String getPostgresTable() {
+      return postgresTable;
+    }
+
+    public void setPostgresTable(@Nullable String postgresTable) {
+      this.postgresTable = postgresTable;
+    }
+
+    public boolean isPostgresSchemaManaged() {
+      return postgresSchemaManaged;
+    }
+
+    public void setPostgresSchemaManaged(boolean postgresSchemaManaged) {
+      this.postgresSchemaManaged = postgresSchemaManaged;
     }
 
     public boolean isApplicationRedis() {

@@ -31,10 +31,12 @@ import org.jspecify.annotations.Nullable;
  * longer open: their holders arrive anew.
  *
  * <p>The primary key of the keyset seals; every enabled key of the keyset opens. That is how keys
- * rotate (see {@link TicketKeys}, three phases). Tink seals. When every enabled key is an AES-GCM key
- * with Tink's prefix (the default), a ticket opens with the JDK's AES-GCM cipher directly, in
- * Tink's format (the key's 5-byte prefix, a 12-byte nonce, the ciphertext and a 16-byte tag), which
- * spares every request Tink's lookup of the key by prefix; any other keyset opens through Tink.
+ * rotate (see {@link TicketKeys}, three phases). When every enabled key is an AES-GCM key with
+ * Tink's prefix (the default), a ticket is sealed and opened with the JDK's AES-GCM cipher
+ * directly, in Tink's format (the key's 5-byte prefix, a 12-byte nonce from Tink's random source,
+ * the ciphertext and a 16-byte tag: Tink opens what the codec seals and the other way round),
+ * which spares every request Tink's lookup of the key by prefix and its copies; any other keyset
+ * seals and opens through Tink.
  *
  * <p>{@link #open} never throws on bad input: a tampered, truncated, oversized, foreign-room,
  * wrong-key, future-dated or garbage value all come back as {@code null}, "no valid ticket".
@@ -80,6 +82,8 @@ public final class TicketCodec {
    * for any other keyset, which Tink opens.
    */
   private final GcmKey @Nullable [] gcmKeys;
+  /** The primary key among {@link #gcmKeys}, which seals; {@code null} when Tink seals. */
+  private final @Nullable GcmKey gcmPrimary;
   private final byte[] associatedData;
   /** The output prefixes of the enabled keys, or {@code null} if one key is not an AEAD key. */
   private final java.util.@Nullable List<byte[]> prefixes;
@@ -108,6 +112,7 @@ public final class TicketCodec {
     this.metrics = metrics;
     this.aead = TicketKeys.aead(keys);
     this.gcmKeys = gcmKeys(keys);
+    this.gcmPrimary = gcmKeys == null ? null : gcmKeys[primaryIndex(keys)];
     this.prefixes = prefixes(keys);
     this.associatedData = ("waitingroom/" + roomId).getBytes(StandardCharsets.UTF_8);
   }
@@ -152,6 +157,38 @@ public final class TicketCodec {
           new SecretKeySpec(k.getKeyBytes().toByteArray(InsecureSecretKeyAccess.get()), "AES")));
     }
     return out.toArray(GcmKey[]::new);
+  }
+
+  /** The index of the primary key among the enabled keys, in keyset order (as {@link #gcmKeys} lists them). */
+  private static int primaryIndex(KeysetHandle keys) {
+    int enabled = 0;
+    for (int i = 0; i < keys.size(); i++) {
+      KeysetHandle.Entry e = keys.getAt(i);
+      if (e.isPrimary()) {
+        return enabled;
+      }
+      if (e.getStatus() == KeyStatus.ENABLED) {
+        enabled++;
+      }
+    }
+    throw new IllegalArgumentException("the keyset has no primary key");
+  }
+
+  /** Encrypts a ticket's bytes: with the JDK's cipher under the primary key for an AES-GCM keyset, with Tink otherwise. */
+  private byte[] encrypt(byte[] plain) throws GeneralSecurityException {
+    GcmKey k = gcmPrimary;
+    if (k == null) {
+      return aead.encrypt(plain, associatedData);
+    }
+    int at = k.prefix.length;
+    byte[] out = new byte[at + GCM_IV + plain.length + GCM_TAG];
+    System.arraycopy(k.prefix, 0, out, 0, at);
+    System.arraycopy(com.google.crypto.tink.subtle.Random.randBytes(GCM_IV), 0, out, at, GCM_IV);
+    Cipher cipher = GCM.get();
+    cipher.init(Cipher.ENCRYPT_MODE, k.key, new GCMParameterSpec(8 * GCM_TAG, out, at, GCM_IV));
+    cipher.updateAAD(associatedData);
+    cipher.doFinal(plain, 0, plain.length, out, at + GCM_IV);
+    return out;
   }
 
   /**
@@ -209,7 +246,7 @@ public final class TicketCodec {
     putU32(plain, 30, ticket.due());
     String sealed;
     try {
-      sealed = ENCODER.encodeToString(aead.encrypt(plain, associatedData));
+      sealed = ENCODER.encodeToString(encrypt(plain));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot seal ticket", e);
     }

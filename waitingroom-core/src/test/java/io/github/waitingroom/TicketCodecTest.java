@@ -159,6 +159,26 @@ class TicketCodecTest {
   }
 
   @Test
+  void sealsInTinksFormatUnderThePrimaryKeyWithAFreshNonceEachTime() throws Exception {
+    // The codec seals with the JDK's cipher itself: Tink must open it as its own, under the
+    // primary key whichever place that key has in the keyset.
+    byte[] room = "waitingroom/shop".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    KeysetHandle added = TicketKeys.addKey(KEYS);
+    for (KeysetHandle keys : java.util.List.of(KEYS, added, TicketKeys.promote(added, TicketKeys.newestKeyId(added)))) {
+      String sealed = new TicketCodec("shop", keys).seal(active);
+      byte[] plain = TicketKeys.aead(keys).decrypt(Base64.getUrlDecoder().decode(sealed), room);
+      assertThat(plain).hasSize(34).startsWith((byte) Ticket.FORMAT_VERSION);
+      assertThat(Base64.getUrlDecoder().decode(sealed)).as("the primary key's prefix")
+          .startsWith(java.nio.ByteBuffer.allocate(5).put((byte) 1).putInt(keys.getPrimary().getId()).array());
+    }
+    java.util.Set<String> seals = new java.util.HashSet<>();
+    for (int i = 0; i < 1000; i++) {
+      seals.add(codec.seal(active));
+    }
+    assertThat(seals).as("a fresh nonce for every seal of one ticket").hasSize(1000);
+  }
+
+  @Test
   void keysRotate() {
     String sealedWithOld = codec.seal(active);
     KeysetHandle added = TicketKeys.addKey(KEYS);

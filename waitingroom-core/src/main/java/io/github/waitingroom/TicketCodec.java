@@ -77,7 +77,8 @@ public final class TicketCodec {
   private final Aead aead;
   /**
    * The enabled keys, when every one is an AES-GCM key with Tink's 5-byte prefix (the default):
-   * {@link #open} then decrypts with the JDK's cipher itself, as Tink would, without Tink's lookup
+   * {@link #open} then decrypts with the JDK's cipher itself, as Tink would (and {@link #seal}
+   * encrypts under the primary one), without Tink's lookup
    * of the key by prefix (a copy of the prefix and a hash lookup on every request); {@code null}
    * for any other keyset, which Tink opens.
    */

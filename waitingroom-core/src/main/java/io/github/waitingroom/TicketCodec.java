@@ -33,8 +33,8 @@ import org.jspecify.annotations.Nullable;
  * <p>The primary key of the keyset seals; every enabled key of the keyset opens. That is how keys
  * rotate (see {@link TicketKeys}, three phases). When every enabled key is an AES-GCM key with
  * Tink's prefix (the default), a ticket is sealed and opened with the JDK's AES-GCM cipher
- * directly, in Tink's format (the key's 5-byte prefix, a 12-byte nonce from Tink's random source,
- * the ciphertext and a 16-byte tag: Tink opens what the codec seals and the other way round),
+ * directly, in Tink's format (the key's 5-byte prefix, a 12-byte nonce: each thread's nonces start at
+ * a random 96-bit value and count up, so a seal takes no lock; the ciphertext and a 16-byte tag: Tink opens what the codec seals and the other way round),
  * which spares every request Tink's lookup of the key by prefix and its copies; any other keyset
  * seals and opens through Tink.
  *
@@ -175,6 +175,39 @@ public final class TicketCodec {
     throw new IllegalArgumentException("the keyset has no primary key");
   }
 
+  /**
+   * The nonces of one thread's seals: a random 96-bit start (from Tink's random source), then one
+   * more for each seal. One thread never repeats a nonce, and two threads' (or nodes') nonces meet
+   * only if their random starts lie within as many seals of each other: less likely than two
+   * random nonces colliding, so the bound of about 2<sup>32</sup> seals per key (above) stays a
+   * conservative one. A seal so takes no lock and makes no system call (the JDK's default random
+   * source reads {@code /dev/urandom} under a lock all threads share).
+   */
+  private static final class Nonces {
+    private final int high;
+    private long low;
+
+    Nonces() {
+      byte[] start = com.google.crypto.tink.subtle.Random.randBytes(GCM_IV);
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(start);
+      high = b.getInt();
+      low = b.getLong();
+    }
+
+    /** Writes the next nonce at {@code out[at..at+12)}. */
+    void next(byte[] out, int at) {
+      long n = low++;
+      for (int i = 0; i < 4; i++) {
+        out[at + i] = (byte) (high >>> (24 - 8 * i));
+      }
+      for (int i = 0; i < 8; i++) {
+        out[at + 4 + i] = (byte) (n >>> (56 - 8 * i));
+      }
+    }
+  }
+
+  private static final ThreadLocal<Nonces> NONCES = ThreadLocal.withInitial(Nonces::new);
+
   /** Encrypts a ticket's bytes: with the JDK's cipher under the primary key for an AES-GCM keyset, with Tink otherwise. */
   private byte[] encrypt(byte[] plain) throws GeneralSecurityException {
     GcmKey k = gcmPrimary;
@@ -184,7 +217,7 @@ public final class TicketCodec {
     int at = k.prefix.length;
     byte[] out = new byte[at + GCM_IV + plain.length + GCM_TAG];
     System.arraycopy(k.prefix, 0, out, 0, at);
-    System.arraycopy(com.google.crypto.tink.subtle.Random.randBytes(GCM_IV), 0, out, at, GCM_IV);
+    NONCES.get().next(out, at);
     Cipher cipher = GCM.get();
     cipher.init(Cipher.ENCRYPT_MODE, k.key, new GCMParameterSpec(8 * GCM_TAG, out, at, GCM_IV));
     cipher.updateAAD(associatedData);

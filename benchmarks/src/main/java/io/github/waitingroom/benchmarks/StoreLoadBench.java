@@ -6,6 +6,7 @@ import io.github.waitingroom.redis.RedisTransport;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
+import java.io.File;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -13,6 +14,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -65,7 +67,8 @@ import javax.sql.DataSource;
  * window (of the whole server: run it alone): script calls and commands a second (a script's own
  * commands included), network bytes in and out, and CPU as a percentage of one core; then where the
  * run's keys were (per server, and whether any room spans two), before it deletes them. For
- * PostgreSQL, the write-ahead log written a second (of the whole server).
+ * PostgreSQL, of the whole server: transactions a second in the database, the write-ahead log
+ * written a second, and, for a server on this Linux machine, the CPU of its processes.
  */
 public final class StoreLoadBench {
   private static final long QUARTER = 250_000_000L;
@@ -144,7 +147,8 @@ public final class StoreLoadBench {
       }
       Thread.sleep(warmUp * 1000L);
       timed.reset();
-      long walStart = pool != null ? wal(pool) : 0;
+      long[] pgStart = pool != null ? postgresCounters(pool) : null;
+      double pgCpuStart = postgresCpuSeconds();
       List<RedisSide.Counters> before = redis != null ? redis.counters() : List.of();
       long cpuStart = jvmCpuNanos();
       long measureFrom = System.nanoTime();
@@ -152,7 +156,8 @@ public final class StoreLoadBench {
       double elapsed = (System.nanoTime() - measureFrom) / 1e9;
       double jvmCpu = (jvmCpuNanos() - cpuStart) / 1e9 / elapsed;
       List<RedisSide.Counters> after = redis != null ? redis.counters() : List.of();
-      long wal = pool != null ? wal(pool) - walStart : 0;
+      long[] pgEnd = pool != null ? postgresCounters(pool) : null;
+      double pgCpu = (postgresCpuSeconds() - pgCpuStart) / elapsed;
       long[] sorted = timed.sorted();
       System.out.printf(
           "%s, %d room%s of %d nodes in %d DCs (%d nodes), values of %d bytes, %d threads%s:%n"
@@ -165,7 +170,11 @@ public final class StoreLoadBench {
           Arrays.stream(sorted).filter(n -> n > QUARTER).count(), timed.failed.get(),
           ms(sorted, 0.5), ms(sorted, 0.9), ms(sorted, 0.99), sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1e6,
           timed.up.get() / elapsed / 1e6, timed.down.get() / elapsed / 1e6, 100 * jvmCpu,
-          pool != null ? String.format(", WAL %.2f MB/s", wal / elapsed / 1e6) : "", elapsed);
+          pgStart != null && pgEnd != null
+              ? String.format("; PostgreSQL: %.0f transactions/s, WAL %.2f MB/s, CPU %.0f %% of a core",
+                  (pgEnd[1] - pgStart[1]) / elapsed, (pgEnd[0] - pgStart[0]) / elapsed / 1e6, 100 * pgCpu)
+              : "",
+          elapsed);
       if (redis != null) {
         RedisSide.Counters total = new RedisSide.Counters(0, 0, 0, 0, 0);
         for (int i = 0; i < after.size(); i++) {
@@ -233,14 +242,40 @@ public final class StoreLoadBench {
     return sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e6;
   }
 
-  /** The server's write-ahead log position, in bytes. */
-  private static long wal(DataSource ds) throws SQLException {
+  /**
+   * The server's write-ahead log position in bytes, and the transactions its database has
+   * committed and rolled back (one per exchange, plus this query).
+   */
+  private static long[] postgresCounters(DataSource ds) throws SQLException {
     try (Connection c = ds.getConnection();
         Statement s = c.createStatement();
-        ResultSet r = s.executeQuery("SELECT CAST(pg_current_wal_lsn() - CAST('0/0' AS pg_lsn) AS bigint)")) {
+        ResultSet r = s.executeQuery("SELECT CAST(pg_current_wal_lsn() - CAST('0/0' AS pg_lsn) AS bigint),"
+            + " xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()")) {
       r.next();
-      return r.getLong(1);
+      return new long[] {r.getLong(1), r.getLong(2)};
     }
+  }
+
+  /**
+   * The CPU seconds (user and system) of this machine's processes named {@code postgres}: a local
+   * server's, on Linux; 0 elsewhere. Ticks of 1/100 s, Linux's {@code USER_HZ}.
+   */
+  private static double postgresCpuSeconds() {
+    long ticks = 0;
+    File[] procs = new File("/proc").listFiles((dir, name) -> name.chars().allMatch(Character::isDigit));
+    for (File p : procs == null ? new File[0] : procs) {
+      try {
+        String stat = Files.readString(p.toPath().resolve("stat"));
+        int close = stat.lastIndexOf(')');
+        if (stat.substring(stat.indexOf('(') + 1, close).equals("postgres")) {
+          String[] f = stat.substring(close + 2).split(" ");
+          ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime: fields 14 and 15
+        }
+      } catch (IOException | RuntimeException e) {
+        // the process ended, or is not ours to read
+      }
+    }
+    return ticks / 100.0;
   }
 
   /** Times every exchange of every node and counts the bytes of the values written and read. */

@@ -76,18 +76,23 @@ public final class StoreLoadBench {
   private StoreLoadBench() {}
 
   public static void main(String[] args) throws Exception {
-    String store = arg(args, "store", "postgres");
-    int rooms = Integer.parseInt(arg(args, "rooms", "1"));
-    int nodes = Integer.parseInt(arg(args, "nodes", "10"));
-    int dcs = Integer.parseInt(arg(args, "dcs", "2"));
-    int seconds = Integer.parseInt(arg(args, "seconds", "60"));
-    int warmUp = Integer.parseInt(arg(args, "warm-up", "10"));
-    int reportBytes = Integer.parseInt(arg(args, "report-bytes", "1500"));
-    int threads = Integer.parseInt(arg(args, "threads", "16"));
-    int poolSize = Integer.parseInt(arg(args, "pool", "16"));
-    int connections = Integer.parseInt(arg(args, "connections", "4"));
-    String url = arg(args, "url", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
-    String redisUri = arg(args, "redis", "redis://127.0.0.1:6379");
+    String store = arg(args, "--store", "postgres");
+    int rooms = Integer.parseInt(arg(args, "--rooms", "1"));
+    int nodes = Integer.parseInt(arg(args, "--nodes", "10"));
+    int dcs = Integer.parseInt(arg(args, "--dcs", "2"));
+    int seconds = Integer.parseInt(arg(args, "--seconds", "60"));
+    int warmUp = Integer.parseInt(arg(args, "--warm-up", "10"));
+    int reportBytes = Integer.parseInt(arg(args, "--report-bytes", "1500"));
+    int threads = Integer.parseInt(arg(args, "--threads", "16"));
+    int poolSize = Integer.parseInt(arg(args, "--pool", "16"));
+    int connections = Integer.parseInt(arg(args, "--connections", "4"));
+    String url = arg(args, "--url", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+    String redisUri = arg(args, "--redis", "redis://127.0.0.1:6379");
+    for (String a : args) {
+      if (!a.matches("--(store|rooms|nodes|dcs|seconds|warm-up|report-bytes|threads|pool|connections|url|redis)=.+")) {
+        throw new IllegalArgumentException("unknown argument " + a + " (see the class comment)");
+      }
+    }
     boolean postgres = switch (store) {
       case "postgres" -> true;
       case "redis" -> false;
@@ -231,8 +236,8 @@ public final class StoreLoadBench {
 
   private static String arg(String[] args, String name, String fallback) {
     for (String a : args) {
-      if (a.startsWith("--" + name + "=")) {
-        return a.substring(name.length() + 3);
+      if (a.startsWith(name + "=")) {
+        return a.substring(name.length() + 1);
       }
     }
     return fallback;

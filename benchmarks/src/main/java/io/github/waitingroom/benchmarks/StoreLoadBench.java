@@ -153,7 +153,7 @@ public final class StoreLoadBench {
       Thread.sleep(warmUp * 1000L);
       timed.reset();
       long[] pgStart = pool != null ? postgresCounters(pool) : null;
-      double pgCpuStart = postgresCpuSeconds();
+      double pgCpuStart = pool != null ? postgresCpuSeconds() : 0;
       List<RedisSide.Counters> before = redis != null ? redis.counters() : List.of();
       long cpuStart = jvmCpuNanos();
       long measureFrom = System.nanoTime();
@@ -162,7 +162,7 @@ public final class StoreLoadBench {
       double jvmCpu = (jvmCpuNanos() - cpuStart) / 1e9 / elapsed;
       List<RedisSide.Counters> after = redis != null ? redis.counters() : List.of();
       long[] pgEnd = pool != null ? postgresCounters(pool) : null;
-      double pgCpu = (postgresCpuSeconds() - pgCpuStart) / elapsed;
+      double pgCpu = pool != null ? (postgresCpuSeconds() - pgCpuStart) / elapsed : 0;
       long[] sorted = timed.sorted();
       System.out.printf(
           "%s, %d room%s of %d nodes in %d DCs (%d nodes), values of %d bytes, %d threads%s:%n"

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
@@ -32,6 +33,8 @@ final class Settlement {
   private final SumLateness lateness;
   private final SumVisibility visibility;
   private final VanishWatch vanish;
+  /** Whether this node counts the same publishers as the others ({@link Agreement}). */
+  private final Agreement agreement;
   /** This data center's settled sums, by epoch (the last {@link Report#EPOCHS_KEPT}). */
   private final TreeMap<Long, Tally> mySums = new TreeMap<>();
   /** How many live nodes this data center's sum of each epoch counts. */
@@ -64,6 +67,7 @@ final class Settlement {
     this.lateness = lateness;
     this.visibility = visibility;
     this.vanish = vanish;
+    this.agreement = new Agreement(config.roomId(), publisher, dataCenter);
   }
 
   /** Whether this node has settled any sum of its data center (within the last epochs). */
@@ -175,7 +179,8 @@ final class Settlement {
 
   /**
    * This data center's settled sums, as this node publishes them to the global scope, with the
-   * highest settings version of this node ({@code settingsVersion}) and the nodes it remembers.
+   * highest settings version of this node ({@code settingsVersion}) and the nodes it remembers, and
+   * whom this node counted in the latest epoch it settled.
    */
   Report dataCenterSum(long settingsVersion) {
     int count = myNodeCounts.isEmpty() ? 1 : myNodeCounts.lastEntry().getValue();
@@ -183,7 +188,12 @@ final class Settlement {
     for (Report r : known.nodes().values()) {
       settings = Math.max(settings, r.settings());
     }
-    return new Report(dataCenter, count, dcJoined(), mySums, settings);
+    return new Report(dataCenter, count, dcJoined(), mySums, settings, agreement.latest());
+  }
+
+  /** Whom this node counted in the latest epoch it settled, for its reports ({@link Agreement}). */
+  Report.Counted counted() {
+    return agreement.latest();
   }
 
   /** When this node's data center joined, as far as this node knows; only once it has a sum. */
@@ -258,8 +268,11 @@ final class Settlement {
       return null;
     }
     List<String> names = new ArrayList<>(room.dataCenters().keySet());
-    return new Coordinator.Settled(names, new ArrayList<>(room.dataCenters().values()), names.indexOf(dataCenter),
-        liveNames, live, me, room.nodes(), new ArrayList<>(room.nodesByDataCenter().values()));
+    Coordinator.Settled settled = new Coordinator.Settled(names, new ArrayList<>(room.dataCenters().values()),
+        names.indexOf(dataCenter), liveNames, live, me, room.nodes(), new ArrayList<>(room.nodesByDataCenter().values()));
+    // Only if every publisher that says whom it counted in an epoch counts the same as this node.
+    long joined = Objects.requireNonNull(known.nodes().get(publisher), "own report").joined();
+    return agreement.agrees(s, settled, joined, known.nodes(), known.dataCenters()) ? settled : null;
   }
 
   /**

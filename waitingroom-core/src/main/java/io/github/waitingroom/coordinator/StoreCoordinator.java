@@ -213,7 +213,7 @@ public final class StoreCoordinator implements Coordinator {
   @Override
   public long exchange(long joined, NavigableMap<Long, Tally> mine, long epoch) throws IOException {
     List<Transport.Publication> out = new ArrayList<>(2 + lostNodes.size() + lostDataCenters.size());
-    Report own = new Report(publisher, 1, joined, mine, settingsVersion);
+    Report own = new Report(publisher, 1, joined, mine, settingsVersion, sums.counted());
     out.add(publication(dcScope, publisher, own));
     lostNodes.republish(nodes, out);
     lostDataCenters.republish(dataCenters, out);

@@ -1,0 +1,173 @@
+package io.github.waitingroom.coordinator;
+
+import static io.github.waitingroom.coordinator.Coordinator.SILENT_AFTER_EPOCHS;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether this node counts the same publishers as the others (see {@link Report.Counted}): a node
+ * the others cannot see (someone without the room's keys deletes its values, or makes them not
+ * open, before the others read them) would otherwise plan with everyone's tallies and take its
+ * share of the slots, while the others plan without it and take theirs. {@link VanishWatch} does
+ * not see it: the others never knew it. Part of {@link Settlement}; used by the sync thread. Logs
+ * under {@link StoreCoordinator}'s name.
+ *
+ * <p>Before {@link Settlement#settled} hands out an epoch's tallies, it asks {@link #agrees}, which
+ * notes whom they count and refuses (no plan: the node keeps its grant, as with a value that
+ * vanished) while
+ *
+ * <ul>
+ *   <li>a report this node reads (of a node of its data center, or a data center's sum) says its
+ *       publisher counted, in an epoch this node counted too (one of its last {@value #KEPT}),
+ *       other nodes of the data center or other data centers than this node did; or
+ *   <li>this node has planned nothing yet since it joined and not every publisher it counts has
+ *       shown, for an epoch from its joining on, that it counts the same ones: the others first
+ *       count it in the epoch it joins at, and it waits until each has said so once. Afterwards, a
+ *       publisher that stops counting it is one whose values vanished for the others, which stop
+ *       planning themselves ({@link VanishWatch}), and a report that says so stops this node by
+ *       the first rule.
+ * </ul>
+ *
+ * <p>Publishers of an earlier release say nothing of whom they count and are left out, as are data
+ * centers counted silent (their last sums are older than the epoch). A room of one node has no one
+ * to compare with. Honest nodes count the same publishers for an epoch: they settle it from the
+ * same published tallies, count a node from the epoch it joins at and a silent one by the same
+ * rule; where they differ for a moment (a node counted silent that publishes again, a data center
+ * forgotten at the turn of an epoch) the plans stop until the epochs compared have moved past it.
+ */
+final class Agreement {
+  private static final Logger log = LoggerFactory.getLogger(StoreCoordinator.class);
+
+  /** How many of its latest epochs a node compares with the others'. */
+  static final int KEPT = 2 * Report.EPOCHS_KEPT;
+
+  private final String roomId;
+  private final String publisher;
+  private final String dataCenter;
+  /** Whom this node counted in its latest epochs, by epoch. */
+  private final TreeMap<Long, Report.Counted> mine = new TreeMap<>();
+  /** Whether every publisher this node counted has shown once that it counts the same ones. */
+  private boolean confirmed;
+  /** The publishers that have shown it (nodes by name, data centers by {@code "dc:"} and name), until then. */
+  private final Set<String> confirmedBy = new HashSet<>();
+  /** What differed when this node last refused to plan for it, logged; {@code null} while they agree. */
+  private @Nullable String logged;
+
+  /**
+   * @param publisher this node
+   * @param dataCenter this node's data center
+   */
+  Agreement(String roomId, String publisher, String dataCenter) {
+    this.roomId = roomId;
+    this.publisher = publisher;
+    this.dataCenter = dataCenter;
+  }
+
+  /** Whom this node counted in the latest epoch it settled, for its reports. */
+  Report.Counted latest() {
+    return mine.isEmpty() ? Report.Counted.NONE : mine.lastEntry().getValue();
+  }
+
+  /**
+   * Notes whom this node counts in epoch {@code s} ({@code settled}) and tells whether it may plan
+   * by it (see the class comment).
+   *
+   * @param joined the epoch this node joined at
+   * @param nodes the reports of this data center's nodes, by name
+   * @param dataCenters the sums of every data center, by name
+   */
+  boolean agrees(long s, Coordinator.Settled settled, long joined, Map<String, Report> nodes,
+      Map<String, Report> dataCenters) {
+    mine.put(s, Report.Counted.of(s, settled.nodeNames(), settled.dataCenterNames()));
+    while (mine.size() > KEPT) {
+      mine.pollFirstEntry();
+    }
+    List<String> differ = new ArrayList<>();
+    for (Report r : new TreeMap<>(nodes).values()) {
+      Report.Counted theirs = r.counted();
+      Report.Counted own = ownOf(theirs);
+      if (own != null && theirs != null && !r.publisher().equals(publisher)
+          && (!own.sameNodes(theirs) || !own.sameDataCenters(theirs))) {
+        differ.add(describe("node", r.publisher(), theirs, own));
+      }
+    }
+    for (Report r : new TreeMap<>(dataCenters).values()) {
+      Report.Counted theirs = r.counted();
+      Report.Counted own = ownOf(theirs);
+      if (own != null && theirs != null && !own.sameDataCenters(theirs)) {
+        differ.add(describe("data center", r.publisher(), theirs, own));
+      }
+    }
+    boolean agree = differ.isEmpty() && confirmed(s, settled, joined, nodes, dataCenters);
+    if (!differ.isEmpty() && logged == null) {
+      logged = differ.get(0) + (differ.size() > 1 ? ", and " + (differ.size() - 1) + " more" : "");
+      log.error("room '{}': other publishers count other nodes or data centers than this node ({}): someone without"
+              + " the room's keys deletes values in the store before some nodes read them (this node's, for the"
+              + " others?). This node plans nothing until they agree", roomId, logged);
+    } else if (agree && logged != null) {
+      logged = null;
+      log.info("room '{}': every publisher counts the same nodes and data centers as this node again; planning again",
+          roomId);
+    }
+    return agree;
+  }
+
+  /** Whom this node counted in the epoch that {@code theirs} is of, if this node still knows. */
+  private Report.@Nullable Counted ownOf(Report.@Nullable Counted theirs) {
+    return theirs == null || theirs.epoch() == Long.MIN_VALUE ? null : mine.get(theirs.epoch());
+  }
+
+  private static String describe(String what, String who, Report.Counted theirs, Report.Counted own) {
+    return what + " '" + AnswerReader.printable(who) + "' counted " + theirs.nodes() + " nodes and " + theirs.dataCenters()
+        + " data centers in epoch " + theirs.epoch() + " where this node counted " + own.nodes() + " and "
+        + own.dataCenters();
+  }
+
+  /**
+   * Whether every publisher this node counts in epoch {@code s} has shown once, for an epoch from
+   * {@code joined} on, that it counts the same ones (only until all have: see the class comment).
+   */
+  private boolean confirmed(long s, Coordinator.Settled settled, long joined, Map<String, Report> nodes,
+      Map<String, Report> dataCenters) {
+    if (confirmed) {
+      return true;
+    }
+    boolean all = true;
+    for (String name : settled.nodeNames()) {
+      Report r = nodes.get(name);
+      if (r != null && !name.equals(publisher) && r.counted() != null) {
+        all &= confirms(name, r, joined, true);
+      }
+    }
+    for (String name : settled.dataCenterNames()) {
+      Report r = dataCenters.get(name);
+      if (r != null && !name.equals(dataCenter) && r.counted() != null && r.latestEpoch() >= s - SILENT_AFTER_EPOCHS) {
+        all &= confirms("dc:" + name, r, joined, false);
+      }
+    }
+    if (all) {
+      confirmed = true;
+      confirmedBy.clear();
+    }
+    return all;
+  }
+
+  /** Whether {@code r} has shown, now or before, that it counts what this node counts (its nodes too if {@code node}). */
+  private boolean confirms(String key, Report r, long joined, boolean node) {
+    Report.Counted theirs = r.counted();
+    Report.Counted own = ownOf(theirs);
+    if (own != null && theirs != null && theirs.epoch() >= joined && own.sameDataCenters(theirs)
+        && (!node || own.sameNodes(theirs))) {
+      confirmedBy.add(key);
+    }
+    return confirmedBy.contains(key);
+  }
+}

@@ -13,9 +13,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 42: whoever can write to the store but holds no keys can delay admissions, never push the
@@ -117,14 +117,16 @@ class StoreWriterTest {
 
   /**
    * A node the others never see: from the moment it joins, the writer deletes what it writes
-   * before anyone else reads it, while it reads everyone. Before reports named the publishers they
-   * counted, it planned with every node's tallies and took its share of the slots, while the
-   * others planned without it and took theirs: 9 active at once against a limit of 5. Now it sees
-   * that the others count other publishers than it does (not itself) and plans nothing; once the
-   * writer stops, the others count it and it plans again.
+   * before anyone else reads it, while it reads everyone. It joins a data center of the others
+   * ({@code eu}) or one of its own ({@code ap}). Before reports said whom they counted, it planned
+   * with every node's tallies and took its share of the slots, while the others planned without it
+   * and took theirs: 7 active at once against a limit of 5 (in {@code eu}). Now it sees that the
+   * others count other publishers than it does (not itself) and plans nothing; once the writer
+   * stops, the others count it and it plans with them.
    */
-  @Test
-  void aNodeTheOthersCannotSeeGrantsNothing() {
+  @ParameterizedTest
+  @ValueSource(strings = {"eu", "ap"})
+  void aNodeTheOthersCannotSeeGrantsNothing(String dataCenter) {
     RoomConfig config = RoomConfig.builder("unseen").totalActiveUsers(5).newUsersPerMinute(5)
         .sessionDuration(Duration.ofMinutes(1)).refreshInterval(Duration.ofSeconds(5))
         .waitingTimeout(Duration.ofSeconds(30)).build();
@@ -135,18 +137,19 @@ class StoreWriterTest {
     }
     c.warmUp();
     boolean[] on = {true};
-    WaitingRoom unseen = c.add("eu", "v", hidden(c, on));
+    WaitingRoom unseen = c.add(dataCenter, "v", hidden(c, on));
     nodes.add(unseen);
     Traffic traffic = new Traffic(c, config, 30);
     String log = Logs.during(() -> {
       c.warmUp();
       traffic.run(nodes, 300);
     });
-    System.out.printf("hidden node: %d active at most in 5 minutes, %d waiting; %s%n", traffic.peak,
+    System.out.printf("hidden node in %s: %d active at most in 5 minutes, %d waiting; %s%n", dataCenter, traffic.peak,
         traffic.waiting(), unseen.status());
     assertThat(traffic.peak).as("users active at once while one node is hidden").isLessThanOrEqualTo(5);
     assertThat(unseen.status().planEpoch()).as("the hidden node's plans").isEqualTo(Long.MIN_VALUE);
     assertThat(nodes.get(0).status().nodeShares()).as("the nodes of eu that a counts").hasSize(2);
+    assertThat(nodes.get(0).status().dataCenters()).as("the data centers a counts").hasSize(2);
     assertThat(log).containsOnlyOnce("other publishers count other nodes or data centers than this node");
     // The writer stops: the others count the node, and within seconds it plans with them.
     on[0] = false;
@@ -154,10 +157,12 @@ class StoreWriterTest {
     traffic.run(nodes, 30);
     assertThat(traffic.peak).as("users active at once after the attack").isLessThanOrEqualTo(5);
     for (WaitingRoom n : nodes) {
-      assertThat(n.status().plansStalled()).as("%s plans stalled after the attack", n.nodeId()).isFalse();
-      assertThat(n.status().planEpoch()).as("%s plans", n.nodeId()).isEqualTo(unseen.status().planEpoch());
-      assertThat(n.status().nodeShares()).as("the nodes of its data center %s counts", n.nodeId())
-          .hasSize(n == nodes.get(2) ? 1 : 3);
+      RoomStatus s = n.status();
+      assertThat(s.plansStalled()).as("%s plans stalled after the attack", n.nodeId()).isFalse();
+      assertThat(s.planEpoch()).as("%s plans", n.nodeId()).isEqualTo(unseen.status().planEpoch());
+      assertThat(s.dataCenters()).as("the data centers %s counts", n.nodeId()).hasSize(dataCenter.equals("eu") ? 2 : 3);
+      int inDataCenter = n == nodes.get(2) ? 1 : dataCenter.equals("eu") ? 3 : n == unseen ? 1 : 2;
+      assertThat(s.nodeShares()).as("the nodes of its data center %s counts", n.nodeId()).hasSize(inDataCenter);
     }
   }
 

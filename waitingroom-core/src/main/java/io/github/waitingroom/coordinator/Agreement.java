@@ -20,9 +20,11 @@ import org.slf4j.LoggerFactory;
  * not see it: the others never knew it. Part of {@link Settlement}; used by the sync thread. Logs
  * under {@link StoreCoordinator}'s name.
  *
- * <p>Before {@link Settlement#settled} hands out an epoch's tallies, it asks {@link #agrees}, which
- * notes whom they count and refuses (no plan: the node keeps its grant, as with a value that
- * vanished) while
+ * <p>After each exchange, {@link Settlement} notes whom this node counts in each epoch, the first
+ * time the epoch is settled for the whole room ({@link #note}); its reports say so from then on.
+ * Before it hands out an epoch's tallies ({@link Settlement#settled}), it asks {@link #agrees},
+ * which refuses (no plan: the node keeps its grant, as with a value that vanished) if they count
+ * other publishers than noted (one counted silent published the epoch after all), and while
  *
  * <ul>
  *   <li>a report this node reads (of a node of its data center, or a data center's sum) says its
@@ -76,9 +78,26 @@ final class Agreement {
     return mine.isEmpty() ? Report.Counted.NONE : mine.lastEntry().getValue();
   }
 
+  /** Whether this node has noted whom it counts in epoch {@code s}. */
+  boolean noted(long s) {
+    return mine.containsKey(s);
+  }
+
   /**
-   * Notes whom this node counts in epoch {@code s} ({@code settled}) and tells whether it may plan
-   * by it (see the class comment).
+   * Notes whom this node counts in epoch {@code s}, settled for the whole room as {@code
+   * settled}: what its reports say from then on, and what it plans by, if at all.
+   */
+  void note(long s, Coordinator.Settled settled) {
+    mine.put(s, Report.Counted.of(s, settled.nodeNames(), settled.dataCenterNames()));
+    while (mine.size() > KEPT) {
+      mine.pollFirstEntry();
+    }
+  }
+
+  /**
+   * Whether this node may plan by the tallies of epoch {@code s}, settled as {@code settled}: it
+   * counts the publishers it noted for the epoch (or notes them now), and every report agrees (see
+   * the class comment).
    *
    * @param joined the epoch this node joined at
    * @param nodes the reports of this data center's nodes, by name
@@ -86,9 +105,14 @@ final class Agreement {
    */
   boolean agrees(long s, Coordinator.Settled settled, long joined, Map<String, Report> nodes,
       Map<String, Report> dataCenters) {
-    mine.put(s, Report.Counted.of(s, settled.nodeNames(), settled.dataCenterNames()));
-    while (mine.size() > KEPT) {
-      mine.pollFirstEntry();
+    if (!noted(s)) {
+      note(s, settled);
+    }
+    Report.Counted noted = mine.get(s);
+    if (noted == null || !noted.equals(Report.Counted.of(s, settled.nodeNames(), settled.dataCenterNames()))) {
+      // Older than the epochs compared, or a publisher counted silent published the epoch after
+      // all: the others planned it without.
+      return false;
     }
     List<String> differ = new ArrayList<>();
     for (Report r : new TreeMap<>(nodes).values()) {

@@ -238,9 +238,35 @@ final class Settlement {
 
   /**
    * The settled tallies of epoch {@code s}, as the last exchange left them, or {@code null} if
-   * the epoch is not settled for the whole room (see {@link StoreCoordinator#settled}).
+   * the epoch is not settled for the whole room (see {@link StoreCoordinator#settled}), or if this
+   * node may not plan by them: some publisher counted others than these ({@link Agreement}).
    */
   Coordinator.@Nullable Settled settled(long s) {
+    Coordinator.Settled settled = candidate(s);
+    if (settled == null) {
+      return null;
+    }
+    long joined = Objects.requireNonNull(known.nodes().get(publisher), "own report").joined();
+    return agreement.agrees(s, settled, joined, known.nodes(), known.dataCenters()) ? settled : null;
+  }
+
+  /**
+   * Notes whom this node counts in each epoch it has settled its data center's sum of, the first
+   * time the whole room's is settled too ({@link Agreement#note}), for its reports.
+   */
+  void noteCounted() {
+    for (long s : mySums.keySet()) {
+      if (!agreement.noted(s)) {
+        Coordinator.Settled settled = candidate(s);
+        if (settled != null) {
+          agreement.note(s, settled);
+        }
+      }
+    }
+  }
+
+  /** The settled tallies of epoch {@code s}, or {@code null} if it is not settled for the whole room. */
+  private Coordinator.@Nullable Settled candidate(long s) {
     RoomSums room = roomSums(s);
     if (room != null && known.otherDataCenters(dataCenter) && !visibility.inTime(s, mySums.isEmpty() ? s : dcJoined())) {
       return null;
@@ -268,11 +294,8 @@ final class Settlement {
       return null;
     }
     List<String> names = new ArrayList<>(room.dataCenters().keySet());
-    Coordinator.Settled settled = new Coordinator.Settled(names, new ArrayList<>(room.dataCenters().values()),
-        names.indexOf(dataCenter), liveNames, live, me, room.nodes(), new ArrayList<>(room.nodesByDataCenter().values()));
-    // Only if every publisher that says whom it counted in an epoch counts the same as this node.
-    long joined = Objects.requireNonNull(known.nodes().get(publisher), "own report").joined();
-    return agreement.agrees(s, settled, joined, known.nodes(), known.dataCenters()) ? settled : null;
+    return new Coordinator.Settled(names, new ArrayList<>(room.dataCenters().values()), names.indexOf(dataCenter),
+        liveNames, live, me, room.nodes(), new ArrayList<>(room.nodesByDataCenter().values()));
   }
 
   /**

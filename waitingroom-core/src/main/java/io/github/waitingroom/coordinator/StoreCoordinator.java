@@ -267,6 +267,7 @@ public final class StoreCoordinator implements Coordinator {
       visibility.noteVisible(epochs().at(storeAgain));
     }
     sums.noteFreeSlots();
+    sums.noteCounted();
     vanish.log();
     return store;
   }

@@ -30,12 +30,13 @@ import org.slf4j.LoggerFactory;
  *   <li>a report this node reads (of a node of its data center, or a data center's sum) says its
  *       publisher counted, in an epoch this node counted too (one of its last {@value #KEPT}),
  *       other nodes of the data center or other data centers than this node did; or
- *   <li>this node has planned nothing yet since it joined and not every publisher it counts has
- *       shown, for an epoch from its joining on, that it counts the same ones: the others first
- *       count it in the epoch it joins at, and it waits until each has said so once. Afterwards, a
- *       publisher that stops counting it is one whose values vanished for the others, which stop
- *       planning themselves ({@link VanishWatch}), and a report that says so stops this node by
- *       the first rule.
+ *   <li>not every publisher it counts has shown yet, for an epoch from this node's joining on,
+ *       that it counts the same ones (so that it counts this node: the others count a node from
+ *       the epoch it joins at). Each must say so once; without this, a node the others cannot see
+ *       would plan the epochs before it reads any of their reports of an epoch it counted too.
+ *       Once all have, a publisher that stops counting this node is one whose values vanished for
+ *       it, which then stops planning itself ({@link VanishWatch}), and its reports stop this node
+ *       by the first rule.
  * </ul>
  *
  * <p>Publishers of an earlier release say nothing of whom they count and are left out, as are data

@@ -63,6 +63,12 @@ import org.jspecify.annotations.Nullable;
  * silent one, which could make a publisher that came back look silent: a silent report therefore
  * never replaces a later one of the same publisher that a node holds.
  *
+ * <p><b>Everyone counts the same publishers.</b> Each report says whom its node counted in the
+ * latest epoch it settled ({@link Report.Counted}: its data center's live nodes and the data
+ * centers, hashed), and a node plans no epoch while a report counted others than it did in the
+ * same epoch ({@code Agreement}): a node the others cannot see (its values deleted before they read
+ * them) would otherwise plan with their tallies while they plan without its own.
+ *
  * <p><b>Documents.</b> Beside reports, the global scope holds documents under names that start
  * with {@link #DOCUMENT}: the room's live settings, and the eras of its {@link Epochs} (one node
  * decides each, see {@link #schedule}; every node takes it from the store and keeps it there). A

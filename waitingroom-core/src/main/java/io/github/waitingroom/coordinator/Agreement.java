@@ -2,9 +2,7 @@ package io.github.waitingroom.coordinator;
 
 import static io.github.waitingroom.coordinator.Coordinator.SILENT_AFTER_EPOCHS;
 
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -27,9 +25,11 @@ import org.slf4j.LoggerFactory;
  * other publishers than noted (one counted silent published the epoch after all), and while
  *
  * <ul>
- *   <li>a report this node reads (of a node of its data center, or a data center's sum) says its
+ *   <li>a report this node read (of a node of its data center, or a data center's sum) said its
  *       publisher counted, in an epoch this node counted too (one of its last {@value #KEPT}),
- *       other nodes of the data center or other data centers than this node did; or
+ *       other nodes of the data center or other data centers than this node did, until a report
+ *       of that publisher says it counts the same (or it is silent, or gone): a publisher that
+ *       stops saying whom it counts stays one that counts others; or
  *   <li>not every publisher it counts has shown yet, for an epoch from this node's joining on,
  *       that it counts the same ones (so that it counts this node: the others count a node from
  *       the epoch it joins at). Each must say so once; without this, a node the others cannot see
@@ -39,8 +39,9 @@ import org.slf4j.LoggerFactory;
  *       by the first rule.
  * </ul>
  *
- * <p>Publishers of an earlier release say nothing of whom they count and are left out, as are data
- * centers counted silent (their last sums are older than the epoch). A room of one node has no one
+ * <p>Publishers of an earlier release say nothing of whom they count and are left out; a joining
+ * node does not wait for silent publishers, nor for those that have counted nobody for more than
+ * three epochs of their tallies (they plan nothing meanwhile, see {@link #plans}). A room of one node has no one
  * to compare with. Honest nodes count the same publishers for an epoch: they settle it from the
  * same published tallies, count a node from the epoch it joins at and a silent one by the same
  * rule; where they differ for a moment (a node counted silent that publishes again, a data center
@@ -61,6 +62,11 @@ final class Agreement {
   private boolean confirmed;
   /** The publishers that have shown it (nodes by name, data centers by {@code "dc:"} and name), until then. */
   private final Set<String> confirmedBy = new HashSet<>();
+  /**
+   * The publishers that said they counted others than this node (nodes by name, data centers by
+   * {@code "dc:"} and name), and what differed, until they say they count the same.
+   */
+  private final Map<String, String> differ = new TreeMap<>();
   /** What differed when this node last refused to plan for it, logged; {@code null} while they agree. */
   private @Nullable String logged;
 
@@ -115,25 +121,22 @@ final class Agreement {
       // all: the others planned it without.
       return false;
     }
-    List<String> differ = new ArrayList<>();
-    for (Report r : new TreeMap<>(nodes).values()) {
-      Report.Counted theirs = r.counted();
-      Report.Counted own = ownOf(theirs);
-      if (own != null && theirs != null && !r.publisher().equals(publisher)
-          && (!own.sameNodes(theirs) || !own.sameDataCenters(theirs))) {
-        differ.add(describe("node", r.publisher(), theirs, own));
+    for (Report r : nodes.values()) {
+      if (!r.publisher().equals(publisher)) {
+        compare(r.publisher(), "node", r, true);
       }
     }
-    for (Report r : new TreeMap<>(dataCenters).values()) {
-      Report.Counted theirs = r.counted();
-      Report.Counted own = ownOf(theirs);
-      if (own != null && theirs != null && !own.sameDataCenters(theirs)) {
-        differ.add(describe("data center", r.publisher(), theirs, own));
-      }
+    for (Report r : dataCenters.values()) {
+      compare("dc:" + r.publisher(), "data center", r, false);
     }
+    // A disagreement lasts until the publisher says it counts the same, or is gone or silent.
+    differ.keySet().removeIf(key -> {
+      Report r = key.startsWith("dc:") ? dataCenters.get(key.substring(3)) : nodes.get(key);
+      return r == null || r.latestEpoch() < s - SILENT_AFTER_EPOCHS;
+    });
     boolean agree = differ.isEmpty() && confirmed(s, settled, joined, nodes, dataCenters);
     if (!differ.isEmpty() && logged == null) {
-      logged = differ.get(0) + (differ.size() > 1 ? ", and " + (differ.size() - 1) + " more" : "");
+      logged = differ.values().iterator().next() + (differ.size() > 1 ? ", and " + (differ.size() - 1) + " more" : "");
       log.error("room '{}': other publishers count other nodes or data centers than this node ({}): someone without"
               + " the room's keys deletes values in the store before some nodes read them (this node's, for the"
               + " others?). This node plans nothing until they agree", roomId, logged);
@@ -143,6 +146,23 @@ final class Agreement {
           roomId);
     }
     return agree;
+  }
+
+  /**
+   * Compares whom {@code r} says its publisher counted with whom this node counted in that epoch,
+   * if it still knows: the nodes too if {@code node}, else the data centers only.
+   */
+  private void compare(String key, String what, Report r, boolean node) {
+    Report.Counted theirs = r.counted();
+    Report.Counted own = ownOf(theirs);
+    if (own == null || theirs == null) {
+      return;
+    }
+    if (own.sameDataCenters(theirs) && (!node || own.sameNodes(theirs))) {
+      differ.remove(key);
+    } else {
+      differ.put(key, describe(what, r.publisher(), theirs, own));
+    }
   }
 
   /** Whom this node counted in the epoch that {@code theirs} is of, if this node still knows. */
@@ -168,13 +188,13 @@ final class Agreement {
     boolean all = true;
     for (String name : settled.nodeNames()) {
       Report r = nodes.get(name);
-      if (r != null && !name.equals(publisher) && r.counted() != null) {
+      if (r != null && !name.equals(publisher) && plans(r, s)) {
         all &= confirms(name, r, joined, true);
       }
     }
     for (String name : settled.dataCenterNames()) {
       Report r = dataCenters.get(name);
-      if (r != null && !name.equals(dataCenter) && r.counted() != null && r.latestEpoch() >= s - SILENT_AFTER_EPOCHS) {
+      if (r != null && !name.equals(dataCenter) && plans(r, s)) {
         all &= confirms("dc:" + name, r, joined, false);
       }
     }
@@ -183,6 +203,20 @@ final class Agreement {
       confirmedBy.clear();
     }
     return all;
+  }
+
+  /**
+   * Whether the publisher of {@code r} may plan epochs around {@code s}: it is of this release (it
+   * says whom it counted), not silent, and what it counted is at most three epochs older than its
+   * latest tally (it notes each epoch it settles about an epoch after tallying it). One that
+   * counted nobody for longer settles nothing (a report it cannot read, a value that vanished, settings it lacks: it
+   * keeps its grant, which its tallies report), so a joining node need not wait for it: during a
+   * rolling upgrade to a format the others cannot read, the nodes of the new release go on planning.
+   */
+  private static boolean plans(Report r, long s) {
+    Report.Counted counted = r.counted();
+    return counted != null && r.latestEpoch() >= s - SILENT_AFTER_EPOCHS
+        && r.latestEpoch() - Math.max(counted.epoch(), r.joined() - 1) <= SILENT_AFTER_EPOCHS + 1;
   }
 
   /** Whether {@code r} has shown, now or before, that it counts what this node counts (its nodes too if {@code node}). */

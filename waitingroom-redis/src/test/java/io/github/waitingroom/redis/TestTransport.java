@@ -27,6 +27,8 @@ final class TestTransport implements Transport, AutoCloseable {
    * out after Redis ran it: the node sees a failure, the others see what it published.
    */
   volatile boolean loseAnswers;
+  /** Run before each exchange: what others do to the store just before this node's exchange. */
+  volatile @Nullable Runnable before;
   private volatile byte @Nullable [] publishAs;
   private volatile @Nullable String rewrittenScope;
   private volatile @Nullable ReportSeal seal;
@@ -67,6 +69,10 @@ final class TestTransport implements Transport, AutoCloseable {
       throws IOException {
     if (down) {
       throw new IOException("store unreachable (switched off by the test)");
+    }
+    Runnable first = before;
+    if (first != null) {
+      first.run();
     }
     byte[] other = publishAs;
     String scope = rewrittenScope;

@@ -33,10 +33,11 @@ import org.jspecify.annotations.Nullable;
  * <p>The primary key of the keyset seals; every enabled key of the keyset opens. That is how keys
  * rotate (see {@link TicketKeys}, three phases). When every enabled key is an AES-GCM key with
  * Tink's prefix (the default), a ticket is sealed and opened with the JDK's AES-GCM cipher
- * directly, in Tink's format (the key's 5-byte prefix, a 12-byte nonce: each thread's nonces start at
- * a random 96-bit value and count up, so a seal takes no lock; the ciphertext and a 16-byte tag: Tink opens what the codec seals and the other way round),
- * which spares every request Tink's lookup of the key by prefix and its copies; any other keyset
- * seals and opens through Tink.
+ * directly, in Tink's format: the key's 5-byte prefix, a 12-byte nonce (each thread's nonces
+ * start at a random 96-bit value and count up, so a seal takes no lock), the ciphertext and a
+ * 16-byte tag. Tink opens what the codec seals and the other way round. That spares every request
+ * Tink's lookup of the key by prefix and its copies; any other keyset seals and opens through
+ * Tink.
  *
  * <p>{@link #open} never throws on bad input: a tampered, truncated, oversized, foreign-room,
  * wrong-key, future-dated or garbage value all come back as {@code null}, "no valid ticket".

@@ -114,7 +114,7 @@ public final class TicketCodec {
     this.metrics = metrics;
     this.aead = TicketKeys.aead(keys);
     this.gcmKeys = gcmKeys(keys);
-    this.gcmPrimary = gcmKeys == null ? null : gcmKeys[primaryIndex(keys)];
+    this.gcmPrimary = primary(gcmKeys, keys);
     this.prefixes = prefixes(keys);
     this.associatedData = ("waitingroom/" + roomId).getBytes(StandardCharsets.UTF_8);
   }
@@ -161,19 +161,18 @@ public final class TicketCodec {
     return out.toArray(GcmKey[]::new);
   }
 
-  /** The index of the primary key among the enabled keys, in keyset order (as {@link #gcmKeys} lists them). */
-  private static int primaryIndex(KeysetHandle keys) {
-    int enabled = 0;
-    for (int i = 0; i < keys.size(); i++) {
-      KeysetHandle.Entry e = keys.getAt(i);
-      if (e.isPrimary()) {
-        return enabled;
-      }
-      if (e.getStatus() == KeyStatus.ENABLED) {
-        enabled++;
+  /** The key among {@code gcm} that seals: the keyset's primary, found by its prefix. */
+  private static @Nullable GcmKey primary(GcmKey @Nullable [] gcm, KeysetHandle keys) {
+    if (gcm == null) {
+      return null;
+    }
+    byte[] prefix = keys.getPrimary().getKey().getOutputPrefix().toByteArray();
+    for (GcmKey k : gcm) {
+      if (Arrays.equals(k.prefix, prefix)) {
+        return k;
       }
     }
-    throw new IllegalArgumentException("the keyset has no primary key");
+    throw new IllegalArgumentException("the keyset's primary key is not enabled");
   }
 
   /**
@@ -198,12 +197,9 @@ public final class TicketCodec {
     /** Writes the next nonce at {@code out[at..at+12)}. */
     void next(byte[] out, int at) {
       long n = low++;
-      for (int i = 0; i < 4; i++) {
-        out[at + i] = (byte) (high >>> (24 - 8 * i));
-      }
-      for (int i = 0; i < 8; i++) {
-        out[at + 4 + i] = (byte) (n >>> (56 - 8 * i));
-      }
+      putU32(out, at, high & MAX_U32);
+      putU32(out, at + 4, n >>> 32);
+      putU32(out, at + 8, n & MAX_U32);
     }
   }
 

@@ -166,7 +166,7 @@ public final class TicketCodec {
     if (gcm == null) {
       return null;
     }
-    byte[] prefix = keys.getPrimary().getKey().getOutputPrefix().toByteArray();
+    byte[] prefix = ((AesGcmKey) keys.getPrimary().getKey()).getOutputPrefix().toByteArray();
     for (GcmKey k : gcm) {
       if (Arrays.equals(k.prefix, prefix)) {
         return k;

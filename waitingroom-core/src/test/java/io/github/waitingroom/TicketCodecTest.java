@@ -302,6 +302,36 @@ class TicketCodecTest {
     assertThat(TicketCodec.SEAL_WARNING_INTERVAL).isEqualTo(1L << 28);
   }
 
+  @Test
+  void countsTheSealsOfEveryThreadAndWarnsWhenTheirTotalPassesEachInterval() throws Exception {
+    TicketCodec small = new TicketCodec("shop", KEYS, 1000, null);
+    // Each thread looks at the total once, at its 1,000th seal: the first to look sees at least
+    // its own 1,000, the second at least both threads' 2,000.
+    String log =
+        Logs.during(
+            () -> {
+              Thread[] threads = new Thread[2];
+              for (int i = 0; i < threads.length; i++) {
+                threads[i] = new Thread(() -> {
+                  for (int j = 0; j < 1500; j++) {
+                    small.seal(active);
+                  }
+                });
+                threads[i].start();
+              }
+              for (Thread t : threads) {
+                try {
+                  t.join();
+                } catch (InterruptedException e) {
+                  throw new AssertionError(e);
+                }
+              }
+            });
+    assertThat(small.seals()).isEqualTo(3000);
+    assertThat(log.lines().filter(l -> l.contains("rotate the keyset")).toList()).as(log).hasSize(2)
+        .anyMatch(l -> l.contains("sealed 1000 tickets")).anyMatch(l -> l.contains("sealed 2000 tickets"));
+  }
+
   private static byte @org.jspecify.annotations.Nullable [] bytesOf(String value) {
     try {
       return Base64.getUrlDecoder().decode(value);

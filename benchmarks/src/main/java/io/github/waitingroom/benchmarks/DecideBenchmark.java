@@ -12,13 +12,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * {@link WaitingRoom#decide} for each kind of request, on a full room (10 of 10 users active, one
@@ -34,7 +38,8 @@ import org.openjdk.jmh.annotations.TearDown;
  *       admitted places and cutoff (not called), record the poll, seal the polled ticket,
  *       estimate the wait.
  *   <li>{@link #newArrival}: no ticket, room full (no slot for new arrivals): draw a place, count
- *       the arrival, put it in line, seal a waiting ticket, estimate the wait.
+ *       the arrival, put it in line, seal a waiting ticket, estimate the wait ({@value #NEWCOMERS}
+ *       newcomers into a fresh room per call: see {@link FullRoom}).
  * </ul>
  *
  * <p>The room is shared by every benchmark thread ({@code -t 2}), but each thread has tickets of
@@ -44,6 +49,8 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
+// A room logs that it opened: newArrival opens one per call, which would bury JMH's output.
+@Fork(jvmArgsAppend = "-Dorg.slf4j.simpleLogger.log.io.github.waitingroom.WaitingRoom=warn")
 public class DecideBenchmark {
   /**
    * Whether the other nine sessions were ended by the application ({@link WaitingRoom#revoke}), so
@@ -81,10 +88,11 @@ public class DecideBenchmark {
     }
   }
 
-  /** Fills a room, queues one user and moves the clock so that each ticket is on its path. */
-  @Setup
-  public void setup() {
-    ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:01Z"));
+  /**
+   * A room of 10 active users and 10 new a minute on {@code clock}, with its first plan applied:
+   * its 10 free slots are for the next 10 newcomers.
+   */
+  static WaitingRoom openRoom(ManualClock clock) {
     RoomConfig config =
         RoomConfig.builder("bench")
             .totalActiveUsers(10)
@@ -93,13 +101,21 @@ public class DecideBenchmark {
             .build();
     // The clock stands still and one ticket is used millions of times: a limit the sketch can
     // never reach, so every use is counted (its cost is in the figure) and none is refused.
-    room = WaitingRoom.builder(config, TicketKeys.generate()).clock(clock).backgroundSync(false)
+    WaitingRoom room = WaitingRoom.builder(config, TicketKeys.generate()).clock(clock).backgroundSync(false)
         .maxRequestsPerTicket(Integer.MAX_VALUE).build();
     // Epochs of 1 s, four syncs each: the first plan with slots comes after a settled epoch.
     for (int i = 0; i < 40 && room.status().freeSlots() == 0; i++) {
       clock.advance(Duration.ofMillis(250));
       room.sync();
     }
+    return room;
+  }
+
+  /** Fills a room, queues one user and moves the clock so that each ticket is on its path. */
+  @Setup
+  public void setup() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:01Z"));
+    room = openRoom(clock);
     String[] first = new String[MAX_THREADS];
     for (int i = 0; i < 10; i++) {
       String admitted = expect(room.decide(null), Decision.Outcome.ADMIT);
@@ -179,10 +195,48 @@ public class DecideBenchmark {
     return room.decide(t.waiting);
   }
 
-  /** A request without a ticket to a full room: queued. */
+  /** How many newcomers {@link #newArrival} queues in one fresh room. */
+  static final int NEWCOMERS = 10_000;
+
+  /**
+   * A full room of one's own for {@link #newArrival}, made anew for each call: every newcomer
+   * stays in the node's line until the waiting timeout, which a still clock never reaches, so one
+   * room for the whole run would hold millions of them and the figure would be the garbage
+   * collector's copying of them. A node keeps as many as arrive within its waiting timeout (61 s
+   * by default): 10,000 is a node taking about 160 newcomers a second.
+   */
+  @State(Scope.Thread)
+  public static class FullRoom {
+    WaitingRoom room;
+
+    /** A room with its 10 slots taken (outside the measured time). */
+    @Setup(Level.Invocation)
+    public void fill() {
+      room = openRoom(new ManualClock(Instant.parse("2026-11-30T10:00:01Z")));
+      for (int i = 0; i < 10; i++) {
+        expect(room.decide(null), Decision.Outcome.ADMIT);
+      }
+      check(room.decide(null), Decision.Outcome.QUEUE, true);
+    }
+
+    /** Closes the room. */
+    @TearDown(Level.Invocation)
+    public void close() {
+      room.close();
+    }
+  }
+
+  /**
+   * Requests without a ticket to a full room: each is queued (its cost per newcomer, {@value
+   * #NEWCOMERS} into one fresh room per call).
+   */
   @Benchmark
-  public Decision newArrival() {
-    return room.decide(null);
+  @OperationsPerInvocation(NEWCOMERS)
+  public void newArrival(FullRoom full, Blackhole sink) {
+    WaitingRoom r = full.room;
+    for (int i = 0; i < NEWCOMERS; i++) {
+      sink.consume(r.decide(null));
+    }
   }
 
   /**

@@ -295,9 +295,7 @@ public final class FloodBench {
     long n = 0;
     try {
       for (WaitingRoom r : rooms) {
-        Field state = WaitingRoom.class.getDeclaredField("state");
-        state.setAccessible(true);
-        Object ns = state.get(r);
+        Object ns = SimDebug.nodeState(r);
         Field seen = ns.getClass().getDeclaredField("seen");
         seen.setAccessible(true);
         n += ((Map<?, ?>) seen.get(ns)).size();

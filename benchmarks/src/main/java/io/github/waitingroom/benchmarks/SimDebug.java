@@ -34,12 +34,20 @@ final class SimDebug {
     System.err.println(b);
   }
 
+  /** The room's node state ({@code WaitingRoom.node.state}, package-private: read by reflection). */
+  static Object nodeState(WaitingRoom room) throws ReflectiveOperationException {
+    java.lang.reflect.Field node = WaitingRoom.class.getDeclaredField("node");
+    node.setAccessible(true);
+    Object parts = node.get(room);
+    java.lang.reflect.Field state = parts.getClass().getDeclaredField("state");
+    state.setAccessible(true);
+    return state.get(parts);
+  }
+
   /** The node's outstanding grant and plan, read by reflection. */
   static String grantOf(WaitingRoom room) {
     try {
-      java.lang.reflect.Field f = WaitingRoom.class.getDeclaredField("state");
-      f.setAccessible(true);
-      Object state = f.get(room);
+      Object state = nodeState(room);
       java.lang.reflect.Method g = state.getClass().getDeclaredMethod("grant");
       g.setAccessible(true);
       Object grant = g.invoke(state);

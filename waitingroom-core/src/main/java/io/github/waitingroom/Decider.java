@@ -61,7 +61,7 @@ final class Decider {
         metrics.recordRejection(RoomMetrics.Rejection.TOO_FAST);
         return arrive(now, newcomer, in);
       }
-      if (!t.isActive() && t.lastPoll() > now - config.waitingTimeoutSeconds()) {
+      if (!t.isActive() && t.keptUntil(config.waitingTimeoutSeconds()) >= now) {
         return settings.queueingMethod() == RoomSettings.QueueingMethod.REJECT
             ? Decision.REJECTED
             : keepWaiting(t, now, newcomer, in);

@@ -40,8 +40,10 @@ import org.jspecify.annotations.Nullable;
  *     checked against the plan
  * @param waitingTimeout how long a waiting user who stops polling keeps their place: a tab in the
  *     background, a phone that switched apps, a laptop that slept. The line stops counting a
- *     silent holder within two of the refresh intervals it was told, and counts it again, at its
- *     old place, when it comes back within this time; after it, it arrives anew
+ *     silent holder within two of the refresh intervals it was told and two seconds (its due),
+ *     and counts it again, at its old place, when it comes back within this time after that due
+ *     (so a tab silent for this whole time from any moment between two polls keeps its place; the
+ *     place cookie lives as long); after it, it arrives anew
  */
 public record RoomConfig(
     String roomId,

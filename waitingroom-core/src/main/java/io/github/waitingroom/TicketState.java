@@ -105,6 +105,18 @@ record TicketState(
     return 2 * sincePoll > due - lastPoll ? sincePoll : 0;
   }
 
+  /**
+   * The last second a waiting ticket keeps its place: {@code waitingTimeout} after the line stopped
+   * counting its holder (its due: two of the intervals it was told and two seconds after its last
+   * poll, see {@code Line#expect}), or after its last poll for a ticket that carries no due. A tab
+   * frozen right after a poll (or between two) is silent no longer than the room waits for it:
+   * its place is kept for the timeout from the moment the room stopped expecting it, not from the
+   * poll before, so a silence of the whole timeout keeps it.
+   */
+  long keptUntil(long waitingTimeout) {
+    return Math.max(lastPoll, due) + waitingTimeout - 1;
+  }
+
   /** The ticket as the room keeps it: {@code ticket} itself, or its parts with no poll history. */
   static TicketState of(Ticket ticket) {
     return ticket instanceof TicketState t ? t

@@ -151,8 +151,10 @@ final class WaitingAnswer {
     }
     long due = state.expect(t.place(), now, refresh, slowPace);
     long ahead = drawn ? e.usersAhead() : Math.min(e.usersAhead(), t.aheadShown());
+    TicketState next = t.shown(ahead).countedUntil(now, due);
+    // The cookie lives as long as the room keeps the place (see TicketState#keptUntil).
     return new Decision(
-        outcome, codec.seal(t.shown(ahead).countedUntil(now, due)), config.waitingTimeoutSeconds(), ahead,
+        outcome, codec.seal(next), next.keptUntil(config.waitingTimeoutSeconds()) - now + 1, ahead,
         e.seconds(), e.low(), e.high(), refresh, now);
   }
 }

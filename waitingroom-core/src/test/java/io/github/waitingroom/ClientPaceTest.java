@@ -78,6 +78,38 @@ class ClientPaceTest {
     assertThat(passedBy).as("later arrivals let in before it").isLessThan(config.totalActiveUsers());
   }
 
+  /**
+   * A tab that freezes between two polls (a phone that switched apps, a laptop lid) is silent from
+   * some moment before its next poll was due: it keeps its place for the whole waiting timeout
+   * from when the line stopped counting it (two of the intervals it was told and two seconds after
+   * its last poll), and its cookie lives as long. Before, the timeout ran from the poll before, so
+   * a tab that froze for the whole timeout came back to the back of the line.
+   */
+  @ParameterizedTest(name = "back {0} s after the timeout from its due")
+  @ValueSource(ints = {-1, 0})
+  void aTabFrozenForTheWholeWaitingTimeoutKeepsItsPlaceAndOneSilentLongerArrivesAnew(int late) {
+    RoomConfig config = RoomConfig.builder("frozen")
+        .totalActiveUsers(10)
+        .newUsersPerMinute(10)
+        .sessionDuration(Duration.ofMinutes(30))
+        .build();
+    Cluster c = new Cluster(config, KEYS);
+    WaitingRoom node = c.add("eu", "a");
+    c.warmUp();
+    c.fill(node);
+    Decision first = node.decide(null);
+    assertThat(first.outcome()).isEqualTo(Decision.Outcome.QUEUE);
+    c.advance(Duration.ofSeconds(first.refreshSeconds()));
+    Decision polled = node.decide(first.ticket());
+    assertThat(polled.outcome()).isEqualTo(Decision.Outcome.WAIT);
+    long due = 2 * polled.refreshSeconds() + 2;
+    long timeout = config.waitingTimeoutSeconds();
+    assertThat(polled.ticketMaxAgeSeconds()).as("the place cookie lives until the place times out").isEqualTo(due + timeout);
+    c.advance(Duration.ofSeconds(due + timeout + late));
+    Decision back = node.decide(polled.ticket());
+    assertThat(back.outcome()).isEqualTo(late < 0 ? Decision.Outcome.WAIT : Decision.Outcome.QUEUE);
+  }
+
   /** A waiting ticket that last polled at {@code lastPoll} and was given {@code due}. */
   private static TicketState polled(long lastPoll, long due) {
     return new TicketState(TicketState.State.WAITING, Ticket.place(lastPoll - 100, 1), 0, lastPoll, lastPoll, TicketState.NOT_SHOWN,

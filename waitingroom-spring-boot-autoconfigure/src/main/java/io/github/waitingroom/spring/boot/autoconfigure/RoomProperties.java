@@ -44,7 +44,9 @@ public class RoomProperties extends GateProperties {
 
   /**
    * How long a waiting user keeps their place without the page polling (a tab in the background, a
-   * phone away). Default: ten minutes, or three refresh intervals plus one slice width if longer.
+   * phone away), from when the line stops counting them (two of the intervals they were told and
+   * two seconds after their last poll). Default: ten minutes, or three refresh intervals plus one
+   * slice width if longer.
    */
   private @Nullable Duration waitingTimeout;
 

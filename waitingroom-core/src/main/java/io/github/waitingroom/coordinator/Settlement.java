@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
@@ -32,6 +33,8 @@ final class Settlement {
   private final SumLateness lateness;
   private final SumVisibility visibility;
   private final VanishWatch vanish;
+  /** Whether this node counts the same publishers as the others ({@link Agreement}). */
+  private final Agreement agreement;
   /** This data center's settled sums, by epoch (the last {@link Report#EPOCHS_KEPT}). */
   private final TreeMap<Long, Tally> mySums = new TreeMap<>();
   /** How many live nodes this data center's sum of each epoch counts. */
@@ -64,6 +67,7 @@ final class Settlement {
     this.lateness = lateness;
     this.visibility = visibility;
     this.vanish = vanish;
+    this.agreement = new Agreement(config.roomId(), publisher, dataCenter);
   }
 
   /** Whether this node has settled any sum of its data center (within the last epochs). */
@@ -175,7 +179,8 @@ final class Settlement {
 
   /**
    * This data center's settled sums, as this node publishes them to the global scope, with the
-   * highest settings version of this node ({@code settingsVersion}) and the nodes it remembers.
+   * highest settings version of this node ({@code settingsVersion}) and the nodes it remembers, and
+   * whom this node counted in the latest epoch it settled.
    */
   Report dataCenterSum(long settingsVersion) {
     int count = myNodeCounts.isEmpty() ? 1 : myNodeCounts.lastEntry().getValue();
@@ -183,7 +188,12 @@ final class Settlement {
     for (Report r : known.nodes().values()) {
       settings = Math.max(settings, r.settings());
     }
-    return new Report(dataCenter, count, dcJoined(), mySums, settings);
+    return new Report(dataCenter, count, dcJoined(), mySums, settings, agreement.latest());
+  }
+
+  /** Whom this node counted in the latest epoch it settled, for its reports ({@link Agreement}). */
+  Report.Counted counted() {
+    return agreement.latest();
   }
 
   /** When this node's data center joined, as far as this node knows; only once it has a sum. */
@@ -228,9 +238,35 @@ final class Settlement {
 
   /**
    * The settled tallies of epoch {@code s}, as the last exchange left them, or {@code null} if
-   * the epoch is not settled for the whole room (see {@link StoreCoordinator#settled}).
+   * the epoch is not settled for the whole room (see {@link StoreCoordinator#settled}), or if this
+   * node may not plan by them: some publisher counted others than these ({@link Agreement}).
    */
   Coordinator.@Nullable Settled settled(long s) {
+    Coordinator.Settled settled = candidate(s);
+    if (settled == null) {
+      return null;
+    }
+    long joined = Objects.requireNonNull(known.nodes().get(publisher), "own report").joined();
+    return agreement.agrees(s, settled, joined, known.nodes(), known.dataCenters()) ? settled : null;
+  }
+
+  /**
+   * Notes whom this node counts in each epoch it has settled its data center's sum of, the first
+   * time the whole room's is settled too ({@link Agreement#note}), for its reports.
+   */
+  void noteCounted() {
+    for (long s : mySums.keySet()) {
+      if (!agreement.noted(s)) {
+        Coordinator.Settled settled = candidate(s);
+        if (settled != null) {
+          agreement.note(s, settled);
+        }
+      }
+    }
+  }
+
+  /** The settled tallies of epoch {@code s}, or {@code null} if it is not settled for the whole room. */
+  private Coordinator.@Nullable Settled candidate(long s) {
     RoomSums room = roomSums(s);
     if (room != null && known.otherDataCenters(dataCenter) && !visibility.inTime(s, mySums.isEmpty() ? s : dcJoined())) {
       return null;

@@ -18,11 +18,14 @@ import org.slf4j.LoggerFactory;
  * not see it: the others never knew it. Part of {@link Settlement}; used by the sync thread. Logs
  * under {@link StoreCoordinator}'s name.
  *
- * <p>After each exchange, {@link Settlement} notes whom this node counts in each epoch, the first
- * time the epoch is settled for the whole room ({@link #note}); its reports say so from then on.
- * Before it hands out an epoch's tallies ({@link Settlement#settled}), it asks {@link #agrees},
- * which refuses (no plan: the node keeps its grant, as with a value that vanished) if they count
- * other publishers than noted (one counted silent published the epoch after all), and while
+ * <p>After each exchange, {@link Settlement} notes whom this node counts in each epoch it has its
+ * data center's sum of ({@link #note}), as soon as it knows: once every data center's sum of the
+ * epoch is settled and it has read every tally its data center's sum is made of, whether or not
+ * it can plan the epoch (its data center's sums may have reached the store too late for that, see
+ * {@link SumVisibility}); its reports say so from then on. Before it hands out an epoch's tallies
+ * ({@link Settlement#settled}), it asks {@link #agrees}, which refuses (no plan: the node keeps
+ * its grant, as with a value that vanished) if they count other publishers than noted (one
+ * counted silent published the epoch after all), and while
  *
  * <ul>
  *   <li>a report this node read (of a node of its data center, or a data center's sum) said its
@@ -30,22 +33,31 @@ import org.slf4j.LoggerFactory;
  *       other nodes of the data center or other data centers than this node did, until a report
  *       of that publisher says it counts the same (or it is silent, or gone): a publisher that
  *       stops saying whom it counts stays one that counts others; or
- *   <li>not every publisher it counts has shown yet, for an epoch from this node's joining on,
- *       that it counts the same ones (so that it counts this node: the others count a node from
- *       the epoch it joins at). Each must say so once; without this, a node the others cannot see
- *       would plan the epochs before it reads any of their reports of an epoch it counted too.
- *       Once all have, a publisher that stops counting this node is one whose values vanished for
- *       it, which then stops planning itself ({@link VanishWatch}), and its reports stop this node
- *       by the first rule.
+ *   <li>not every publisher it counts has shown yet that it counts this node: a node of its data
+ *       center by counting the same nodes in an epoch from this node's joining on (the nodes this
+ *       node counts include itself only from then on), a data center's sum by counting the same
+ *       data centers in any epoch this node noted (the data centers it counts always include its
+ *       own, since it notes only the epochs it has its data center's sum of). Each must say so
+ *       once; without this, a node the others cannot see would plan the epochs before it reads
+ *       any of their reports of an epoch it counted too. Once all have, a publisher that stops
+ *       counting this node is one whose values vanished for it, which then stops planning itself
+ *       ({@link VanishWatch}), and its reports stop this node by the first rule.
  * </ul>
  *
  * <p>Publishers of an earlier release say nothing of whom they count and are left out; a joining
  * node does not wait for silent publishers, nor for those that have counted nobody for more than
- * three epochs of their tallies (they plan nothing meanwhile, see {@link #plans}). A room of one node has no one
- * to compare with. Honest nodes count the same publishers for an epoch: they settle it from the
- * same published tallies, count a node from the epoch it joins at and a silent one by the same
- * rule; where they differ for a moment (a node counted silent that publishes again, a data center
- * forgotten at the turn of an epoch) the plans stop until the epochs compared have moved past it.
+ * three epochs of their tallies (they plan nothing meanwhile, see {@link #plans}). A room of one
+ * node has no one to compare with. Honest nodes count the same publishers for an epoch: they
+ * settle it from the same published tallies, count a node from the epoch it joins at and a
+ * silent one by the same rule, and note it only once they know all of them, so neither lag nor
+ * the order in which sums arrive makes them differ; where they differ for a moment (a node
+ * counted silent that publishes again, a data center forgotten at the turn of an epoch) the
+ * plans stop until the epochs compared have moved past it. What an honest node does wait for is
+ * the second rule, once, when it joins: the others' reports that show they count it, which are
+ * all that tells it from a node they cannot see. A node that joins a data center the others
+ * already count waits for the other nodes of its data center to note an epoch from its joining
+ * on (about a sync after it could plan that epoch itself); the first node of a data center, for
+ * the other data centers to note one (a round trip between data centers).
  */
 final class Agreement {
   private static final Logger log = LoggerFactory.getLogger(StoreCoordinator.class);
@@ -91,11 +103,11 @@ final class Agreement {
   }
 
   /**
-   * Notes whom this node counts in epoch {@code s}, settled for the whole room as {@code
-   * settled}: what its reports say from then on, and what it plans by, if at all.
+   * Notes whom this node counts in an epoch ({@code counted}'s): what its reports say from then
+   * on, and what it plans by, if at all.
    */
-  void note(long s, Coordinator.Settled settled) {
-    mine.put(s, Report.Counted.of(s, settled.nodeNames(), settled.dataCenterNames()));
+  void note(Report.Counted counted) {
+    mine.put(counted.epoch(), counted);
     while (mine.size() > KEPT) {
       mine.pollFirstEntry();
     }
@@ -103,8 +115,7 @@ final class Agreement {
 
   /**
    * Whether this node may plan by the tallies of epoch {@code s}, settled as {@code settled}: it
-   * counts the publishers it noted for the epoch (or notes them now), and every report agrees (see
-   * the class comment).
+   * counts the publishers it noted for the epoch, and every report agrees (see the class comment).
    *
    * @param joined the epoch this node joined at
    * @param nodes the reports of this data center's nodes, by name
@@ -112,13 +123,11 @@ final class Agreement {
    */
   boolean agrees(long s, Coordinator.Settled settled, long joined, Map<String, Report> nodes,
       Map<String, Report> dataCenters) {
-    if (!noted(s)) {
-      note(s, settled);
-    }
     Report.Counted noted = mine.get(s);
     if (noted == null || !noted.equals(Report.Counted.of(s, settled.nodeNames(), settled.dataCenterNames()))) {
-      // Older than the epochs compared, or a publisher counted silent published the epoch after
-      // all: the others planned it without.
+      // Older than the epochs compared, not known yet (a node of this data center whose tally of
+      // the epoch this node has not read), or a publisher counted silent published the epoch
+      // after all: the others planned it without.
       return false;
     }
     for (Report r : nodes.values()) {
@@ -195,7 +204,9 @@ final class Agreement {
     for (String name : settled.dataCenterNames()) {
       Report r = dataCenters.get(name);
       if (r != null && !name.equals(dataCenter) && plans(r, s)) {
-        all &= confirms("dc:" + name, r, joined, false);
+        // Any epoch this node noted: its data centers always hold its own (it notes only the
+        // epochs it has its data center's sum of), whether this node had joined by then or not.
+        all &= confirms("dc:" + name, r, Long.MIN_VALUE, false);
       }
     }
     if (all) {

@@ -246,23 +246,69 @@ final class Settlement {
     if (settled == null) {
       return null;
     }
+    if (!agreement.noted(s)) {
+      Report.Counted counted = counted(s);
+      if (counted != null) {
+        agreement.note(counted);
+      }
+    }
     long joined = Objects.requireNonNull(known.nodes().get(publisher), "own report").joined();
     return agreement.agrees(s, settled, joined, known.nodes(), known.dataCenters()) ? settled : null;
   }
 
   /**
-   * Notes whom this node counts in each epoch it has settled its data center's sum of, the first
-   * time the whole room's is settled too ({@link Agreement#note}), for its reports.
+   * Notes whom this node counts in each epoch it has its data center's sum of, as soon as it
+   * knows ({@link #counted(long)}), for its reports and for comparing with the others' ({@link
+   * Agreement#note}).
    */
   void noteCounted() {
     for (long s : mySums.keySet()) {
       if (!agreement.noted(s)) {
-        Coordinator.Settled settled = candidate(s);
-        if (settled != null) {
-          agreement.note(s, settled);
+        Report.Counted counted = counted(s);
+        if (counted != null) {
+          agreement.note(counted);
         }
       }
     }
+  }
+
+  /**
+   * Whom this node counts in epoch {@code s}: the live nodes of its data center and the data
+   * centers of the room's sums, or {@code null} while it does not know them all. It knows them
+   * once every data center's sum of the epoch is settled and every node of its data center has
+   * published the epoch or is silent for it, the same rule by which the epoch's sums are made:
+   * honest nodes then count the same publishers, whoever settled the sums and whenever they
+   * arrived. Whether this node can plan the epoch (its data center's sums in the store in time,
+   * a tally of its own) does not change whom it counts, so it notes them all the same: a node
+   * that joins is confirmed by the first report that counted the same publishers in an epoch it
+   * noted ({@link Agreement}), and would wait a round trip longer if it noted only the epochs it
+   * can plan.
+   */
+  private Report.@Nullable Counted counted(long s) {
+    RoomSums room = roomSums(s);
+    List<String> nodes = room == null ? null : liveNodes(s);
+    if (nodes == null || !known.unreadableNodes().isEmpty() || vanish.any()) {
+      return null;
+    }
+    return Report.Counted.of(s, nodes, new ArrayList<>(room.dataCenters().keySet()));
+  }
+
+  /**
+   * The publishers of this data center's nodes that published epoch {@code s}, sorted, or {@code
+   * null} while some node that joined by then has neither published it nor is silent for it (as
+   * {@link #settleDataCenter} waits for it).
+   */
+  private @Nullable List<String> liveNodes(long s) {
+    List<String> live = new ArrayList<>();
+    for (Report r : new TreeMap<>(known.nodes()).values()) {
+      if (r.tallies().containsKey(s)) {
+        live.add(r.publisher());
+      } else if (r.joined() <= s
+          && (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS || awaited(r))) {
+        return null;
+      }
+    }
+    return live;
   }
 
   /** The settled tallies of epoch {@code s}, or {@code null} if it is not settled for the whole room. */

@@ -37,8 +37,6 @@ final class Settlement {
   private final Agreement agreement;
   /** This data center's settled sums, by epoch (the last {@link Report#EPOCHS_KEPT}). */
   private final TreeMap<Long, Tally> mySums = new TreeMap<>();
-  /** How many live nodes this data center's sum of each epoch counts. */
-  private final TreeMap<Long, Integer> myNodeCounts = new TreeMap<>();
   /** The free slots of the plan of every epoch this node settled, within the retention. */
   private final TreeMap<Long, Long> freeSlots = new TreeMap<>();
   /** What the data centers' own sums counted active, for those later counted silent ({@link ActiveHistory}). */
@@ -153,22 +151,34 @@ final class Settlement {
       parts.add(silent(r, 0, nodeActive, s, live));
     }
     mySums.put(s, Tally.sum(parts));
-    myNodeCounts.put(s, live.size());
     return true;
   }
 
   /**
+   * How many live nodes this data center's sum of epoch {@code s} counts: those whose reports hold
+   * a tally of it, of which the sum is made, whichever node of the data center settled it (one
+   * that took the sum from another node's report counted only itself before), and at least this
+   * one.
+   */
+  private int nodeCount(long s) {
+    int count = 0;
+    for (Report r : known.nodes().values()) {
+      if (r.tallies().containsKey(s)) {
+        count++;
+      }
+    }
+    return Math.max(1, count);
+  }
+
+  /**
    * Notes the free slots of the plan of every epoch of this data center's sums, also of those
-   * this node plans none for (see {@link #silentDataCenter}), and forgets old node counts.
+   * this node plans none for (see {@link #silentDataCenter}).
    */
   void noteFreeSlots() {
     for (long s : mySums.keySet()) {
       if (!freeSlots.containsKey(s)) {
         roomSums(s);
       }
-    }
-    while (myNodeCounts.size() > Report.EPOCHS_KEPT) {
-      myNodeCounts.pollFirstEntry();
     }
   }
 
@@ -183,7 +193,7 @@ final class Settlement {
    * whom this node counted in the latest epoch it settled.
    */
   Report dataCenterSum(long settingsVersion) {
-    int count = myNodeCounts.isEmpty() ? 1 : myNodeCounts.lastEntry().getValue();
+    int count = mySums.isEmpty() ? 1 : nodeCount(mySums.lastKey());
     long settings = settingsVersion;
     for (Report r : known.nodes().values()) {
       settings = Math.max(settings, r.settings());
@@ -356,7 +366,7 @@ final class Settlement {
     TreeMap<String, Tally> dcs = new TreeMap<>();
     TreeMap<String, Integer> dcNodes = new TreeMap<>();
     dcs.put(dataCenter, mine);
-    int roomNodes = myNodeCounts.getOrDefault(s, 1);
+    int roomNodes = nodeCount(s);
     dcNodes.put(dataCenter, roomNodes);
     List<Report> silent = new ArrayList<>();
     for (Report r : known.dataCenters().values()) {

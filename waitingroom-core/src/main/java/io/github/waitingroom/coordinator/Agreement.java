@@ -125,9 +125,11 @@ final class Agreement {
       Map<String, Report> dataCenters) {
     Report.Counted noted = mine.get(s);
     if (noted == null || !noted.equals(Report.Counted.of(s, settled.nodeNames(), settled.dataCenterNames()))) {
-      // Older than the epochs compared, not known yet (a node of this data center whose tally of
-      // the epoch this node has not read), or a publisher counted silent published the epoch
-      // after all: the others planned it without.
+      // Older than the epochs compared; not known (a tally of the epoch that this node has not
+      // read, though its data center's sum, settled by another node, holds it: an answer that
+      // lacked the value, as in a store fault; planning would split the data center's slots
+      // among fewer nodes than the others do); or a publisher counted silent published the
+      // epoch after all: the others planned it without.
       return false;
     }
     for (Report r : nodes.values()) {

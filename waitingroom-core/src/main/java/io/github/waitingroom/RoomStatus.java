@@ -80,9 +80,10 @@ public record RoomStatus(
    * #STALLED_AFTER_EPOCHS} epochs although the node has had one. It then admits nobody new. The
    * log says why: a value in the store sealed with a key this node's keyset lacks (nodes whose
    * keysets share no key), a report that does not decode (a newer release), values that left the
-   * store before their time (someone without the room's keys writes to the store), or data
-   * centers that see each other's reports too late. False before the first plan (a node that
-   * never planned shows {@link #planEpoch()} unset). A store that fails is {@link #transportFailing()}.
+   * store before their time or publishers that count other nodes than this one (someone without
+   * the room's keys writes to the store), or data centers that see each other's reports too late.
+   * False before the first plan (a node that never planned shows {@link #planEpoch()} unset). A
+   * store that fails is {@link #transportFailing()}.
    */
   public boolean plansStalled() {
     return viewAgeMillis > STALLED_AFTER_EPOCHS * epochMillis;

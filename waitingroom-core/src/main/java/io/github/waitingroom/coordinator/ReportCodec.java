@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * {"v":3,"publisher":"node-1","nodes":1,"joined":e,"settings":n,
+ *  "counted":[epoch,nodes,nodesHash,dataCenters,dataCentersHash],
  *  "tallies":[{"epoch":e,"active":n,"outstandingLine":n,"outstandingNew":n,"reserved":n,
  *              "polling":n,"recent":n,"arrivals":n,"nodes":n,
  *              "line":[[second,count],...],"shared":[[second,count],...],"sharedUnknown":true,
@@ -33,7 +34,9 @@ import org.jspecify.annotations.Nullable;
  * bytes, {@value #MAX_ENTRIES} line entries, admitted places or check-ins per tally, names of at most 64
  * characters, and counts between 0 and {@value #MAX_COUNT}; anything else is not a report.
  * {@code settings} (the highest settings version the publisher holds) is left out when 0; a reader
- * that does not know it skips it. A tally's {@code nodes} is left out when it is 1 (a node's own tally). Version 3 added it: a
+ * that does not know it skips it. {@code counted} (whom the publisher counted in the latest epoch
+ * it settled, {@link Report.Counted}) is {@code []} before its first; a reader that does not know
+ * it skips it, and a report without it (of an earlier release) says nothing of whom it counted. A tally's {@code nodes} is left out when it is 1 (a node's own tally). Version 3 added it: a
  * data center's weight in the split of slots for new arrivals counts its nodes, and a version 2
  * reader would weigh it otherwise than the others, so it does not read version 3 at all. {@code
  * shared}, {@code sharedUnknown}, {@code reservedPlaces}, {@code checkIns} and {@code
@@ -67,6 +70,18 @@ public final class ReportCodec {
       g.writeNumberField("joined", report.joined());
       if (report.settings() > 0) {
         g.writeNumberField("settings", report.settings());
+      }
+      Report.Counted counted = report.counted();
+      if (counted != null) {
+        g.writeArrayFieldStart("counted");
+        if (!counted.equals(Report.Counted.NONE)) {
+          g.writeNumber(counted.epoch());
+          g.writeNumber(counted.nodes());
+          g.writeNumber(counted.nodesHash());
+          g.writeNumber(counted.dataCenters());
+          g.writeNumber(counted.dataCentersHash());
+        }
+        g.writeEndArray();
       }
       g.writeArrayFieldStart("tallies");
       for (Map.Entry<Long, Tally> e : report.tallies().entrySet()) {
@@ -167,6 +182,7 @@ public final class ReportCodec {
       int nodes = -1;
       long joined = Long.MIN_VALUE;
       long settings = 0;
+      Report.@Nullable Counted counted = null;
       TreeMap<Long, Tally> tallies = new TreeMap<>();
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
@@ -183,6 +199,7 @@ public final class ReportCodec {
           }
           case "joined" -> joined = integer(p, value, Long.MIN_VALUE + 1, Long.MAX_VALUE);
           case "settings" -> settings = integer(p, value, 0, Long.MAX_VALUE);
+          case "counted" -> counted = counted(p, value);
           case "tallies" -> {
             require(value == JsonToken.START_ARRAY, "tallies must be an array");
             while (p.nextToken() == JsonToken.START_OBJECT) {
@@ -197,7 +214,7 @@ public final class ReportCodec {
         throw new IllegalArgumentException("not a report: it lacks publisher, nodes or joined");
       }
       require(tallies.isEmpty() || tallies.firstKey() >= joined, "a tally before joining");
-      return new Report(publisher, nodes, joined, tallies, settings);
+      return new Report(publisher, nodes, joined, tallies, settings, counted);
     } catch (IOException | RuntimeException e) {
       if (e instanceof IllegalArgumentException iae) {
         throw iae;
@@ -271,6 +288,21 @@ public final class ReportCodec {
     into.put(epoch,
         new Tally(active, outstandingLine, outstandingNew, reserved, polling, recent, arrivals, line, admitted,
             checkIns.toArray(), reservedPlaces, shared, sharedUnknown, revokedPlaces, nodes));
+  }
+
+  /** Whom a publisher counted: {@code []} for nobody yet, else five integers. */
+  private static Report.Counted counted(JsonParser p, @Nullable JsonToken value) throws IOException {
+    require(value == JsonToken.START_ARRAY, "counted must be an array");
+    if (p.nextToken() == JsonToken.END_ARRAY) {
+      return Report.Counted.NONE;
+    }
+    long epoch = integer(p, p.currentToken(), Long.MIN_VALUE + 1, Long.MAX_VALUE);
+    int nodes = (int) integer(p, p.nextToken(), 0, 1_000_000);
+    long nodesHash = integer(p, p.nextToken(), Long.MIN_VALUE, Long.MAX_VALUE);
+    int dataCenters = (int) integer(p, p.nextToken(), 0, 1_000_000);
+    long dataCentersHash = integer(p, p.nextToken(), Long.MIN_VALUE, Long.MAX_VALUE);
+    expect(p, JsonToken.END_ARRAY);
+    return new Report.Counted(epoch, nodes, nodesHash, dataCenters, dataCentersHash);
   }
 
   /** Pairs of an arrival second and a count, at most {@link #MAX_ENTRIES}, added into {@code into}. */

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
@@ -32,10 +33,10 @@ final class Settlement {
   private final SumLateness lateness;
   private final SumVisibility visibility;
   private final VanishWatch vanish;
+  /** Whether this node counts the same publishers as the others ({@link Agreement}). */
+  private final Agreement agreement;
   /** This data center's settled sums, by epoch (the last {@link Report#EPOCHS_KEPT}). */
   private final TreeMap<Long, Tally> mySums = new TreeMap<>();
-  /** How many live nodes this data center's sum of each epoch counts. */
-  private final TreeMap<Long, Integer> myNodeCounts = new TreeMap<>();
   /** The free slots of the plan of every epoch this node settled, within the retention. */
   private final TreeMap<Long, Long> freeSlots = new TreeMap<>();
   /** What the data centers' own sums counted active, for those later counted silent ({@link ActiveHistory}). */
@@ -64,6 +65,7 @@ final class Settlement {
     this.lateness = lateness;
     this.visibility = visibility;
     this.vanish = vanish;
+    this.agreement = new Agreement(config.roomId(), publisher, dataCenter);
   }
 
   /** Whether this node has settled any sum of its data center (within the last epochs). */
@@ -149,22 +151,34 @@ final class Settlement {
       parts.add(silent(r, 0, nodeActive, s, live));
     }
     mySums.put(s, Tally.sum(parts));
-    myNodeCounts.put(s, live.size());
     return true;
   }
 
   /**
+   * How many live nodes this data center's sum of epoch {@code s} counts: those whose reports hold
+   * a tally of it, of which the sum is made, whichever node of the data center settled it (one
+   * that took the sum from another node's report counted only itself before), and at least this
+   * one.
+   */
+  private int nodeCount(long s) {
+    int count = 0;
+    for (Report r : known.nodes().values()) {
+      if (r.tallies().containsKey(s)) {
+        count++;
+      }
+    }
+    return Math.max(1, count);
+  }
+
+  /**
    * Notes the free slots of the plan of every epoch of this data center's sums, also of those
-   * this node plans none for (see {@link #silentDataCenter}), and forgets old node counts.
+   * this node plans none for (see {@link #silentDataCenter}).
    */
   void noteFreeSlots() {
     for (long s : mySums.keySet()) {
       if (!freeSlots.containsKey(s)) {
         roomSums(s);
       }
-    }
-    while (myNodeCounts.size() > Report.EPOCHS_KEPT) {
-      myNodeCounts.pollFirstEntry();
     }
   }
 
@@ -175,15 +189,21 @@ final class Settlement {
 
   /**
    * This data center's settled sums, as this node publishes them to the global scope, with the
-   * highest settings version of this node ({@code settingsVersion}) and the nodes it remembers.
+   * highest settings version of this node ({@code settingsVersion}) and the nodes it remembers, and
+   * whom this node counted in the latest epoch it settled.
    */
   Report dataCenterSum(long settingsVersion) {
-    int count = myNodeCounts.isEmpty() ? 1 : myNodeCounts.lastEntry().getValue();
+    int count = mySums.isEmpty() ? 1 : nodeCount(mySums.lastKey());
     long settings = settingsVersion;
     for (Report r : known.nodes().values()) {
       settings = Math.max(settings, r.settings());
     }
-    return new Report(dataCenter, count, dcJoined(), mySums, settings);
+    return new Report(dataCenter, count, dcJoined(), mySums, settings, agreement.latest());
+  }
+
+  /** Whom this node counted in the latest epoch it settled, for its reports ({@link Agreement}). */
+  Report.Counted counted() {
+    return agreement.latest();
   }
 
   /** When this node's data center joined, as far as this node knows; only once it has a sum. */
@@ -228,9 +248,81 @@ final class Settlement {
 
   /**
    * The settled tallies of epoch {@code s}, as the last exchange left them, or {@code null} if
-   * the epoch is not settled for the whole room (see {@link StoreCoordinator#settled}).
+   * the epoch is not settled for the whole room (see {@link StoreCoordinator#settled}), or if this
+   * node may not plan by them: some publisher counted others than these ({@link Agreement}).
    */
   Coordinator.@Nullable Settled settled(long s) {
+    Coordinator.Settled settled = candidate(s);
+    if (settled == null) {
+      return null;
+    }
+    if (!agreement.noted(s)) {
+      Report.Counted counted = counted(s);
+      if (counted != null) {
+        agreement.note(counted);
+      }
+    }
+    long joined = Objects.requireNonNull(known.nodes().get(publisher), "own report").joined();
+    return agreement.agrees(s, settled, joined, known.nodes(), known.dataCenters()) ? settled : null;
+  }
+
+  /**
+   * Notes whom this node counts in each epoch it has its data center's sum of, as soon as it
+   * knows ({@link #counted(long)}), for its reports and for comparing with the others' ({@link
+   * Agreement#note}).
+   */
+  void noteCounted() {
+    for (long s : mySums.keySet()) {
+      if (!agreement.noted(s)) {
+        Report.Counted counted = counted(s);
+        if (counted != null) {
+          agreement.note(counted);
+        }
+      }
+    }
+  }
+
+  /**
+   * Whom this node counts in epoch {@code s}: the live nodes of its data center and the data
+   * centers of the room's sums, or {@code null} while it does not know them all. It knows them
+   * once every data center's sum of the epoch is settled and every node of its data center has
+   * published the epoch or is silent for it, the same rule by which the epoch's sums are made:
+   * honest nodes then count the same publishers, whoever settled the sums and whenever they
+   * arrived. Whether this node can plan the epoch (its data center's sums in the store in time,
+   * a tally of its own) does not change whom it counts, so it notes them all the same: a node
+   * that joins is confirmed by the first report that counted the same publishers in an epoch it
+   * noted ({@link Agreement}), and would wait a round trip longer if it noted only the epochs it
+   * can plan.
+   */
+  private Report.@Nullable Counted counted(long s) {
+    RoomSums room = roomSums(s);
+    List<String> nodes = room == null ? null : liveNodes(s);
+    if (nodes == null || !known.unreadableNodes().isEmpty() || vanish.any()) {
+      return null;
+    }
+    return Report.Counted.of(s, nodes, new ArrayList<>(room.dataCenters().keySet()));
+  }
+
+  /**
+   * The publishers of this data center's nodes that published epoch {@code s}, sorted, or {@code
+   * null} while some node that joined by then has neither published it nor is silent for it (as
+   * {@link #settleDataCenter} waits for it).
+   */
+  private @Nullable List<String> liveNodes(long s) {
+    List<String> live = new ArrayList<>();
+    for (Report r : new TreeMap<>(known.nodes()).values()) {
+      if (r.tallies().containsKey(s)) {
+        live.add(r.publisher());
+      } else if (r.joined() <= s
+          && (r.tallies().isEmpty() || r.latestEpoch() >= s - SILENT_AFTER_EPOCHS || awaited(r))) {
+        return null;
+      }
+    }
+    return live;
+  }
+
+  /** The settled tallies of epoch {@code s}, or {@code null} if it is not settled for the whole room. */
+  private Coordinator.@Nullable Settled candidate(long s) {
     RoomSums room = roomSums(s);
     if (room != null && known.otherDataCenters(dataCenter) && !visibility.inTime(s, mySums.isEmpty() ? s : dcJoined())) {
       return null;
@@ -274,7 +366,7 @@ final class Settlement {
     TreeMap<String, Tally> dcs = new TreeMap<>();
     TreeMap<String, Integer> dcNodes = new TreeMap<>();
     dcs.put(dataCenter, mine);
-    int roomNodes = myNodeCounts.getOrDefault(s, 1);
+    int roomNodes = nodeCount(s);
     dcNodes.put(dataCenter, roomNodes);
     List<Report> silent = new ArrayList<>();
     for (Report r : known.dataCenters().values()) {

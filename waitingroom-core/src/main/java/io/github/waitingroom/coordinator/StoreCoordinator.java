@@ -63,6 +63,12 @@ import org.jspecify.annotations.Nullable;
  * silent one, which could make a publisher that came back look silent: a silent report therefore
  * never replaces a later one of the same publisher that a node holds.
  *
+ * <p><b>Everyone counts the same publishers.</b> Each report says whom its node counted in the
+ * latest epoch it settled ({@link Report.Counted}: its data center's live nodes and the data
+ * centers, hashed), and a node plans no epoch while a report counted others than it did in the
+ * same epoch ({@code Agreement}): a node the others cannot see (its values deleted before they read
+ * them) would otherwise plan with their tallies while they plan without its own.
+ *
  * <p><b>Documents.</b> Beside reports, the global scope holds documents under names that start
  * with {@link #DOCUMENT}: the room's live settings, and the eras of its {@link Epochs} (one node
  * decides each, see {@link #schedule}; every node takes it from the store and keeps it there). A
@@ -213,7 +219,7 @@ public final class StoreCoordinator implements Coordinator {
   @Override
   public long exchange(long joined, NavigableMap<Long, Tally> mine, long epoch) throws IOException {
     List<Transport.Publication> out = new ArrayList<>(2 + lostNodes.size() + lostDataCenters.size());
-    Report own = new Report(publisher, 1, joined, mine, settingsVersion);
+    Report own = new Report(publisher, 1, joined, mine, settingsVersion, sums.counted());
     out.add(publication(dcScope, publisher, own));
     lostNodes.republish(nodes, out);
     lostDataCenters.republish(dataCenters, out);
@@ -267,6 +273,7 @@ public final class StoreCoordinator implements Coordinator {
       visibility.noteVisible(epochs().at(storeAgain));
     }
     sums.noteFreeSlots();
+    sums.noteCounted();
     vanish.log();
     return store;
   }

@@ -28,8 +28,9 @@
  * late from one that is gone, and how late they come; {@code SumVisibility} tells whether the data
  * center's sums reached the store in time for a plan; {@code Republication} puts back the reports
  * the store lost; {@code Documents} holds the global scope's documents (settings, and the eras of
- * the epochs) and checks the names of those it is given to keep; and {@code VanishWatch} notices values that leave the store before their time (see
- * docs/security.md).
+ * the epochs) and checks the names of those it is given to keep; {@code VanishWatch} notices values that leave the store before their time;
+ * and {@code Agreement} stops the plans while the reports say their publishers counted other
+ * publishers than this node (see docs/security.md).
  */
 @NullMarked
 package io.github.waitingroom.coordinator;

@@ -296,7 +296,10 @@ final class Settlement {
    */
   private Report.@Nullable Counted counted(long s) {
     RoomSums room = roomSums(s);
-    List<String> nodes = room == null ? null : liveNodes(s);
+    if (room == null) {
+      return null;
+    }
+    List<String> nodes = liveNodes(s);
     if (nodes == null || !known.unreadableNodes().isEmpty() || vanish.any()) {
       return null;
     }

@@ -49,8 +49,9 @@ import org.jspecify.annotations.Nullable;
  * ticket at most once per slice per user and once per poll of a waiting user, so 2<sup>32</sup>
  * is about 8 days at 6,000 seals a second across the room. The codec counts its seals and logs a
  * warning each time this node alone passes another {@value #SEAL_WARNING_INTERVAL} seals with one
- * codec (a sixteenth of the bound; each sealing thread looks at the total every 1,024 seals): rotate the keyset then ({@link TicketKeys}, three phases, no
- * logouts), sooner with several nodes. The alternative, XChaCha20-Poly1305 (192-bit nonces, no
+ * codec (a sixteenth of the bound; each sealing thread looks at the total every 1,024 seals):
+ * rotate the keyset then ({@link TicketKeys}, three phases, no logouts), sooner with several
+ * nodes. The alternative, XChaCha20-Poly1305 (192-bit nonces, no
  * practical bound), costs 809 ns a decrypt against AES-GCM's 383 ns (Tink, JDK 17; {@code
  * AeadChoiceBenchmark} in {@code benchmarks/README.md}): it would double the cost of every
  * admitted request, so AES-GCM stays the default; a keyset of XChaCha20-Poly1305 keys works all

@@ -1,7 +1,6 @@
 package io.github.waitingroom;
 
 import io.github.waitingroom.allocation.Plan;
-import io.github.waitingroom.allocation.Tally;
 
 /**
  * What a node tells a holder it keeps waiting: how many people are ahead, the estimated wait and
@@ -69,14 +68,13 @@ final class WaitingAnswer {
       boolean surge = false;
       if (grant.tallySecond != Long.MIN_VALUE && t.arrival() >= grant.tallySecond) {
         surge = state.arrivals().surgingSince(grant.tallySecond, now);
-        Tally room = grant.plan.room();
         unseen = Math.max(0, state.arrivals().roomQueuedBetween(grant.tallySecond, t.arrival() - 1, grant.plan)
-            - (t.arrival() > grant.tallySecond ? room.lineAt(grant.tallySecond) : 0));
+            - (t.arrival() > grant.tallySecond ? grant.plan.lineAt(grant.tallySecond) : 0));
         // Those of its own second with an earlier place come first too: count all who queue in
         // it (while it runs: at its rate so far), not only those the tally saw. In a surge the
         // wait is not told (below), and the people ahead shown leave them out.
         if (!surge) {
-          ownUnseen = Math.max(0, state.arrivals().roomQueuedIn(t.arrival(), sync.nowMillis(), grant.plan) - room.lineAt(t.arrival()));
+          ownUnseen = Math.max(0, state.arrivals().roomQueuedIn(t.arrival(), sync.nowMillis(), grant.plan) - grant.plan.lineAt(t.arrival()));
         }
       }
       e = grant.plan.estimate(t.arrival(), unseen, sync.pace(grant.plan, in.config()), Ticket.shareOfSecondAhead(t.place()), ownUnseen);

@@ -38,6 +38,12 @@ final class LineIndex {
     return aheadBefore[i >= 0 ? i : -i - 1];
   }
 
+  /** Users of the line at this arrival second (see {@link Tally#lineAt}). */
+  long lineAt(long arrivalSecond) {
+    int i = Arrays.binarySearch(lineSeconds, arrivalSecond);
+    return i >= 0 ? aheadBefore[i + 1] - aheadBefore[i] : 0;
+  }
+
   /**
    * How many times the line counts each holder, at least 1. The line counts a holder whose polls
    * go to several nodes once (see {@link Tally#shared}), except in a sum with a silent publisher

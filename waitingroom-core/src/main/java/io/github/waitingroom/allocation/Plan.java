@@ -274,6 +274,15 @@ public final class Plan {
   }
 
   /**
+   * The users of the room's line at the given arrival second: {@code room().lineAt(second)}, read
+   * from the plan's index (a search in an array) rather than the tally's map, whose lookup boxes
+   * the second and walks a tree; every waiting holder's poll asks it.
+   */
+  public long lineAt(long arrivalSecond) {
+    return ahead.lineAt(arrivalSecond);
+  }
+
+  /**
    * The estimated wait of a holder who arrived at the given second and has not been called.
    *
    * <p>The holder waits for P admissions: of the holders ahead ({@link #usersAhead}, divided by

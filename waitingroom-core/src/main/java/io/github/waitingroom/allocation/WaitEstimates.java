@@ -17,7 +17,7 @@ final class WaitEstimates {
     double share = Math.max(0, Math.min(1, shareOfOwnSecond));
     long ahead = Math.round(plan.usersAhead(arrivalSecond) / plan.countsPerHolder()) + Math.max(0, unseenAhead);
     // Of the others of its second (itself left out), the share drawn before it.
-    double others = plan.room().lineAt(arrivalSecond) / plan.countsPerHolder() + Math.max(0, ownSecondUnseen) - 1;
+    double others = plan.lineAt(arrivalSecond) / plan.countsPerHolder() + Math.max(0, ownSecondUnseen) - 1;
     long waitFor = ahead + Math.round(share * Math.max(0, others));
     // The holder waits for the admissions of everyone ahead of it and then for its own: the first
     // in line of a full room still waits for the next user to leave.

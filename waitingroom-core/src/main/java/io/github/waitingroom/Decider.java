@@ -113,7 +113,8 @@ final class Decider {
     long counted = t.countedSince(now);
     // The node its last poll reached counts it until that poll's due (see Seen.Polls): unless
     // that poll came before this node started (its counts may be gone with a restart of this node).
-    state.poll(t.place(), now, counted == Long.MAX_VALUE ? now : counted, t.lastPoll(),
+    // The entry as the poll left it stands for a fresh lookup until this request changes it again.
+    Seen polled = state.poll(t.place(), seen, now, counted == Long.MAX_VALUE ? now : counted, t.lastPoll(),
         t.lastPoll() >= startSecond ? t.due() : 0);
     if (settings.queueingMethod() == RoomSettings.QueueingMethod.PASSTHROUGH) {
       return state.admitWaiting(t.place(), now, grant, NodeState.Slot.HELD) == NodeState.Admission.ADMITTED
@@ -121,14 +122,14 @@ final class Decider {
           : waitingUnchanged(now);
     }
     if (!in.admitting()) {
-      return answer.waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, t.slowPace(now), now, in);
+      return answer.waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, t.slowPace(now), now, in, polled);
     }
     // A node that saw the place before the plan's tally counted it there, and so holds its slot.
     // A node that did not (without session affinity a holder's polls go to any node) lets it in
     // when the room's plans hold its slot elsewhere: turning it away would let later arrivals in
     // first. Copies of one ticket may so get in once on each node that they reach before the room
     // knows of the first admission (an epoch and the lag between data centers), never after.
-    Seen mine = state.seen(t.place());
+    Seen mine = polled;
     boolean seenBefore = mine != null && mine.firstSeen() <= grant.tallySecond;
     boolean fromLine = counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted)
         && (seenBefore || grant.slotHeldElsewhere(t.place(), counted));
@@ -146,12 +147,14 @@ final class Decider {
     // time with the cookie of the last answer, always do.
     boolean stale = seen != null && t.lastPoll() < seen.at();
     NodeState.Slot slot = fromLine ? NodeState.Slot.HELD : partial ? NodeState.Slot.PARTIAL : NodeState.Slot.NEW;
-    if ((called || partial) && !stale && state.admitWaiting(t.place(), now, grant, slot) == NodeState.Admission.ADMITTED) {
+    boolean tries = (called || partial) && !stale;
+    if (tries && state.admitWaiting(t.place(), now, grant, slot) == NodeState.Admission.ADMITTED) {
       metrics.recordAdmissionFromLine(now - t.arrival());
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
+    // An attempt that failed may have changed the entry: then it is looked up again.
     return answer.waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew() || partial,
-        t.slowPace(now), now, in);
+        t.slowPace(now), now, in, tries ? null : polled);
   }
 
   private Decision waitingUnchanged(long now) {
@@ -188,7 +191,7 @@ final class Decider {
     if (!admitting) {
       state.queueNew(place, now);
     }
-    Decision d = answer.waiting(Decision.Outcome.QUEUE, TicketState.waiting(place, now), grant, false, 0, now, in);
+    Decision d = answer.waiting(Decision.Outcome.QUEUE, TicketState.waiting(place, now), grant, false, 0, now, in, null);
     metrics.recordQueued(d);
     return d;
   }

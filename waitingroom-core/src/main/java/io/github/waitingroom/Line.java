@@ -6,6 +6,7 @@ import io.github.waitingroom.Seen.Polls;
 import io.github.waitingroom.Seen.State;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * This node's line of waiting holders: counts each holder's poll once, notes the pace it keeps and
@@ -41,14 +42,28 @@ final class Line {
    * line without a break since {@code countedSince}.
    */
   void poll(long place, long now, long countedSince, long ticketPoll, long ticketDue) {
-    Seen prev = seen.get(place);
+    poll(place, seen.get(place), now, countedSince, ticketPoll, ticketDue);
+  }
+
+  /**
+   * {@link #poll(long, long, long, long, long)}, from the place's entry as the caller just read it
+   * ({@code prev}, {@code null} for none), so that a poll looks its place up once: a request that
+   * changed the entry since loses the compare-and-set, as it would a moment after a fresh read.
+   * Returns the entry the poll leaves (the one it wrote, or the one it found), or {@code null} if
+   * another request removed it meanwhile.
+   */
+  @Nullable Seen poll(long place, @Nullable Seen prev, long now, long countedSince, long ticketPoll, long ticketDue) {
     if (prev == null) {
-      seen.putIfAbsent(place, waiting(now, countedSince, now, new Polls(0, ticketDue, 0, 0)));
+      Seen mine = waiting(now, countedSince, now, new Polls(0, ticketDue, 0, 0));
+      Seen other = seen.putIfAbsent(place, mine);
+      return other == null ? mine : other;
     } else if (prev.state() == State.WAITING && (prev.at() < now || prev.countedSince() != countedSince)) {
       // Only a waiting entry moves: one being admitted by a parallel request stays as it is.
       Polls polls = prev.at() == now ? prev.polls() : prev.polls().next(prev, ticketPoll, ticketDue, now, asOf);
-      seen.replace(place, prev, waiting(now, countedSince, prev.firstSeen(), polls));
+      Seen next = waiting(now, countedSince, prev.firstSeen(), polls);
+      return seen.replace(place, prev, next) ? next : seen.get(place);
     }
+    return prev;
   }
 
   /** A waiting entry for a poll at {@code now}, due by the end of the poll window. */
@@ -67,8 +82,17 @@ final class Line {
    * Returns that second, the holder's due.
    */
   long expect(long place, long now, long refreshSeconds, long slowPace) {
+    return expect(place, null, now, refreshSeconds, slowPace);
+  }
+
+  /**
+   * {@link #expect(long, long, long, long)}, from the place's entry as this request's poll left it
+   * ({@code polled}; {@code null}: look it up), which saves the lookup when nothing has changed it
+   * since: a request that did loses the compare-and-set and the entry is read again.
+   */
+  long expect(long place, @Nullable Seen polled, long now, long refreshSeconds, long slowPace) {
     long told = now + Math.max(2 * refreshSeconds, refreshSeconds + Math.min(slowPace, longestPaceSeconds())) + 2;
-    for (Seen prev = seen.get(place); prev != null && prev.state() == State.WAITING && prev.at() == now; prev = seen.get(place)) {
+    for (Seen prev = polled != null ? polled : seen.get(place); prev != null && prev.state() == State.WAITING && prev.at() == now; prev = seen.get(place)) {
       // Parallel requests of this poll may have been told other intervals: the poll counts here
       // until the latest due any of their tickets carries (another node may share it until then).
       long due = prev.due() == now + pollWindowSeconds() ? told : Math.max(told, prev.due());

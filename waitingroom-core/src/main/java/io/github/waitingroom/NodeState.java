@@ -176,9 +176,24 @@ final class NodeState {
     line.poll(place, now, countedSince, ticketPoll, ticketDue);
   }
 
+  /**
+   * {@link #poll(long, long, long, long, long)} from the entry the caller just read ({@link
+   * #seen}); returns the entry it leaves (see {@link Line#poll(long, Seen, long, long, long, long)}).
+   */
+  @org.jspecify.annotations.Nullable Seen poll(long place, @org.jspecify.annotations.Nullable Seen read, long now,
+      long countedSince, long ticketPoll, long ticketDue) {
+    return line.poll(place, read, now, countedSince, ticketPoll, ticketDue);
+  }
+
   /** Notes the pace of a waiting holder polling at {@code now}; returns its due (see {@link Line#expect}). */
   long expect(long place, long now, long refreshSeconds, long slowPace) {
     return line.expect(place, now, refreshSeconds, slowPace);
+  }
+
+  /** {@link #expect(long, long, long, long)} from the entry this request's poll left, if known. */
+  long expect(long place, @org.jspecify.annotations.Nullable Seen polled, long now, long refreshSeconds,
+      long slowPace) {
+    return line.expect(place, polled, now, refreshSeconds, slowPace);
   }
 
   /** Whether a place counts in the line at {@code now} (see {@link Line#inLine}). */

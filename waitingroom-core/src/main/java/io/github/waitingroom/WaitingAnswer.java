@@ -1,6 +1,7 @@
 package io.github.waitingroom;
 
 import io.github.waitingroom.allocation.Plan;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a node tells a holder it keeps waiting: how many people are ahead, the estimated wait and
@@ -47,9 +48,10 @@ final class WaitingAnswer {
    * @param calledHere whether this node lets the holder in at its next poll
    * @param slowPace the holder's own pace when it polls slower than told, else 0 (see {@link
    *     TicketState#slowPace} and {@link NodeState#expect})
+   * @param polled the holder's entry as this request's poll left it, or {@code null}: looked up
    */
   Decision waiting(Decision.Outcome outcome, TicketState t, Grant grant, boolean calledHere, long slowPace, long now,
-      LiveSettings.Current in) {
+      LiveSettings.Current in, @Nullable Seen polled) {
     // Before its first plan (a node that just joined the room) the wait is unknown but short.
     long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
     Plan.Estimate e;
@@ -147,7 +149,7 @@ final class WaitingAnswer {
       // later than the last one did, and the room stood empty meanwhile (LineTest over Redis).
       e = new Plan.Estimate(e.usersAhead(), soonest, Math.max(e.low(), soonest), Math.max(e.high(), soonest));
     }
-    long due = state.expect(t.place(), now, refresh, slowPace);
+    long due = state.expect(t.place(), polled, now, refresh, slowPace);
     long ahead = drawn ? e.usersAhead() : Math.min(e.usersAhead(), t.aheadShown());
     TicketState next = t.shown(ahead).countedUntil(now, due);
     // The cookie lives as long as the room keeps the place (see TicketState#keptUntil).

@@ -129,8 +129,7 @@ final class Decider {
     // when the room's plans hold its slot elsewhere: turning it away would let later arrivals in
     // first. Copies of one ticket may so get in once on each node that they reach before the room
     // knows of the first admission (an epoch and the lag between data centers), never after.
-    Seen mine = polled;
-    boolean seenBefore = mine != null && mine.firstSeen() <= grant.tallySecond;
+    boolean seenBefore = polled != null && polled.firstSeen() <= grant.tallySecond;
     boolean fromLine = counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted)
         && (seenBefore || grant.slotHeldElsewhere(t.place(), counted));
     // A holder that queued after the tally of a plan that served the whole line (its node had no

@@ -39,18 +39,11 @@ final class Line {
 
   /**
    * Counts a waiting ticket's poll at {@code now}: it is in this node's line once, counted in a
-   * line without a break since {@code countedSince}.
-   */
-  void poll(long place, long now, long countedSince, long ticketPoll, long ticketDue) {
-    poll(place, seen.get(place), now, countedSince, ticketPoll, ticketDue);
-  }
-
-  /**
-   * {@link #poll(long, long, long, long, long)}, from the place's entry as the caller just read it
-   * ({@code prev}, {@code null} for none), so that a poll looks its place up once: a request that
-   * changed the entry since loses the compare-and-set, as it would a moment after a fresh read.
-   * Returns the entry the poll leaves (the one it wrote, or the one it found), or {@code null} if
-   * another request removed it meanwhile.
+   * line without a break since {@code countedSince}. Starts from the place's entry as the caller
+   * just read it ({@code prev}, {@code null} for none), so that a poll looks its place up once: a
+   * request that changed the entry since loses the compare-and-set, as it would a moment after a
+   * fresh read. Returns the entry the poll leaves (the one it wrote, or the one it found), or
+   * {@code null} if another request removed it meanwhile.
    */
   @Nullable Seen poll(long place, @Nullable Seen prev, long now, long countedSince, long ticketPoll, long ticketDue) {
     if (prev == null) {
@@ -79,16 +72,9 @@ final class Line {
    * stays until one of its own intervals, up to {@link #LONGEST_PACE_SECONDS}, and one told
    * interval and two seconds: a slow client keeps its turn and is let in at its next poll, and one
    * that stops polling leaves the line, with any slot held for it, about one of its intervals later.
-   * Returns that second, the holder's due.
-   */
-  long expect(long place, long now, long refreshSeconds, long slowPace) {
-    return expect(place, null, now, refreshSeconds, slowPace);
-  }
-
-  /**
-   * {@link #expect(long, long, long, long)}, from the place's entry as this request's poll left it
-   * ({@code polled}; {@code null}: look it up), which saves the lookup when nothing has changed it
-   * since: a request that did loses the compare-and-set and the entry is read again.
+   * Starts from the place's entry as this request's poll left it ({@code polled}; {@code null}:
+   * look it up), which saves the lookup when nothing has changed it since: a request that did
+   * loses the compare-and-set and the entry is read again. Returns that second, the holder's due.
    */
   long expect(long place, @Nullable Seen polled, long now, long refreshSeconds, long slowPace) {
     long told = now + Math.max(2 * refreshSeconds, refreshSeconds + Math.min(slowPace, longestPaceSeconds())) + 2;

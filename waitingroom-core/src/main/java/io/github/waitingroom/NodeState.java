@@ -169,28 +169,19 @@ final class NodeState {
   }
 
   /**
-   * Counts a waiting ticket's poll at {@code now}: it is in this node's line once, counted in a
-   * line without a break since {@code countedSince} (see {@link Line#poll}).
-   */
-  void poll(long place, long now, long countedSince, long ticketPoll, long ticketDue) {
-    line.poll(place, now, countedSince, ticketPoll, ticketDue);
-  }
-
-  /**
-   * {@link #poll(long, long, long, long, long)} from the entry the caller just read ({@link
-   * #seen}); returns the entry it leaves (see {@link Line#poll(long, Seen, long, long, long, long)}).
+   * Counts a waiting ticket's poll at {@code now}, from the entry the caller just read ({@link
+   * #seen}): it is in this node's line once, counted in a line without a break since {@code
+   * countedSince}; returns the entry it leaves (see {@link Line#poll}).
    */
   @org.jspecify.annotations.Nullable Seen poll(long place, @org.jspecify.annotations.Nullable Seen read, long now,
       long countedSince, long ticketPoll, long ticketDue) {
     return line.poll(place, read, now, countedSince, ticketPoll, ticketDue);
   }
 
-  /** Notes the pace of a waiting holder polling at {@code now}; returns its due (see {@link Line#expect}). */
-  long expect(long place, long now, long refreshSeconds, long slowPace) {
-    return line.expect(place, now, refreshSeconds, slowPace);
-  }
-
-  /** {@link #expect(long, long, long, long)} from the entry this request's poll left, if known. */
+  /**
+   * Notes the pace of a waiting holder polling at {@code now}, from the entry this request's poll
+   * left if known; returns its due (see {@link Line#expect}).
+   */
   long expect(long place, @org.jspecify.annotations.Nullable Seen polled, long now, long refreshSeconds,
       long slowPace) {
     return line.expect(place, polled, now, refreshSeconds, slowPace);

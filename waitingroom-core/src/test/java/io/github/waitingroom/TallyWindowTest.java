@@ -61,15 +61,15 @@ class TallyWindowTest {
     NodeState y = new NodeState(config, () -> 7);
     long a = 1_800_000_000L;
     long place = Ticket.place(a, 7);
-    x.poll(place, a, a, 0, 0);
-    long due = x.expect(place, a, 3, 0);
+    x.poll(place, x.seen(place), a, a, 0, 0);
+    long due = x.expect(place, null, a, 3, 0);
     Tally first = x.tally((a + 1) * 1000, a, 0);
     Plan plan = Plan.compute(config, 0, List.of(first), 0, List.of(first), 0);
     assertThat(plan.cutoffSecond()).as("the plan calls the holder's second").isEqualTo(a);
     x.schedule(plan, a, (a + 1) * 1000, true, Long.MIN_VALUE, new long[0], 500);
     x.activateIfDue((a + 1) * 1000);
     // Its next poll goes to y, with x's due in its ticket: y counts it shared until then.
-    y.poll(place, a + 5, a, a, due);
+    y.poll(place, y.seen(place), a + 5, a, a, due);
     // The epoch that ends at that due: y tallies it on time, x a second late.
     Tally onTime = y.tally(due * 1000 + 250, due, 0);
     Tally late = x.tally((due + 1) * 1000 + 250, due, 0);

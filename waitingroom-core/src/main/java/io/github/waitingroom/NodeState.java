@@ -41,7 +41,7 @@ import java.util.concurrent.atomic.LongAdder;
  * poll window), {@link Admitter} (admissions and places in line given on the request path), {@link
  * LineScan} (one tally's pass over the places), {@link Duplicates} (counts an earlier node of the
  * data center also made, taken back), {@link Schedule} (the grant in force and the plan that takes
- * over next), {@link Arrivals} and {@link Revocations}.
+ * over next), {@link Arrivals}, {@link BrowsedSeconds} and {@link Revocations}.
  */
 final class NodeState {
   /** Per-second counters keep this many seconds: the per-minute window and one second more. */
@@ -55,8 +55,8 @@ final class NodeState {
   private final Arrivals arrivals = new Arrivals();
   private final SliceCounter active = new SliceCounter();
   private final SliceCounter admissions = new SliceCounter();
-  /** The seconds active users browsed here: from each one's request before to the one this node counted. */
-  private final LongAdder browsed = new LongAdder();
+  /** The seconds users browsed here, from each one's request before to the one this node counted. */
+  private final BrowsedSeconds browsed = new BrowsedSeconds();
   /** Users whose sessions ended here (the counts of the active slices this node forgot); sync thread only. */
   private long sessionsEnded;
   private final LongAdder begun = new LongAdder();
@@ -158,7 +158,7 @@ final class NodeState {
       if (prev == null ? seen.putIfAbsent(t.place(), next) == null : seen.replace(t.place(), prev, next)) {
         if (from < slice) {
           begun.increment();
-          browsed.add(slice - from);
+          browsed.add(from, slice);
           active.add(slice, 1);
           active.add(from, -1);
           done.increment();
@@ -309,7 +309,8 @@ final class NodeState {
         scan.admitted.sorted(),
         scan.checkIns.toArray(),
         scan.reservedPlaces.size() <= Tally.MAX_ADMITTED_PLACES ? scan.reservedPlaces.toArray() : new long[0],
-        scan.shared, false, revocations.endedHere(config.firstActiveSlice(asOf)), 1);
+        scan.shared, false, revocations.endedHere(config.firstActiveSlice(asOf)), 1,
+        browsing(asOf, Turnover.idleSeconds(config)));
   }
 
   /** This node's arrivals, and what they tell about the room's line between two plans. */
@@ -347,19 +348,18 @@ final class NodeState {
   }
 
   /**
-   * What this node saw of how long users browse (see {@code Turnover}): the users who stopped, as
-   * far as it can tell at {@code now} (sessions that ended here, and active users whose last
-   * request here came more than {@code idleSeconds} ago: their sessions end within the rest of a
-   * session unless they come back), and the seconds all its active users browsed (from admission
-   * to their last request, the requests before a check-in here counted wherever they were made).
-   * Called by the sync thread.
+   * What this node saw by second {@code now} of how long users browse (see {@code Turnover}):
+   * sessions that ended here, active users whose last check-in here came more than {@code
+   * idleSeconds} before (their sessions end within the rest of a session unless they come back),
+   * and the seconds users browsed before that idle time (from each check-in to the next, the
+   * requests between counted wherever they were made). These are this node's shares of the
+   * room's (see {@link Tally.Browsing}). Called by the sync thread.
    */
-  Turnover.Browsing browsing(long now, long idleSeconds) {
-    long counted = active.sumFrom(config.firstActiveSlice(now));
-    long users = Math.max(0, counted);
-    long idle = counted - active.sumFrom(config.firstActiveSlice(now + config.sessionSeconds() - idleSeconds));
-    idle = Math.max(0, Math.min(idle, users));
-    return new Turnover.Browsing(sessionsEnded + idle, idle, users, browsed.sum());
+  Tally.Browsing browsing(long now, long idleSeconds) {
+    long idleBefore = config.firstActiveSlice(now + config.sessionSeconds() - idleSeconds);
+    long users = active.sumFrom(config.firstActiveSlice(now));
+    long idle = users - active.sumFrom(idleBefore);
+    return new Tally.Browsing(sessionsEnded + idle, idle, users, browsed.before(idleBefore));
   }
 
   /**
@@ -388,6 +388,7 @@ final class NodeState {
     long firstActive = config.firstActiveSlice(now);
     sessionsEnded += active.sumBefore(firstActive);
     active.pruneBefore(firstActive);
+    browsed.forgetBefore(firstActive);
     admissions.pruneBefore(now - RATE_SECONDS);
     arrivals.prune(now - RATE_SECONDS);
     long waitingSince = now - config.waitingTimeoutSeconds();

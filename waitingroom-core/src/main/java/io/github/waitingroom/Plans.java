@@ -85,7 +85,7 @@ final class Plans {
 
   private void noteQueueing(Plan plan, long now) {
     drain.note(plan, now);
-    turnover.note(state, live.current(now).config(), plan.activeUsers(), now);
+    turnover.note(plan.room().browsing(), live.current(now).config(), plan.activeUsers());
     queueLog.note(plan, now, live.current().config().totalActiveUsers());
   }
 

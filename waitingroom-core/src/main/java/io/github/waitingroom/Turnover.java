@@ -2,6 +2,7 @@ package io.github.waitingroom;
 
 import io.github.waitingroom.allocation.Pace;
 import io.github.waitingroom.allocation.Plan;
+import io.github.waitingroom.allocation.Tally;
 
 /**
  * How fast a full room turns over: how many users a second leave it, and so how many a second it
@@ -12,30 +13,23 @@ import io.github.waitingroom.allocation.Plan;
  * room full at its limit L lets in L / (B + T) users a second (Little's law). The room knows T; B
  * it learns from its users: users who stopped browsing (sessions that ended, and users whose last
  * request is more than half a session old: their sessions end within the other half) against the
- * seconds every user browsed, those still browsing included. That is the maximum-likelihood
- * estimate of B for exponential browsing times with censored observations: early in a sale, few
- * users have stopped, and the seconds of those still browsing keep B from being read as the
- * short browsing of the first who stopped. Until enough users have stopped ({@link
- * #MIN_STOPPED}), B is not known, and neither is a wait that needs more users to leave than those
- * who already stopped. A node counts what it sees (users whose
- * requests reach it); without session affinity each node sees a share of every user's browsing
- * and stops, so the ratio stands for the room's.
+ * seconds every user browsed before that half session, those still browsing included. That is the
+ * maximum-likelihood estimate of B for exponential browsing times with censored observations:
+ * early in a sale, few users have stopped, and the seconds of those still browsing keep B from
+ * being read as the short browsing of the first who stopped. Only seconds in which a stop would
+ * already show count: counting those of the last half session too read B up to twice as long
+ * early in a sale (on one node, waits were told 30-60 % too long). Until enough users have
+ * stopped ({@link #MIN_STOPPED}), B is not known, and neither is a wait that needs more users to
+ * leave than those who already stopped. The counts are the room's, summed over the settled
+ * tallies of a plan ({@link Tally#browsing}): without session affinity a user's requests go to
+ * several nodes, and each node alone would count the user stopped when it merely browses
+ * elsewhere, while seeing only a share of its seconds.
  *
  * <p>Half a session: a user away that long has most likely gone (those who come back count as
  * stopped until they do, and lengthen B once they do); a shorter horizon counts more users who
  * merely paused, a longer one learns later. Used by the sync thread; the rate is read by request threads.
  */
 final class Turnover {
-  /**
-   * What a node saw of its users' browsing.
-   *
-   * @param stopped users who stopped browsing: sessions that ended here and {@code idle}
-   * @param idle the active users whose last request came more than the idle time ago
-   * @param active the node's active users
-   * @param browsedSeconds the seconds all users browsed, from admission to their last request
-   */
-  record Browsing(long stopped, long idle, long active, long browsedSeconds) {}
-
   /**
    * How many users must have stopped before their mean browsing time is used: with k stops the
    * estimate's standard error is 1 / sqrt(k) of it (exponential times), and the range a wait is
@@ -46,15 +40,26 @@ final class Turnover {
 
   private volatile Pace.Leaving leaving = Pace.Leaving.UNKNOWN;
 
-  /** Notes what the node saw by {@code now} under {@code config}, with the room's active users as its plan counts them. */
-  void note(NodeState state, RoomConfig config, long roomActive, long now) {
+  /** How long a user's last request must lie back for the user to count as stopped: half a session (at least a slice). */
+  static long idleSeconds(RoomConfig config) {
     long session = config.sessionSeconds();
-    long idleAfter = Math.max(session - session / 2, config.sliceSeconds());
-    Browsing b = state.browsing(now, idleAfter);
-    double perSecond = b.stopped() < MIN_STOPPED ? 0 : config.totalActiveUsers() / ((double) b.browsedSeconds() / b.stopped() + session);
-    // The idle users this node counts stand for the room's in the share of the active users it counts.
-    long soon = b.active() == 0 ? 0 : Math.round((double) b.idle() * roomActive / b.active());
-    leaving = new Pace.Leaving(soon, Math.max(1, session - idleAfter), perSecond);
+    return Math.max(session - session / 2, config.sliceSeconds());
+  }
+
+  /**
+   * Notes what the room saw of its users' browsing, the sum of its publishers' (the settled
+   * tallies of a plan), under {@code config}, with the room's active users as the plan counts
+   * them.
+   */
+  void note(Tally.Browsing room, RoomConfig config, long roomActive) {
+    long session = config.sessionSeconds();
+    long stopped = Math.max(0, room.stopped());
+    long seconds = Math.max(0, room.seconds());
+    double perSecond = stopped < MIN_STOPPED ? 0 : config.totalActiveUsers() / ((double) seconds / stopped + session);
+    // The idle users stand for the room's active users in the share of the active users counted with them.
+    long idle = Math.max(0, Math.min(room.idle(), room.active()));
+    long soon = room.active() <= 0 ? 0 : Math.round((double) idle * roomActive / room.active());
+    leaving = new Pace.Leaving(soon, Math.max(1, session - idleSeconds(config)), perSecond);
   }
 
   /** How users leave the room, as this node learnt it. */

@@ -65,6 +65,8 @@ import java.util.TreeMap;
  *     center's sum counted (silent ones included) for that epoch. A publisher weighs {@code
  *     arrivals} plus {@link Plan#ARRIVALS_PER_NODE} per node in the split of slots for new
  *     arrivals, the same for that epoch on every node that reads it
+ * @param browsing what the publisher saw of how long its users browse ({@link Browsing}): only
+ *     for the wait estimates, never for a limit; {@link Browsing#NONE} when not known
  */
 public record Tally(
     long active,
@@ -81,10 +83,34 @@ public record Tally(
     NavigableMap<Long, Long> shared,
     boolean sharedUnknown,
     long[] revokedPlaces,
-    long nodes) {
+    long nodes,
+    Browsing browsing) {
 
   /** The most admitted places a tally keeps: the latest ones (places order by arrival). */
   public static final int MAX_ADMITTED_PLACES = 10_000;
+
+  /**
+   * What a publisher saw of how long users browse before they stop, for the wait estimates: the
+   * users who stopped (sessions that ended, and active users idle for the idle time), the idle
+   * ones among them, the active users, and the seconds users browsed before the idle time (a stop
+   * within the idle time does not show yet, so those seconds are left out). A node's counts are
+   * its share of the room's (a node takes a session it counts off the slice another node counted
+   * it in, so one node's counts may be negative); only sums over the room mean the room's users.
+   *
+   * @param stopped users who stopped browsing
+   * @param idle the active users among {@code stopped}
+   * @param active active users
+   * @param seconds seconds browsed before the idle time
+   */
+  public record Browsing(long stopped, long idle, long active, long seconds) {
+    /** Nothing seen. */
+    public static final Browsing NONE = new Browsing(0, 0, 0, 0);
+
+    /** The sum of this and {@code other}. */
+    public Browsing plus(Browsing other) {
+      return new Browsing(stopped + other.stopped, idle + other.idle, active + other.active, seconds + other.seconds);
+    }
+  }
 
   /** A tally with nothing in it. */
   public static final Tally EMPTY = new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]);
@@ -120,7 +146,28 @@ public record Tally(
       NavigableMap<Long, Long> shared,
       boolean sharedUnknown) {
     this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
-        checkIns, reservedPlaces, shared, sharedUnknown, new long[0], 1);
+        checkIns, reservedPlaces, shared, sharedUnknown, new long[0], 1, Browsing.NONE);
+  }
+
+  /** A tally that says nothing of how long users browse ({@link Browsing#NONE}). */
+  public Tally(
+      long active,
+      long outstandingLine,
+      long outstandingNew,
+      long reserved,
+      long polling,
+      long recentAdmissions,
+      long arrivals,
+      NavigableMap<Long, Long> line,
+      long[] admittedPlaces,
+      long[] checkIns,
+      long[] reservedPlaces,
+      NavigableMap<Long, Long> shared,
+      boolean sharedUnknown,
+      long[] revokedPlaces,
+      long nodes) {
+    this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
+        checkIns, reservedPlaces, shared, sharedUnknown, revokedPlaces, nodes, Browsing.NONE);
   }
 
   /** Checks the counts and copies the collections. */
@@ -131,6 +178,7 @@ public record Tally(
     Objects.requireNonNull(reservedPlaces, "reservedPlaces");
     Objects.requireNonNull(shared, "shared");
     Objects.requireNonNull(revokedPlaces, "revokedPlaces");
+    Objects.requireNonNull(browsing, "browsing");
     if (reservedPlaces.length > Math.min(reserved, MAX_ADMITTED_PLACES)) {
       throw new IllegalArgumentException(
           reservedPlaces.length + " reserved places listed, more than reserved (" + reserved + ") or "
@@ -213,13 +261,13 @@ public record Tally(
     TreeMap<Long, Long> once = new TreeMap<>(line);
     shared.forEach((second, n) -> once.merge(second, -n, Long::sum));
     return new Tally(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, once,
-        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), false, revokedPlaces, nodes);
+        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), false, revokedPlaces, nodes, browsing);
   }
 
   /** This tally with its {@link #shared} holders unknown (see {@link #sharedUnknown}). */
   private Tally withoutShared() {
     return new Tally(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line,
-        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), true, revokedPlaces, nodes);
+        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), true, revokedPlaces, nodes, browsing);
   }
 
   /** The holders of the line at the given arrival second whom another node counts too. */
@@ -261,7 +309,8 @@ public record Tally(
     long churn = sessionSeconds > 0 ? -Math.floorDiv(-users * 60, sessionSeconds) : users;
     return new Tally(
         active + outstanding + Math.max(0, movedIn), 0, 0, 0, 0, Math.max(recentAdmissions + outstanding, churn), 0,
-        new TreeMap<>(), admittedPlaces, new long[0], new long[0], new TreeMap<>(), false, revokedPlaces, nodes)
+        new TreeMap<>(), admittedPlaces, new long[0], new long[0], new TreeMap<>(), false, revokedPlaces, nodes,
+        browsing)
         .withoutShared();
   }
 
@@ -319,7 +368,8 @@ public record Tally(
         && shared.equals(t.shared)
         && sharedUnknown == t.sharedUnknown
         && Arrays.equals(revokedPlaces, t.revokedPlaces)
-        && nodes == t.nodes;
+        && nodes == t.nodes
+        && browsing.equals(t.browsing);
   }
 
   @Override
@@ -327,7 +377,7 @@ public record Tally(
     return Objects.hash(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line) * 31
         + Arrays.hashCode(admittedPlaces) * 17 + Arrays.hashCode(checkIns) * 13 + Arrays.hashCode(reservedPlaces)
         + shared.hashCode() * 7 + Boolean.hashCode(sharedUnknown) + Arrays.hashCode(revokedPlaces) * 3
-        + Long.hashCode(nodes);
+        + Long.hashCode(nodes) + browsing.hashCode();
   }
 
   @Override
@@ -338,6 +388,6 @@ public record Tally(
         + admittedPlaces.length + ", checkIns=" + checkIns.length / 2 + ", reservedPlaces="
         + reservedPlaces.length + ", revokedPlaces=" + revokedPlaces.length + ", shared="
         + (sharedUnknown ? "unknown" : shared.values().stream().mapToLong(Long::longValue).sum()) + ", nodes=" + nodes
-        + "]";
+        + ", browsing=" + browsing + "]";
   }
 }

@@ -29,7 +29,9 @@ final class TallySums {
     int places = 0;
     boolean unknown = false;
     TreeSet<Long> revoked = new TreeSet<>();
+    Tally.Browsing browsing = Tally.Browsing.NONE;
     for (Tally t : tallies) {
+      browsing = browsing.plus(t.browsing());
       active += t.active();
       outstandingLine += t.outstandingLine();
       outstandingNew += t.outstandingNew();
@@ -56,7 +58,7 @@ final class TallySums {
     return new Tally(
         active, outstandingLine - twice, outstandingNew, reserved - twice, polling, recent, arrivals, line,
         Arrays.stream(all).distinct().toArray(), new long[0], new long[0], unknown ? new TreeMap<>() : shared, unknown,
-        revoked.stream().mapToLong(Long::longValue).toArray(), nodes);
+        revoked.stream().mapToLong(Long::longValue).toArray(), nodes, browsing);
   }
 
   /**

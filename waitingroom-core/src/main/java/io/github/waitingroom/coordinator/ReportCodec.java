@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  *              "line":[[second,count],...],"shared":[[second,count],...],"sharedUnknown":true,
  *              "admitted":[place,...],
  *              "reservedPlaces":[place,...],"checkIns":[[slice,place,...],...],
- *              "revokedPlaces":[place,...]},...]}
+ *              "revokedPlaces":[place,...],"browsing":[stopped,idle,active,seconds]},...]}
  * }</pre>
  *
  * <p>{@code v} comes first. A reader rejects a version it does not know (the coordinator then
@@ -39,11 +39,13 @@ import org.jspecify.annotations.Nullable;
  * it skips it, and a report without it (of an earlier release) says nothing of whom it counted. A tally's {@code nodes} is left out when it is 1 (a node's own tally). Version 3 added it: a
  * data center's weight in the split of slots for new arrivals counts its nodes, and a version 2
  * reader would weigh it otherwise than the others, so it does not read version 3 at all. {@code
- * shared}, {@code sharedUnknown}, {@code reservedPlaces}, {@code checkIns} and {@code
- * revokedPlaces} are left out when empty (or false), and a reader
+ * shared}, {@code sharedUnknown}, {@code reservedPlaces}, {@code checkIns}, {@code
+ * revokedPlaces} and {@code browsing} are left out when empty (or false), and a reader
  * that does not know them skips them (a reader that skips {@code shared} counts holders whose polls
  * go to several nodes more than once: never fewer; one that skips {@code revokedPlaces} lets an
- * ended session's ticket through until it expires, and counts it if it checks in).
+ * ended session's ticket through until it expires, and counts it if it checks in; a report of
+ * an earlier release has no {@code browsing}, and a room's sum then holds only the others': it
+ * moves wait estimates, never a limit).
  */
 public final class ReportCodec {
   /** The largest encoded report accepted. */
@@ -111,6 +113,15 @@ public final class ReportCodec {
         }
         if (t.reservedPlaces().length > 0) {
           writePlaces(g, "reservedPlaces", t.reservedPlaces());
+        }
+        Tally.Browsing b = t.browsing();
+        if (!b.equals(Tally.Browsing.NONE)) {
+          g.writeArrayFieldStart("browsing");
+          g.writeNumber(b.stopped());
+          g.writeNumber(b.idle());
+          g.writeNumber(b.active());
+          g.writeNumber(b.seconds());
+          g.writeEndArray();
         }
         long[] checkIns = t.checkIns();
         if (checkIns.length > 0) {
@@ -240,6 +251,7 @@ public final class ReportCodec {
     LongList checkIns = new LongList();
     long[] reservedPlaces = new long[0];
     long[] revokedPlaces = new long[0];
+    Tally.Browsing browsing = Tally.Browsing.NONE;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken value = p.nextToken();
@@ -262,6 +274,7 @@ public final class ReportCodec {
         case "admitted" -> admitted = places(p, value, "admitted");
         case "reservedPlaces" -> reservedPlaces = places(p, value, "reservedPlaces");
         case "revokedPlaces" -> revokedPlaces = places(p, value, "revokedPlaces");
+        case "browsing" -> browsing = browsing(p, value);
         case "checkIns" -> {
           require(value == JsonToken.START_ARRAY, "checkIns must be an array of slices");
           while (p.nextToken() == JsonToken.START_ARRAY) {
@@ -287,7 +300,18 @@ public final class ReportCodec {
     require(!sharedUnknown || shared.isEmpty(), "shared holders listed but unknown");
     into.put(epoch,
         new Tally(active, outstandingLine, outstandingNew, reserved, polling, recent, arrivals, line, admitted,
-            checkIns.toArray(), reservedPlaces, shared, sharedUnknown, revokedPlaces, nodes));
+            checkIns.toArray(), reservedPlaces, shared, sharedUnknown, revokedPlaces, nodes, browsing));
+  }
+
+  /** A tally's {@code browsing}: four integers, a node's share of the room's, so possibly negative. */
+  private static Tally.Browsing browsing(JsonParser p, @Nullable JsonToken value) throws IOException {
+    require(value == JsonToken.START_ARRAY, "browsing must be an array");
+    long stopped = integer(p, p.nextToken(), -MAX_COUNT, MAX_COUNT);
+    long idle = integer(p, p.nextToken(), -MAX_COUNT, MAX_COUNT);
+    long active = integer(p, p.nextToken(), -MAX_COUNT, MAX_COUNT);
+    long seconds = integer(p, p.nextToken(), -MAX_COUNT << 20, MAX_COUNT << 20);
+    require(p.nextToken() == JsonToken.END_ARRAY, "browsing holds four integers");
+    return new Tally.Browsing(stopped, idle, active, seconds);
   }
 
   /** Whom a publisher counted: {@code []} for nobody yet, else five integers. */

@@ -98,6 +98,30 @@ class ReportCodecTest {
   }
 
   @Test
+  void browsingRoundTripsNegativeSharesIncludedSumsAndIsLeftOutWhenNothingWasSeen() {
+    Tally.Browsing share = new Tally.Browsing(-3, -1, -7, -120);
+    Tally t = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0], new TreeMap<>(), false,
+        new long[0], 1, share);
+    Report r = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, t)));
+    assertThat(ReportCodec.decode(ReportCodec.encode(r))).isEqualTo(r);
+    assertThat(new String(ReportCodec.encode(r), StandardCharsets.UTF_8)).contains("\"browsing\":[-3,-1,-7,-120]");
+    // A data center's sum adds its nodes' shares; silence keeps the last one.
+    Tally other = new Tally(9, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0], new TreeMap<>(),
+        false, new long[0], 1, new Tally.Browsing(10, 4, 50, 3000));
+    assertThat(Tally.sum(List.of(t, other)).browsing()).isEqualTo(new Tally.Browsing(7, 3, 43, 2880));
+    assertThat(other.silent(60).browsing()).isEqualTo(other.browsing());
+    // Nothing seen: no field, and a report without one (an earlier release's) reads as nothing seen.
+    Report none = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, tally(1, 0, 0, Map.of()))));
+    assertThat(new String(ReportCodec.encode(none), StandardCharsets.UTF_8)).doesNotContain("browsing");
+    assertThat(java.util.Objects.requireNonNull(ReportCodec.decode(ReportCodec.encode(none)).tallies().get(1L)).browsing())
+        .isEqualTo(Tally.Browsing.NONE);
+    String head = "{\"v\":3,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,\"browsing\":";
+    for (String bad : List.of("[1,2,3]", "[1,2,3,4,5]", "{}", "[1,2,3,\"x\"]", "[1,2,2000000000000,4]")) {
+      assertThatThrownBy(() -> decode(head + bad + "}]}")).as(bad).isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  @Test
   void countingTheSamePublishersIsTheSameAndAnyOtherSetIsNot() {
     Report.Counted abv = Report.Counted.of(7, List.of("a#1", "b#2", "v#3"), List.of("eu", "us"));
     assertThat(Report.Counted.of(7, List.of("a#1", "b#2", "v#3"), List.of("eu", "us"))).isEqualTo(abv);

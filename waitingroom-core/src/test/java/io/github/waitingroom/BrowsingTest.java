@@ -1,0 +1,96 @@
+package io.github.waitingroom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.waitingroom.allocation.Plan;
+import io.github.waitingroom.allocation.Tally;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the room learns of how long its users browse ({@code Turnover}): the seconds counted are
+ * those in which a stop would already show, and the counts mean the room's users only summed over
+ * its nodes.
+ *
+ * <p>Sessions of 120 s, so a user whose last request lies 60 s back counts as stopped. Counting
+ * the seconds users browsed in those last 60 s too (in which nobody can be seen to stop yet) read
+ * the mean browsing time up to twice as long early in a sale: on one node, waits were told 30-60 %
+ * too long ({@code topo1x1} in the simulator). And each node alone, without session affinity,
+ * counted a user that browses on other nodes as stopped while it saw only a share of its seconds:
+ * waits told 20-30 % too short on 2 x 2 nodes.
+ */
+class BrowsingTest {
+  private final RoomConfig config =
+      RoomConfig.builder("browsing").totalActiveUsers(10).newUsersPerMinute(10)
+          .sessionDuration(Duration.ofSeconds(120)).build();
+  private static final long T0 = 1_800_000_000L;
+
+  private NodeState node() {
+    return new NodeState(config, () -> 7);
+  }
+
+  private static Grant oneSlot() {
+    return new Grant(Plan.none(0), 0, 0, Calls.NONE, new long[0], new AtomicLong(1), Long.MIN_VALUE, Long.MIN_VALUE,
+        new long[0], new AtomicLong(), Long.MIN_VALUE, Long.MIN_VALUE, Long.MAX_VALUE);
+  }
+
+  /** A user admitted on {@code node} at {@code at}; returns its place. */
+  private static long admit(NodeState node, long at, int bits) {
+    long place = Ticket.place(at, bits);
+    assertThat(node.admitNew(place, at, oneSlot(), false)).isTrue();
+    return place;
+  }
+
+  private static TicketState active(long place, long lastCheckIn) {
+    return new TicketState(TicketState.State.ACTIVE, place, Ticket.arrivalOf(place), lastCheckIn, lastCheckIn);
+  }
+
+  @Test
+  void onlySecondsInWhichAStopWouldShowCount() {
+    NodeState n = node();
+    long idle = Turnover.idleSeconds(config);
+    assertThat(idle).isEqualTo(60);
+    // a: requests at +0, +10, +30, then stops. b: requests at +0, +50, +90, still browsing at +100.
+    long a = admit(n, T0, 1);
+    n.checkIn(active(a, T0), T0 + 10);
+    n.checkIn(active(a, T0 + 10), T0 + 30);
+    long b = admit(n, T0, 2);
+    n.checkIn(active(b, T0), T0 + 50);
+    n.checkIn(active(b, T0 + 50), T0 + 90);
+    // At +100 a stop shows only before +40: a stopped (30 s browsed), b browsed 40 s of it (of 90).
+    assertThat(n.browsing(T0 + 100, idle)).isEqualTo(new Tally.Browsing(1, 1, 2, 30 + 40));
+    // The same seconds whenever the node forgot the slices they began in.
+    n.prune(T0 + 100);
+    assertThat(n.browsing(T0 + 100, idle)).isEqualTo(new Tally.Browsing(1, 1, 2, 30 + 40));
+    // Once a's session ran out, it still counts as stopped; b has stopped too by +160.
+    n.prune(T0 + 160);
+    assertThat(n.browsing(T0 + 160, idle)).isEqualTo(new Tally.Browsing(2, 1, 1, 30 + 90));
+  }
+
+  @Test
+  void aUserWhoseRequestsGoToTwoNodesCountsOnceInTheirSum() {
+    NodeState x = node();
+    NodeState y = node();
+    long idle = Turnover.idleSeconds(config);
+    long u = admit(x, T0, 3);
+    // Requests at +20 on y, +30 on x, +45 on y, then none.
+    y.checkIn(active(u, T0), T0 + 20);
+    x.checkIn(active(u, T0 + 20), T0 + 30);
+    y.checkIn(active(u, T0 + 30), T0 + 45);
+    long at = T0 + 100; // a stop shows before +40
+    Tally.Browsing onX = x.browsing(at, idle);
+    Tally.Browsing onY = y.browsing(at, idle);
+    // The room: one user, still browsing (its last request, at +45, is within the idle time), 40 s.
+    assertThat(onX.plus(onY)).isEqualTo(new Tally.Browsing(0, 0, 1, 40));
+    // Alone, x would count it stopped: its own last request from the user came at +30.
+    assertThat(onX.idle()).isEqualTo(1);
+    // At +110 the user has stopped: once, after 45 s.
+    assertThat(x.browsing(at + 10, idle).plus(y.browsing(at + 10, idle))).isEqualTo(new Tally.Browsing(1, 1, 1, 45));
+    // Tallies carry the shares, and a data center's sum adds them.
+    Tally tx = x.tally((at + 10) * 1000, at + 10, 0);
+    Tally ty = y.tally((at + 10) * 1000, at + 10, 0);
+    assertThat(Tally.sum(List.of(tx, ty)).browsing()).isEqualTo(new Tally.Browsing(1, 1, 1, 45));
+  }
+}

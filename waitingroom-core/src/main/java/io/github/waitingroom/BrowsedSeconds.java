@@ -25,6 +25,14 @@ final class BrowsedSeconds {
     edgeSeconds.add(to, -to);
   }
 
+  /** Takes back what {@link #add} noted (another node of the data center counted the same seconds). */
+  void remove(long from, long to) {
+    edges.add(from, -1);
+    edges.add(to, 1);
+    edgeSeconds.add(from, -from);
+    edgeSeconds.add(to, to);
+  }
+
   /** The seconds browsed before second {@code c}, which must not lie before a forgotten slice. */
   long before(long c) {
     return c * (edgesBefore + edges.sumBefore(c)) - (edgeSecondsBefore + edgeSeconds.sumBefore(c));

@@ -18,12 +18,14 @@ final class Duplicates {
   private final ConcurrentHashMap<Long, Seen> seen;
   private final SliceCounter active;
   private final SliceCounter admissions;
+  private final BrowsedSeconds browsed;
 
-  /** Over the places, active users and admissions of a {@link NodeState}. */
-  Duplicates(ConcurrentHashMap<Long, Seen> seen, SliceCounter active, SliceCounter admissions) {
+  /** Over the places, active users, admissions and browsed seconds of a {@link NodeState}. */
+  Duplicates(ConcurrentHashMap<Long, Seen> seen, SliceCounter active, SliceCounter admissions, BrowsedSeconds browsed) {
     this.seen = seen;
     this.active = active;
     this.admissions = admissions;
+    this.browsed = browsed;
   }
 
   /**
@@ -66,6 +68,7 @@ final class Duplicates {
           if (s.movedFrom() >= firstActive) {
             active.add(s.movedFrom(), 1);
           }
+          browsed.remove(s.movedFrom(), slice);
           break;
         }
       }

@@ -61,7 +61,7 @@ final class NodeState {
   private long sessionsEnded;
   private final LongAdder begun = new LongAdder();
   private final LongAdder done = new LongAdder();
-  private final Duplicates duplicates = new Duplicates(seen, active, admissions);
+  private final Duplicates duplicates = new Duplicates(seen, active, admissions, browsed);
   private final Line line;
   private final Admitter admitter;
 

@@ -93,4 +93,23 @@ class BrowsingTest {
     Tally ty = y.tally((at + 10) * 1000, at + 10, 0);
     assertThat(Tally.sum(List.of(tx, ty)).browsing()).isEqualTo(new Tally.Browsing(1, 1, 1, 45));
   }
+
+  @Test
+  void parallelRequestsOfOnePageOnTwoNodesCountTheirSecondsOnce() {
+    NodeState x = node();
+    NodeState y = node();
+    long idle = Turnover.idleSeconds(config);
+    long u = admit(x, T0, 4);
+    // One page at +20: two requests at once, one to each node; both move the session from T0.
+    x.checkIn(active(u, T0), T0 + 20);
+    y.checkIn(active(u, T0), T0 + 20);
+    long at = T0 + 90; // a stop shows before +30
+    assertThat(x.browsing(at, idle).plus(y.browsing(at, idle)).seconds()).as("counted twice").isEqualTo(40);
+    // The epoch after: y publishes after x and takes its own back, as it does the session's move.
+    long tallied = T0 + 21;
+    Tally tx = x.tally(tallied * 1000, tallied, 10);
+    Tally ty = y.tally(tallied * 1000, tallied, 10);
+    y.dropDuplicates(List.of(tx, ty), 1, tallied);
+    assertThat(x.browsing(at, idle).plus(y.browsing(at, idle))).isEqualTo(new Tally.Browsing(1, 1, 1, 20));
+  }
 }

@@ -11,9 +11,9 @@ import java.util.function.Function;
  * to one bare JDK AES-GCM decrypt ({@link AesGcmFloorBenchmark}), in a plain loop: each thread
  * calls the path for a fixed time, after a warm-up of the same length, and the result is the
  * throughput of two threads against one's. JMH's {@code -t 2} on the 2-vCPU machine of
- * benchmarks/README gave the bare decrypt itself only 1.46x in throughput mode, so its ratios
- * for the paths say more about the machine than about them; this loop measures every path and
- * the floor the same way, one after the other.
+ * benchmarks/README moved the bare decrypt itself between 1.46x and 2.19x from run to run, so its
+ * ratios for the paths say more about the machine than about them; this loop measures every path
+ * and the floor the same way, one after the other.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.github.waitingroom.benchmarks.ThreadScaling [seconds] [rounds]

@@ -43,6 +43,15 @@ class BrowsingTest {
     return place;
   }
 
+  /** What the nodes saw by {@code at}, summed as the room sums their tallies. */
+  private Tally.Browsing room(long at, NodeState... nodes) {
+    Tally.Browsing sum = Tally.Browsing.NONE;
+    for (NodeState n : nodes) {
+      sum = sum.plus(n.browsing(at, Turnover.idleSeconds(config)));
+    }
+    return sum;
+  }
+
   private static TicketState active(long place, long lastCheckIn) {
     return new TicketState(TicketState.State.ACTIVE, place, Ticket.arrivalOf(place), lastCheckIn, lastCheckIn);
   }
@@ -73,21 +82,18 @@ class BrowsingTest {
   void aUserWhoseRequestsGoToTwoNodesCountsOnceInTheirSum() {
     NodeState x = node();
     NodeState y = node();
-    long idle = Turnover.idleSeconds(config);
     long u = admit(x, T0, 3);
     // Requests at +20 on y, +30 on x, +45 on y, then none.
     y.checkIn(active(u, T0), T0 + 20);
     x.checkIn(active(u, T0 + 20), T0 + 30);
     y.checkIn(active(u, T0 + 30), T0 + 45);
     long at = T0 + 100; // a stop shows before +40
-    Tally.Browsing onX = x.browsing(at, idle);
-    Tally.Browsing onY = y.browsing(at, idle);
     // The room: one user, still browsing (its last request, at +45, is within the idle time), 40 s.
-    assertThat(onX.plus(onY)).isEqualTo(new Tally.Browsing(0, 0, 1, 40));
+    assertThat(room(at, x, y)).isEqualTo(new Tally.Browsing(0, 0, 1, 40));
     // Alone, x would count it stopped: its own last request from the user came at +30.
-    assertThat(onX.idle()).isEqualTo(1);
+    assertThat(room(at, x).idle()).isEqualTo(1);
     // At +110 the user has stopped: once, after 45 s.
-    assertThat(x.browsing(at + 10, idle).plus(y.browsing(at + 10, idle))).isEqualTo(new Tally.Browsing(1, 1, 1, 45));
+    assertThat(room(at + 10, x, y)).isEqualTo(new Tally.Browsing(1, 1, 1, 45));
     // Tallies carry the shares, and a data center's sum adds them.
     Tally tx = x.tally((at + 10) * 1000, at + 10, 0);
     Tally ty = y.tally((at + 10) * 1000, at + 10, 0);
@@ -98,18 +104,17 @@ class BrowsingTest {
   void parallelRequestsOfOnePageOnTwoNodesCountTheirSecondsOnce() {
     NodeState x = node();
     NodeState y = node();
-    long idle = Turnover.idleSeconds(config);
     long u = admit(x, T0, 4);
     // One page at +20: two requests at once, one to each node; both move the session from T0.
     x.checkIn(active(u, T0), T0 + 20);
     y.checkIn(active(u, T0), T0 + 20);
     long at = T0 + 90; // a stop shows before +30
-    assertThat(x.browsing(at, idle).plus(y.browsing(at, idle)).seconds()).as("counted twice").isEqualTo(40);
+    assertThat(room(at, x, y).seconds()).as("counted twice").isEqualTo(40);
     // The epoch after: y publishes after x and takes its own back, as it does the session's move.
     long tallied = T0 + 21;
     Tally tx = x.tally(tallied * 1000, tallied, 10);
     Tally ty = y.tally(tallied * 1000, tallied, 10);
     y.dropDuplicates(List.of(tx, ty), 1, tallied);
-    assertThat(x.browsing(at, idle).plus(y.browsing(at, idle))).isEqualTo(new Tally.Browsing(1, 1, 1, 20));
+    assertThat(room(at, x, y)).isEqualTo(new Tally.Browsing(1, 1, 1, 20));
   }
 }

@@ -62,7 +62,7 @@ final class Turnover {
     leaving = new Pace.Leaving(soon, Math.max(1, session - idleSeconds(config)), perSecond);
   }
 
-  /** How users leave the room, as this node learnt it. */
+  /** How users leave the room, as the sums of the last plan's tallies showed it. */
   Pace.Leaving leaving() {
     return leaving;
   }

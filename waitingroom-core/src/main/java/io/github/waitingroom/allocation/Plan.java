@@ -338,7 +338,7 @@ public final class Plan {
    *
    * @param giveUps the share of the line's holders who give up per second (0 for none), as a node
    *     measures it over the plans it applied
-   * @param leaving how users leave the room, as the node learnt it from its users
+   * @param leaving how users leave the room, as the room's users showed it (the sum of the tallies)
    */
   public Pace pace(RoomConfig config, double giveUps, Pace.Leaving leaving) {
     return WaitEstimates.pace(this, config, giveUps, leaving);

@@ -19,18 +19,19 @@ final class BrowsedSeconds {
 
   /** Notes that a user browsed from second {@code from} to second {@code to}. */
   void add(long from, long to) {
-    edges.add(from, 1);
-    edges.add(to, -1);
-    edgeSeconds.add(from, from);
-    edgeSeconds.add(to, -to);
+    interval(from, to, 1);
   }
 
   /** Takes back what {@link #add} noted (another node of the data center counted the same seconds). */
   void remove(long from, long to) {
-    edges.add(from, -1);
-    edges.add(to, 1);
-    edgeSeconds.add(from, -from);
-    edgeSeconds.add(to, to);
+    interval(from, to, -1);
+  }
+
+  private void interval(long from, long to, long sign) {
+    edges.add(from, sign);
+    edges.add(to, -sign);
+    edgeSeconds.add(from, sign * from);
+    edgeSeconds.add(to, -sign * to);
   }
 
   /** The seconds browsed before second {@code c}, which must not lie before a forgotten slice. */

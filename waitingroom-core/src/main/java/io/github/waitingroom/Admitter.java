@@ -75,7 +75,7 @@ final class Admitter {
   boolean admitNew(long place, long now, Grant g, boolean always) {
     arrivals.arrive(now);
     begun.increment();
-    boolean admitted = always || g.takeNew();
+    boolean admitted = always || g.called(place) && g.takeNew();
     record(admitted, now);
     if (!admitted) {
       arrivals.queue(now);
@@ -96,7 +96,7 @@ final class Admitter {
    * one, counts nothing (no arrival, no place): the caller challenges it first.
    */
   boolean admitNewIfFree(long place, long now, Grant g) {
-    if (!g.hasNew()) {
+    if (!g.hasNew() || !g.called(place)) {
       return false;
     }
     begun.increment();

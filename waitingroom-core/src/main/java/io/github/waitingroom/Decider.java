@@ -124,36 +124,19 @@ final class Decider {
     if (!in.admitting()) {
       return answer.waiting(Decision.Outcome.WAIT, t.poll(now), grant, false, t.slowPace(now), now, in, polled);
     }
-    // A node that saw the place before the plan's tally counted it there, and so holds its slot.
-    // A node that did not (without session affinity a holder's polls go to any node) lets it in
-    // when the room's plans hold its slot elsewhere: turning it away would let later arrivals in
-    // first. Copies of one ticket may so get in once on each node that they reach before the room
-    // knows of the first admission (an epoch and the lag between data centers), never after.
-    boolean seenBefore = polled != null && polled.firstSeen() <= grant.tallySecond;
-    boolean fromLine = counted != Long.MAX_VALUE && grant.lineCalled(t.place(), counted)
-        && (seenBefore || grant.slotHeldElsewhere(t.place(), counted));
-    // A holder that queued after the tally of a plan that served the whole line (its node had no
-    // slot for new arrivals left) is older than every newcomer still to come: it takes a slot for
-    // new arrivals on whichever node has one, as a newcomer would, not only after the next plan.
-    boolean called = fromLine || seenBefore && grant.called(t.place()) || grant.queuedSinceServedLine(t.arrival());
-    // In a crowd, the first holders of the plan's partial second that this node counted in its line
-    // at the tally take the slots the plan gave it, whoever polls first (see Grant).
-    boolean partial = !fromLine && seen != null && state.inLine(seen, grant.tallySecond) && counted != Long.MAX_VALUE
-        && grant.partialOpen(t.place(), sync.nowMillis());
-    // A poll whose ticket does not carry this node's last answer to its place (another copy of the
-    // ticket polled here since this one last polled anywhere) is a copy's, or a stale retry: it
-    // waits, and only a ticket that carries the latest poll gets in. A browser's polls, one at a
-    // time with the cookie of the last answer, always do.
+    // One rule: a ticket whose place is at or below the plan's cutoff takes one of the node's
+    // slots by compare-and-set. A poll whose ticket does not carry this node's last answer to its
+    // place (another copy of the ticket polled here since this one last polled anywhere) is a
+    // copy's, or a stale retry: it waits. A browser's polls, one at a time, always carry it.
     boolean stale = seen != null && t.lastPoll() < seen.at();
-    NodeState.Slot slot = fromLine ? NodeState.Slot.HELD : partial ? NodeState.Slot.PARTIAL : NodeState.Slot.NEW;
-    boolean tries = (called || partial) && !stale;
-    if (tries && state.admitWaiting(t.place(), now, grant, slot) == NodeState.Admission.ADMITTED) {
+    boolean eligible = grant.called(t.place()) && !stale;
+    if (eligible && state.admitWaiting(t.place(), now, grant, NodeState.Slot.NEW) == NodeState.Admission.ADMITTED) {
       metrics.recordAdmissionFromLine(now - t.arrival());
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
     // An attempt that failed may have changed the entry: then it is looked up again.
-    return answer.waiting(Decision.Outcome.WAIT, t.poll(now), grant, fromLine || called && grant.hasNew() || partial,
-        t.slowPace(now), now, in, tries ? null : polled);
+    return answer.waiting(Decision.Outcome.WAIT, t.poll(now), grant, grant.called(t.place()),
+        t.slowPace(now), now, in, eligible ? null : polled);
   }
 
   private Decision waitingUnchanged(long now) {

@@ -168,81 +168,9 @@ final class Schedule {
   void schedule(Line line, Plan plan, long countedBy, long activateAtMillis, boolean roomWide, long drawnSecond,
       long[] peerReserved, long laterAfterMillis) {
     AtTally t = atTally;
-    long cut = grant.cutPlace;
-    Scheduled pending = scheduled.get();
-    if (pending != null) {
-      cut = Math.max(cut, pending.cutPlace);
-    }
-    if (plan.lineServed() && t.second() != Long.MIN_VALUE) {
-      // The whole line is served: everyone who held a place before the tally is called, so one
-      // who missed a poll comes before any new arrival.
-      cut = Math.max(cut, Ticket.place(t.second() - 1, -1));
-    }
-    Calls calls = grant.calls.with(roomWide ? plan.cutoffSecond() : Long.MIN_VALUE, countedBy);
-    if (calls.maxCut() != Long.MIN_VALUE) {
-      cut = Math.max(cut, Ticket.place(calls.maxCut(), -1));
-    }
-    // Holders of partial seconds called before and still counted here at the tally stay called.
-    LongList partial = new LongList();
-    for (long place : t.partialCalled()) {
-      partial.add(place);
-    }
-    if (!roomWide && plan.cutoffSecond() != Long.MIN_VALUE) {
-      for (long place : line.placesWaiting(a -> a <= plan.cutoffSecond(), false)) {
-        partial.add(place);
-      }
-      cut = Math.max(cut, Ticket.place(plan.cutoffSecond(), -1));
-    }
-    long partialSlots = 0;
-    // The slots the tally kept are for holders at or below the last cuts.
-    long partialCut = t.keptFor().length > 0 ? t.grant().partialCut : Long.MIN_VALUE;
-    long partialCutLater = t.keptFor().length > 0 ? t.grant().partialCutLater : Long.MIN_VALUE;
-    // The holders of the partial second who hold no slot yet (the tally counted the ones called
-    // before as reserved, not in its line).
-    long[] places = plan.partialGrant() > 0 ? line.placesWaiting(a -> a == plan.partialSecond(), true) : new long[0];
-    boolean draw = plan.partialSecond() == drawnSecond;
-    if (!draw && places.length > 0 && places.length >= FIRST_COME_HOLDERS * plan.partialGrant()) {
-      partialSlots = plan.partialGrant();
-      // Whoever of the plan's first holders of the second polls here first, and half an epoch
-      // later whoever of more of them (see Grant#partialOpen).
-      partialCut = Math.max(partialCut, places[(int) Math.min(places.length, plan.partialFirst()) - 1]);
-      long later = Grant.LATER_HOLDERS_FACTOR * plan.partialFirst();
-      partialCutLater = Math.max(partialCutLater, places[(int) Math.min(places.length, later) - 1]);
-    } else if (places.length > 0) {
-      // A few holders for each slot, or a draw: this node calls as many of them as it has slots
-      // for, the first by place or drawn at random (a partial Fisher-Yates shuffle, whose first
-      // n places are a uniform draw), and holds a slot for each by place.
-      int n = (int) Math.min(places.length, plan.partialGrant());
-      for (int i = 0; i < n; i++) {
-        if (draw) {
-          int j = i + Math.floorMod(draws.getAsInt(), places.length - i);
-          long swap = places[i];
-          places[i] = places[j];
-          places[j] = swap;
-        }
-        partial.add(places[i]);
-      }
-      if (n > 0 && !draw) {
-        cut = Math.max(cut, places[n - 1]);
-      }
-    }
-    // What the plan itself called from the line its tallies counted (see Grant.slotHeldElsewhere).
-    long planCut = !roomWide || plan.room().sharedUnknown() ? Long.MIN_VALUE
-        : Math.max(plan.cutoffSecond(), plan.lineServed() && t.second() != Long.MIN_VALUE ? t.second() - 1 : Long.MIN_VALUE);
-    long[] called = partial.sorted();
-    // A holder the tally kept a slot for whom this grant calls (by its arrival, or by place) is let
-    // in on the call without a slot, and the room's plans count it once: its kept slot goes back.
-    // Kept as well, it went to another holder, one over the limit (issue 39: 41 of 40).
-    long kept = t.keptFor().length / 2;
-    for (int i = 0; i < t.keptFor().length; i += 2) {
-      long place = t.keptFor()[i];
-      if (calls.called(Ticket.arrivalOf(place), t.keptFor()[i + 1]) || Arrays.binarySearch(called, place) >= 0) {
-        kept--;
-      }
-    }
-    scheduled.set(new Scheduled(plan, t.second(), cut, calls, called, t.grant(), t.newLeft(),
-        activateAtMillis, planCut, countedBy, peerReserved, partialSlots, partialCut, partialCutLater,
-        laterAfterMillis, t.partialLeft(), kept));
+    scheduled.set(new Scheduled(plan, t.second(), plan.cutPlace(), Calls.NONE, new long[0], t.grant(), t.newLeft(),
+        activateAtMillis, Long.MIN_VALUE, countedBy, new long[0], 0, Long.MIN_VALUE, Long.MIN_VALUE,
+        laterAfterMillis, t.partialLeft(), 0));
   }
 
   /**

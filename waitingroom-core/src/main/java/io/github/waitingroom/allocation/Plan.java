@@ -74,6 +74,7 @@ public final class Plan {
   /** The room's line as prefix sums: users ahead of each arrival second. */
   private final LineIndex ahead;
   private final Tally room;
+  private final long cutPlace;
 
   Plan(
       long epoch,
@@ -86,7 +87,8 @@ public final class Plan {
       long partialFirst,
       long newArrivalGrant,
       boolean lineServed,
-      Tally room) {
+      Tally room,
+      long cutPlace) {
     this.epoch = epoch;
     this.freeSlots = freeSlots;
     this.activeUsers = activeUsers;
@@ -98,12 +100,13 @@ public final class Plan {
     this.newArrivalGrant = newArrivalGrant;
     this.lineServed = lineServed;
     this.room = room;
+    this.cutPlace = cutPlace;
     this.ahead = new LineIndex(room);
   }
 
   /** A plan that grants nothing: for a node that has no settled tallies to plan from. */
   public static Plan none(long epoch) {
-    return new Plan(epoch, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0, 0, 0, false, Tally.EMPTY);
+    return new Plan(epoch, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0, 0, 0, false, Tally.EMPTY, Long.MIN_VALUE);
   }
 
   /**
@@ -170,8 +173,18 @@ public final class Plan {
   /** This plan without its slots for new arrivals (and so not {@link #lineServed}). */
   public Plan withoutNewArrivals() {
     return new Plan(
-        epoch, freeSlots, activeUsers, cutoffSecond, partialSecond, lineGrant, partialGrant, partialFirst, 0, false,
-        room);
+        epoch, freeSlots, activeUsers, cutoffSecond, partialSecond, lineGrant, partialGrant, partialFirst, newArrivalGrant, false,
+        room, cutPlace != Long.MAX_VALUE ? cutPlace
+            : room.line().isEmpty() ? Long.MIN_VALUE : (room.line().lastKey() << 32) | 0xFFFF_FFFFL);
+  }
+
+  /**
+   * The plan's cutoff over places: a ticket whose place is at or below it may take one of a
+   * node's slots ({@link Long#MAX_VALUE} once the whole line is served, so newcomers too;
+   * {@link Long#MIN_VALUE} for nobody).
+   */
+  public long cutPlace() {
+    return cutPlace;
   }
 
   /** The epoch whose tallies this plan was computed from. */

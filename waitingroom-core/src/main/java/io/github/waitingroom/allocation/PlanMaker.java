@@ -29,75 +29,76 @@ final class PlanMaker {
     Tally room = Tally.sum(dataCenters).distinct();
     long free = admitting ? freeSlots(config, room) : 0;
 
-    long remaining = free;
+    // Every slot the limits leave, the nodes' unspent ones included: the plan shares them all out
+    // afresh (see reshare), so the grants of all nodes together never exceed what the limits leave.
+    long pool = admitting ? Math.max(0, free + room.outstandingNew() - excess(config, room)) : 0;
+    // One cutoff over places: the first pool holders of the room's line, oldest first, are
+    // eligible; within the first second that does not fit whole, the share of its places (their
+    // tie-break bits are uniform) that the slots left cover.
+    long remaining = pool;
     long cutoff = Long.MIN_VALUE;
     long partial = Long.MIN_VALUE;
+    long partialHolders = 0;
     for (Map.Entry<Long, Long> e : room.line().entrySet()) {
       if (e.getValue() <= remaining) {
         remaining -= e.getValue();
         cutoff = e.getKey();
       } else {
         partial = remaining > 0 ? e.getKey() : Long.MIN_VALUE;
+        partialHolders = e.getValue();
         break;
       }
     }
-    boolean lineServed = room.line().isEmpty() || cutoff == room.line().lastKey();
-    Tally mine = nodes.get(me);
-    long line = mine.reserved();
-    for (long n : mine.line().headMap(cutoff, true).values()) {
-      line += n;
+    boolean lineServed = admitting && (room.line().isEmpty() || cutoff == room.line().lastKey());
+    long cutPlace;
+    if (lineServed) {
+      cutPlace = Long.MAX_VALUE;
+    } else if (partial != Long.MIN_VALUE) {
+      cutPlace = (partial << 32) + mulDiv(remaining, 1L << 32, partialHolders) - 1;
+    } else {
+      cutPlace = cutoff == Long.MIN_VALUE ? Long.MIN_VALUE : (cutoff << 32) | 0xFFFF_FFFFL;
     }
+    // The slots go where the eligible holders poll: by each one's holders at or below the cut
+    // (all of a second below it, the covered share of the partial one), and, once the whole line
+    // is served, by the newcomers each is about to see (see Plan#ARRIVALS_PER_NODE).
+    long[] dcWeights = new long[dataCenters.size()];
+    long[] dcHeld = new long[dataCenters.size()];
+    for (int d = 0; d < dcWeights.length; d++) {
+      Tally dc = dataCenters.get(d).distinct();
+      dcWeights[d] = demand(dc, cutoff, partial, remaining, partialHolders, lineServed);
+      dcHeld[d] = dc.outstandingNew();
+    }
+    long dcPart = reshare(pool, dcWeights, dcHeld, epoch)[myDataCenter];
+    long[] nodeWeights = new long[nodes.size()];
+    long[] nodeHeld = new long[nodes.size()];
+    for (int n = 0; n < nodeWeights.length; n++) {
+      nodeWeights[n] = demand(nodes.get(n), cutoff, partial, remaining, partialHolders, lineServed);
+      nodeHeld[n] = nodes.get(n).outstandingNew();
+    }
+    long newGrant = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
+    long line = 0;
     long partialGrant = 0;
     long partialFirst = 0;
-    if (partial != Long.MIN_VALUE) {
-      boolean draw = partial == drawSecond;
-      long[] dcHold = new long[dataCenters.size()];
-      for (int d = 0; d < dcHold.length; d++) {
-        dcHold[d] = dataCenters.get(d).lineAt(partial) - dataCenters.get(d).sharedAt(partial);
-      }
-      long dcPartial = draw
-          ? systematic(remaining, dcHold, epoch * 2)[myDataCenter]
-          : split(remaining, dcHold, dcHold, epoch, null)[myDataCenter];
-      long[] nodeHold = new long[nodes.size()];
-      for (int n = 0; n < nodeHold.length; n++) {
-        nodeHold[n] = nodes.get(n).lineAt(partial);
-      }
-      partialGrant = draw
-          ? systematic(dcPartial, nodeHold, epoch * 2 + 1)[me]
-          : split(dcPartial, nodeHold, nodeHold, epoch, null)[me];
-      // Whoever of the first holders of this node's line, as many as the data center has slots
-      // for, polls here first (the node's line holds some of the data center's holders, and a
-      // node's first ones are near the data center's first); half an epoch after the plan takes
-      // over, more of them (see Grant#partialOpen). Of a lottery's draw, whose ranks are places,
-      // only as many as the node has slots for.
-      partialFirst = draw ? partialGrant : dcPartial;
-    }
-    long newGrant = 0;
-    if (lineServed && admitting) {
-      // Slots for new arrivals: what the nodes still had for them plus what the line left, shared
-      // out afresh by recent arrivals, without taking back more than a node can give back.
-      long[] dcWeights = new long[dataCenters.size()];
-      long[] dcHeld = new long[dataCenters.size()];
-      for (int d = 0; d < dcWeights.length; d++) {
-        dcWeights[d] = newArrivalWeight(dataCenters.get(d));
-        dcHeld[d] = dataCenters.get(d).outstandingNew();
-      }
-      // Never more than the limits leave beyond the line's outstanding slots: when they leave less
-      // than everything outstanding (limits lowered, or more users counted active than the grants
-      // let in), the excess comes off the slots for new arrivals, which are counts a plan may take
-      // back, rather than being handed out again at every plan.
-      long pool = Math.max(0, remaining + room.outstandingNew() - excess(config, room));
-      long dcPart = reshare(pool, dcWeights, dcHeld, epoch)[myDataCenter];
-      long[] nodeWeights = new long[nodes.size()];
-      long[] nodeHeld = new long[nodes.size()];
-      for (int n = 0; n < nodeWeights.length; n++) {
-        nodeWeights[n] = newArrivalWeight(nodes.get(n));
-        nodeHeld[n] = nodes.get(n).outstandingNew();
-      }
-      newGrant = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
-    }
     return new Plan(
-        epoch, free, room.activeUsers(), cutoff, partial, line, partialGrant, partialFirst, newGrant, lineServed, room);
+        epoch, free, room.activeUsers(), cutoff, partial, line, partialGrant, partialFirst, newGrant, lineServed, room,
+        cutPlace);
+  }
+
+  /**
+   * A publisher's weight in the split of the plan's slots: its holders at or below the cut, times
+   * the holders of the partial second (so that the covered share of that second counts in whole
+   * numbers), and once the line is served, its newcomers as well.
+   */
+  private static long demand(Tally t, long cutoff, long partial, long covered, long partialHolders, boolean served) {
+    long below = 0;
+    for (long n : t.line().headMap(cutoff, true).values()) {
+      below += n;
+    }
+    if (served) {
+      return Plan.ARRIVALS_PER_NODE * below + newArrivalWeight(t);
+    }
+    long scale = Math.max(1, partialHolders);
+    return below * scale + (partial == Long.MIN_VALUE ? 0 : t.lineAt(partial) * covered);
   }
 
   /** A publisher's weight in the split of slots for new arrivals (see {@link Plan#ARRIVALS_PER_NODE}). */

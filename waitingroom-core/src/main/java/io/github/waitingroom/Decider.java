@@ -173,7 +173,7 @@ final class Decider {
     if (!admitting) {
       state.queueNew(place, now);
     }
-    Decision d = answer.waiting(Decision.Outcome.QUEUE, TicketState.waiting(place, now), grant, false, 0, now, in, null);
+    Decision d = answer.waiting(Decision.Outcome.QUEUE, TicketState.waiting(place, now), grant, grant.called(place), 0, now, in, null);
     metrics.recordQueued(d);
     return d;
   }

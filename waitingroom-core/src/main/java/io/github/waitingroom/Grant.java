@@ -201,7 +201,7 @@ final class Grant {
    * before giving up, and one who has gone is known to be gone soon.
    */
   boolean callsOpen() {
-    return plan.lineGrant() + plan.partialGrant() > 0 || hasNew();
+    return hasNew();
   }
 
   /** Whether any slot for new arrivals is left. */

@@ -34,10 +34,10 @@ final class WaitingAnswer {
   static final long NEWCOMER_REFRESH_SECONDS = 5;
 
   /**
-   * The refresh interval of a holder queued since the tally of a plan that served the whole line
-   * (its node had given out its slots for new arrivals; another may still have one).
+   * The refresh interval of an eligible holder that found no slot left on the node it polled
+   * (another may still have one).
    */
-  static final long QUEUED_WITH_ROOM_REFRESH_SECONDS = 1;
+  static final long ELIGIBLE_REFRESH_SECONDS = 1;
 
   /** The refresh interval while a surge no plan has counted leaves a holder's wait unknown. */
   static final long SURGE_REFRESH_SECONDS = 2;
@@ -45,13 +45,16 @@ final class WaitingAnswer {
   /**
    * A waiting answer.
    *
-   * @param calledHere whether this node lets the holder in at its next poll
+   * @param eligible whether the holder's place is at or below the plan's cutoff
    * @param slowPace the holder's own pace when it polls slower than told, else 0 (see {@link
    *     TicketState#slowPace} and {@link NodeState#expect})
    * @param polled the holder's entry as this request's poll left it, or {@code null}: looked up
    */
-  Decision waiting(Decision.Outcome outcome, TicketState t, Grant grant, boolean calledHere, long slowPace, long now,
+  Decision waiting(Decision.Outcome outcome, TicketState t, Grant grant, boolean eligible, long slowPace, long now,
       LiveSettings.Current in, @Nullable Seen polled) {
+    // Eligible, with a slot left here: a parallel request of the same ticket is being admitted,
+    // or the slots ran out an instant ago; the next poll lets it in.
+    boolean calledHere = eligible && grant.hasNew();
     // Before its first plan (a node that just joined the room) the wait is unknown but short.
     long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
     Plan.Estimate e;
@@ -80,7 +83,7 @@ final class WaitingAnswer {
         }
       }
       e = grant.plan.estimate(t.arrival(), unseen, sync.pace(grant.plan, in.config()), Ticket.shareOfSecondAhead(t.place()), ownUnseen);
-      soonest = sync.secondsUntilNextCall(grant.plan, t.arrival());
+      soonest = eligible ? -1 : sync.secondsUntilNextCall(grant.plan, t.arrival());
       if (surge) {
         // A surge since the plan's tally: the holder waits for those of its own second with an
         // earlier place and for everyone before it, and in a crowd that is thousands spread over
@@ -133,14 +136,12 @@ final class WaitingAnswer {
       // who may not have come yet, or slots for new arrivals (Grant.callsOpen).
       refresh = Math.min(refresh, grant.callsOpen() ? 2 : FRONT_REFRESH_SECONDS);
     }
-    if (!paused && !drawn && grant.queuedSinceServedLine(t.arrival()) && grant.plan.room().nodes() > 1) {
-      // Queued where the slots for new arrivals ran out while the room served its whole line:
-      // another node may still hold one, and its next poll takes it there (see Decider#keepWaiting),
-      // before newcomers who come later. It asks again in a second, not two, until a plan counts
-      // it (in a surge too): meanwhile the room has room (flash20x5 before its crowd: single
-      // newcomers queued for two seconds while the room stood at 35-80 %). It stays in this
-      // node's line for four seconds after such a poll (two intervals and two seconds).
-      refresh = QUEUED_WITH_ROOM_REFRESH_SECONDS;
+    if (!paused && eligible && !calledHere && grant.plan.room().nodes() > 1) {
+      // Eligible, but this node's slots are gone: another node may still hold one, and the next
+      // poll that reaches it takes it. It asks again in a second, not two, until it finds one or
+      // a plan shares the slots out again. It stays in this node's line for four seconds after
+      // such a poll (two intervals and two seconds).
+      refresh = ELIGIBLE_REFRESH_SECONDS;
     }
     if (e.seconds() >= 0 && e.seconds() < soonest) {
       // However few are ahead, nobody uncalled gets in before the next plan that can call them:

@@ -43,7 +43,10 @@ final class WaitEstimates {
     return new Pace(
         giveUps,
         perMinute / 60.0,
-        config.totalActiveUsers() - room.activeUsers() - room.outstandingNew() - plan.newArrivalGrant(),
+        // Slots held for newcomers come before everyone waiting; slots of a plan that has not served
+        // its line are the line's own.
+        config.totalActiveUsers() - room.activeUsers()
+            - (plan.lineServed() ? room.outstandingNew() + plan.newArrivalGrant() : 0),
         leaving);
   }
 }

@@ -40,10 +40,11 @@ final class Admitter {
   }
 
   /**
-   * Admits a waiting ticket on the given slot, if the grant has one left. Only one request per
+   * Admits a waiting ticket on one of the grant's slots, if one is left ({@code always}: without
+   * one, the room lets everyone through). Only one request per
    * place gets that far: a parallel request of the same ticket is {@link NodeState.Admission#BUSY}.
    */
-  NodeState.Admission admitWaiting(long place, long now, Grant g, NodeState.Slot slot) {
+  NodeState.Admission admitWaiting(long place, long now, Grant g, boolean always) {
     Seen prev = seen.get(place);
     if (prev != null && prev.state() != State.WAITING) {
       return NodeState.Admission.BUSY;
@@ -53,11 +54,7 @@ final class Admitter {
       return NodeState.Admission.BUSY;
     }
     begun.increment();
-    boolean admitted = switch (slot) {
-      case HELD -> true;
-      case PARTIAL -> g.takePartial();
-      case NEW -> g.takeNew();
-    };
+    boolean admitted = always || g.take();
     record(admitted, now);
     seen.put(place, admitted
         ? new Seen(State.ACTIVE, config.get().sliceOf(now), now, 0, 0, claim.firstSeen())
@@ -75,7 +72,7 @@ final class Admitter {
   boolean admitNew(long place, long now, Grant g, boolean always) {
     arrivals.arrive(now);
     begun.increment();
-    boolean admitted = always || g.called(place) && g.takeNew();
+    boolean admitted = always || g.eligible(place) && g.take();
     record(admitted, now);
     if (!admitted) {
       arrivals.queue(now);
@@ -96,11 +93,11 @@ final class Admitter {
    * one, counts nothing (no arrival, no place): the caller challenges it first.
    */
   boolean admitNewIfFree(long place, long now, Grant g) {
-    if (!g.hasNew() || !g.called(place)) {
+    if (!g.hasSlots() || !g.eligible(place)) {
       return false;
     }
     begun.increment();
-    boolean admitted = g.takeNew();
+    boolean admitted = g.take();
     if (admitted) {
       arrivals.arrive(now);
       seen.put(place, new Seen(State.ACTIVE, config.get().sliceOf(now), 0, 0, 0, now));

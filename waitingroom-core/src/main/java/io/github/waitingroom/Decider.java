@@ -100,7 +100,7 @@ final class Decider {
       long since = seen.admittedAt() > 0 ? seen.admittedAt() : seen.at();
       return now - since <= config.refreshSeconds() ? waitingUnchanged(now) : arrive(now, newcomer, in);
     }
-    Grant grant = state.grant();
+    Grant grant = state.grantAt(sync.nowMillis());
     Plan next = state.scheduledPlan();
     if (grant.plan.room().admitted(t.place()) || next != null && next.room().admitted(t.place())
         || state.revocations().admittedElsewhere(t.place())) {
@@ -117,7 +117,7 @@ final class Decider {
     Seen polled = state.poll(t.place(), seen, now, counted == Long.MAX_VALUE ? now : counted, t.lastPoll(),
         t.lastPoll() >= startSecond ? t.due() : 0);
     if (settings.queueingMethod() == RoomSettings.QueueingMethod.PASSTHROUGH) {
-      return state.admitWaiting(t.place(), now, grant, NodeState.Slot.HELD) == NodeState.Admission.ADMITTED
+      return state.admitWaiting(t.place(), now, grant, true) == NodeState.Admission.ADMITTED
           ? admitted(Decision.Outcome.ADMIT, t.admit(now))
           : waitingUnchanged(now);
     }
@@ -129,13 +129,13 @@ final class Decider {
     // place (another copy of the ticket polled here since this one last polled anywhere) is a
     // copy's, or a stale retry: it waits. A browser's polls, one at a time, always carry it.
     boolean stale = seen != null && t.lastPoll() < seen.at();
-    boolean eligible = grant.called(t.place()) && !stale;
-    if (eligible && state.admitWaiting(t.place(), now, grant, NodeState.Slot.NEW) == NodeState.Admission.ADMITTED) {
+    boolean eligible = grant.eligible(t.place()) && !stale;
+    if (eligible && state.admitWaiting(t.place(), now, grant, false) == NodeState.Admission.ADMITTED) {
       metrics.recordAdmissionFromLine(now - t.arrival());
       return admitted(Decision.Outcome.ADMIT, t.admit(now));
     }
     // An attempt that failed may have changed the entry: then it is looked up again.
-    return answer.waiting(Decision.Outcome.WAIT, t.poll(now), grant, grant.called(t.place()),
+    return answer.waiting(Decision.Outcome.WAIT, t.poll(now), grant, grant.eligible(t.place()),
         t.slowPace(now), now, in, eligible ? null : polled);
   }
 
@@ -159,7 +159,7 @@ final class Decider {
     // In a pre-queue lottery or at random, every newcomer's place carries one arrival second,
     // and its random tie-break bits alone order it (see LiveSettings).
     long place = Ticket.place(in.lineSecond() != Long.MIN_VALUE ? in.lineSecond() : now, random.nextInt());
-    Grant grant = state.grant();
+    Grant grant = state.grantAt(sync.nowMillis());
     boolean admitting = in.admitting();
     boolean passthrough = method == RoomSettings.QueueingMethod.PASSTHROUGH;
     if (passthrough ? state.admitNew(place, now, grant, true)
@@ -173,7 +173,7 @@ final class Decider {
     if (!admitting) {
       state.queueNew(place, now);
     }
-    Decision d = answer.waiting(Decision.Outcome.QUEUE, TicketState.waiting(place, now), grant, grant.called(place), 0, now, in, null);
+    Decision d = answer.waiting(Decision.Outcome.QUEUE, TicketState.waiting(place, now), grant, grant.eligible(place), 0, now, in, null);
     metrics.recordQueued(d);
     return d;
   }

@@ -59,15 +59,11 @@ final class LiveSettings {
    * @param event the event that is pre-queueing or running, or {@code null}
    * @param prequeueing whether the event is pre-queueing (nobody is let in)
    * @param lineSecond the arrival second of newcomers' places, or {@link Long#MIN_VALUE} for their own
-   * @param drawSecond the arrival second whose holders are let in by chance (the lottery of an
-   *     event that pre-queued with {@code shuffleAtEventStart}, or random queueing), or {@link
-   *     Long#MIN_VALUE}: see {@link io.github.waitingroom.allocation.Plan#compute(RoomConfig,
-   *     boolean, long, long, java.util.List, int, java.util.List, int)}
    * @param from the first second of the phase
    * @param until the first second after it
    */
   record Current(RoomSettings settings, RoomConfig config, Doc doc,
-      RoomSettings.@Nullable Event event, boolean prequeueing, long lineSecond, long drawSecond, long from, long until) {
+      RoomSettings.@Nullable Event event, boolean prequeueing, long lineSecond, long from, long until) {
 
     /** Whether newcomers and people waiting may be let in. */
     boolean admitting() {
@@ -76,14 +72,6 @@ final class LiveSettings {
 
     boolean holds(long second) {
       return second >= from && second < until;
-    }
-
-    /**
-     * The arrival second whose holders the room lets in at random ({@link
-     * RoomSettings.QueueingMethod#RANDOM}), or {@link Long#MIN_VALUE}.
-     */
-    long randomSecond() {
-      return settings.queueingMethod() == RoomSettings.QueueingMethod.RANDOM ? lineSecond : Long.MIN_VALUE;
     }
 
     /** The document, without the phase's event applied. */
@@ -250,28 +238,28 @@ final class LiveSettings {
       long start = e.start().getEpochSecond();
       long end = e.end().getEpochSecond();
       if (second < opens) {
-        return phaseOf(d, s, null, false, d.randomFrom(), d.randomFrom(), from, opens);
+        return phaseOf(d, s, null, false, d.randomFrom(), from, opens);
       }
       if (second < start) {
         RoomSettings during = s.forEvent(e);
         long lottery = e.shuffleAtEventStart() ? opens : Long.MIN_VALUE;
-        return phaseOf(d, during, e, true, lottery, lottery, opens, start);
+        return phaseOf(d, during, e, true, lottery, opens, start);
       }
       if (second < end) {
         RoomSettings during = s.forEvent(e);
         long line = during.queueingMethod() == RoomSettings.QueueingMethod.RANDOM ? start : Long.MIN_VALUE;
-        return phaseOf(d, during, e, false, line, e.shuffleAtEventStart() ? opens : line, start, end);
+        return phaseOf(d, during, e, false, line, start, end);
       }
       from = end;
     }
-    return phaseOf(d, s, null, false, d.randomFrom(), d.randomFrom(), from, Long.MAX_VALUE);
+    return phaseOf(d, s, null, false, d.randomFrom(), from, Long.MAX_VALUE);
   }
 
   private Current phaseOf(Doc d, RoomSettings s, RoomSettings.@Nullable Event e, boolean prequeueing,
-      long randomOrShuffle, long draw, long from, long until) {
+      long randomOrShuffle, long from, long until) {
     boolean random = s.queueingMethod() == RoomSettings.QueueingMethod.RANDOM;
     long line = prequeueing || random ? randomOrShuffle : Long.MIN_VALUE;
-    return new Current(s, s.applyTo(base), d, e, prequeueing, line, e != null || random ? draw : Long.MIN_VALUE, from, until);
+    return new Current(s, s.applyTo(base), d, e, prequeueing, line, from, until);
   }
 
   private Doc doc(long millis) {

@@ -65,15 +65,10 @@ final class NodeState {
   private final Line line;
   private final Admitter admitter;
 
-  /**
-   * A node's state under {@code config}.
-   *
-   * @param draws where the random draws of random queueing come from (see {@link Schedule}):
-   *     the room's tie-break bits, which tests may seed
-   */
-  NodeState(RoomConfig config, java.util.function.IntSupplier draws) {
+  /** A node's state under {@code config}. */
+  NodeState(RoomConfig config) {
     this.config = config;
-    this.schedule = new Schedule(draws);
+    this.schedule = new Schedule();
     this.line = new Line(seen, this::config);
     this.admitter = new Admitter(seen, line, arrivals, active, admissions, begun, done, this::config);
   }
@@ -101,35 +96,28 @@ final class NodeState {
     schedule.activateIfDue(nowMillis);
   }
 
-  /** Takes away the slots for new arrivals left (see {@link Schedule#closeToNewArrivals}). */
+  /** Closes the grant in force to newcomers (see {@link Schedule#closeToNewArrivals}). */
   void closeToNewArrivals() {
     schedule.closeToNewArrivals();
   }
 
+  /**
+   * The grant in force at {@code nowMillis} (room clock): a scheduled plan whose instant has come
+   * takes over first, so every node switches at that instant, not at its next sync.
+   */
+  Grant grantAt(long nowMillis) {
+    schedule.activateIfDue(nowMillis);
+    return schedule.grant();
+  }
+
   /** Schedules a plan made from this node's last tally (see {@link Schedule#schedule}). */
-  void schedule(Plan plan, long countedBy, long activateAtMillis, boolean roomWide, long drawnSecond,
-      long[] peerReserved, long laterAfterMillis) {
-    schedule.schedule(this::placesWaiting, plan, countedBy, activateAtMillis, roomWide, drawnSecond, peerReserved,
-        laterAfterMillis);
+  void schedule(Plan plan, long activateAtMillis) {
+    schedule.schedule(plan, activateAtMillis);
   }
 
   /** The plan that takes over next, if one is scheduled. */
   @org.jspecify.annotations.Nullable Plan scheduledPlan() {
     return schedule.scheduledPlan();
-  }
-
-  /**
-   * The places in this node's line at its last tally whose arrival second passes {@code arrival},
-   * sorted; without the ones the tally counted as called, if {@code uncalled}.
-   */
-  private long[] placesWaiting(java.util.function.LongPredicate arrival, boolean uncalled) {
-    Schedule.AtTally tally = schedule.atTally();
-    return seen.entrySet().stream()
-        .filter(e -> inLine(e.getValue(), tally.second()) && arrival.test(Ticket.arrivalOf(e.getKey())))
-        .filter(e -> !uncalled || !tally.grant().lineCalled(e.getKey(), e.getValue().countedSince()))
-        .mapToLong(java.util.Map.Entry::getKey)
-        .sorted()
-        .toArray();
   }
 
   @org.jspecify.annotations.Nullable Seen seen(long place) {
@@ -195,25 +183,12 @@ final class NodeState {
   /** The outcome of an attempt to admit a waiting ticket. */
   enum Admission { ADMITTED, NO_SLOT, BUSY }
 
-  /** Which slot a waiting ticket is let in on (see {@link #admitWaiting}). */
-  enum Slot {
-    /** The line has called it: the plans hold its slot, it takes none (see {@link Grant}). */
-    HELD,
-    /** One of the grant's slots for the holders of the plan's partial second. */
-    PARTIAL,
-    /**
-     * A slot for new arrivals: it was called but not counted in the plan's line (it missed polls
-     * and came back), and is still older than any new arrival.
-     */
-    NEW
-  }
-
   /**
-   * Admits a waiting ticket on the given slot, if the grant has one left; one request per place
-   * (see {@link Admitter#admitWaiting}).
+   * Admits a waiting ticket on one of the grant's slots, if one is left ({@code always}: without
+   * one); one request per place (see {@link Admitter#admitWaiting}).
    */
-  Admission admitWaiting(long place, long now, Grant g, Slot slot) {
-    return admitter.admitWaiting(place, now, g, slot);
+  Admission admitWaiting(long place, long now, Grant g, boolean always) {
+    return admitter.admitWaiting(place, now, g, always);
   }
 
   /**
@@ -260,8 +235,7 @@ final class NodeState {
   /**
    * What this node counts at {@code now}: the tally it publishes for the epoch that just ended.
    * An admission racing with the tally is counted at least once: as active, as in flight, or as
-   * outstanding (see the class comment). The line holds the users {@link #inLine in line}; called
-   * users hold their reserved slots and are left out of it.
+   * outstanding (see the class comment). The line holds the users {@link #inLine in line}.
    *
    * @param asOfSecond the second the tally's windows end at (sessions that have run out, the
    *     admissions and arrivals of the last minute): the end of the epoch it is for, the same on
@@ -281,15 +255,8 @@ final class NodeState {
     LineScan scan = new LineScan(asOf);
     scan.scan(this, seen.entrySet(), g, now - config.waitingTimeoutSeconds(), listCheckInsSeconds > 0,
         config.sliceOf(now - listCheckInsSeconds));
-    // Called holders of partial seconds who are gone give their slots back to the room (one who
-    // comes back is counted, and called, again).
-    long[] partialCalled = scan.partialCalled();
-    g.keepPartialCalled(partialCalled);
-    long outstandingNew = g.outstandingNew();
-    long outstandingPartial = g.outstandingPartial();
-    long kept = scan.keep(outstandingPartial);
-    long reserved = scan.reserved + kept;
-    schedule.tallied(new Schedule.AtTally(g, now, outstandingNew, partialCalled, outstandingPartial, scan.keptFor()));
+    long outstanding = g.outstanding();
+    schedule.tallied(new Schedule.AtTally(g, now, outstanding));
     line.tallied(asOf);
     long activeUsers = active.sumFrom(config.firstActiveSlice(asOf));
     long recent = admissions.sumFrom(asOf - RATE_SECONDS + 1);
@@ -299,16 +266,16 @@ final class NodeState {
     recent += inFlight;
     return new Tally(
         activeUsers,
-        reserved - kept + outstandingPartial,
-        outstandingNew,
-        reserved,
+        0,
+        outstanding,
+        0,
         scan.polling,
         Math.max(0, recent),
         Math.max(0, arrived),
         scan.line,
         scan.admitted.sorted(),
         scan.checkIns.toArray(),
-        scan.reservedPlaces.size() <= Tally.MAX_ADMITTED_PLACES ? scan.reservedPlaces.toArray() : new long[0],
+        new long[0],
         scan.shared, false, revocations.endedHere(config.firstActiveSlice(asOf)), 1,
         browsing(asOf, Turnover.idleSeconds(config)));
   }

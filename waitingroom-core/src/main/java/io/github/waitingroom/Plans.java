@@ -17,8 +17,6 @@ import java.util.function.LongSupplier;
  * Part of {@link Synchronizer}; used by the sync thread under its lock, and read by request threads.
  */
 final class Plans {
-  /** No places reserved by other nodes: for a plan the node makes alone. */
-  static final long[] NO_PLACES = new long[0];
 
   private final NodeState state;
   private final LiveSettings live;
@@ -79,7 +77,7 @@ final class Plans {
   /** Makes the plan of the settled epoch {@code s} and applies it (see {@link #apply}), seen at second {@code now}. */
   void applySettled(Coordinator.Settled s, long epoch, long activateAtMillis, long now) {
     Plan p = plan(s, epoch);
-    apply(p, activateAtMillis, true, peerReserved(s));
+    apply(p, activateAtMillis);
     noteQueueing(p, now);
   }
 
@@ -98,7 +96,7 @@ final class Plans {
     state.learnRevoked(s.nodes(), nowSecond());
     shares = new Shares(RoomStatus.Share.of(s.dataCenterNames(), s.dataCenters()), RoomStatus.Share.of(s.nodeNames(), s.nodes()));
     LiveSettings.Current in = live.at(coordinator.epochs().start(epoch + 1));
-    return allocator.allocate(new SlotAllocator.SettledEpoch(in.config(), in.admitting(), in.drawSecond(), epoch,
+    return allocator.allocate(new SlotAllocator.SettledEpoch(in.config(), in.admitting(), epoch,
         s.dataCenters(), s.myDataCenter(), s.nodes(), s.me()));
   }
 
@@ -106,36 +104,13 @@ final class Plans {
     return Math.floorDiv(nowMillis.getAsLong(), 1000L);
   }
 
-  /**
-   * Applies a plan. The room's plans call holders counted in any node's line; a plan a node makes
-   * alone while the store fails ({@code roomWide} false) takes over at once and calls only holders
-   * of this node's own line (the others' lines are not in it).
-   */
-  void apply(Plan plan, long activateAtMillis, boolean roomWide, long[] peerReserved) {
-    // A holder the plan's tallies counted has been counted since before its epoch ended.
-    long end = coordinator.epochs().start(plan.epoch() + 1);
-    long countedBy = Math.floorDiv(end, 1000L) - 1;
-    // A crowd's later holders may take the partial second's slots from half an epoch after the
-    // plan takes over: with 2 s epochs a second, and before the next plan with any.
-    long laterAfter = coordinator.epochs().length(plan.epoch()) / 2;
-    state.schedule(plan, countedBy, activateAtMillis, roomWide, live.at(end).randomSecond(), peerReserved, laterAfter);
+  /** Schedules a plan to take over at {@code activateAtMillis} (0: at once), and lets it take over if that is now. */
+  void apply(Plan plan, long activateAtMillis) {
+    state.schedule(plan, activateAtMillis);
     state.activateIfDue(nowMillis.getAsLong());
     applied = plan.epoch();
     long takesOver = activateAtMillis == 0 ? nowMillis.getAsLong() : activateAtMillis;
     planDelay = Math.max(1, coordinator.epochs().at(takesOver) - plan.epoch());
-  }
-
-  /** The places the other nodes of this node's data center reserved in a settled epoch, sorted. */
-  private static long[] peerReserved(Coordinator.Settled s) {
-    LongList places = new LongList();
-    for (int i = 0; i < s.nodes().size(); i++) {
-      if (i != s.me()) {
-        for (long place : s.nodes().get(i).reservedPlaces()) {
-          places.add(place);
-        }
-      }
-    }
-    return places.sorted();
   }
 
   /** How fast the line moves from {@code plan} on, under {@code config} (see {@link Plan#pace}). */

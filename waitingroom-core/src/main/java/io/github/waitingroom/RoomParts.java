@@ -35,7 +35,7 @@ final class RoomParts {
     this.codec = new TicketCodec(config.roomId(), b.keys, TicketCodec.SEAL_WARNING_INTERVAL, metrics);
     this.dataCenter = b.dataCenter;
     this.nodeId = b.nodeId;
-    this.state = new NodeState(config, b.random::nextInt);
+    this.state = new NodeState(config);
     this.live = new LiveSettings(config);
     TicketRate rate = new TicketRate(b.maxRequestsPerTicket, b.random.nextLong());
     this.sync = new Synchronizer(config, state, live, transport, new ReportSeal(b.keys, config.roomId()), b.clock,

@@ -241,7 +241,7 @@ final class Synchronizer {
             tallies.first(first);
             long joined = tallies.joined();
             plans.apply(allocator.allocate(SlotAllocator.SettledEpoch.of(live.at(coordinator.epochs().start(joined + 1)).config(),
-                joined, List.of(first), 0, List.of(first), 0)), 0, true, Plans.NO_PLACES);
+                joined, List.of(first), 0, List.of(first), 0)), 0);
           }
         } catch (IOException | RuntimeException e) {
           if (e instanceof Transport.MissingClockException && !started) {
@@ -251,7 +251,7 @@ final class Synchronizer {
           failures.failedAtStart(e, now);
           if (failurePolicy == FailurePolicy.FAIL_OPEN && plans.applied() < epoch - 1) {
             plans.apply(outage.alone(epoch - 1, state.tally(nowMs, Long.MAX_VALUE, checkInsToList()), plans.roomNodes(),
-                nowSecond()), 0, false, Plans.NO_PLACES);
+                nowSecond()), 0);
           }
         }
         return;
@@ -309,7 +309,7 @@ final class Synchronizer {
         if (plans.applied() < epoch - 1 && outage.mayPlanAlone(epoch)) {
           Tally mine = tallies.all().isEmpty() ? state.tally(nowMs, Long.MAX_VALUE, checkInsToList())
               : tallies.all().lastEntry().getValue();
-          plans.apply(outage.alone(epoch - 1, mine, plans.roomNodes(), nowSecond()), 0, false, Plans.NO_PLACES);
+          plans.apply(outage.alone(epoch - 1, mine, plans.roomNodes(), nowSecond()), 0);
         }
       }
       state.prune(now);

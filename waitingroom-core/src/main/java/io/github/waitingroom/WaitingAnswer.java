@@ -54,7 +54,7 @@ final class WaitingAnswer {
       LiveSettings.Current in, @Nullable Seen polled) {
     // Eligible, with a slot left here: a parallel request of the same ticket is being admitted,
     // or the slots ran out an instant ago; the next poll lets it in.
-    boolean calledHere = eligible && grant.hasNew();
+    boolean calledHere = eligible && grant.hasSlots();
     // Before its first plan (a node that just joined the room) the wait is unknown but short.
     long refresh = grant.plan.epoch() == Long.MIN_VALUE ? 2 : config.refreshSeconds();
     Plan.Estimate e;
@@ -134,7 +134,7 @@ final class WaitingAnswer {
       // so that a called holder takes the slot before giving up, and one who has gone is known to
       // be gone soon (see NodeState.inLine). Faster still while this node has called holders
       // who may not have come yet, or slots for new arrivals (Grant.callsOpen).
-      refresh = Math.min(refresh, grant.callsOpen() ? 2 : FRONT_REFRESH_SECONDS);
+      refresh = Math.min(refresh, grant.hasSlots() ? 2 : FRONT_REFRESH_SECONDS);
     }
     if (!paused && eligible && !calledHere && grant.plan.room().nodes() > 1) {
       // Eligible, but this node's slots are gone: another node may still hold one, and the next

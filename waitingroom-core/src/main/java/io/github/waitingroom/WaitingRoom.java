@@ -129,9 +129,9 @@ public final class WaitingRoom implements AutoCloseable {
     return node.decide(session, place, Decider.Newcomer.NOT_YET);
   }
 
-  /** Whether this node holds a slot for a new arrival now (tests pick a node that admits with it). */
-  boolean holdsNewArrivalSlot() {
-    return node.state.grant().hasNew();
+  /** Whether this node holds a slot now (tests pick a node that admits with it). */
+  boolean holdsSlot() {
+    return node.state.grant().hasSlots();
   }
 
   /**
@@ -254,9 +254,14 @@ public final class WaitingRoom implements AutoCloseable {
     return node.state.remembered();
   }
 
-  /** Whether a waiting ticket with this place may be admitted here now (for tests). */
-  boolean called(long place) {
-    return node.state.grant().called(place);
+  /** Whether a waiting ticket with this place is at or below the cutoff here now (for tests). */
+  boolean eligible(long place) {
+    return node.state.grant().eligible(place);
+  }
+
+  /** The place of a ticket this room sealed, at {@code now} (for tests). */
+  long placeOf(String ticket, long now) {
+    return java.util.Objects.requireNonNull(node.codec.openState(ticket, now)).place();
   }
 
   /**

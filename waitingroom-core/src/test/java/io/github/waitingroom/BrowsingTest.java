@@ -28,12 +28,11 @@ class BrowsingTest {
   private static final long T0 = 1_800_000_000L;
 
   private NodeState node() {
-    return new NodeState(config, () -> 7);
+    return new NodeState(config);
   }
 
   private static Grant oneSlot() {
-    return new Grant(Plan.none(0), 0, 0, Calls.NONE, new long[0], new AtomicLong(1), Long.MIN_VALUE, Long.MIN_VALUE,
-        new long[0], new AtomicLong(), Long.MIN_VALUE, Long.MIN_VALUE, Long.MAX_VALUE);
+    return Grants.open(0, 1);
   }
 
   /** A user admitted on {@code node} at {@code at}; returns its place. */

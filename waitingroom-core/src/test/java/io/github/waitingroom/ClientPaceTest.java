@@ -145,7 +145,7 @@ class ClientPaceTest {
   void aHolderThatPolledAsToldAndStopsLeavesTheLineAfterTwoOfItsLastIntervals() {
     RoomConfig config = RoomConfig.builder("pace").totalActiveUsers(10).newUsersPerMinute(10)
         .sessionDuration(Duration.ofMinutes(3)).build();
-    NodeState x = new NodeState(config, () -> 7);
+    NodeState x = new NodeState(config);
     long a = 1_800_000_000L;
     long place = Ticket.place(a, 7);
     x.poll(place, x.seen(place), a, a, 0, 0);

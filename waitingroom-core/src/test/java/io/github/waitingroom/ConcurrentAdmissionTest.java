@@ -104,18 +104,18 @@ class ConcurrentAdmissionTest {
     RoomConfig config =
         RoomConfig.builder("switch").totalActiveUsers(1).newUsersPerMinute(1)
             .sessionDuration(Duration.ofMinutes(5)).build();
-    NodeState node = new NodeState(config, () -> 7);
+    NodeState node = new NodeState(config);
     long a = 1_800_000_000L;
     io.github.waitingroom.allocation.Tally first = node.tally(a * 1000, a - 1, 0);
     node.schedule(io.github.waitingroom.allocation.Plan.compute(config, 0, List.of(first), 0, List.of(first), 0),
-        a - 1, a * 1000, true, Long.MIN_VALUE, new long[0], 500);
+        a * 1000);
     node.activateIfDue(a * 1000);
     Grant read = node.grant();
-    assertThat(read.hasNew()).as("the first plan frees the one slot").isTrue();
+    assertThat(read.hasSlots()).as("the first plan frees the one slot").isTrue();
     // The sync thread tallies and lets the next plan take over while the request is under way.
     io.github.waitingroom.allocation.Tally next = node.tally((a + 1) * 1000, a, 0);
     node.schedule(io.github.waitingroom.allocation.Plan.compute(config, 1, List.of(next), 0, List.of(next), 0),
-        a, (a + 1) * 1000, true, Long.MIN_VALUE, new long[0], 500);
+        (a + 1) * 1000);
     node.activateIfDue((a + 1) * 1000);
     assertThat(node.grant()).as("a new grant is in force").isNotSameAs(read);
     assertThat(node.admitNew(Ticket.place(a + 1, 7), a + 1, read, false)).as("let in from the slot left").isTrue();

@@ -102,23 +102,26 @@ class ParallelRequestsTest {
     Browser u = new Browser();
     u.keep(b.decide(null));
     assertThat(u.place).as("queued").isNotNull();
-    // The user's page polls both nodes at once, so both count it and both call it in the same
-    // plan; one of the first three keeps its session, two run out: two free slots.
+    // The user's page polls both nodes at once, so both count it; one of the first three keeps
+    // its session, two run out: two free slots. Once its place is eligible, its next parallel
+    // requests reach both nodes when each holds one of them (each admission takes a slot).
     Decision onA = null;
     Decision onB = null;
     for (int s = 0; s < 120; s += 2) {
       c.advance(Duration.ofSeconds(2));
       Decision pass = a.decide(stays);
       stays = pass.ticket() != null ? pass.ticket() : stays;
-      Decision x = a.decide(u.session, u.place);
-      Decision y = b.decide(u.session, u.place);
-      if (x.letsThrough() || y.letsThrough()) {
-        onA = x;
-        onB = y;
+      long place = c.placeOf(Objects.requireNonNull(u.place));
+      if (a.eligible(place) || b.eligible(place)) {
+        for (int wait = 0; wait < 4 && !(a.holdsSlot() && b.holdsSlot()); wait++) {
+          c.advance(Duration.ofSeconds(1));
+        }
+        onA = a.decide(u.session, u.place);
+        onB = b.decide(u.session, u.place);
         break;
       }
-      u.keep(x);
-      u.keep(y);
+      u.keep(a.decide(u.session, u.place));
+      u.keep(b.decide(u.session, u.place));
     }
     assertThat(Objects.requireNonNull(onA).outcome()).as("admitted on a").isEqualTo(Decision.Outcome.ADMIT);
     assertThat(Objects.requireNonNull(onB).outcome()).as("and on b, in the same instant").isEqualTo(Decision.Outcome.ADMIT);

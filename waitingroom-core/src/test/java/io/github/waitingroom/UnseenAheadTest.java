@@ -7,7 +7,6 @@ import io.github.waitingroom.allocation.Tally;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,10 +23,10 @@ class UnseenAheadTest {
 
   @Test
   void newcomersLetInAtOnceAreAheadOfNobodyAndTheHolderCountsOnce() {
-    NodeState node = new NodeState(config, () -> 7);
+    NodeState node = new NodeState(config);
     long a = 1_800_000_000L;
     // Six arrivals here in the minute before the tally, of sixty in a room of ten such nodes.
-    Grant plenty = grant(Plan.none(0), a - 20, 100);
+    Grant plenty = Grants.open(a - 20, 100);
     for (int i = 0; i < 6; i++) {
       node.admitNew(Ticket.place(a - 10, i), a - 10, plenty, false);
     }
@@ -35,7 +34,7 @@ class UnseenAheadTest {
     List<Tally> room = Collections.nCopies(10, mine);
     Plan plan = Plan.compute(config, 0, List.of(Tally.sum(room)), 0, room, 0);
     // Since the tally five got in at once and the sixth queued, where this node's share ran out.
-    Grant five = grant(plan, a, 5);
+    Grant five = Grants.of(plan, a, 5);
     for (int i = 0; i < 6; i++) {
       node.admitNew(Ticket.place(a + 1, i), a + 1, five, false);
     }
@@ -43,11 +42,5 @@ class UnseenAheadTest {
     // The holder asking, queued alone in its second, is one, not one on every node.
     node.admitNew(Ticket.place(a + 2, 9), a + 2, five, false);
     assertThat(node.arrivals().roomQueuedIn(a + 2, (a + 3) * 1000, plan)).isEqualTo(1);
-  }
-
-  private static Grant grant(Plan plan, long tallySecond, long newSlots) {
-    return new Grant(plan, tallySecond, Long.MIN_VALUE, Calls.NONE, new long[0], new AtomicLong(newSlots),
-        Long.MIN_VALUE, Long.MIN_VALUE, new long[0], new AtomicLong(), Long.MIN_VALUE,
-        Long.MIN_VALUE, Long.MAX_VALUE);
   }
 }

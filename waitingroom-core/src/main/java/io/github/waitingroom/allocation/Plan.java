@@ -7,46 +7,36 @@ import org.jspecify.annotations.Nullable;
 /**
  * The room's plan for one epoch: a pure function of the settled tallies of that epoch, computed
  * the same way, in integer arithmetic and publisher order, by every node that sees them. Because
- * every node grants from the same numbers, the grants of all nodes together never exceed the
- * free slots, however late each node applies them. Immutable.
+ * every node grants from the same numbers, the grants of all nodes together never exceed what the
+ * limits leave, however late each node applies them. Immutable.
  *
  * <ol>
- *   <li><b>Free slots</b> = min(total active users - active, new users per minute - admissions of
- *       the last 60 s) - everything the nodes may still admit under their last grants (it may be
- *       spent after the tallies were taken), never negative.
- *   <li><b>One cutoff.</b> The line (users who polled recently and hold no reserved slot, by
- *       arrival second, across all data centers, each counted once however many nodes it polled:
- *       see {@link Tally#shared}) is served oldest first: every second whose users
- *       all fit lies at or below the {@link #cutoffSecond() cutoff}; the first second that does
- *       not fit gets the rest of the slots as a {@link #partialSecond() partial} second, split
- *       among data centers and nodes by the users each holds in it, for its {@link
- *       #partialFirst() first} users. A node lets in the users of its line at or below its
- *       cutoff, so a later arrival never gets a slot before an earlier one; there are no
- *       per-bucket budgets and no fragmentation.
- *   <li><b>Reserved slots stay.</b> A user a node has called keeps the slot the node holds for
- *       them until they come back or stop polling, however many plans pass: the plan gives the
- *       node back its {@link Tally#reserved() reserved} slots on top of its new ones.
- *   <li><b>New arrivals</b> get what is left after the whole line, split among data centers and
- *       then nodes by their arrivals of the last minute plus {@value #ARRIVALS_PER_NODE} for each
- *       node (a data center's weight is its nodes' summed), on top of what each node still had
- *       for them; less, when the limits leave less than everything outstanding (they were
- *       lowered), what outstanding exceeds them by.
+ *   <li><b>The pool</b> = min(total active users - active, new users per minute - admissions of
+ *       the last 60 s), never negative: every slot the limits leave, including those the nodes
+ *       still hold under their last grants (they may be spent after the tallies were taken).
+ *   <li><b>One cutoff.</b> The line (users who polled recently, by arrival second, across all data
+ *       centers, each counted once however many nodes it polled: see {@link Tally#shared}) is
+ *       served oldest first: the first <i>pool</i> holders are eligible. Every second whose
+ *       holders all fit lies at or below the {@link #cutoffSecond() cutoff second}; of the first
+ *       second that does not fit (the {@link #partialSecond() partial} one), the share the pool
+ *       still covers, by tie-break bits (uniform, so the share of places is the share of holders).
+ *       That is the {@link #cutPlace() cutoff over places}; once the whole line fits it is {@link
+ *       Long#MAX_VALUE}, and newcomers are eligible too.
+ *   <li><b>Slots where the eligible poll.</b> The pool is shared out to data centers and then
+ *       nodes by their eligible holders (and, once the line is served, by their newcomers: their
+ *       arrivals of the last minute plus {@value #ARRIVALS_PER_NODE} per node, against {@value
+ *       #ARRIVALS_PER_NODE} per holder), without taking from a node more than it can give back
+ *       (see {@code PlanMaker.reshare}).
  * </ol>
  *
- * <p>Why the grants never exceed the limit: after its tally a node admits at most what it had
- * outstanding then (under its old grant) plus its share of the free slots: its new grant is its
- * reserved slots (part of what was outstanding, and given back less what was taken of them since
- * the tally, or held by users who are let in once) plus that share. So the whole room admits at
- * most everything outstanding plus the free slots, which is what the limits leave, as long as
- * what was outstanding fits them: a plan leaves at most the limits' headroom outstanding, and an
- * admission since takes one slot off both. When it does not fit (the limits were lowered below
- * what the last grants left), the slots for new arrivals pay the difference: the room's new
- * grants for them come to at most what the limits leave beyond the line's outstanding slots,
- * none if those alone reach it (called holders keep their calls), so the old grants are not handed
- * out again at every plan and the room is back within the limits once every node has switched. Remainders
- * of every split go round in turn, starting from a different publisher each epoch, except that a
- * remainder of the slots for new arrivals stays with a node that still holds it (see {@code
- * PlanMaker.reshare}).
+ * <p>Why the grants never exceed the limit: a node's new slots are its share of the pool less
+ * what it admitted since its tally (it spent those from what it held, which is part of the pool).
+ * The shares of all nodes sum to at most the pool, or to what the nodes held if that was more
+ * (limits lowered: then each keeps at most what it held, and nobody gets more), so the room admits
+ * at most what the limits left at the tallies. Which ticket takes a slot changes nothing in that
+ * argument: eligibility decides only the order. Remainders of every split go round in turn,
+ * starting from a different publisher each epoch, except that a remainder stays with a node that
+ * still holds it (see {@code PlanMaker.reshare}).
  */
 public final class Plan {
   /**
@@ -66,10 +56,7 @@ public final class Plan {
   private final long activeUsers;
   private final long cutoffSecond;
   private final long partialSecond;
-  private final long lineGrant;
-  private final long partialGrant;
-  private final long partialFirst;
-  private final long newArrivalGrant;
+  private final long slots;
   private final boolean lineServed;
   /** The room's line as prefix sums: users ahead of each arrival second. */
   private final LineIndex ahead;
@@ -82,10 +69,7 @@ public final class Plan {
       long activeUsers,
       long cutoffSecond,
       long partialSecond,
-      long lineGrant,
-      long partialGrant,
-      long partialFirst,
-      long newArrivalGrant,
+      long slots,
       boolean lineServed,
       Tally room,
       long cutPlace) {
@@ -94,10 +78,7 @@ public final class Plan {
     this.activeUsers = activeUsers;
     this.cutoffSecond = cutoffSecond;
     this.partialSecond = partialSecond;
-    this.lineGrant = lineGrant;
-    this.partialGrant = partialGrant;
-    this.partialFirst = partialFirst;
-    this.newArrivalGrant = newArrivalGrant;
+    this.slots = slots;
     this.lineServed = lineServed;
     this.room = room;
     this.cutPlace = cutPlace;
@@ -106,7 +87,7 @@ public final class Plan {
 
   /** A plan that grants nothing: for a node that has no settled tallies to plan from. */
   public static Plan none(long epoch) {
-    return new Plan(epoch, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0, 0, 0, false, Tally.EMPTY, Long.MIN_VALUE);
+    return new Plan(epoch, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, false, Tally.EMPTY, Long.MIN_VALUE);
   }
 
   /**
@@ -126,29 +107,14 @@ public final class Plan {
   /**
    * The plan of one epoch, as {@link #compute(RoomConfig, long, List, int, List, int)}, of a room
    * that may let nobody in ({@code admitting} false: queueAll, suspended, a pre-queue, reject):
-   * then it has no free slots, calls nobody and gives nobody new slots, so that nobody's turn is
-   * decided before the room opens (the order of a pre-queue lottery is drawn when it opens, not
-   * by who came first).
+   * then it has no slots and its cutoff admits nobody, so that nobody's turn is decided before the
+   * room opens. A draw (a pre-queue lottery, random queueing) needs nothing of its own: its
+   * holders share one arrival second, and their random tie-break bits, which the cutoff cuts,
+   * are the draw.
    */
   public static Plan compute(RoomConfig config, boolean admitting, long epoch, List<Tally> dataCenters,
       int myDataCenter, List<Tally> nodes, int me) {
-    return compute(config, admitting, Long.MIN_VALUE, epoch, dataCenters, myDataCenter, nodes, me);
-  }
-
-  /**
-   * The plan of one epoch, as {@link #compute(RoomConfig, boolean, long, List, int, List, int)},
-   * whose line may hold a <em>draw</em>: an arrival second ({@code drawSecond}) whose holders are
-   * let in by chance, not by arrival (a pre-queue lottery, random queueing). When it is the
-   * partial second, its slots are split among data centers and nodes so that each holder has the
-   * same chance wherever it polls: by systematic sampling (each share is its exact proportion in
-   * expectation, rounded up or down by one offset that every node derives alike from the epoch),
-   * not with remainders in turn, which for a handful of slots would favour the larger data centers.
-   *
-   * @param drawSecond the arrival second of a draw, or {@link Long#MIN_VALUE} for none
-   */
-  public static Plan compute(RoomConfig config, boolean admitting, long drawSecond, long epoch,
-      List<Tally> dataCenters, int myDataCenter, List<Tally> nodes, int me) {
-    return PlanMaker.compute(config, admitting, drawSecond, epoch, dataCenters, myDataCenter, nodes, me);
+    return PlanMaker.compute(config, admitting, epoch, dataCenters, myDataCenter, nodes, me);
   }
 
   /**
@@ -170,10 +136,13 @@ public final class Plan {
     return lineServed;
   }
 
-  /** This plan without its slots for new arrivals (and so not {@link #lineServed}). */
+  /**
+   * This plan closed to newcomers (and so not {@link #lineServed}): its cutoff stops at the last
+   * second of its line, its slots stay for the holders at or below it.
+   */
   public Plan withoutNewArrivals() {
     return new Plan(
-        epoch, freeSlots, activeUsers, cutoffSecond, partialSecond, lineGrant, partialGrant, partialFirst, newArrivalGrant, false,
+        epoch, freeSlots, activeUsers, cutoffSecond, partialSecond, slots, false,
         room, cutPlace != Long.MAX_VALUE ? cutPlace
             : room.line().isEmpty() ? Long.MIN_VALUE : (room.line().lastKey() << 32) | 0xFFFF_FFFFL);
   }
@@ -230,49 +199,20 @@ public final class Plan {
 
   /**
    * The arrival second that got only part of the slots it needs, or {@link Long#MIN_VALUE} for
-   * none: its users are let in, first come first served, up to this node's {@link #partialGrant}.
+   * none: the share of its places that the slots cover is at or below the {@link #cutPlace()
+   * cutoff} (their tie-break bits are uniform).
    */
   public long partialSecond() {
     return partialSecond;
   }
 
   /**
-   * How many holders of this node's line the plan has called: those it held reserved slots for,
-   * plus every holder of its line at or below the cutoff. Not slots the node spends: a called
-   * holder is let in on whichever node it polls (the plan made its slot free); a node with called
-   * holders asks those near the front to poll sooner.
+   * This node's slots: what a ticket at or below the {@link #cutPlace() cutoff} takes, one by
+   * compare-and-set, on this node (what the node still had plus its share of the free slots; see
+   * the class comment).
    */
-  public long lineGrant() {
-    return lineGrant;
-  }
-
-  /**
-   * This node's slots for users of the {@link #partialSecond partial second}: in a crowd, for
-   * whichever of the {@link #partialFirst() first} of them poll this node first; otherwise for
-   * that many of the users of that second it counts, the first by place or, under random
-   * queueing, drawn at random.
-   */
-  public long partialGrant() {
-    return partialGrant;
-  }
-
-  /**
-   * How many of the first users of the {@link #partialSecond partial second} in this node's line
-   * (by place) may take its {@link #partialGrant()} slots here as soon as the plan takes over: as
-   * many as the plan gives the data center slots for (of a draw, as many as it gives this node).
-   * Half an epoch later, in a crowd, the node opens them to more of its first users (see {@code
-   * Grant}).
-   */
-  public long partialFirst() {
-    return partialFirst;
-  }
-
-  /**
-   * This node's slots for users who arrive without a ticket: what it still had for them plus its
-   * share of the slots the line leaves, or 0 while anyone waits beyond the cutoff.
-   */
-  public long newArrivalGrant() {
-    return newArrivalGrant;
+  public long slots() {
+    return slots;
   }
 
   /**
@@ -396,6 +336,6 @@ public final class Plan {
   @Override
   public String toString() {
     return "Plan[epoch=" + epoch + ", free=" + freeSlots + ", cutoff=" + cutoffSecond + ", partial="
- + partialSecond + ", grants=" + lineGrant + "/" + partialGrant + "/" + newArrivalGrant + "]";
+ + partialSecond + ", cutPlace=" + cutPlace + ", slots=" + slots + "]";
   }
 }

@@ -9,15 +9,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * Computes a {@link Plan} from the settled tallies of an epoch, by the rules of its class comment:
  * the free slots, the cutoff over the line, and the splits of slots among data centers and nodes
- * (remainders in rotation, draws by systematic sampling, slots for new arrivals reshared without
- * taking back more than a node can give back). Integer arithmetic only, so every node computes
+ * (remainders in rotation, slots reshared without taking back more than a node can give back). Integer arithmetic only, so every node computes
  * the same plan.
  */
 final class PlanMaker {
   private PlanMaker() {}
 
-  /** See {@link Plan#compute(RoomConfig, boolean, long, long, List, int, List, int)}. */
-  static Plan compute(RoomConfig config, boolean admitting, long drawSecond, long epoch,
+  /** See {@link Plan#compute(RoomConfig, boolean, long, List, int, List, int)}. */
+  static Plan compute(RoomConfig config, boolean admitting, long epoch,
       List<Tally> dataCenters, int myDataCenter, List<Tally> nodes, int me) {
     Objects.requireNonNull(config, "config");
     if (myDataCenter < 0 || myDataCenter >= dataCenters.size() || me < 0 || me >= nodes.size()) {
@@ -75,13 +74,9 @@ final class PlanMaker {
       nodeWeights[n] = demand(nodes.get(n), cutoff, partial, remaining, partialHolders, lineServed);
       nodeHeld[n] = nodes.get(n).outstandingNew();
     }
-    long newGrant = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
-    long line = 0;
-    long partialGrant = 0;
-    long partialFirst = 0;
+    long slots = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
     return new Plan(
-        epoch, free, room.activeUsers(), cutoff, partial, line, partialGrant, partialFirst, newGrant, lineServed, room,
-        cutPlace);
+        epoch, free, room.activeUsers(), cutoff, partial, slots, lineServed, room, cutPlace);
   }
 
   /**
@@ -220,50 +215,6 @@ final class PlanMaker {
       }
     }
     return parts;
-  }
-
-  /**
-   * Splits {@code amount} (at most the sum of {@code weights}) in proportion to {@code weights} by
-   * systematic sampling: share {@code i} gets {@code floor((W_i * amount + u) / W) - floor((W_(i-1) *
-   * amount + u) / W)}, with {@code W_i} the weights up to {@code i}, {@code W} their sum and one
-   * offset {@code u} in {@code [0, W)} drawn from {@code seed}. Each share is its exact proportion
-   * rounded up or down, never more than its weight, and in expectation over {@code u} exactly its
-   * proportion; the shares sum to {@code amount}.
-   */
-  static long[] systematic(long amount, long[] weights, long seed) {
-    long total = 0;
-    for (long w : weights) {
-      total += Math.max(0, w);
-    }
-    long[] out = new long[weights.length];
-    if (total == 0) {
-      return out;
-    }
-    long take = Math.min(amount, total);
-    long u = Math.floorMod(mix(seed), total);
-    long cumulative = 0;
-    long before = 0;
-    for (int i = 0; i < weights.length; i++) {
-      cumulative += Math.max(0, weights[i]);
-      long upTo = floorDivSum(cumulative, take, u, total);
-      out[i] = upTo - before;
-      before = upTo;
-    }
-    return out;
-  }
-
-  /** {@code floor((a * b + u) / c)} without overflow, for {@code 0 <= u < c}. */
-  private static long floorDivSum(long a, long b, long u, long c) {
-    return java.math.BigInteger.valueOf(a).multiply(java.math.BigInteger.valueOf(b)).add(java.math.BigInteger.valueOf(u))
-        .divide(java.math.BigInteger.valueOf(c)).longValueExact();
-  }
-
-  /** A well-mixed 64-bit value of {@code x} (SplitMix64's finalizer). */
-  private static long mix(long x) {
-    long z = x + 0x9E3779B97F4A7C15L;
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 
   /** {@code a * b / c} rounded down, exact for any non-negative longs whose result fits a long. */

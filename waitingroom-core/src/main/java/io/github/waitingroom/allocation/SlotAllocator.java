@@ -32,7 +32,7 @@ public interface SlotAllocator {
 
   /** The allocator of the published design: {@link Plan#compute}. */
   SlotAllocator PLAN = e -> Plan.compute(
-      e.config(), e.admitting(), e.drawSecond(), e.epoch(), e.dataCenters(), e.myDataCenter(), e.nodes(), e.me());
+      e.config(), e.admitting(), e.epoch(), e.dataCenters(), e.myDataCenter(), e.nodes(), e.me());
 
   /**
    * One settled epoch of the room, as every node sees it.
@@ -41,9 +41,6 @@ public interface SlotAllocator {
    *     its live settings)
    * @param admitting whether the room lets anyone in (false: queue-all, suspended, a pre-queue,
    *     reject)
-   * @param drawSecond the arrival second whose holders are let in by a draw, or {@link
-   *     Long#MIN_VALUE} (see {@link Plan#compute(RoomConfig, boolean, long, long, List, int, List,
-   *     int)})
    * @param epoch the epoch
    * @param dataCenters every data center's summed tally, in name order
    * @param myDataCenter the index of this node's data center among them
@@ -51,7 +48,7 @@ public interface SlotAllocator {
    * @param me the index of this node among them
    */
   record SettledEpoch(
-      RoomConfig config, boolean admitting, long drawSecond, long epoch, List<Tally> dataCenters, int myDataCenter,
+      RoomConfig config, boolean admitting, long epoch, List<Tally> dataCenters, int myDataCenter,
       List<Tally> nodes, int me) {
     /** Copies the lists. */
     public SettledEpoch {
@@ -60,15 +57,15 @@ public interface SlotAllocator {
       nodes = List.copyOf(nodes);
     }
 
-    /** An epoch of a room that admits, with no draw. */
+    /** An epoch of a room that admits. */
     public static SettledEpoch of(RoomConfig config, long epoch, List<Tally> dataCenters, int myDataCenter,
         List<Tally> nodes, int me) {
-      return new SettledEpoch(config, true, Long.MIN_VALUE, epoch, dataCenters, myDataCenter, nodes, me);
+      return new SettledEpoch(config, true, epoch, dataCenters, myDataCenter, nodes, me);
     }
 
     /** This epoch with another configuration (other limits, say), everything else alike. */
     public SettledEpoch withConfig(RoomConfig other) {
-      return new SettledEpoch(other, admitting, drawSecond, epoch, dataCenters, myDataCenter, nodes, me);
+      return new SettledEpoch(other, admitting, epoch, dataCenters, myDataCenter, nodes, me);
     }
   }
 }

@@ -48,8 +48,8 @@ class PaceTest {
     Plan plan = Plan.compute(config, 1, List.of(t), 0, List.of(t), 0);
     Pace pace = plan.pace(config, 0, UNKNOWN);
     assertThat(pace.perSecond()).isEqualTo(0.5);
-    assertThat(plan.newArrivalGrant()).isPositive();
-    assertThat(pace.byActive()).isEqualTo(50 - plan.newArrivalGrant());
+    assertThat(plan.slots()).isPositive();
+    assertThat(pace.byActive()).isEqualTo(50 - plan.slots());
     Tally none = new Tally(40, 0, 0, 0, 5, 0, 0, line, new long[0]);
     assertThat(Plan.compute(config, 1, List.of(none), 0, List.of(none), 0).pace(config, 0, UNKNOWN).perSecond())
         .as("nobody admitted in the last minute: the per-minute limit").isEqualTo(1.0);

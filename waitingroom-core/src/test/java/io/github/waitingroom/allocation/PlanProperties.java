@@ -37,9 +37,16 @@ class PlanProperties {
             new Tally(active, ol, on, Math.min(ol, reservedRaw), 0, active, arrivals, new TreeMap<>(l), new long[0]));
   }
 
-  /** The grants of every node of every data center, each computed on its own, sum to at most the free slots. */
+  /**
+   * The slots of every node of every data center, each computed on its own, let the room admit at
+   * most what the limits leave: after its tally a node admits at most the larger of its new slots
+   * and what it held (it may spend what it held before the plan takes over, and the plan takes
+   * that off its new slots), and those come to at most what the limits leave beyond slots that
+   * tallies of an older release report for their line, or to what the nodes held if that was more
+   * (the limits were lowered: nobody gets more). Everyone at or below the cutoff second fits.
+   */
   @Property(tries = 500)
-  void grantsOfAllNodesNeverExceedWhatTheLimitsLeave(
+  void slotsOfAllNodesNeverExceedWhatTheLimitsLeave(
       @ForAll @Size(min = 1, max = 3) List<@Size(min = 1, max = 4) List<@net.jqwik.api.From("tallies") Tally>> dcs,
       @ForAll @IntRange(min = 1, max = 200) int total,
       @ForAll @IntRange(min = 1, max = 200) int perMinuteRaw,
@@ -50,61 +57,33 @@ class PlanProperties {
       sums.add(Tally.sum(nodes));
     }
     Tally room = Tally.sum(sums);
-    long newlyGranted = 0;
+    long admittable = 0;
+    long held = 0;
     long cutoff = Long.MIN_VALUE;
     for (int d = 0; d < dcs.size(); d++) {
       for (int n = 0; n < dcs.get(d).size(); n++) {
         Plan p = Plan.compute(config, epoch, sums, d, dcs.get(d), n);
         Tally me = dcs.get(d).get(n);
-        // What a node may admit after its tally: what it had outstanding then, plus its share of the
-        // free slots (its new grant less its reserved slots, which were part of what was outstanding).
-        long line = me.outstandingLine() + p.lineGrant() - me.reserved() + p.partialGrant();
-        assertThat(p.partialFirst()).as("first holders who may take the partial second's slots").isGreaterThanOrEqualTo(p.partialGrant());
-        long fresh = Math.max(p.newArrivalGrant(), me.outstandingNew());
-        newlyGranted += line + fresh;
+        admittable += Math.max(p.slots(), me.outstandingNew());
+        held += me.outstandingNew();
         cutoff = p.cutoffSecond();
-        assertThat(p.lineGrant()).isGreaterThanOrEqualTo(me.reserved());
       }
     }
-    long leave = Math.max(0, Math.min(total - Math.max(0, room.active()), config.newUsersPerMinute() - room.recentAdmissions()));
-    assertThat(newlyGranted).isLessThanOrEqualTo(Math.max(leave, room.outstanding()));
+    long leave = Math.max(0, Math.min(total - room.activeUsers(), config.newUsersPerMinute() - room.recentAdmissions()));
+    assertThat(admittable).isLessThanOrEqualTo(Math.max(Math.max(0, leave - room.outstandingLine()), held));
     if (cutoff != Long.MIN_VALUE) {
-      assertThat(room.line().headMap(cutoff, true).values().stream().mapToLong(Long::longValue).sum())
+      assertThat(room.distinct().line().headMap(cutoff, true).values().stream().mapToLong(Long::longValue).sum())
           .as("everyone at or below the cutoff fits").isLessThanOrEqualTo(leave);
     }
   }
 
   /**
-   * Once every node has switched to the plan, the slots for new arrivals of the whole room come
-   * to at most what the limits leave beyond the line's outstanding slots, also when the tallies
-   * report more outstanding than the limits leave (they were lowered). Before, every plan handed
-   * the slots of the old grants out again: lowered from 20 to 2 a minute, a room of two nodes let
-   * 20 newcomers in within the minute after.
+   * The line is served oldest first: the cutoff covers every holder of the seconds that fit, and
+   * of the first second that does not, the share of places the slots left cover; the slots go to
+   * the data centers by their holders at or below it; newcomers only once the whole line fits.
    */
-  @Property(tries = 500)
-  void slotsForNewArrivalsNeverExceedWhatTheLimitsLeaveBeyondTheLine(
-      @ForAll @Size(min = 1, max = 3) List<@Size(min = 1, max = 4) List<@net.jqwik.api.From("tallies") Tally>> dcs,
-      @ForAll @IntRange(min = 1, max = 200) int total,
-      @ForAll @IntRange(min = 1, max = 200) int perMinuteRaw,
-      @ForAll @IntRange(min = 0, max = 100) int epoch) {
-    RoomConfig config = config(total, Math.min(total, perMinuteRaw));
-    List<Tally> sums = new ArrayList<>();
-    for (List<Tally> nodes : dcs) {
-      sums.add(Tally.sum(nodes));
-    }
-    Tally room = Tally.sum(sums);
-    long fresh = 0;
-    for (int d = 0; d < dcs.size(); d++) {
-      for (int n = 0; n < dcs.get(d).size(); n++) {
-        fresh += Plan.compute(config, epoch, sums, d, dcs.get(d), n).newArrivalGrant();
-      }
-    }
-    long leave = Math.min(total - room.activeUsers(), config.newUsersPerMinute() - room.recentAdmissions());
-    assertThat(fresh).isLessThanOrEqualTo(Math.max(0, leave - room.outstandingLine()));
-  }
-
   @Test
-  void theLineIsServedOldestFirstAndNewArrivalsOnlyWhenItIsEmpty() {
+  void theLineIsServedOldestFirstAndNewcomersOnlyWhenItFits() {
     RoomConfig config = config(10, 10);
     Tally a = new Tally(4, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(100L, 2L, 102L, 3L)), new long[0]);
     Tally b = new Tally(0, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(101L, 2L)), new long[0]);
@@ -113,15 +92,20 @@ class PlanProperties {
     assertThat(pa.freeSlots()).isEqualTo(6);
     assertThat(pa.cutoffSecond()).isEqualTo(101);
     assertThat(pa.partialSecond()).isEqualTo(102);
-    assertThat(pa.lineGrant() + pa.partialGrant()).isEqualTo(2 + 2);
-    assertThat(pb.lineGrant()).isEqualTo(2);
-    assertThat(pa.newArrivalGrant() + pb.newArrivalGrant()).isZero();
+    assertThat(pa.lineServed()).isFalse();
+    // Two of the three holders of second 102: places whose tie-break bits lie below 2/3 of their range.
+    assertThat(pa.cutPlace()).isEqualTo(pb.cutPlace()).isEqualTo((102L << 32) + (2L << 32) / 3 - 1);
+    // Weights: a holds 2 below the cut and 2/3 of 3 in it (4), b holds 2: 4 and 2 of the 6 slots.
+    assertThat(pa.slots()).isEqualTo(4);
+    assertThat(pb.slots()).isEqualTo(2);
     assertThat(pa.usersAhead(102)).isEqualTo(4);
     assertThat(pa.usersAhead(101)).isEqualTo(2);
 
     Tally empty = new Tally(4, 0, 0, 0, 0, 0, 1, new TreeMap<>(), new long[0]);
     Plan open = Plan.compute(config, 1, List.of(empty), 0, List.of(empty), 0);
-    assertThat(open.newArrivalGrant()).isEqualTo(6);
+    assertThat(open.slots()).isEqualTo(6);
+    assertThat(open.cutPlace()).isEqualTo(Long.MAX_VALUE);
+    assertThat(open.withoutNewArrivals().cutPlace()).as("closed to newcomers, with nobody in line").isEqualTo(Long.MIN_VALUE);
   }
 
   @Test
@@ -156,7 +140,7 @@ class PlanProperties {
     long[] grants = new long[nodes.size()];
     long sum = 0;
     for (int n = 0; n < nodes.size(); n++) {
-      grants[n] = Plan.compute(config, 600, List.of(Tally.sum(nodes)), 0, nodes, n).newArrivalGrant();
+      grants[n] = Plan.compute(config, 600, List.of(Tally.sum(nodes)), 0, nodes, n).slots();
       sum += grants[n];
     }
     assertThat(grants[0]).as("the holder keeps its fair share, one of five").isEqualTo(1);
@@ -180,10 +164,10 @@ class PlanProperties {
       quiet.add(new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]));
     }
     List<Tally> dataCenters = List.of(Tally.sum(busy), Tally.sum(quiet));
-    assertThat(Plan.compute(config, 600, dataCenters, 0, busy, 0).newArrivalGrant())
+    assertThat(Plan.compute(config, 600, dataCenters, 0, busy, 0).slots())
         .as("the busy node: more than its 10 arrivals of the next 6 s").isGreaterThan(10);
     for (int n = 0; n < quiet.size(); n++) {
-      assertThat(Plan.compute(config, 600, dataCenters, 1, quiet, n).newArrivalGrant())
+      assertThat(Plan.compute(config, 600, dataCenters, 1, quiet, n).slots())
           .as("quiet node %d", n).isGreaterThanOrEqualTo(1);
     }
   }
@@ -210,7 +194,7 @@ class PlanProperties {
           Plan p = twoDataCenters
               ? Plan.compute(config, epoch, nodes, n, List.of(nodes.get(n)), 0)
               : Plan.compute(config, epoch, List.of(Tally.sum(nodes)), 0, nodes, n);
-          granted[n] = p.newArrivalGrant();
+          granted[n] = p.slots();
         }
         assertThat(granted[0] + granted[1]).as("granted by plan %d (two data centers: %s)", epoch, twoDataCenters)
             .isEqualTo(1);
@@ -220,15 +204,6 @@ class PlanProperties {
         held = granted;
       }
     }
-  }
-
-  @Test
-  void reservedSlotsStayWithTheNodeThatHoldsThem() {
-    RoomConfig config = config(5, 5);
-    Tally holder = new Tally(2, 3, 0, 3, 3, 2, 0, new TreeMap<>(Map.of(200L, 1L)), new long[0]);
-    Plan p = Plan.compute(config, 9, List.of(holder), 0, List.of(holder), 0);
-    assertThat(p.freeSlots()).isZero();
-    assertThat(p.lineGrant()).isEqualTo(3);
   }
 
   /**
@@ -263,21 +238,6 @@ class PlanProperties {
         .isEqualTo(60);
   }
 
-  /** A draw's split: every slot given, none beyond a share's weight, each share its proportion rounded up or down. */
-  @Property
-  void aSystematicSplitIsItsProportionRoundedEitherWay(
-      @ForAll("weights") long[] weights, @ForAll @net.jqwik.api.constraints.LongRange(min = 0, max = 1000) long amount,
-      @ForAll long seed) {
-    long total = java.util.Arrays.stream(weights).sum();
-    long take = Math.min(amount, total);
-    long[] shares = PlanMaker.systematic(amount, weights, seed);
-    org.assertj.core.api.Assertions.assertThat(java.util.Arrays.stream(shares).sum()).isEqualTo(take);
-    for (int i = 0; i < weights.length; i++) {
-      double exact = total == 0 ? 0 : (double) weights[i] * take / total;
-      org.assertj.core.api.Assertions.assertThat((double) shares[i]).isBetween(Math.floor(exact), Math.ceil(exact));
-      org.assertj.core.api.Assertions.assertThat(shares[i]).isLessThanOrEqualTo(weights[i]);
-    }
-  }
 
   @net.jqwik.api.Provide
   net.jqwik.api.Arbitrary<long[]> weights() {

@@ -7,10 +7,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The admission rule of one node: what a request gets, from its ticket, the settings in force and
  * the grant of the node's last plan (see {@link WaitingRoom} for the rule in words, and {@link
- * Grant} for the slots). An active session passes (checked in once per slice); a waiting ticket is
- * let in once a plan called it, on a slot it holds or takes by compare-and-set; a newcomer is let
- * in on a slot for new arrivals or given a place at the back of the line. Thread-safe and
- * lock-free, like the {@link NodeState} it counts in.
+ * Grant} for the slots). An active session passes (checked in once per slice); a waiting ticket
+ * or a newcomer whose place is at or below the plan's cutoff takes a slot by compare-and-set, and
+ * everyone else waits, a newcomer at the back of the line. Thread-safe and lock-free, like the
+ * {@link NodeState} it counts in.
  */
 final class Decider {
   private final RoomConfig config;

@@ -29,13 +29,9 @@ import java.util.concurrent.atomic.LongAdder;
  * What a node admits after a tally is taken from the very grant the tally read, so its new grant
  * is its plan's less exactly what the old grant lost since the tally.
  *
- * <p><b>Called holders hold their slot wherever they poll.</b> A holder the line has called (see
- * {@link Grant}) is let in without taking a slot. Every tally counts each called holder still in
- * its line as reserved (outstanding), so no plan hands that slot to anyone else until the holder
- * is in (then it counts as active) or gone from every line (then it is called again only by a
- * plan that counts it again). Without session affinity a holder may be in the line of several
- * nodes, and reserved on each: tallies list the places they reserve, and the sum of a data
- * center counts each once (see {@link Tally#reservedPlaces()}).
+ * <p><b>Every admission takes a slot.</b> A waiting holder or a newcomer whose place is at or
+ * below the plan's cutoff takes one of the grant's slots by compare-and-set (see {@link Grant});
+ * the tally reports what is left as outstanding, so the next plan counts it whoever takes it.
  *
  * <p><b>Parts</b>, beside it: {@link Line} (the line of waiting holders: polls, paces, dues, the
  * poll window), {@link Admitter} (admissions and places in line given on the request path), {@link
@@ -277,7 +273,7 @@ final class NodeState {
         scan.checkIns.toArray(),
         new long[0],
         scan.shared, false, revocations.endedHere(config.firstActiveSlice(asOf)), 1,
-        browsing(asOf, Turnover.idleSeconds(config)));
+        browsing(asOf, Turnover.idleSeconds(config)), g.cutPlace());
   }
 
   /** This node's arrivals, and what they tell about the room's line between two plans. */

@@ -113,9 +113,8 @@ final class Outage {
       perMinute = (int) Math.min(active, rateLimit);
     }
     RoomConfig local = config.toBuilder().totalActiveUsers(active).newUsersPerMinute(Math.min(perMinute, active)).build();
-    // The plan takes over at once and drains the old grant: the slots it had for new arrivals are
-    // not carried; the holders it called who still wait are (they need no slot, see Grant). It
-    // counts every user who checked in here lately, also those who moved here from another node
+    // The plan takes over at once and drains the old grant: its slots less what was admitted since
+    // the tally (see Schedule). It counts every user who checked in here lately, also those who moved here from another node
     // (which its own tally nets out against that node's count, unseen while the store fails).
     long here = Math.max(mine.active(), state.checkedInHere(nowSecond));
     Tally alone =

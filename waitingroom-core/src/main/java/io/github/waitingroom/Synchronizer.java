@@ -359,10 +359,10 @@ final class Synchronizer {
 
   /**
    * How long, in whole seconds from now, until a waiting holder who arrived at {@code
-   * arrivalSecond} and whom the plan {@code inForce} has not called can be let in at the soonest:
-   * a holder is let in from the line only when a plan calls it, and the first that can is the plan
-   * of the epoch after {@code inForce}'s, or of the holder's arrival if later (the first whose
-   * tallies count it). It takes over as many epochs after its own as the last plan did: two when
+   * arrivalSecond} and whose place is above the cutoff of the plan {@code inForce} can be let in
+   * at the soonest: only a plan whose cutoff reaches it lets it in, and the first that can is the
+   * plan of the epoch after {@code inForce}'s, or of the holder's arrival if later (the first
+   * whose tallies count it). It takes over as many epochs after its own as the last plan did: two when
    * the room settles in time, more when the store or another data center answers late, one when
    * this node plans alone. So however few people are ahead, the wait is at least about this; 0
    * before the node's first plan.

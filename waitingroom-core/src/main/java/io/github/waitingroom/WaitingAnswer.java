@@ -131,9 +131,8 @@ final class WaitingAnswer {
     } else if (e.usersAhead() < FRONT_ROOMS * in.config().totalActiveUsers()) {
       // Within a few rooms' worth of the front a holder may be called any moment, and the
       // estimate cannot tell when (those called ahead may have gone): ask again within seconds,
-      // so that a called holder takes the slot before giving up, and one who has gone is known to
-      // be gone soon (see NodeState.inLine). Faster still while this node has called holders
-      // who may not have come yet, or slots for new arrivals (Grant.callsOpen).
+      // so that an eligible holder takes a slot before giving up, and one who has gone is known to
+      // be gone soon (see NodeState.inLine). Faster still while this node has slots left.
       refresh = Math.min(refresh, grant.hasSlots() ? 2 : FRONT_REFRESH_SECONDS);
     }
     if (!paused && eligible && !calledHere && grant.plan.room().nodes() > 1) {

@@ -32,15 +32,15 @@ import org.jspecify.annotations.Nullable;
  *   <li>an <b>active</b> ticket whose session has not expired passes; at most once per slice its
  *       check-in moves forward and a new ticket is issued (counted once per ticket, however many
  *       requests carry it);
- *   <li>a <b>waiting</b> ticket whose place has not timed out is admitted once a plan that
- *       counted it in the line has called it, on whichever node it polls, if that node saw it
- *       before the plan's tally or the plans hold its slot on another node (see {@link Grant}),
- *       and the ticket carries that node's last answer to its place (a copy that another copy's
- *       poll overtook waits); a copy of a ticket that was already admitted is not admitted again
- *       once the room knows of the admission, but arrives anew;
+ *   <li>a <b>waiting</b> ticket whose place has not timed out is admitted once its place is at
+ *       or below the plan's cutoff, on whichever node it polls that still has a slot: it takes one
+ *       by compare-and-set (see {@link Grant}); a ticket that does not carry that node's last
+ *       answer to its place (a copy that another copy's poll overtook) waits, and a copy of a
+ *       ticket that was already admitted is not admitted again once the room knows of the
+ *       admission, but arrives anew;
  *   <li><b>no ticket</b>, or one that does not open (forged, tampered, foreign, expired), is a new
- *       arrival: admitted only when the plan left slots for new arrivals (nobody waits), otherwise
- *       given a place at the back of the line.
+ *       arrival with a place at the back of the line: admitted by the same rule (its place is at
+ *       or below the cutoff only once the plan served the whole line), otherwise it waits there.
  * </ul>
  *
  * <p>Plans come from a background sync ({@link Synchronizer}) that runs four times per epoch (the

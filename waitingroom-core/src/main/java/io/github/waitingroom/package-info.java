@@ -15,6 +15,24 @@
  * io.github.waitingroom.coordinator.Transport}, and applies the room's {@link
  * io.github.waitingroom.allocation.Plan} of each settled epoch, which every node computes alike.
  *
+ * <p><b>The admission rule.</b> Every node computes the same plan from the same settled tallies
+ * ({@link io.github.waitingroom.allocation.Plan}): the <i>pool</i> is every slot the limits leave
+ * (min(total limit - active, per-minute limit - admissions of the last 60 s)); the <i>cutoff</i>
+ * makes the first pool holders of the room's line eligible, oldest first (every arrival second that
+ * fits whole, and of the first that does not, the share of its places the pool still covers: a
+ * place's tie-break bits are uniform), and once the whole line fits it is open to newcomers too;
+ * the pool is shared out to data centers and nodes as <i>slots</i>, by their eligible holders (and
+ * newcomers), never taking from a node more than it can give back. A request is then decided in
+ * memory: a ticket, waiting or new, whose place is at or below the cutoff takes one of the node's
+ * slots by compare-and-set, and every other one waits. <i>Safety in one line:</i> a node admits
+ * after its tally at most the larger of its new slots and what it held (what it spent since the
+ * tally comes off the new slots), and the nodes' shares sum to at most the pool, so the room
+ * admits at most what the limits left, whatever clients do: which ticket takes a slot never enters
+ * the argument. <i>Order:</i> every node switches plans at the same instant, nobody above the
+ * cutoff gets in, and among the eligible whoever polls a node with a slot left first gets in (one
+ * that finds none is told to ask again in a second). A place lives in the visitor's cookie, so a
+ * holder keeps it at any pace and for the waiting timeout of silence.
+ *
  * <p>An operator changes a running room through {@link io.github.waitingroom.RoomSettings}: one
  * versioned document (limits, queueing method, queue-all, suspension, session renewal, page texts,
  * scheduled events with a pre-queue and its lottery) that {@link
@@ -36,7 +54,7 @@
  * <p><b>Inside a node</b>, package-private, one role per class: {@code RoomParts} (the parts of
  * the facade, wired from the {@code RoomOptions} a builder collected and checked, and the request
  * path over them: which of a request's tickets is decided), {@code Decider} (the admission
- * rule: what each request gets) and {@code WaitingAnswer} (what a waiting holder is told: people
+ * rule: what each request gets), {@code Grant} (the cutoff and slots in force) and {@code WaitingAnswer} (what a waiting holder is told: people
  * ahead, wait, when to ask again); {@code NodeState} (the places this node knows, counted
  * lock-free, and its tally) with {@code Seen} (what it counted for one place), {@code Line} (the
  * line of waiting holders: polls, paces, dues), {@code Admitter} (admissions on the request path),

@@ -182,7 +182,7 @@ public final class Plan {
   }
 
   /**
-   * The room's line as this plan counted it (the users who polled recently and hold no reserved
+   * The room's line as this plan counted it (the users who polled recently, by arrival second
    * slot), in buckets of arrival time {@code bucketSeconds} wide, each user counted once.
    */
   public BucketState line(long bucketSeconds) {

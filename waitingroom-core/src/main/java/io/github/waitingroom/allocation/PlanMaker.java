@@ -1,6 +1,7 @@
 package io.github.waitingroom.allocation;
 
 import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.Ticket;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -53,7 +54,14 @@ final class PlanMaker {
     if (lineServed) {
       cutPlace = Long.MAX_VALUE;
     } else if (partial != Long.MIN_VALUE) {
-      cutPlace = (partial << 32) + mulDiv(remaining, 1L << 32, partialHolders) - 1;
+      // Of the second it splits, the cutoff covers the share the slots left cover of the places
+      // above the cutoff in force (where that cutoff lies in it): the holders still waiting there
+      // are spread over that part of its range, those below having got in. So it moves on at every
+      // plan while slots wait, even when by chance fewer holders than slots lay below it.
+      long end = (partial << 32) | 0xFFFF_FFFFL;
+      long from = Ticket.arrivalOf(room.cut()) == partial && room.cut() != Long.MIN_VALUE && room.cut() < end
+          ? room.cut() + 1 : partial << 32;
+      cutPlace = from + mulDiv(remaining, end - from + 1, partialHolders) - 1;
     } else {
       cutPlace = cutoff == Long.MIN_VALUE ? Long.MIN_VALUE : (cutoff << 32) | 0xFFFF_FFFFL;
     }

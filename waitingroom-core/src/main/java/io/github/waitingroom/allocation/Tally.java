@@ -67,6 +67,9 @@ import java.util.TreeMap;
  *     arrivals, the same for that epoch on every node that reads it
  * @param browsing what the publisher saw of how long its users browse ({@link Browsing}): only
  *     for the wait estimates, never for a limit; {@link Browsing#NONE} when not known
+ * @param cut the cutoff over places of the plan in force at the tally ({@link Plan#cutPlace()}),
+ *     {@link Long#MIN_VALUE} when none or not known; a sum holds the highest: the next plan
+ *     moves on from it within the second it splits (see {@link Plan})
  */
 public record Tally(
     long active,
@@ -84,7 +87,8 @@ public record Tally(
     boolean sharedUnknown,
     long[] revokedPlaces,
     long nodes,
-    Browsing browsing) {
+    Browsing browsing,
+    long cut) {
 
   /** The most admitted places a tally keeps: the latest ones (places order by arrival). */
   public static final int MAX_ADMITTED_PLACES = 10_000;
@@ -146,7 +150,29 @@ public record Tally(
       NavigableMap<Long, Long> shared,
       boolean sharedUnknown) {
     this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
-        checkIns, reservedPlaces, shared, sharedUnknown, new long[0], 1, Browsing.NONE);
+        checkIns, reservedPlaces, shared, sharedUnknown, new long[0], 1, Browsing.NONE, Long.MIN_VALUE);
+  }
+
+  /** A tally without a {@link #cut} (the publisher's plan is not known). */
+  public Tally(
+      long active,
+      long outstandingLine,
+      long outstandingNew,
+      long reserved,
+      long polling,
+      long recentAdmissions,
+      long arrivals,
+      NavigableMap<Long, Long> line,
+      long[] admittedPlaces,
+      long[] checkIns,
+      long[] reservedPlaces,
+      NavigableMap<Long, Long> shared,
+      boolean sharedUnknown,
+      long[] revokedPlaces,
+      long nodes,
+      Browsing browsing) {
+    this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
+        checkIns, reservedPlaces, shared, sharedUnknown, revokedPlaces, nodes, browsing, Long.MIN_VALUE);
   }
 
   /** Checks the counts and copies the collections. */
@@ -240,13 +266,13 @@ public record Tally(
     TreeMap<Long, Long> once = new TreeMap<>(line);
     shared.forEach((second, n) -> once.merge(second, -n, Long::sum));
     return new Tally(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, once,
-        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), false, revokedPlaces, nodes, browsing);
+        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), false, revokedPlaces, nodes, browsing, cut);
   }
 
   /** This tally with its {@link #shared} holders unknown (see {@link #sharedUnknown}). */
   private Tally withoutShared() {
     return new Tally(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line,
-        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), true, revokedPlaces, nodes, browsing);
+        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), true, revokedPlaces, nodes, browsing, cut);
   }
 
   /** The holders of the line at the given arrival second whom another node counts too. */
@@ -289,7 +315,7 @@ public record Tally(
     return new Tally(
         active + outstanding + Math.max(0, movedIn), 0, 0, 0, 0, Math.max(recentAdmissions + outstanding, churn), 0,
         new TreeMap<>(), admittedPlaces, new long[0], new long[0], new TreeMap<>(), false, revokedPlaces, nodes,
-        browsing)
+        browsing, cut)
         .withoutShared();
   }
 
@@ -348,7 +374,8 @@ public record Tally(
         && sharedUnknown == t.sharedUnknown
         && Arrays.equals(revokedPlaces, t.revokedPlaces)
         && nodes == t.nodes
-        && browsing.equals(t.browsing);
+        && browsing.equals(t.browsing)
+        && cut == t.cut;
   }
 
   @Override
@@ -356,7 +383,7 @@ public record Tally(
     return Objects.hash(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line) * 31
         + Arrays.hashCode(admittedPlaces) * 17 + Arrays.hashCode(checkIns) * 13 + Arrays.hashCode(reservedPlaces)
         + shared.hashCode() * 7 + Boolean.hashCode(sharedUnknown) + Arrays.hashCode(revokedPlaces) * 3
-        + Long.hashCode(nodes) + browsing.hashCode();
+        + Long.hashCode(nodes) + browsing.hashCode() + Long.hashCode(cut) * 11;
   }
 
   @Override
@@ -367,6 +394,6 @@ public record Tally(
         + admittedPlaces.length + ", checkIns=" + checkIns.length / 2 + ", reservedPlaces="
         + reservedPlaces.length + ", revokedPlaces=" + revokedPlaces.length + ", shared="
         + (sharedUnknown ? "unknown" : shared.values().stream().mapToLong(Long::longValue).sum()) + ", nodes=" + nodes
-        + ", browsing=" + browsing + "]";
+        + ", browsing=" + browsing + ", cut=" + cut + "]";
   }
 }

@@ -30,8 +30,10 @@ final class TallySums {
     boolean unknown = false;
     TreeSet<Long> revoked = new TreeSet<>();
     Tally.Browsing browsing = Tally.Browsing.NONE;
+    long cut = Long.MIN_VALUE;
     for (Tally t : tallies) {
       browsing = browsing.plus(t.browsing());
+      cut = Math.max(cut, t.cut());
       active += t.active();
       outstandingLine += t.outstandingLine();
       outstandingNew += t.outstandingNew();
@@ -58,7 +60,7 @@ final class TallySums {
     return new Tally(
         active, outstandingLine - twice, outstandingNew, reserved - twice, polling, recent, arrivals, line,
         Arrays.stream(all).distinct().toArray(), new long[0], new long[0], unknown ? new TreeMap<>() : shared, unknown,
-        revoked.stream().mapToLong(Long::longValue).toArray(), nodes, browsing);
+        revoked.stream().mapToLong(Long::longValue).toArray(), nodes, browsing, cut);
   }
 
   /**

@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  *              "line":[[second,count],...],"shared":[[second,count],...],"sharedUnknown":true,
  *              "admitted":[place,...],
  *              "reservedPlaces":[place,...],"checkIns":[[slice,place,...],...],
- *              "revokedPlaces":[place,...],"browsing":[stopped,idle,active,seconds]},...]}
+ *              "revokedPlaces":[place,...],"browsing":[stopped,idle,active,seconds],"cut":place},...]}
  * }</pre>
  *
  * <p>{@code v} comes first. A reader rejects a version it does not know (the coordinator then
@@ -40,12 +40,13 @@ import org.jspecify.annotations.Nullable;
  * data center's weight in the split of slots for new arrivals counts its nodes, and a version 2
  * reader would weigh it otherwise than the others, so it does not read version 3 at all. {@code
  * shared}, {@code sharedUnknown}, {@code reservedPlaces}, {@code checkIns}, {@code
- * revokedPlaces} and {@code browsing} are left out when empty (or false), and a reader
+ * revokedPlaces}, {@code browsing} and {@code cut} are left out when empty (or false), and a reader
  * that does not know them skips them (a reader that skips {@code shared} counts holders whose polls
  * go to several nodes more than once: never fewer; one that skips {@code revokedPlaces} lets an
  * ended session's ticket through until it expires, and counts it if it checks in; a report of
  * an earlier release has no {@code browsing}, and a room's sum then holds only the others': it
- * moves wait estimates, never a limit).
+ * moves wait estimates, never a limit; without {@code cut} a plan cuts the second it splits from
+ * its start: who is eligible, never a limit).
  */
 public final class ReportCodec {
   /** The largest encoded report accepted. */
@@ -113,6 +114,9 @@ public final class ReportCodec {
         }
         if (t.reservedPlaces().length > 0) {
           writePlaces(g, "reservedPlaces", t.reservedPlaces());
+        }
+        if (t.cut() != Long.MIN_VALUE) {
+          g.writeNumberField("cut", t.cut());
         }
         Tally.Browsing b = t.browsing();
         if (!b.equals(Tally.Browsing.NONE)) {
@@ -252,6 +256,7 @@ public final class ReportCodec {
     long[] reservedPlaces = new long[0];
     long[] revokedPlaces = new long[0];
     Tally.Browsing browsing = Tally.Browsing.NONE;
+    long cut = Long.MIN_VALUE;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken value = p.nextToken();
@@ -275,6 +280,7 @@ public final class ReportCodec {
         case "reservedPlaces" -> reservedPlaces = places(p, value, "reservedPlaces");
         case "revokedPlaces" -> revokedPlaces = places(p, value, "revokedPlaces");
         case "browsing" -> browsing = browsing(p, value);
+        case "cut" -> cut = integer(p, value, Long.MIN_VALUE, Long.MAX_VALUE);
         case "checkIns" -> {
           require(value == JsonToken.START_ARRAY, "checkIns must be an array of slices");
           while (p.nextToken() == JsonToken.START_ARRAY) {
@@ -300,7 +306,7 @@ public final class ReportCodec {
     require(!sharedUnknown || shared.isEmpty(), "shared holders listed but unknown");
     into.put(epoch,
         new Tally(active, outstandingLine, outstandingNew, reserved, polling, recent, arrivals, line, admitted,
-            checkIns.toArray(), reservedPlaces, shared, sharedUnknown, revokedPlaces, nodes, browsing));
+            checkIns.toArray(), reservedPlaces, shared, sharedUnknown, revokedPlaces, nodes, browsing, cut));
   }
 
   /** A tally's {@code browsing}: four integers, a node's share of the room's, so possibly negative. */

@@ -108,6 +108,31 @@ class PlanProperties {
     assertThat(open.withoutNewArrivals().cutPlace()).as("closed to newcomers, with nobody in line").isEqualTo(Long.MIN_VALUE);
   }
 
+  /**
+   * Within the second it splits, the cutoff moves on from the one in force: the holders still
+   * waiting there lie above it (those below got in), so the slots left cover a share of the range
+   * above it. Cut from the start of the second again, it stood still while slots waited whenever
+   * by chance fewer holders than slots lay below it (a node of a small room: 3 points of use).
+   */
+  @Test
+  void withinTheSecondItSplitsTheCutoffMovesOnFromTheOneInForce() {
+    RoomConfig config = config(10, 10);
+    long second = 1_800_000_000L;
+    long inForce = (second << 32) + (1L << 31) - 1; // the lower half of the second was covered
+    Tally fresh = new Tally(9, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0]);
+    Tally moved = new Tally(9, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0], new long[0], new long[0],
+        new TreeMap<>(), false, new long[0], 1, Tally.Browsing.NONE, inForce);
+    Plan fromStart = Plan.compute(config, 1, List.of(fresh), 0, List.of(fresh), 0);
+    Plan onwards = Plan.compute(config, 1, List.of(moved), 0, List.of(moved), 0);
+    assertThat(fromStart.cutPlace()).as("one slot, four holders: a quarter of the second").isEqualTo((second << 32) + (1L << 30) - 1);
+    assertThat(onwards.cutPlace()).as("a quarter of the upper half, above the cutoff in force")
+        .isEqualTo(inForce + (1L << 29));
+    Tally earlier = new Tally(9, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0], new long[0],
+        new long[0], new TreeMap<>(), false, new long[0], 1, Tally.Browsing.NONE, ((second - 1) << 32) | 0xFFFF_FFFFL);
+    assertThat(Plan.compute(config, 1, List.of(earlier), 0, List.of(earlier), 0).cutPlace())
+        .as("a cutoff in force in another second: from the start").isEqualTo(fromStart.cutPlace());
+  }
+
   @Test
   void splitRemaindersGoRoundEpochByEpoch() {
     long[] weights = {1, 1, 1};

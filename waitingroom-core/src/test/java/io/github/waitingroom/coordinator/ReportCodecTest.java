@@ -121,6 +121,29 @@ class ReportCodecTest {
     }
   }
 
+  /** The cutoff in force at a tally round-trips, a sum holds the highest, and an earlier release's report has none. */
+  @Test
+  void theCutoffInForceRoundTripsAndASumHoldsTheHighest() {
+    long place = (1_800_000_000L << 32) | 0x8000_0000L;
+    Tally t = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0], new TreeMap<>(), false,
+        new long[0], 1, Tally.Browsing.NONE, place);
+    Report r = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, t)));
+    assertThat(ReportCodec.decode(ReportCodec.encode(r))).isEqualTo(r);
+    assertThat(new String(ReportCodec.encode(r), StandardCharsets.UTF_8)).contains("\"cut\":" + place);
+    Tally open = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0], new TreeMap<>(),
+        false, new long[0], 1, Tally.Browsing.NONE, Long.MAX_VALUE);
+    assertThat(ReportCodec.decode(ReportCodec.encode(new Report("n", 2, 1, new TreeMap<>(Map.of(1L, open)))))
+        .tallies().get(1L)).isEqualTo(open);
+    Tally none = tally(1, 0, 0, Map.of());
+    assertThat(Tally.sum(List.of(t, none)).cut()).isEqualTo(place);
+    assertThat(Tally.sum(List.of(t, open)).cut()).isEqualTo(Long.MAX_VALUE);
+    assertThat(t.silent(60).cut()).isEqualTo(place);
+    assertThat(new String(ReportCodec.encode(new Report("n", 2, 1, new TreeMap<>(Map.of(1L, none)))), StandardCharsets.UTF_8))
+        .doesNotContain("cut");
+    assertThatThrownBy(() -> decode("{\"v\":3,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,\"cut\":\"x\"}]}"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
   @Test
   void countingTheSamePublishersIsTheSameAndAnyOtherSetIsNot() {
     Report.Counted abv = Report.Counted.of(7, List.of("a#1", "b#2", "v#3"), List.of("eu", "us"));

@@ -21,6 +21,11 @@ final class LineScan {
   final TreeMap<Long, Long> shared = new TreeMap<>();
   /** Holders in line as of the tally. */
   long polling;
+  /**
+   * Holders counted in the line at or below the cutoff in force within its second, less those
+   * counted as shared: this node's part of the room's {@link io.github.waitingroom.allocation.Tally.Cut}.
+   */
+  long atOrBelowCut;
   /** Places admitted from the line within the waiting timeout. */
   final LongList admitted = new LongList();
   /** The check-ins to list: slice, place, slice, place... */
@@ -48,7 +53,11 @@ final class LineScan {
           polling++;
         }
         // As of the epoch's end, as on every node (see Polls).
-        countInLine(s, Ticket.arrivalOf(place));
+        int counted = countInLine(s, Ticket.arrivalOf(place));
+        long cut = g.cutPlace();
+        if (counted == ALONE && place <= cut && Ticket.arrivalOf(place) == Ticket.arrivalOf(cut)) {
+          atOrBelowCut++;
+        }
       } else if (s.admittedAt() >= admittedSince && s.admittedAt() > 0) {
         admitted.add(place);
       }
@@ -59,19 +68,27 @@ final class LineScan {
     }
   }
 
+  /** What {@link #countInLine} did: not counted, counted shared with another node, counted alone. */
+  private static final int NOT_COUNTED = 0;
+  private static final int SHARED = 1;
+  private static final int ALONE = 2;
+
   /**
    * Counts a waiting holder in the line if a poll of it here is due as of the scan, and as shared
    * if every such poll is shared then (see {@link Polls}).
    */
-  private void countInLine(Seen s, long arrival) {
+  private int countInLine(Seen s, long arrival) {
     Polls p = s.polls();
     boolean current = asOf <= s.currentDue();
     boolean earlier = asOf <= p.earlierDue();
-    if (current || earlier) {
-      line.merge(arrival, 1L, Long::sum);
-      if (!(current && asOf > p.sharedUntil() || earlier && asOf > p.earlierShared())) {
-        shared.merge(arrival, 1L, Long::sum);
-      }
+    if (!current && !earlier) {
+      return NOT_COUNTED;
     }
+    line.merge(arrival, 1L, Long::sum);
+    if (!(current && asOf > p.sharedUntil() || earlier && asOf > p.earlierShared())) {
+      shared.merge(arrival, 1L, Long::sum);
+      return SHARED;
+    }
+    return ALONE;
   }
 }

@@ -273,7 +273,7 @@ final class NodeState {
         scan.checkIns.toArray(),
         new long[0],
         scan.shared, false, revocations.endedHere(config.firstActiveSlice(asOf)), 1,
-        browsing(asOf, Turnover.idleSeconds(config)), g.cutPlace());
+        browsing(asOf, Turnover.idleSeconds(config)), new Tally.Cut(g.cutPlace(), scan.atOrBelowCut));
   }
 
   /** This node's arrivals, and what they tell about the room's line between two plans. */

@@ -54,14 +54,21 @@ final class PlanMaker {
     if (lineServed) {
       cutPlace = Long.MAX_VALUE;
     } else if (partial != Long.MIN_VALUE) {
-      // Of the second it splits, the cutoff covers the share the slots left cover of the places
-      // above the cutoff in force (where that cutoff lies in it): the holders still waiting there
-      // are spread over that part of its range, those below having got in. So it moves on at every
-      // plan while slots wait, even when by chance fewer holders than slots lay below it.
+      // Of the second it splits, the cutoff covers the share of its places that the slots left
+      // cover. Where the cutoff in force lies in that second, the holders still waiting at or below
+      // it are eligible already: they come first, and the rest of the slots cover a share of the
+      // places above it, over the holders there. So the cutoff moves on at every plan while slots
+      // wait because by chance fewer holders lay below it than slots, and stays while those
+      // below it (a hidden tab that polls once a minute) still have to come.
       long end = (partial << 32) | 0xFFFF_FFFFL;
-      long from = Ticket.arrivalOf(room.cut()) == partial && room.cut() != Long.MIN_VALUE && room.cut() < end
-          ? room.cut() + 1 : partial << 32;
-      cutPlace = from + mulDiv(remaining, end - from + 1, partialHolders) - 1;
+      Tally.Cut inForce = room.cut();
+      if (inForce.place() != Long.MIN_VALUE && Ticket.arrivalOf(inForce.place()) == partial && inForce.place() < end) {
+        long below = Math.min(inForce.holders(), partialHolders);
+        cutPlace = remaining <= below ? inForce.place()
+            : inForce.place() + mulDiv(remaining - below, end - inForce.place(), partialHolders - below);
+      } else {
+        cutPlace = (partial << 32) + mulDiv(remaining, 1L << 32, partialHolders) - 1;
+      }
     } else {
       cutPlace = cutoff == Long.MIN_VALUE ? Long.MIN_VALUE : (cutoff << 32) | 0xFFFF_FFFFL;
     }

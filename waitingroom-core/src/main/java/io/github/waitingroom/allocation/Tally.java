@@ -67,9 +67,8 @@ import java.util.TreeMap;
  *     arrivals, the same for that epoch on every node that reads it
  * @param browsing what the publisher saw of how long its users browse ({@link Browsing}): only
  *     for the wait estimates, never for a limit; {@link Browsing#NONE} when not known
- * @param cut the cutoff over places of the plan in force at the tally ({@link Plan#cutPlace()}),
- *     {@link Long#MIN_VALUE} when none or not known; a sum holds the highest: the next plan
- *     moves on from it within the second it splits (see {@link Plan})
+ * @param cut the cutoff over places of the plan in force at the tally, and the holders of the line
+ *     at or below it within its second ({@link Cut}); {@link Cut#NONE} when not known
  */
 public record Tally(
     long active,
@@ -88,7 +87,27 @@ public record Tally(
     long[] revokedPlaces,
     long nodes,
     Browsing browsing,
-    long cut) {
+    Cut cut) {
+
+  /**
+   * The cutoff over places of the plan in force at a tally ({@link Plan#cutPlace()}), and how many
+   * holders of the line lie at or below it within its arrival second, each counted once (a node
+   * counts those it does not share with another). The next plan moves on from it within that
+   * second: the slots left go to the holders above it, once those below have theirs (see {@link
+   * Plan}). A sum holds the highest cutoff, and the holders of the tallies that report that one.
+   *
+   * @param place the cutoff, {@link Long#MIN_VALUE} for none or not known
+   * @param holders holders of the line at or below it in its second
+   */
+  public record Cut(long place, long holders) {
+    /** No cutoff known. */
+    public static final Cut NONE = new Cut(Long.MIN_VALUE, 0);
+
+    /** The sum of two tallies' cuts: the higher cutoff, and the holders of those that report it. */
+    public Cut plus(Cut other) {
+      return place > other.place ? this : other.place > place ? other : new Cut(place, holders + other.holders);
+    }
+  }
 
   /** The most admitted places a tally keeps: the latest ones (places order by arrival). */
   public static final int MAX_ADMITTED_PLACES = 10_000;
@@ -150,7 +169,7 @@ public record Tally(
       NavigableMap<Long, Long> shared,
       boolean sharedUnknown) {
     this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
-        checkIns, reservedPlaces, shared, sharedUnknown, new long[0], 1, Browsing.NONE, Long.MIN_VALUE);
+        checkIns, reservedPlaces, shared, sharedUnknown, new long[0], 1, Browsing.NONE, Cut.NONE);
   }
 
   /** A tally without a {@link #cut} (the publisher's plan is not known). */
@@ -172,7 +191,7 @@ public record Tally(
       long nodes,
       Browsing browsing) {
     this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
-        checkIns, reservedPlaces, shared, sharedUnknown, revokedPlaces, nodes, browsing, Long.MIN_VALUE);
+        checkIns, reservedPlaces, shared, sharedUnknown, revokedPlaces, nodes, browsing, Cut.NONE);
   }
 
   /** Checks the counts and copies the collections. */
@@ -184,6 +203,7 @@ public record Tally(
     Objects.requireNonNull(shared, "shared");
     Objects.requireNonNull(revokedPlaces, "revokedPlaces");
     Objects.requireNonNull(browsing, "browsing");
+    Objects.requireNonNull(cut, "cut");
     if (reservedPlaces.length > Math.min(reserved, MAX_ADMITTED_PLACES)) {
       throw new IllegalArgumentException(
           reservedPlaces.length + " reserved places listed, more than reserved (" + reserved + ") or "
@@ -315,7 +335,7 @@ public record Tally(
     return new Tally(
         active + outstanding + Math.max(0, movedIn), 0, 0, 0, 0, Math.max(recentAdmissions + outstanding, churn), 0,
         new TreeMap<>(), admittedPlaces, new long[0], new long[0], new TreeMap<>(), false, revokedPlaces, nodes,
-        browsing, cut)
+        browsing, new Cut(cut.place(), 0))
         .withoutShared();
   }
 
@@ -375,7 +395,7 @@ public record Tally(
         && Arrays.equals(revokedPlaces, t.revokedPlaces)
         && nodes == t.nodes
         && browsing.equals(t.browsing)
-        && cut == t.cut;
+        && cut.equals(t.cut);
   }
 
   @Override
@@ -383,7 +403,7 @@ public record Tally(
     return Objects.hash(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line) * 31
         + Arrays.hashCode(admittedPlaces) * 17 + Arrays.hashCode(checkIns) * 13 + Arrays.hashCode(reservedPlaces)
         + shared.hashCode() * 7 + Boolean.hashCode(sharedUnknown) + Arrays.hashCode(revokedPlaces) * 3
-        + Long.hashCode(nodes) + browsing.hashCode() + Long.hashCode(cut) * 11;
+        + Long.hashCode(nodes) + browsing.hashCode() + cut.hashCode() * 11;
   }
 
   @Override

@@ -30,10 +30,10 @@ final class TallySums {
     boolean unknown = false;
     TreeSet<Long> revoked = new TreeSet<>();
     Tally.Browsing browsing = Tally.Browsing.NONE;
-    long cut = Long.MIN_VALUE;
+    Tally.Cut cut = Tally.Cut.NONE;
     for (Tally t : tallies) {
       browsing = browsing.plus(t.browsing());
-      cut = Math.max(cut, t.cut());
+      cut = cut.plus(t.cut());
       active += t.active();
       outstandingLine += t.outstandingLine();
       outstandingNew += t.outstandingNew();

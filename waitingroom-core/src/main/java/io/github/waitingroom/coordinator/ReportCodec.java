@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  *              "line":[[second,count],...],"shared":[[second,count],...],"sharedUnknown":true,
  *              "admitted":[place,...],
  *              "reservedPlaces":[place,...],"checkIns":[[slice,place,...],...],
- *              "revokedPlaces":[place,...],"browsing":[stopped,idle,active,seconds],"cut":place},...]}
+ *              "revokedPlaces":[place,...],"browsing":[stopped,idle,active,seconds],"cut":[place,holders]},...]}
  * }</pre>
  *
  * <p>{@code v} comes first. A reader rejects a version it does not know (the coordinator then
@@ -115,8 +115,11 @@ public final class ReportCodec {
         if (t.reservedPlaces().length > 0) {
           writePlaces(g, "reservedPlaces", t.reservedPlaces());
         }
-        if (t.cut() != Long.MIN_VALUE) {
-          g.writeNumberField("cut", t.cut());
+        if (!t.cut().equals(Tally.Cut.NONE)) {
+          g.writeArrayFieldStart("cut");
+          g.writeNumber(t.cut().place());
+          g.writeNumber(t.cut().holders());
+          g.writeEndArray();
         }
         Tally.Browsing b = t.browsing();
         if (!b.equals(Tally.Browsing.NONE)) {
@@ -256,7 +259,7 @@ public final class ReportCodec {
     long[] reservedPlaces = new long[0];
     long[] revokedPlaces = new long[0];
     Tally.Browsing browsing = Tally.Browsing.NONE;
-    long cut = Long.MIN_VALUE;
+    Tally.Cut cut = Tally.Cut.NONE;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken value = p.nextToken();
@@ -280,7 +283,13 @@ public final class ReportCodec {
         case "reservedPlaces" -> reservedPlaces = places(p, value, "reservedPlaces");
         case "revokedPlaces" -> revokedPlaces = places(p, value, "revokedPlaces");
         case "browsing" -> browsing = browsing(p, value);
-        case "cut" -> cut = integer(p, value, Long.MIN_VALUE, Long.MAX_VALUE);
+        case "cut" -> {
+          require(value == JsonToken.START_ARRAY, "cut must be an array");
+          long place = integer(p, p.nextToken(), Long.MIN_VALUE, Long.MAX_VALUE);
+          long holders = integer(p, p.nextToken(), 0, MAX_COUNT);
+          require(p.nextToken() == JsonToken.END_ARRAY, "cut holds a place and a count");
+          cut = new Tally.Cut(place, holders);
+        }
         case "checkIns" -> {
           require(value == JsonToken.START_ARRAY, "checkIns must be an array of slices");
           while (p.nextToken() == JsonToken.START_ARRAY) {

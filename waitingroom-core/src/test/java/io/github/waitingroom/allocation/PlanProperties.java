@@ -110,8 +110,8 @@ class PlanProperties {
 
   /**
    * Within the second it splits, the cutoff moves on from the one in force: the holders still
-   * waiting there lie above it (those below got in), so the slots left cover a share of the range
-   * above it. Cut from the start of the second again, it stood still while slots waited whenever
+   * waiting at or below it come first, and the slots left beyond them cover a share of the range
+   * above it, over the holders there. Cut from the start of the second again, it stood still while slots waited whenever
    * by chance fewer holders than slots lay below it (a node of a small room: 3 points of use).
    */
   @Test
@@ -121,16 +121,22 @@ class PlanProperties {
     long inForce = (second << 32) + (1L << 31) - 1; // the lower half of the second was covered
     Tally fresh = new Tally(9, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0]);
     Tally moved = new Tally(9, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0], new long[0], new long[0],
-        new TreeMap<>(), false, new long[0], 1, Tally.Browsing.NONE, inForce);
+        new TreeMap<>(), false, new long[0], 1, Tally.Browsing.NONE, new Tally.Cut(inForce, 0));
     Plan fromStart = Plan.compute(config, 1, List.of(fresh), 0, List.of(fresh), 0);
     Plan onwards = Plan.compute(config, 1, List.of(moved), 0, List.of(moved), 0);
     assertThat(fromStart.cutPlace()).as("one slot, four holders: a quarter of the second").isEqualTo((second << 32) + (1L << 30) - 1);
     assertThat(onwards.cutPlace()).as("a quarter of the upper half, above the cutoff in force")
         .isEqualTo(inForce + (1L << 29));
     Tally earlier = new Tally(9, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0], new long[0],
-        new long[0], new TreeMap<>(), false, new long[0], 1, Tally.Browsing.NONE, ((second - 1) << 32) | 0xFFFF_FFFFL);
+        new long[0], new TreeMap<>(), false, new long[0], 1, Tally.Browsing.NONE,
+        new Tally.Cut(((second - 1) << 32) | 0xFFFF_FFFFL, 0));
     assertThat(Plan.compute(config, 1, List.of(earlier), 0, List.of(earlier), 0).cutPlace())
         .as("a cutoff in force in another second: from the start").isEqualTo(fromStart.cutPlace());
+    // One holder still waits at or below the cutoff in force (a hidden tab, say): the one slot is
+    // its, and the cutoff stays.
+    Tally waits = new Tally(9, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0], new long[0], new long[0],
+        new TreeMap<>(), false, new long[0], 1, Tally.Browsing.NONE, new Tally.Cut(inForce, 1));
+    assertThat(Plan.compute(config, 1, List.of(waits), 0, List.of(waits), 0).cutPlace()).isEqualTo(inForce);
   }
 
   @Test

@@ -121,26 +121,30 @@ class ReportCodecTest {
     }
   }
 
-  /** The cutoff in force at a tally round-trips, a sum holds the highest, and an earlier release's report has none. */
+  /**
+   * The cutoff in force at a tally and its holders round-trip, a sum holds the highest cutoff with
+   * the holders of those that report it, and an earlier release's report has none.
+   */
   @Test
   void theCutoffInForceRoundTripsAndASumHoldsTheHighest() {
     long place = (1_800_000_000L << 32) | 0x8000_0000L;
     Tally t = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0], new TreeMap<>(), false,
-        new long[0], 1, Tally.Browsing.NONE, place);
+        new long[0], 1, Tally.Browsing.NONE, new Tally.Cut(place, 3));
     Report r = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, t)));
     assertThat(ReportCodec.decode(ReportCodec.encode(r))).isEqualTo(r);
-    assertThat(new String(ReportCodec.encode(r), StandardCharsets.UTF_8)).contains("\"cut\":" + place);
+    assertThat(new String(ReportCodec.encode(r), StandardCharsets.UTF_8)).contains("\"cut\":[" + place + ",3]");
     Tally open = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0], new TreeMap<>(),
-        false, new long[0], 1, Tally.Browsing.NONE, Long.MAX_VALUE);
+        false, new long[0], 1, Tally.Browsing.NONE, new Tally.Cut(Long.MAX_VALUE, 0));
     assertThat(ReportCodec.decode(ReportCodec.encode(new Report("n", 2, 1, new TreeMap<>(Map.of(1L, open)))))
         .tallies().get(1L)).isEqualTo(open);
     Tally none = tally(1, 0, 0, Map.of());
-    assertThat(Tally.sum(List.of(t, none)).cut()).isEqualTo(place);
-    assertThat(Tally.sum(List.of(t, open)).cut()).isEqualTo(Long.MAX_VALUE);
-    assertThat(t.silent(60).cut()).isEqualTo(place);
+    assertThat(Tally.sum(List.of(t, none)).cut()).isEqualTo(t.cut());
+    assertThat(Tally.sum(List.of(t, t)).cut()).as("holders of the same cutoff add up").isEqualTo(new Tally.Cut(place, 6));
+    assertThat(Tally.sum(List.of(t, open)).cut()).as("the highest cutoff").isEqualTo(open.cut());
+    assertThat(t.silent(60).cut()).as("a silent publisher serves no line").isEqualTo(new Tally.Cut(place, 0));
     assertThat(new String(ReportCodec.encode(new Report("n", 2, 1, new TreeMap<>(Map.of(1L, none)))), StandardCharsets.UTF_8))
         .doesNotContain("cut");
-    assertThatThrownBy(() -> decode("{\"v\":3,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,\"cut\":\"x\"}]}"))
+    assertThatThrownBy(() -> decode("{\"v\":3,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,\"cut\":[1]}]}"))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -19,9 +19,9 @@
  * ({@link io.github.waitingroom.allocation.Plan}): the <i>pool</i> is every slot the limits leave
  * (min(total limit - active, per-minute limit - admissions of the last 60 s)); the <i>cutoff</i>
  * makes the first pool holders of the room's line eligible, oldest first (every arrival second that
- * fits whole, and of the first that does not, the share of its places above the cutoff in force
- * that the pool still covers: a place's tie-break bits are uniform), and once the whole line fits
- * it is open to newcomers too;
+ * fits whole, and of the first that does not, the share of its places the pool still covers: a
+ * place's tie-break bits are uniform; past the holders still waiting at or below the cutoff in
+ * force, if that lies in the same second), and once the whole line fits it is open to newcomers;
  * the pool is shared out to data centers and nodes as <i>slots</i>, by their eligible holders (and
  * newcomers), never taking from a node more than it can give back. A request is then decided in
  * memory: a ticket, waiting or new, whose place is at or below the cutoff takes one of the node's

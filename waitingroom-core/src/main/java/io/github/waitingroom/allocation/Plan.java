@@ -19,9 +19,10 @@ import org.jspecify.annotations.Nullable;
  *       served oldest first: the first <i>pool</i> holders are eligible. Every second whose
  *       holders all fit lies at or below the {@link #cutoffSecond() cutoff second}; of the first
  *       second that does not fit (the {@link #partialSecond() partial} one), the share the pool
- *       still covers, by tie-break bits (uniform, so the share of places is the share of holders),
- *       of the places above the {@link Tally#cut() cutoff in force} when that lies in the same
- *       second (the holders below it got in), so that it moves on while slots wait.
+ *       still covers, by tie-break bits (uniform, so the share of places is the share of holders).
+ *       When the {@link Tally#cut() cutoff in force} lies in that second, the holders still
+ *       waiting at or below it come first and the rest of the pool covers a share of the places
+ *       above it, so that it moves on while slots wait, and not past a slow holder below it.
  *       That is the {@link #cutPlace() cutoff over places}; once the whole line fits it is {@link
  *       Long#MAX_VALUE}, and newcomers are eligible too.
  *   <li><b>Slots where the eligible poll.</b> The pool is shared out to data centers and then

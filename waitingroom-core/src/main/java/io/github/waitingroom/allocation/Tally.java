@@ -172,28 +172,6 @@ public record Tally(
         checkIns, reservedPlaces, shared, sharedUnknown, new long[0], 1, Browsing.NONE, Cut.NONE);
   }
 
-  /** A tally without a {@link #cut} (the publisher's plan is not known). */
-  public Tally(
-      long active,
-      long outstandingLine,
-      long outstandingNew,
-      long reserved,
-      long polling,
-      long recentAdmissions,
-      long arrivals,
-      NavigableMap<Long, Long> line,
-      long[] admittedPlaces,
-      long[] checkIns,
-      long[] reservedPlaces,
-      NavigableMap<Long, Long> shared,
-      boolean sharedUnknown,
-      long[] revokedPlaces,
-      long nodes,
-      Browsing browsing) {
-    this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
-        checkIns, reservedPlaces, shared, sharedUnknown, revokedPlaces, nodes, browsing, Cut.NONE);
-  }
-
   /** Checks the counts and copies the collections. */
   public Tally {
     Objects.requireNonNull(line, "line");

@@ -101,13 +101,13 @@ class ReportCodecTest {
   void browsingRoundTripsNegativeSharesIncludedSumsAndIsLeftOutWhenNothingWasSeen() {
     Tally.Browsing share = new Tally.Browsing(-3, -1, -7, -120);
     Tally t = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0], new TreeMap<>(), false,
-        new long[0], 1, share);
+        new long[0], 1, share, Tally.Cut.NONE);
     Report r = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, t)));
     assertThat(ReportCodec.decode(ReportCodec.encode(r))).isEqualTo(r);
     assertThat(new String(ReportCodec.encode(r), StandardCharsets.UTF_8)).contains("\"browsing\":[-3,-1,-7,-120]");
     // A data center's sum adds its nodes' shares; silence keeps the last one.
     Tally other = new Tally(9, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0], new TreeMap<>(),
-        false, new long[0], 1, new Tally.Browsing(10, 4, 50, 3000));
+        false, new long[0], 1, new Tally.Browsing(10, 4, 50, 3000), Tally.Cut.NONE);
     assertThat(Tally.sum(List.of(t, other)).browsing()).isEqualTo(new Tally.Browsing(7, 3, 43, 2880));
     assertThat(other.silent(60).browsing()).isEqualTo(other.browsing());
     // Nothing seen: no field, and a report without one (an earlier release's) reads as nothing seen.

@@ -196,8 +196,7 @@ class EventsTest {
    */
   private static int[] draw(long seed, boolean shuffle, int users) {
     Cluster c = threeNodes(config(2), seed);
-    // Each run starts its event at another epoch, as real events start at epochs nobody chose: the
-    // plans split a draw's slots by an offset they derive from the epoch (see Plan#systematic).
+    // Each run starts its event at another epoch, as real events start at epochs nobody chose.
     c.advance(Duration.ofSeconds(seed % 60));
     WaitingRoom operator = c.nodes.get(seed % 2 == 0 ? 0 : 2);
     operator.updateSettings(RoomSettings.fromJson(event(c, 3, 3 + users + 4, 3600, shuffle, ""), operator.latestSettings()));
@@ -258,8 +257,14 @@ class EventsTest {
     long[] at = new long[line.size()];
     Arrays.fill(at, -1);
     int admitted = 0;
+    // Browsers poll at phases of their own: each round the users poll in an order drawn from the
+    // run's seed, not by index (a fixed order would let the first users win every tie among those
+    // at or below the cutoff, who get in in the order they poll a node with a slot left).
+    java.util.Random phases = new java.util.Random(c.now());
     for (int s = 0; s < 400 && admitted < line.size(); s += 2) {
-      for (int i = 0; i < line.size(); i++) {
+      int first = phases.nextInt(line.size());
+      for (int k = 0; k < line.size(); k++) {
+        int i = (first + k) % line.size();
         if (at[i] >= 0) {
           continue;
         }

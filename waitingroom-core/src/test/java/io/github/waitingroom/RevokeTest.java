@@ -79,7 +79,7 @@ class RevokeTest {
     String checkedOut = t.get(0);
     assertThat(c.nodes.get(1).revoke(checkedOut)).isTrue();
     assertThat(c.nodes.get(1).decide(checkedOut).letsThrough()).as("on the node that ended it, at once").isFalse();
-    assertThat(poll(c, t, 2, 10)).as("let in from the line after the revoke").isEqualTo(1);
+    assertThat(poll(c, t, 2, 20)).as("let in from the line after the revoke").isEqualTo(1);
     for (WaitingRoom n : c.nodes) {
       Decision d = n.decide(checkedOut);
       assertThat(d.letsThrough()).as("the ended ticket on %s", n.nodeId()).isFalse();

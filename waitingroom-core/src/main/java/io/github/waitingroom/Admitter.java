@@ -65,7 +65,8 @@ final class Admitter {
   }
 
   /**
-   * Admits a user who arrived without a ticket, if the grant has a slot for new arrivals, or
+   * Admits a user who arrived without a ticket, if its place is at or below the cutoff and a slot
+   * is left, or
    * {@code always} without one (the room lets everyone through: counted as an arrival and an
    * admission all the same, so the plans and the status stay true).
    */
@@ -89,7 +90,7 @@ final class Admitter {
   }
 
   /**
-   * Lets in a newcomer only if a slot for new arrivals is left, as {@link #admitNew} does; without
+   * Lets in a newcomer only if it may take a slot, as {@link #admitNew} does; without
    * one, counts nothing (no arrival, no place): the caller challenges it first.
    */
   boolean admitNewIfFree(long place, long now, Grant g) {

@@ -144,7 +144,8 @@ final class Decider {
   }
 
   /**
-   * A newcomer: let in when a slot for new arrivals is left, else given a place in line; or, when
+   * A newcomer: let in when its place is at or below the cutoff and a slot is left, else given a
+   * place in line; or, when
    * it may not queue yet, challenged with no side effect.
    */
   private Decision arrive(long now, Newcomer newcomer, LiveSettings.Current in) {
@@ -186,9 +187,9 @@ final class Decider {
 
   /** What a request without a live ticket may get (see {@link WaitingRoom#decide(String, String, boolean)}). */
   enum Newcomer {
-    /** A slot for new arrivals, or a place in line. */
+    /** A slot, or a place in line. */
     QUEUE,
-    /** A slot for new arrivals only; without one nothing is counted ({@link Decision.Outcome#CHALLENGE}). */
+    /** A slot only; without one nothing is counted ({@link Decision.Outcome#CHALLENGE}). */
     IF_FREE,
     /** Nothing yet: nothing is counted ({@link Decision.Outcome#CHALLENGE}; see {@link WaitingRoom#decideKnown}). */
     NOT_YET

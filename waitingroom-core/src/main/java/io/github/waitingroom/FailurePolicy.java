@@ -11,7 +11,7 @@ public enum FailurePolicy {
    * for (they count it with its last published tally, as if it had used everything it was still
    * allowed): as many active users at once, and as many admissions a minute, as it last published
    * plus its outstanding grant, from the fifth epoch after its last tally (until then it keeps its
-   * grant, less its slots for new arrivals). New arrivals queue. The room stays within its limits
+   * grant, closed to newcomers). New arrivals queue. The room stays within its limits
    * for an outage shorter than the store's retention, and, without session affinity, as long as
    * users do not move away from their first node for longer than a session (see the README's
    * "Outages").

@@ -211,7 +211,7 @@ final class NodeState {
   }
 
   /**
-   * Admits a user who arrived without a ticket, if the grant has a slot for new arrivals, or
+   * Admits a user who arrived without a ticket, if it may take one of the grant's slots, or
    * {@code always} without one (see {@link Admitter#admitNew}).
    */
   boolean admitNew(long place, long now, Grant g, boolean always) {
@@ -223,7 +223,7 @@ final class NodeState {
     admitter.queueNew(place, now);
   }
 
-  /** Lets in a newcomer only if a slot for new arrivals is left (see {@link Admitter#admitNewIfFree}). */
+  /** Lets in a newcomer only if it may take a slot (see {@link Admitter#admitNewIfFree}). */
   boolean admitNewIfFree(long place, long now, Grant g) {
     return admitter.admitNewIfFree(place, now, g);
   }

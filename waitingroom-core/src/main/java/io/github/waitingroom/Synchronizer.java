@@ -59,8 +59,8 @@ import org.slf4j.LoggerFactory;
  * could still be active. They do so only once that tally is more than {@link
  * Coordinator#SILENT_AFTER_EPOCHS} epochs old, and their plans take over two epochs after their
  * own: until then the plans in force count the node by its tallies, that is by its grant. So the
- * node keeps its grant (under {@link FailurePolicy#FAIL_CLOSED} less its slots for new arrivals,
- * which it gives up at its first failed exchange) until the plans of the others count it silent,
+ * node keeps its grant (under {@link FailurePolicy#FAIL_CLOSED} closed to newcomers from its
+ * first failed exchange on) until the plans of the others count it silent,
  * and sends the tallies of its first failed exchange until one is answered: an exchange whose
  * answer never came (a timeout after the store ran it) may have published them, and the others
  * then count it by those. Its last published tally is whichever of its last answered one and

@@ -62,7 +62,7 @@ final class WaitingAnswer {
     long soonest = -1;
     if (calledHere) {
       // Called, but not let in at this poll (a parallel request of the same ticket is being
-      // admitted, or the slots for new arrivals ran out): the next poll lets it in.
+      // admitted, or the slots ran out): the next poll lets it in.
       e = new Plan.Estimate(0, 0, 0, 0);
     } else {
       // Users who joined the line since the plan's tally, before this holder, are not in it yet:

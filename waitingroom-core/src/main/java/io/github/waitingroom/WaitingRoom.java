@@ -99,11 +99,11 @@ public final class WaitingRoom implements AutoCloseable {
 
   /**
    * Decides one request like {@link #decide(String, String)}, but lets a newcomer who would be
-   * put in line (no slot for new arrivals) in line only when {@code mayQueue} says so: otherwise
+   * put in line (not at or below the cutoff, or no slot left) in line only when {@code mayQueue} says so: otherwise
    * the answer is {@link Decision.Outcome#CHALLENGE}, and nothing is counted but the decision (no
    * arrival, no place, no ticket). A request whose tickets open as live is decided as by the
-   * two-argument form, at the same cost; so is a newcomer when the room has a slot for new arrivals
-   * (it is let in). This is how {@code waitingroom-http} asks a newcomer for a proof of work or a
+   * two-argument form, at the same cost; so is a newcomer the room lets in (nobody waits and a slot
+   * is left). This is how {@code waitingroom-http} asks a newcomer for a proof of work or a
    * human check only while people wait, and only then gives it a place.
    *
    * @param session the ticket the client keeps for its session, or {@code null}
@@ -117,7 +117,7 @@ public final class WaitingRoom implements AutoCloseable {
   /**
    * Decides one request like {@link #decide(String, String)} when its tickets open, at the same
    * cost; a newcomer (no ticket that opens, or a copy the room arrives anew) is not counted at all,
-   * not even on a slot for new arrivals: the answer is {@link Decision.Outcome#CHALLENGE}, with no
+   * not even on a slot when nobody waits: the answer is {@link Decision.Outcome#CHALLENGE}, with no
    * arrival, place or ticket. This is how {@code waitingroom-http} lets a newcomer in, or in line,
    * only when it comes back with a cookie of its first answer, so that requests that never come
    * back (a flood) take no slot and count as no user.

@@ -287,8 +287,8 @@ public final class Plan {
    *   <li><b>the line's pace</b>: the admissions of the last minute (holders who come late for
    *       their slot are in it), or the per-minute limit's when nobody was admitted;
    *   <li><b>room to let them in</b>: the total limit's free room now (the limit less the active
-   *       users and the slots for new arrivals: those the nodes still held at the tallies and those
-   *       this plan gives this node, which a holder it queued found spent), and then one admission
+   *       users and, once the line is served, the slots for newcomers: those the nodes still held at
+   *       the tallies and those this plan gives this node, which a holder it queued found spent), and then one admission
    *       for each user who leaves ({@code leaving}).
    * </ul>
    *

@@ -111,7 +111,7 @@ final class PlanMaker {
     return below * scale + (partial == Long.MIN_VALUE ? 0 : t.lineAt(partial) * covered);
   }
 
-  /** A publisher's weight in the split of slots for new arrivals (see {@link Plan#ARRIVALS_PER_NODE}). */
+  /** A publisher's weight for its newcomers in the split of slots (see {@link Plan#ARRIVALS_PER_NODE}). */
   private static long newArrivalWeight(Tally t) {
     return t.arrivals() + Plan.ARRIVALS_PER_NODE * t.nodes();
   }
@@ -133,7 +133,7 @@ final class PlanMaker {
    * (see {@link #headroom}), or 0. A plan's grants leave at most the headroom outstanding, and an
    * admission since takes one slot off the outstanding and one off the headroom, so this stays 0
    * while the limits stay; lowered limits (or users counted active who took no slot of this room's
-   * grants) make it positive, and the plan takes it back from the slots for new arrivals.
+   * grants) make it positive, and the plan shares out only what the limits leave.
    */
   private static long excess(RoomConfig config, Tally room) {
     return Math.max(0, room.outstanding() - headroom(config, room));

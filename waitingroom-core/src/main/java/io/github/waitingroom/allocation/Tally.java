@@ -24,7 +24,7 @@ import java.util.TreeMap;
  * @param recentAdmissions admissions within the 60 seconds before the tally (whole seconds, the
  *     oldest one included)
  * @param arrivals users who arrived without a ticket within the 60 seconds before the tally: the
- *     weight of the publisher in the split of slots for new arrivals
+ *     weight of the publisher for its newcomers in the split of slots
  * @param polling users waiting who are in the line (polled within two of their own polling
  *     intervals and two seconds): today the same holders as the line plus the called ones; published in reports, no
  *     longer read by the estimates (see {@code LineDrain})

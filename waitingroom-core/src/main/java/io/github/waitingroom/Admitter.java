@@ -66,8 +66,7 @@ final class Admitter {
 
   /**
    * Admits a user who arrived without a ticket, if its place is at or below the cutoff and a slot
-   * is left, or
-   * {@code always} without one (the room lets everyone through: counted as an arrival and an
+   * is left, or {@code always} without one (the room lets everyone through: counted as an arrival and an
    * admission all the same, so the plans and the status stay true).
    */
   boolean admitNew(long place, long now, Grant g, boolean always) {

@@ -26,10 +26,10 @@ import org.jspecify.annotations.Nullable;
  *       That is the {@link #cutPlace() cutoff over places}; once the whole line fits it is {@link
  *       Long#MAX_VALUE}, and newcomers are eligible too.
  *   <li><b>Slots where the eligible poll.</b> The pool is shared out to data centers and then
- *       nodes by their eligible holders (and, once the line is served, by their newcomers: their
- *       arrivals of the last minute plus {@value #ARRIVALS_PER_NODE} per node, against {@value
- *       #ARRIVALS_PER_NODE} per holder), without taking from a node more than it can give back
- *       (see {@code PlanMaker.reshare}).
+ *       nodes: first one slot for each eligible holder, by where the holders are counted, and
+ *       once the line is served what is left by their newcomers (their arrivals of the last minute
+ *       plus {@value #ARRIVALS_PER_NODE} per node), without taking from a node more than it can
+ *       give back (see {@code PlanMaker.reshare}).
  * </ol>
  *
  * <p>Why the grants never exceed the limit: a node's new slots are its share of the pool less

@@ -72,43 +72,56 @@ final class PlanMaker {
     } else {
       cutPlace = cutoff == Long.MIN_VALUE ? Long.MIN_VALUE : (cutoff << 32) | 0xFFFF_FFFFL;
     }
-    // The slots go where the eligible holders poll: by each one's holders at or below the cut
-    // (all of a second below it, the covered share of the partial one), and, once the whole line
-    // is served, by the newcomers each is about to see (see Plan#ARRIVALS_PER_NODE).
-    long[] dcWeights = new long[dataCenters.size()];
+    // The slots go where the eligible holders poll: first one for each holder at or below the cut
+    // (all of a second below it, the covered share of the partial one), by where each is counted,
+    // and, once the whole line is served, what is left by the newcomers each is about to see (see
+    // Plan#ARRIVALS_PER_NODE). Holders who wait are certain; newcomers are expected.
+    long[] dcLine = new long[dataCenters.size()];
+    long[] dcNew = new long[dataCenters.size()];
     long[] dcHeld = new long[dataCenters.size()];
-    for (int d = 0; d < dcWeights.length; d++) {
+    for (int d = 0; d < dcLine.length; d++) {
       Tally dc = dataCenters.get(d).distinct();
-      dcWeights[d] = demand(dc, cutoff, partial, remaining, partialHolders, lineServed);
+      dcLine[d] = lineDemand(dc, cutoff, partial, remaining, partialHolders);
+      dcNew[d] = lineServed ? newArrivalWeight(dc) : 0;
       dcHeld[d] = dc.outstandingNew();
     }
-    long dcPart = reshare(pool, dcWeights, dcHeld, epoch)[myDataCenter];
-    long[] nodeWeights = new long[nodes.size()];
+    long forLine = lineServed ? Math.min(pool, waiting(room)) : pool;
+    long dcPart = reshare(pool, forLine, dcLine, dcNew, dcHeld, epoch)[myDataCenter];
+    long[] nodeLine = new long[nodes.size()];
+    long[] nodeNew = new long[nodes.size()];
     long[] nodeHeld = new long[nodes.size()];
-    for (int n = 0; n < nodeWeights.length; n++) {
-      nodeWeights[n] = demand(nodes.get(n), cutoff, partial, remaining, partialHolders, lineServed);
+    for (int n = 0; n < nodeLine.length; n++) {
+      nodeLine[n] = lineDemand(nodes.get(n), cutoff, partial, remaining, partialHolders);
+      nodeNew[n] = lineServed ? newArrivalWeight(nodes.get(n)) : 0;
       nodeHeld[n] = nodes.get(n).outstandingNew();
     }
-    long slots = reshare(dcPart, nodeWeights, nodeHeld, epoch)[me];
+    long dcForLine = lineServed ? Math.min(dcPart, waiting(dataCenters.get(myDataCenter).distinct())) : dcPart;
+    long slots = reshare(dcPart, dcForLine, nodeLine, nodeNew, nodeHeld, epoch)[me];
     return new Plan(
         epoch, free, room.activeUsers(), cutoff, partial, slots, lineServed, room, cutPlace);
   }
 
   /**
-   * A publisher's weight in the split of the plan's slots: its holders at or below the cut, times
-   * the holders of the partial second (so that the covered share of that second counts in whole
-   * numbers), and once the line is served, its newcomers as well.
+   * A publisher's holders at or below the cut, as its weight in the split of the slots for the
+   * line: times the holders of the partial second (so that the covered share of that second counts
+   * in whole numbers).
    */
-  private static long demand(Tally t, long cutoff, long partial, long covered, long partialHolders, boolean served) {
+  private static long lineDemand(Tally t, long cutoff, long partial, long covered, long partialHolders) {
     long below = 0;
     for (long n : t.line().headMap(cutoff, true).values()) {
       below += n;
     }
-    if (served) {
-      return Plan.ARRIVALS_PER_NODE * below + newArrivalWeight(t);
-    }
     long scale = Math.max(1, partialHolders);
     return below * scale + (partial == Long.MIN_VALUE ? 0 : t.lineAt(partial) * covered);
+  }
+
+  /** The holders of a tally's line. */
+  private static long waiting(Tally t) {
+    long n = 0;
+    for (long v : t.line().values()) {
+      n += v;
+    }
+    return Math.max(0, n);
   }
 
   /** A publisher's weight for its newcomers in the split of slots (see {@link Plan#ARRIVALS_PER_NODE}). */
@@ -140,19 +153,27 @@ final class PlanMaker {
   }
 
   /**
-   * Shares {@code pool} slots out afresh by {@code weights} among holders that still hold {@code
-   * held} slots each. A holder keeps its held slots until the new shares take over, so one that
+   * Shares {@code pool} slots out afresh among holders that still hold {@code held} slots each:
+   * the {@code first} of them by {@code firstWeights}, the rest by {@code restWeights}. A holder keeps its held slots until the new shares take over, so one that
    * should get less than it holds gets its fair share (and gives the rest back when it switches),
    * and the others grow only into what is free beyond everything held: whatever each one does
    * until it switches, the holders together never have more than {@code max(pool, sum of held)}.
    */
-  static long[] reshare(long pool, long[] weights, long[] held, long rotation) {
+  static long[] reshare(long pool, long first, long[] firstWeights, long[] restWeights, long[] held, long rotation) {
     // The remainders of the split (fewer slots than shares) go first to holders that still hold
     // that many: taking one from its holder to give it to another in turn would leave it idle for
     // a plan (the holder gives it back at this plan, the other can take it only at the next, when
     // it is another's turn), so with two nodes a spare slot would sit with one of them in every
     // other plan and never reach the other.
-    long[] fair = split(pool, weights, null, rotation, held);
+    long[] fair = split(first, firstWeights, null, rotation, held);
+    long[] stillHeld = new long[held.length];
+    for (int i = 0; i < held.length; i++) {
+      stillHeld[i] = Math.max(0, held[i] - fair[i]);
+    }
+    long[] rest = split(pool - first, restWeights, null, rotation, stillHeld);
+    for (int i = 0; i < fair.length; i++) {
+      fair[i] += rest[i];
+    }
     long heldSum = 0;
     long[] want = new long[fair.length];
     for (int i = 0; i < fair.length; i++) {

@@ -50,6 +50,13 @@ final class PlanMaker {
       }
     }
     boolean lineServed = admitting && (room.line().isEmpty() || cutoff == room.line().lastKey());
+    // The holders of the partial second still waiting at or below the cutoff in force, if that
+    // lies in it: eligible already (see below).
+    Tally.Cut inForce = room.cut();
+    long below = partial != Long.MIN_VALUE && inForce.place() != Long.MIN_VALUE
+        && Ticket.arrivalOf(inForce.place()) == partial ? Math.min(inForce.holders(), partialHolders) : 0;
+    Partial share = new Partial(partial, inForce.place(), below, Math.max(0, remaining - below),
+        Math.max(1, partialHolders - below));
     long cutPlace;
     if (lineServed) {
       cutPlace = Long.MAX_VALUE;
@@ -61,9 +68,7 @@ final class PlanMaker {
       // wait because by chance fewer holders lay below it than slots, and stays while those
       // below it (a hidden tab that polls once a minute) still have to come.
       long end = (partial << 32) | 0xFFFF_FFFFL;
-      Tally.Cut inForce = room.cut();
       if (inForce.place() != Long.MIN_VALUE && Ticket.arrivalOf(inForce.place()) == partial && inForce.place() < end) {
-        long below = Math.min(inForce.holders(), partialHolders);
         cutPlace = remaining <= below ? inForce.place()
             : inForce.place() + mulDiv(remaining - below, end - inForce.place(), partialHolders - below);
       } else {
@@ -81,7 +86,7 @@ final class PlanMaker {
     long[] dcHeld = new long[dataCenters.size()];
     for (int d = 0; d < dcLine.length; d++) {
       Tally dc = dataCenters.get(d).distinct();
-      dcLine[d] = lineDemand(dc, cutoff, partial, remaining, partialHolders);
+      dcLine[d] = lineDemand(dc, cutoff, share);
       dcNew[d] = lineServed ? newArrivalWeight(dc) : 0;
       dcHeld[d] = dc.outstandingNew();
     }
@@ -91,7 +96,7 @@ final class PlanMaker {
     long[] nodeNew = new long[nodes.size()];
     long[] nodeHeld = new long[nodes.size()];
     for (int n = 0; n < nodeLine.length; n++) {
-      nodeLine[n] = lineDemand(nodes.get(n), cutoff, partial, remaining, partialHolders);
+      nodeLine[n] = lineDemand(nodes.get(n), cutoff, share);
       nodeNew[n] = lineServed ? newArrivalWeight(nodes.get(n)) : 0;
       nodeHeld[n] = nodes.get(n).outstandingNew();
     }
@@ -102,17 +107,30 @@ final class PlanMaker {
   }
 
   /**
-   * A publisher's holders at or below the cut, as its weight in the split of the slots for the
-   * line: times the holders of the partial second (so that the covered share of that second counts
-   * in whole numbers).
+   * The partial second of a plan, as the split of slots sees it: its holders still waiting at or
+   * below the cutoff in force ({@code below}, eligible each), and of the others, {@code covered}
+   * of every {@code others} newly eligible.
    */
-  private static long lineDemand(Tally t, long cutoff, long partial, long covered, long partialHolders) {
-    long below = 0;
+  private record Partial(long second, long cutInForce, long below, long covered, long others) {}
+
+  /**
+   * A publisher's eligible holders, as its weight in the split of the slots for the line, times
+   * {@code share.others()} (so that the newly covered share of the partial second counts in whole
+   * numbers): every holder of a second below the cut, in the partial second those it still counts
+   * at or below the cutoff in force, and the covered share of its others there.
+   */
+  private static long lineDemand(Tally t, long cutoff, Partial share) {
+    long whole = 0;
     for (long n : t.line().headMap(cutoff, true).values()) {
-      below += n;
+      whole += n;
     }
-    long scale = Math.max(1, partialHolders);
-    return below * scale + (partial == Long.MIN_VALUE ? 0 : t.lineAt(partial) * covered);
+    if (share.second() == Long.MIN_VALUE) {
+      return whole;
+    }
+    long inSecond = Math.max(0, t.lineAt(share.second()));
+    long below = share.below() > 0 && t.cut().place() == share.cutInForce()
+        ? Math.min(Math.max(0, t.cut().holders()), inSecond) : 0;
+    return (whole + below) * share.others() + (inSecond - below) * share.covered();
   }
 
   /** The holders of a tally's line. */

@@ -132,8 +132,9 @@ final class WaitingAnswer {
       // Within a few rooms' worth of the front a holder may be called any moment, and the
       // estimate cannot tell when (those called ahead may have gone): ask again within seconds,
       // so that an eligible holder takes a slot before giving up, and one who has gone is known to
-      // be gone soon (see NodeState.inLine). Faster still while this node has slots left.
-      refresh = Math.min(refresh, eligible || grant.hasSlots() ? 2 : FRONT_REFRESH_SECONDS);
+      // be gone soon (see NodeState.inLine). Faster still while this node has slots left, and for
+      // a holder the cutoff reached in the line (not one queued while the cutoff was open to all).
+      refresh = Math.min(refresh, grant.hasSlots() || eligible && grant.cutPlace() != Long.MAX_VALUE ? 2 : FRONT_REFRESH_SECONDS);
     }
     if (!paused && eligible && !calledHere && grant.plan.room().nodes() > 1) {
       // Eligible, but this node's slots are gone: another node may still hold one, and the next

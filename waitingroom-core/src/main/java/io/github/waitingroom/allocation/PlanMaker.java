@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Computes a {@link Plan} from the settled tallies of an epoch, by the rules of its class comment:
  * the free slots, the cutoff over the line, and the splits of slots among data centers and nodes
- * (remainders in rotation, slots reshared without taking back more than a node can give back). Integer arithmetic only, so every node computes
- * the same plan.
+ * (remainders in rotation, slots reshared without taking back more than a node can give back).
+ * Integer arithmetic only, so every node computes the same plan.
  */
 final class PlanMaker {
   private PlanMaker() {}
@@ -53,8 +53,10 @@ final class PlanMaker {
     // The holders of the partial second still waiting at or below the cutoff in force, if that
     // lies in it: eligible already (see below).
     Tally.Cut inForce = room.cut();
-    long below = partial != Long.MIN_VALUE && inForce.place() != Long.MIN_VALUE
-        && Ticket.arrivalOf(inForce.place()) == partial ? Math.min(inForce.holders(), partialHolders) : 0;
+    long end = (partial << 32) | 0xFFFF_FFFFL;
+    boolean inForceInPartial = partial != Long.MIN_VALUE && inForce.place() != Long.MIN_VALUE
+        && Ticket.arrivalOf(inForce.place()) == partial;
+    long below = inForceInPartial ? Math.min(inForce.holders(), partialHolders) : 0;
     Partial share = new Partial(partial, inForce.place(), below, Math.max(0, remaining - below),
         Math.max(1, partialHolders - below));
     long cutPlace;
@@ -67,8 +69,7 @@ final class PlanMaker {
       // places above it, over the holders there. So the cutoff moves on at every plan while slots
       // wait because by chance fewer holders lay below it than slots, and stays while those
       // below it (a hidden tab that polls once a minute) still have to come.
-      long end = (partial << 32) | 0xFFFF_FFFFL;
-      if (inForce.place() != Long.MIN_VALUE && Ticket.arrivalOf(inForce.place()) == partial && inForce.place() < end) {
+      if (inForceInPartial && inForce.place() < end) {
         cutPlace = remaining <= below ? inForce.place()
             : inForce.place() + mulDiv(remaining - below, end - inForce.place(), partialHolders - below);
       } else {
@@ -90,7 +91,7 @@ final class PlanMaker {
       dcNew[d] = lineServed ? newArrivalWeight(dc) : 0;
       dcHeld[d] = dc.outstandingNew();
     }
-    long forLine = lineServed ? Math.min(pool, waiting(room)) : pool;
+    long forLine = lineServed ? Math.min(pool, Math.max(0, room.waiting())) : pool;
     long dcPart = reshare(pool, forLine, dcLine, dcNew, dcHeld, epoch)[myDataCenter];
     long[] nodeLine = new long[nodes.size()];
     long[] nodeNew = new long[nodes.size()];
@@ -100,7 +101,7 @@ final class PlanMaker {
       nodeNew[n] = lineServed ? newArrivalWeight(nodes.get(n)) : 0;
       nodeHeld[n] = nodes.get(n).outstandingNew();
     }
-    long dcForLine = lineServed ? Math.min(dcPart, waiting(dataCenters.get(myDataCenter).distinct())) : dcPart;
+    long dcForLine = lineServed ? Math.min(dcPart, Math.max(0, dataCenters.get(myDataCenter).distinct().waiting())) : dcPart;
     long slots = reshare(dcPart, dcForLine, nodeLine, nodeNew, nodeHeld, epoch)[me];
     return new Plan(
         epoch, free, room.activeUsers(), cutoff, partial, slots, lineServed, room, cutPlace);
@@ -131,15 +132,6 @@ final class PlanMaker {
     long below = share.below() > 0 && t.cut().place() == share.cutInForce()
         ? Math.min(Math.max(0, t.cut().holders()), inSecond) : 0;
     return (whole + below) * share.others() + (inSecond - below) * share.covered();
-  }
-
-  /** The holders of a tally's line. */
-  private static long waiting(Tally t) {
-    long n = 0;
-    for (long v : t.line().values()) {
-      n += v;
-    }
-    return Math.max(0, n);
   }
 
   /** A publisher's weight for its newcomers in the split of slots (see {@link Plan#ARRIVALS_PER_NODE}). */

@@ -49,7 +49,7 @@ final class Admitter {
     if (prev != null && prev.state() != State.WAITING) {
       return NodeState.Admission.BUSY;
     }
-    Seen claim = new Seen(State.ADMITTING, now, 0, 0, 0, prev == null ? now : prev.firstSeen());
+    Seen claim = new Seen(State.ADMITTING, now, 0, 0, prev == null ? now : prev.firstSeen());
     if (prev == null ? seen.putIfAbsent(place, claim) != null : !seen.replace(place, prev, claim)) {
       return NodeState.Admission.BUSY;
     }
@@ -57,10 +57,10 @@ final class Admitter {
     boolean admitted = always || g.take();
     record(admitted, now);
     seen.put(place, admitted
-        ? new Seen(State.ACTIVE, config.get().sliceOf(now), now, 0, 0, claim.firstSeen())
-        : prev == null ? line.waiting(now, now, claim.firstSeen(), Polls.NONE)
+        ? new Seen(State.ACTIVE, config.get().sliceOf(now), now, 0, claim.firstSeen())
+        : prev == null ? line.waiting(now, claim.firstSeen(), Polls.NONE)
         // Back to waiting as it was, with any due a parallel request's ticket already carries.
-        : new Seen(State.WAITING, now, 0, prev.due(), prev.countedSince(), claim.firstSeen(), NOT_MOVED, prev.polls()));
+        : new Seen(State.WAITING, now, 0, prev.due(), claim.firstSeen(), NOT_MOVED, prev.polls()));
     return admitted ? NodeState.Admission.ADMITTED : NodeState.Admission.NO_SLOT;
   }
 
@@ -77,7 +77,7 @@ final class Admitter {
     if (!admitted) {
       arrivals.queue(now);
     }
-    seen.put(place, admitted ? new Seen(State.ACTIVE, config.get().sliceOf(now), 0, 0, 0, now) : line.waiting(now, now, now, Polls.NONE));
+    seen.put(place, admitted ? new Seen(State.ACTIVE, config.get().sliceOf(now), 0, 0, now) : line.waiting(now, now, Polls.NONE));
     return admitted;
   }
 
@@ -85,7 +85,7 @@ final class Admitter {
   void queueNew(long place, long now) {
     arrivals.arrive(now);
     arrivals.queue(now);
-    seen.put(place, line.waiting(now, now, now, Polls.NONE));
+    seen.put(place, line.waiting(now, now, Polls.NONE));
   }
 
   /**
@@ -100,7 +100,7 @@ final class Admitter {
     boolean admitted = g.take();
     if (admitted) {
       arrivals.arrive(now);
-      seen.put(place, new Seen(State.ACTIVE, config.get().sliceOf(now), 0, 0, 0, now));
+      seen.put(place, new Seen(State.ACTIVE, config.get().sliceOf(now), 0, 0, now));
     }
     record(admitted, now);
     return admitted;

@@ -108,13 +108,10 @@ final class Decider {
       // (about an epoch after the admission, plus the lag between data centers), or from the plan.
       return arrive(now, newcomer, in);
     }
-    // Since when some node has counted it in its line without a break (now, if the count broke):
-    // a plan that counted it and reached its arrival made a slot free for it.
-    long counted = t.countedSince(now);
     // The node its last poll reached counts it until that poll's due (see Seen.Polls): unless
     // that poll came before this node started (its counts may be gone with a restart of this node).
     // The entry as the poll left it stands for a fresh lookup until this request changes it again.
-    Seen polled = state.poll(t.place(), seen, now, counted == Long.MAX_VALUE ? now : counted, t.lastPoll(),
+    Seen polled = state.poll(t.place(), seen, now, t.lastPoll(),
         t.lastPoll() >= startSecond ? t.due() : 0);
     if (settings.queueingMethod() == RoomSettings.QueueingMethod.PASSTHROUGH) {
       return state.admitWaiting(t.place(), now, grant, true) == NodeState.Admission.ADMITTED

@@ -42,7 +42,7 @@ final class Duplicates {
         continue;
       }
       for (Seen s = seen.get(place); s != null && s.admittedAt() != 0; s = seen.get(place)) {
-        if (seen.replace(place, s, new Seen(s.state(), s.at(), 0, s.due(), s.countedSince(), s.firstSeen(), s.movedFrom()))) {
+        if (seen.replace(place, s, new Seen(s.state(), s.at(), 0, s.due(), s.firstSeen(), s.movedFrom()))) {
           if (s.state() == State.ACTIVE && s.at() >= firstActive) {
             active.add(s.at(), -1);
           }
@@ -63,7 +63,7 @@ final class Duplicates {
       for (Seen s = seen.get(place);
           s != null && s.state() == State.ACTIVE && s.at() == slice && s.movedFrom() != NOT_MOVED;
           s = seen.get(place)) {
-        if (seen.replace(place, s, new Seen(s.state(), s.at(), s.admittedAt(), s.due(), s.countedSince(), s.firstSeen()))) {
+        if (seen.replace(place, s, new Seen(s.state(), s.at(), s.admittedAt(), s.due(), s.firstSeen()))) {
           active.add(slice, -1);
           if (s.movedFrom() >= firstActive) {
             active.add(s.movedFrom(), 1);

@@ -38,30 +38,28 @@ final class Line {
   }
 
   /**
-   * Counts a waiting ticket's poll at {@code now}: it is in this node's line once, counted in a
-   * line without a break since {@code countedSince}. Starts from the place's entry as the caller
+   * Counts a waiting ticket's poll at {@code now}: it is in this node's line once. Starts from the place's entry as the caller
    * just read it ({@code prev}, {@code null} for none), so that a poll looks its place up once: a
    * request that changed the entry since loses the compare-and-set, as it would a moment after a
    * fresh read. Returns the entry the poll leaves (the one it wrote, or the one it found), or
    * {@code null} if another request removed it meanwhile.
    */
-  @Nullable Seen poll(long place, @Nullable Seen prev, long now, long countedSince, long ticketPoll, long ticketDue) {
+  @Nullable Seen poll(long place, @Nullable Seen prev, long now, long ticketPoll, long ticketDue) {
     if (prev == null) {
-      Seen mine = waiting(now, countedSince, now, new Polls(0, ticketDue, 0, 0));
+      Seen mine = waiting(now, now, new Polls(0, ticketDue, 0, 0));
       Seen other = seen.putIfAbsent(place, mine);
       return other == null ? mine : other;
-    } else if (prev.state() == State.WAITING && (prev.at() < now || prev.countedSince() != countedSince)) {
+    } else if (prev.state() == State.WAITING && prev.at() < now) {
       // Only a waiting entry moves: one being admitted by a parallel request stays as it is.
-      Polls polls = prev.at() == now ? prev.polls() : prev.polls().next(prev, ticketPoll, ticketDue, now, asOf);
-      Seen next = waiting(now, countedSince, prev.firstSeen(), polls);
+      Seen next = waiting(now, prev.firstSeen(), prev.polls().next(prev, ticketPoll, ticketDue, now, asOf));
       return seen.replace(place, prev, next) ? next : seen.get(place);
     }
     return prev;
   }
 
   /** A waiting entry for a poll at {@code now}, due by the end of the poll window. */
-  Seen waiting(long now, long countedSince, long firstSeen, Polls polls) {
-    return new Seen(State.WAITING, now, 0, now + pollWindowSeconds(), countedSince, firstSeen, NOT_MOVED, polls);
+  Seen waiting(long now, long firstSeen, Polls polls) {
+    return new Seen(State.WAITING, now, 0, now + pollWindowSeconds(), firstSeen, NOT_MOVED, polls);
   }
 
   /**
@@ -83,7 +81,7 @@ final class Line {
       // until the latest due any of their tickets carries (another node may share it until then).
       long due = prev.due() == now + pollWindowSeconds() ? told : Math.max(told, prev.due());
       if (prev.due() == due || seen.replace(place, prev,
-          new Seen(State.WAITING, now, 0, due, prev.countedSince(), prev.firstSeen(), NOT_MOVED, prev.polls()))) {
+          new Seen(State.WAITING, now, 0, due, prev.firstSeen(), NOT_MOVED, prev.polls()))) {
         return due;
       }
     }

@@ -10,8 +10,8 @@ import java.util.TreeMap;
 
 /**
  * One tally's pass over the places a node remembers, as of the second the tally's windows end at:
- * the line by arrival second (and the part of it other nodes share), the holders polling, the
- * places admitted from the line lately and the check-ins to list (see {@link NodeState#tally}).
+ * the line by arrival second (and the part of it other nodes share), the holders at or below the
+ * cutoff, the places admitted from the line lately and the check-ins to list (see {@link NodeState#tally}).
  * Part of {@link NodeState}; used by its {@code tally}, one scan per tally.
  */
 final class LineScan {
@@ -19,8 +19,6 @@ final class LineScan {
   final TreeMap<Long, Long> line = new TreeMap<>();
   /** The part of {@link #line} counted as shared with other nodes (see {@link Polls}). */
   final TreeMap<Long, Long> shared = new TreeMap<>();
-  /** Holders in line as of the tally. */
-  long polling;
   /**
    * Holders counted in the line at or below the cutoff in force within its second, less those
    * counted as shared: this node's part of the room's {@link io.github.waitingroom.allocation.Tally.Cut}.
@@ -49,9 +47,6 @@ final class LineScan {
       Seen s = e.getValue();
       long place = e.getKey();
       if (s.state() == State.WAITING && !g.plan.room().admitted(place)) {
-        if (state.inLine(s, asOf)) {
-          polling++;
-        }
         // As of the epoch's end, as on every node (see Polls).
         int counted = countInLine(s, Ticket.arrivalOf(place));
         long cut = g.cutPlace();

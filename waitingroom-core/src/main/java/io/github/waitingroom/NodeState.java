@@ -137,7 +137,7 @@ final class NodeState {
         from = Math.max(from, prev.at());
       }
       Seen next =
-          new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt(), 0, 0, prev == null ? now : prev.firstSeen(),
+          new Seen(State.ACTIVE, slice, prev == null ? 0 : prev.admittedAt(), 0, prev == null ? now : prev.firstSeen(),
               from < slice ? from : NOT_MOVED);
       if (prev == null ? seen.putIfAbsent(t.place(), next) == null : seen.replace(t.place(), prev, next)) {
         if (from < slice) {
@@ -154,12 +154,11 @@ final class NodeState {
 
   /**
    * Counts a waiting ticket's poll at {@code now}, from the entry the caller just read ({@link
-   * #seen}): it is in this node's line once, counted in a line without a break since {@code
-   * countedSince}; returns the entry it leaves (see {@link Line#poll}).
+   * #seen}): it is in this node's line once; returns the entry it leaves (see {@link Line#poll}).
    */
   @org.jspecify.annotations.Nullable Seen poll(long place, @org.jspecify.annotations.Nullable Seen read, long now,
-      long countedSince, long ticketPoll, long ticketDue) {
-    return line.poll(place, read, now, countedSince, ticketPoll, ticketDue);
+      long ticketPoll, long ticketDue) {
+    return line.poll(place, read, now, ticketPoll, ticketDue);
   }
 
   /**
@@ -262,16 +261,12 @@ final class NodeState {
     recent += inFlight;
     return new Tally(
         activeUsers,
-        0,
         outstanding,
-        0,
-        scan.polling,
         Math.max(0, recent),
         Math.max(0, arrived),
         scan.line,
         scan.admitted.sorted(),
         scan.checkIns.toArray(),
-        new long[0],
         scan.shared, false, revocations.endedHere(config.firstActiveSlice(asOf)), 1,
         browsing(asOf, Turnover.idleSeconds(config)), new Tally.Cut(g.cutPlace(), scan.atOrBelowCut));
   }

@@ -118,9 +118,8 @@ final class Outage {
     // (which its own tally nets out against that node's count, unseen while the store fails).
     long here = Math.max(mine.active(), state.checkedInHere(nowSecond));
     Tally alone =
-        new Tally(here, mine.reserved(), 0, mine.reserved(), mine.polling(), mine.recentAdmissions(),
-            mine.arrivals(), mine.line(), mine.admittedPlaces(), new long[0], new long[0], new java.util.TreeMap<>(), false,
-            new long[0], 1, Tally.Browsing.NONE, mine.cut());
+        new Tally(here, 0, mine.recentAdmissions(), mine.arrivals(), mine.line(), mine.admittedPlaces(), new long[0],
+            new java.util.TreeMap<>(), false, new long[0], 1, Tally.Browsing.NONE, mine.cut());
     Plan plan = allocator.allocate(SlotAllocator.SettledEpoch.of(local, epoch, List.of(alone), 0, List.of(alone), 0));
     return newArrivals ? plan : plan.withoutNewArrivals();
   }

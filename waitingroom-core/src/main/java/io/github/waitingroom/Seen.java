@@ -10,8 +10,6 @@ import io.github.waitingroom.allocation.Tally;
  * @param admittedAt when this node admitted the holder from the line, or 0
  * @param due for a waiting holder: the second by which it should poll again (its last poll
  *     plus the refresh it was told, and a grace); 0 otherwise. See {@link NodeState#inLine}.
- * @param countedSince for a waiting holder: since when its ticket says some node has counted it
- *     in a line without a break (see {@link TicketState#countedSince(long)})
  * @param firstSeen when this node first saw the place: a waiting ticket is let in only by a node
  *     that saw it before the tally its plan was made from (a copy turning up elsewhere is not,
  *     and has a tally to wait for, by which time the admission of the original is known)
@@ -19,14 +17,13 @@ import io.github.waitingroom.allocation.Tally;
  *     slice it moved it from; {@link #NOT_MOVED} otherwise (admitted here, or the move was taken
  *     back as a duplicate, see {@link NodeState#dropDuplicates})
  */
-record Seen(
-    State state, long at, long admittedAt, long due, long countedSince, long firstSeen, long movedFrom, Polls polls) {
-  Seen(State state, long at, long admittedAt, long due, long countedSince, long firstSeen, long movedFrom) {
-    this(state, at, admittedAt, due, countedSince, firstSeen, movedFrom, Polls.NONE);
+record Seen(State state, long at, long admittedAt, long due, long firstSeen, long movedFrom, Polls polls) {
+  Seen(State state, long at, long admittedAt, long due, long firstSeen, long movedFrom) {
+    this(state, at, admittedAt, due, firstSeen, movedFrom, Polls.NONE);
   }
 
-  Seen(State state, long at, long admittedAt, long due, long countedSince, long firstSeen) {
-    this(state, at, admittedAt, due, countedSince, firstSeen, NOT_MOVED);
+  Seen(State state, long at, long admittedAt, long due, long firstSeen) {
+    this(state, at, admittedAt, due, firstSeen, NOT_MOVED);
   }
 
   /** Until when this node's current poll of a waiting holder counts in the line (see {@link Polls}). */

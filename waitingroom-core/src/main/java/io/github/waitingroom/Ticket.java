@@ -13,7 +13,7 @@ package io.github.waitingroom;
 public interface Ticket {
 
   /** The format version written by this release; see {@link TicketCodec}. */
-  int FORMAT_VERSION = 3;
+  int FORMAT_VERSION = 4;
 
   /** Where the holder of a ticket stands. */
   enum State {

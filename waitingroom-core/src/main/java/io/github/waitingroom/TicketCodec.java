@@ -22,14 +22,15 @@ import org.jspecify.annotations.Nullable;
  * Seals {@link TicketState}s into compact cookie values and opens them again. Thread-safe.
  *
  * <p>A sealed ticket is the base64url form (no padding) of a Tink AEAD ciphertext (AES-256-GCM
- * with the keysets of {@link TicketKeys}) over 34 bytes: a format version byte ({@value
- * TicketState#FORMAT_VERSION}), the state, the 64-bit place, accepted-at, last check-in and last
+ * with the keysets of {@link TicketKeys}) over 30 bytes: a format version byte ({@value
+ * Ticket#FORMAT_VERSION}), the state, the 64-bit place, accepted-at, last check-in and last
  * poll as unsigned 32-bit epoch seconds, the number of people ahead last shown (unsigned 32
- * bits), and the seconds since which the holder is counted in a line and by which it is due
- * (unsigned 32 bits each). The room id is bound as associated data, so a ticket of one room never
- * opens in another. With one key the value is 90 characters long. Tickets of the second format
- * (without the last two fields, 26 bytes) still open, as counted in no line: a waiting holder
- * keeps its place through an upgrade. Tickets of the first format (version 1, without a place) no
+ * bits), and the second by which a waiting holder is due to poll (unsigned 32 bits). The room id
+ * is bound as associated data, so a ticket of one room never opens in another. With one key the
+ * value is 84 characters long. Tickets of the third format (34 bytes, with a second since which
+ * the holder was counted in a line before its due, which the admission rule no longer reads) and
+ * of the second (26 bytes, without the due) still open, the second as counted in no line: a
+ * waiting holder keeps its place through an upgrade. Tickets of the first format (version 1, without a place) no
  * longer open: their holders arrive anew.
  *
  * <p>The primary key of the keyset seals; every enabled key of the keyset opens. That is how keys
@@ -67,7 +68,8 @@ public final class TicketCodec {
    */
   public static final long MAX_CLOCK_SKEW_SECONDS = 30;
 
-  private static final int PLAINTEXT_LENGTH = 34;
+  private static final int PLAINTEXT_LENGTH = 30;
+  private static final int VERSION_3_LENGTH = 34;
   private static final int VERSION_2_LENGTH = 26;
   private static final long MAX_U32 = 0xFFFF_FFFFL;
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -288,8 +290,7 @@ public final class TicketCodec {
     putU32(plain, 14, ticket.lastCheckIn());
     putU32(plain, 18, ticket.lastPoll());
     putU32(plain, 22, ticket.aheadShown());
-    putU32(plain, 26, ticket.countedSince());
-    putU32(plain, 30, ticket.due());
+    putU32(plain, 26, ticket.due());
     String sealed;
     try {
       sealed = ENCODER.encodeToString(encrypt(plain));
@@ -351,8 +352,9 @@ public final class TicketCodec {
       return null;
     }
     boolean current = plain.length == PLAINTEXT_LENGTH && plain[0] == Ticket.FORMAT_VERSION;
+    boolean third = plain.length == VERSION_3_LENGTH && plain[0] == 3;
     boolean second = plain.length == VERSION_2_LENGTH && plain[0] == 2;
-    if (!(current || second) || plain[1] < 0 || plain[1] > 1) {
+    if (!(current || third || second) || plain[1] < 0 || plain[1] > 1) {
       reject(null);
       return null;
     }
@@ -363,20 +365,19 @@ public final class TicketCodec {
     long lastCheckIn = getU32(plain, 14);
     long lastPoll = getU32(plain, 18);
     long aheadShown = getU32(plain, 22);
-    long countedSince = current ? getU32(plain, 26) : 0;
-    long due = current ? getU32(plain, 30) : 0;
+    long due = current ? getU32(plain, 26) : third ? getU32(plain, 30) : 0;
     boolean consistent =
         arrival <= lastPoll
             && lastPoll <= lastCheckIn
             && lastCheckIn <= now + MAX_CLOCK_SKEW_SECONDS
             && (state == Ticket.State.WAITING
-                ? acceptedAt == 0 && countedSince <= lastCheckIn
-                : acceptedAt >= lastPoll && acceptedAt <= lastCheckIn && countedSince == 0 && due == 0);
+                ? acceptedAt == 0
+                : acceptedAt >= lastPoll && acceptedAt <= lastCheckIn && due == 0);
     if (!consistent) {
       reject(null);
       return null;
     }
-    return new TicketState(state, place, acceptedAt, lastCheckIn, lastPoll, aheadShown, countedSince, due);
+    return new TicketState(state, place, acceptedAt, lastCheckIn, lastPoll, aheadShown, due);
   }
 
   /**

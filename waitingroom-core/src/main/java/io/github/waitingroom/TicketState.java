@@ -2,8 +2,8 @@ package io.github.waitingroom;
 
 /**
  * A {@link Ticket} as the room keeps it: what the cookie proves, and what the room wrote into it
- * about the holder's polls (the number of people ahead it was shown, since when and until when a
- * node counts it in its line), which never decides whether anyone is admitted, only how the line
+ * about the holder's polls (the number of people ahead it was shown, and until when a node counts
+ * it in its line), which never decides whether anyone is admitted, only how the line
  * counts and what the holder is told. Immutable.
  *
  * <p>All times are epoch seconds of the room's clock (the store's clock, which every answer of the
@@ -22,22 +22,20 @@ package io.github.waitingroom;
  * @param aheadShown the number of people ahead the holder was last shown, or {@link #NOT_SHOWN}:
  *     the number shown never grows (people who arrived earlier may reach the room's tallies a
  *     moment after the holder was first told where they stand)
- * @param countedSince for a waiting holder: since when, without a break, some node has counted it
- *     in its line (every poll came before the due the poll before it was given); 0 if unknown
  * @param due for a waiting holder: the second by which it must poll again to stay in the line of
  *     the node it polled last (its poll plus twice the refresh it was told, and two seconds); 0
  *     for none
  */
 record TicketState(
-    State state, long place, long acceptedAt, long lastCheckIn, long lastPoll, long aheadShown, long countedSince,
-    long due) implements Ticket {
+    State state, long place, long acceptedAt, long lastCheckIn, long lastPoll, long aheadShown, long due)
+    implements Ticket {
 
   /** {@link #aheadShown} of a ticket whose holder was never shown a number. */
   public static final long NOT_SHOWN = 0xFFFF_FFFFL;
 
   /** A ticket whose holder was never shown a number of people ahead and is counted in no line. */
   TicketState(State state, long place, long acceptedAt, long lastCheckIn, long lastPoll) {
-    this(state, place, acceptedAt, lastCheckIn, lastPoll, NOT_SHOWN, 0, 0);
+    this(state, place, acceptedAt, lastCheckIn, lastPoll, NOT_SHOWN, 0);
   }
 
   /** A new waiting ticket for a user who arrived at {@code now} with the given place. */
@@ -48,7 +46,7 @@ record TicketState(
   /** This ticket admitted at {@code now}. */
   public TicketState admit(long now) {
     long at = Math.max(now, lastCheckIn);
-    return new TicketState(State.ACTIVE, place, at, at, lastPoll, aheadShown, 0, 0);
+    return new TicketState(State.ACTIVE, place, at, at, lastPoll, aheadShown, 0);
   }
 
   /**
@@ -57,38 +55,23 @@ record TicketState(
    * inconsistent.
    */
   public TicketState checkIn(long now) {
-    return new TicketState(state, place, acceptedAt, Math.max(now, lastCheckIn), lastPoll, aheadShown, countedSince, due);
+    return new TicketState(state, place, acceptedAt, Math.max(now, lastCheckIn), lastPoll, aheadShown, due);
   }
 
   /** This waiting ticket polled at {@code now} (and so also checked in). */
   public TicketState poll(long now) {
     long at = Math.max(now, lastCheckIn);
-    return new TicketState(state, place, acceptedAt, at, at, aheadShown, countedSince, due);
+    return new TicketState(state, place, acceptedAt, at, at, aheadShown, due);
   }
 
   /** This ticket with the number of people ahead it was shown. */
   public TicketState shown(long ahead) {
-    return new TicketState(state, place, acceptedAt, lastCheckIn, lastPoll, Math.min(ahead, NOT_SHOWN), countedSince, due);
+    return new TicketState(state, place, acceptedAt, lastCheckIn, lastPoll, Math.min(ahead, NOT_SHOWN), due);
   }
 
-  /**
-   * This waiting ticket counted in the line of the node it polls at {@code now} until {@code
-   * newDue}: the count goes on without a break if it polls by its last due, and starts anew
-   * otherwise.
-   */
-  public TicketState countedUntil(long now, long newDue) {
-    long since = countedSince > 0 && now <= due ? countedSince : now;
-    return new TicketState(state, place, acceptedAt, lastCheckIn, lastPoll, aheadShown, since, newDue);
-  }
-
-  /**
-   * Since when some node has counted this waiting holder in its line without a break, as of a poll
-   * at {@code now}; {@link Long#MAX_VALUE} if the count broke (it polls after its due) or is
-   * unknown. A holder counted since before a tally was in the line of that tally and of every one
-   * since.
-   */
-  public long countedSince(long now) {
-    return countedSince > 0 && now <= due ? countedSince : Long.MAX_VALUE;
+  /** This waiting ticket counted in the line of the node it polls until {@code newDue}. */
+  public TicketState countedUntil(long newDue) {
+    return new TicketState(state, place, acceptedAt, lastCheckIn, lastPoll, aheadShown, newDue);
   }
 
   /**

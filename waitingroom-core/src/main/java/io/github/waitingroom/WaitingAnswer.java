@@ -152,7 +152,7 @@ final class WaitingAnswer {
     }
     long due = state.expect(t.place(), polled, now, refresh, slowPace);
     long ahead = drawn ? e.usersAhead() : Math.min(e.usersAhead(), t.aheadShown());
-    TicketState next = t.shown(ahead).countedUntil(now, due);
+    TicketState next = t.shown(ahead).countedUntil(due);
     // The cookie lives as long as the room keeps the place (see TicketState#keptUntil).
     return new Decision(
         outcome, codec.seal(next), next.keptUntil(config.waitingTimeoutSeconds()) - now + 1, ahead,

@@ -51,13 +51,9 @@ import org.jspecify.annotations.Nullable;
 public final class WaitingRoom implements AutoCloseable {
   /** This room's parts on this node, and the request path over them. */
   private final RoomParts node;
-  private final Synchronizer sync;
-  private final LiveSettings live;
 
   private WaitingRoom(RoomParts node) {
     this.node = node;
-    this.sync = node.sync;
-    this.live = node.live;
   }
 
   /**
@@ -82,13 +78,11 @@ public final class WaitingRoom implements AutoCloseable {
 
   /**
    * Decides one request whose client keeps its session and its place in line apart, as the HTTP
-   * adapters do (two cookies): an answer that keeps someone waiting then never overwrites the
-   * session another answer gave them. With several requests of one page at once on several nodes
-   * (no session affinity), one may be admitted while another is told to wait; with one ticket the
-   * browser keeps whichever answer comes last, and may lose the session it was just given. Write
-   * the ticket of an answer that {@link Decision#letsThrough() lets through} to the session, and
-   * any other to the place. An admitted request costs the same as with one ticket: the session is
-   * opened first, and the place only when the session does not let the request through.
+   * adapters do (two cookies), so that an answer that keeps someone waiting (a parallel request on
+   * another node) never overwrites the session another answer gave them. Write the ticket of an
+   * answer that {@link Decision#letsThrough() lets through} to the session, any other to the
+   * place. An admitted request costs the same as with one ticket: the place is opened only when
+   * the session does not let the request through.
    *
    * @param session the ticket the client keeps for its session, or {@code null}
    * @param place the ticket the client keeps for its place in line, or {@code null}
@@ -98,12 +92,10 @@ public final class WaitingRoom implements AutoCloseable {
   }
 
   /**
-   * Decides one request like {@link #decide(String, String)}, but lets a newcomer who would be
-   * put in line (not at or below the cutoff, or no slot left) in line only when {@code mayQueue} says so: otherwise
-   * the answer is {@link Decision.Outcome#CHALLENGE}, and nothing is counted but the decision (no
-   * arrival, no place, no ticket). A request whose tickets open as live is decided as by the
-   * two-argument form, at the same cost; so is a newcomer the room lets in (nobody waits and a slot
-   * is left). This is how {@code waitingroom-http} asks a newcomer for a proof of work or a
+   * Decides one request like {@link #decide(String, String)}, but puts a newcomer who would wait
+   * in line only when {@code mayQueue} says so: otherwise the answer is {@link
+   * Decision.Outcome#CHALLENGE}, and nothing is counted but the decision (no arrival, no place,
+   * no ticket). This is how {@code waitingroom-http} asks a newcomer for a proof of work or a
    * human check only while people wait, and only then gives it a place.
    *
    * @param session the ticket the client keeps for its session, or {@code null}
@@ -115,23 +107,17 @@ public final class WaitingRoom implements AutoCloseable {
   }
 
   /**
-   * Decides one request like {@link #decide(String, String)} when its tickets open, at the same
-   * cost; a newcomer (no ticket that opens, or a copy the room arrives anew) is not counted at all,
-   * not even on a slot when nobody waits: the answer is {@link Decision.Outcome#CHALLENGE}, with no
-   * arrival, place or ticket. This is how {@code waitingroom-http} lets a newcomer in, or in line,
-   * only when it comes back with a cookie of its first answer, so that requests that never come
-   * back (a flood) take no slot and count as no user.
+   * Decides one request like {@link #decide(String, String)} when its tickets open; a newcomer (no
+   * ticket that opens, or a copy the room arrives anew) is not counted at all: the answer is
+   * {@link Decision.Outcome#CHALLENGE}, with no arrival, place or ticket. This is how {@code
+   * waitingroom-http} lets a newcomer in, or in line, only when it comes back with a cookie of its
+   * first answer, so that a flood that never comes back takes no slot.
    *
    * @param session the ticket the client keeps for its session, or {@code null}
    * @param place the ticket the client keeps for its place in line, or {@code null}
    */
   public Decision decideKnown(@Nullable String session, @Nullable String place) {
     return node.decide(session, place, Decider.Newcomer.NOT_YET);
-  }
-
-  /** Whether this node holds a slot now (tests pick a node that admits with it). */
-  boolean holdsSlot() {
-    return node.state.grant().hasSlots();
   }
 
   /**
@@ -158,12 +144,12 @@ public final class WaitingRoom implements AutoCloseable {
    * times {@link #nextSyncDelay()} asks for. Never throws on transport failure.
    */
   public void sync() {
-    sync.sync();
+    node.sync.sync();
   }
 
   /** How long until the next sync should run (a quarter of an epoch, jittered). */
   public Duration nextSyncDelay() {
-    return sync.nextSyncDelay();
+    return node.sync.nextSyncDelay();
   }
 
   /** The room's configuration, as this node started with it (see {@link #settings()} for what is in force). */
@@ -176,7 +162,7 @@ public final class WaitingRoom implements AutoCloseable {
    * until an operator changes them with {@link #updateSettings}, on this node or any other.
    */
   public RoomSettings settings() {
-    return live.current(sync.nowSecond()).settings();
+    return node.live.current(node.sync.nowSecond()).settings();
   }
 
   /**
@@ -184,12 +170,12 @@ public final class WaitingRoom implements AutoCloseable {
    * RoomSettings#events()}). One volatile read, no allocation except at an event's boundary.
    */
   public RoomSettings.@Nullable Event event() {
-    return live.current(sync.nowSecond()).event();
+    return node.live.current(node.sync.nowSecond()).event();
   }
 
   /** Whether an event is pre-queueing now: newcomers get a place and a countdown, nobody is let in. */
   public boolean eventPrequeueing() {
-    return live.current(sync.nowSecond()).prequeueing();
+    return node.live.current(node.sync.nowSecond()).prequeueing();
   }
 
   /**
@@ -197,7 +183,7 @@ public final class WaitingRoom implements AutoCloseable {
    * two sync intervals. Derive a change from these, so that it keeps what another operator set.
    */
   public RoomSettings latestSettings() {
-    return live.latest();
+    return node.live.latest();
   }
 
   /**
@@ -223,7 +209,7 @@ public final class WaitingRoom implements AutoCloseable {
    */
   public Instant updateSettings(RoomSettings next) {
     Objects.requireNonNull(next, "next");
-    return Instant.ofEpochMilli(live.update(next, sync.settingsInstant()));
+    return Instant.ofEpochMilli(node.live.update(next, node.sync.settingsInstant()));
   }
 
   /**
@@ -246,22 +232,12 @@ public final class WaitingRoom implements AutoCloseable {
 
   /** The room as this node sees it, from the last plan it applied. */
   public RoomStatus status() {
-    return sync.status(node.state);
+    return node.sync.status(node.state);
   }
 
-  /** How many places this node remembers (for tests: see NodeState#prune). */
-  int remembered() {
-    return node.state.remembered();
-  }
-
-  /** Whether a waiting ticket with this place is at or below the cutoff here now (for tests). */
-  boolean eligible(long place) {
-    return node.state.grant().eligible(place);
-  }
-
-  /** The place of a ticket this room sealed, at {@code now} (for tests). */
-  long placeOf(String ticket, long now) {
-    return java.util.Objects.requireNonNull(node.codec.openState(ticket, now)).place();
+  /** This room's parts (for tests, which look into its state). */
+  RoomParts parts() {
+    return node;
   }
 
   /**
@@ -274,7 +250,7 @@ public final class WaitingRoom implements AutoCloseable {
 
   /** Whether the last sync failed to reach the coordinator transport. */
   public boolean transportFailing() {
-    return sync.failing();
+    return node.sync.failing();
   }
 
   /**
@@ -282,7 +258,7 @@ public final class WaitingRoom implements AutoCloseable {
    * stamp and check their own short-lived values, such as {@code waitingroom-http}'s challenges).
    */
   public long nowSecond() {
-    return sync.nowSecond();
+    return node.sync.nowSecond();
   }
 
   /**
@@ -300,7 +276,7 @@ public final class WaitingRoom implements AutoCloseable {
   /** Stops the background sync. Decisions keep working from the last plan. */
   @Override
   public void close() {
-    sync.close();
+    node.sync.close();
   }
 
   /** Builds a {@link WaitingRoom}; every setting but the configuration and keys has a default. */
@@ -328,14 +304,11 @@ public final class WaitingRoom implements AutoCloseable {
     }
 
     /**
-     * Where every random choice of this node comes from: the tie-break bits of new places (they
-     * order the arrivals of one second in line, and a pre-queue's lottery), the draws of random
-     * queueing, the jitter of the sync schedule, the suffix that tells this process's reports from
-     * an earlier life's, and the key of the per-ticket rate sketch. Default: {@link
-     * ThreadLocalRandom}, right in production, where none of these should owe anything to what a
-     * client can see. Simulations and tests pass a seeded generator so that one seed gives one run,
-     * bit for bit (with one thread; the generator is called on request threads and the sync thread,
-     * so it must be thread-safe where those are several).
+     * Where every random choice of this node comes from: the tie-break bits of new places, the
+     * draws of random queueing, the sync schedule's jitter, the suffix of this process's reports
+     * and the key of the per-ticket rate sketch. Default: {@link ThreadLocalRandom}, right in
+     * production. Simulations pass a seeded generator, so one seed gives one run bit for bit (it
+     * must be thread-safe where request threads and the sync thread are several).
      */
     public Builder random(RandomGenerator random) {
       o.random = Objects.requireNonNull(random, "random");
@@ -376,11 +349,9 @@ public final class WaitingRoom implements AutoCloseable {
     /**
      * The length of an epoch (40 ms..1 min), the same on every node of a room: a node syncs four
      * times per epoch, and the room plans once per epoch. Longer epochs mean fewer store
-     * operations and slower reactions; a room with many nodes stretches them by itself to stay
-     * within its {@link #storeBudget}. A plan must settle by the first sync of the epoch after next:
-     * keep the interval at least one and a half times the propagation lag between data centers, or plans stall
-     * (the node warns).
-     * Default: 1 second.
+     * operations and slower reactions. The room stretches them by itself while it reads more than
+     * its {@link #storeBudget} or its plans settle too late for the lag between data centers, and
+     * shortens them again after. Default: 1 second.
      */
     public Builder syncInterval(Duration interval) {
       o.syncInterval = RoomOptions.checkSyncInterval(interval);
@@ -391,18 +362,11 @@ public final class WaitingRoom implements AutoCloseable {
     public static final long DEFAULT_STORE_BUDGET = 20_000;
 
     /**
-     * How many reports the whole room may read from the store per second, the same on every node.
-     * Each sync reads the reports of its node's data center and the sums of every data center, so
-     * a room of N nodes in D data centers of n nodes reads about 4 x N x (n + D) reports per epoch:
-     * it grows with the square of the room's size. (Each sync also reads the room's documents and
-     * a join marker of every node that joined within the retention, a few hundred bytes each; the
-     * budget leaves them out.) When a settled plan shows more than the budget,
-     * the room stretches its epochs (the sync interval times 2, 4, ... up to 64) for every node at
-     * once, as the seed adapts its workers' write rate to their number: fewer store operations,
-     * slower reactions (a plan takes over two to three epochs after its tallies). It shortens them
-     * again when the room shrinks. A report is typically 1 to 20 KB. Default: {@value
-     * #DEFAULT_STORE_BUDGET} (a room of 100 nodes in 10 data centers reads 8,000 a second with
-     * epochs of 1 s; one of 1,000 nodes in 20 data centers stretches them to 16 s).
+     * How many reports the whole room may read from the store per second, the same on every node:
+     * a room of N nodes in D data centers of n nodes reads about 4 x N x (n + D) reports per epoch.
+     * When a settled plan shows more, the room stretches its epochs (the sync interval times 2,
+     * 4, ... up to 64) for every node at once, and shortens them again when the room shrinks
+     * (docs/many-nodes.md). Default: {@value #DEFAULT_STORE_BUDGET}.
      */
     public Builder storeBudget(long reportsPerSecond) {
       o.storeBudget = RoomOptions.checkStoreBudget(reportsPerSecond);
@@ -412,11 +376,9 @@ public final class WaitingRoom implements AutoCloseable {
     /**
      * The most requests one active ticket may make on this node per second, on average over a
      * {@value TicketRate#WINDOW_SECONDS}-second window; beyond it the ticket is refused for the
-     * rest of the window and its requests arrive anew (at the back of the line). One browser,
-     * even a single-page application, makes a few requests a second to guarded paths (assets are
-     * usually ignored paths and not decided at all); a cookie shared by many clients makes many
-     * more. The count is per node: a cookie shared across N nodes may make N times as many.
-     * 0 turns the check off. Default: 50.
+     * rest of the window and its requests arrive anew (at the back of the line). A browser makes a
+     * few requests a second to guarded paths; a cookie shared by many clients makes many more. The
+     * count is per node. 0 turns the check off. Default: 50.
      */
     public Builder maxRequestsPerTicket(int perSecond) {
       o.maxRequestsPerTicket = RoomOptions.checkMaxRequestsPerTicket(perSecond);

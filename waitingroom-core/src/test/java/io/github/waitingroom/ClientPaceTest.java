@@ -113,7 +113,7 @@ class ClientPaceTest {
   /** A waiting ticket that last polled at {@code lastPoll} and was given {@code due}. */
   private static TicketState polled(long lastPoll, long due) {
     return new TicketState(TicketState.State.WAITING, Ticket.place(lastPoll - 100, 1), 0, lastPoll, lastPoll, TicketState.NOT_SHOWN,
-        lastPoll - 100, due);
+        due);
   }
 
   /**
@@ -148,16 +148,16 @@ class ClientPaceTest {
     NodeState x = new NodeState(config);
     long a = 1_800_000_000L;
     long place = Ticket.place(a, 7);
-    x.poll(place, x.seen(place), a, a, 0, 0);
+    x.poll(place, x.seen(place), a, 0, 0);
     long due = x.expect(place, null, a, 20, 0);
     assertThat(due).isEqualTo(a + 42);
-    x.poll(place, x.seen(place), a + 20, a, a, due);
+    x.poll(place, x.seen(place), a + 20, a, due);
     long last = x.expect(place, null, a + 20, 2, polled(a, due).slowPace(a + 20));
     assertThat(last).isEqualTo(a + 20 + 2 * 2 + 2);
     assertThat(x.inLine(java.util.Objects.requireNonNull(x.seen(place)), last)).isTrue();
     assertThat(x.inLine(java.util.Objects.requireNonNull(x.seen(place)), last + 1)).isFalse();
     // A slow holder (a hidden tab, told 2 s) stays one of its own intervals and one told one.
-    x.poll(place, x.seen(place), a + 80, a, a + 20, last);
+    x.poll(place, x.seen(place), a + 80, a + 20, last);
     long slow = x.expect(place, null, a + 80, 2, polled(a + 20, last).slowPace(a + 80));
     assertThat(slow).isEqualTo(a + 80 + 60 + 2 + 2);
   }

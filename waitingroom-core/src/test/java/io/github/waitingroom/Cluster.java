@@ -154,7 +154,7 @@ final class Cluster {
       if (i > 100 * sessions) {
         throw new AssertionError("only " + admitted + " of " + sessions + " visitors let in");
       }
-      WaitingRoom n = nodes.stream().filter(WaitingRoom::holdsSlot).findFirst().orElse(null);
+      WaitingRoom n = nodes.stream().filter(Inside::holdsSlot).findFirst().orElse(null);
       if (n != null && n.decide(null).outcome() == Decision.Outcome.ADMIT) {
         admitted++;
       } else {
@@ -172,7 +172,7 @@ final class Cluster {
   java.util.List<String> admitNewcomers(int users, Duration gap) {
     java.util.List<String> tickets = new ArrayList<>();
     for (int i = 0; i < users; i++) {
-      WaitingRoom n = nodes.stream().filter(WaitingRoom::holdsSlot).findFirst()
+      WaitingRoom n = nodes.stream().filter(Inside::holdsSlot).findFirst()
           .orElseThrow(() -> new AssertionError("no node holds a slot for a new arrival"));
       Decision d = n.decide(null);
       if (d.outcome() != Decision.Outcome.ADMIT) {

@@ -141,7 +141,7 @@ final class Crowd {
         for (User other : users) {
           if (other.admittedAt < 0 && !other.gone && other.arrival < u.arrival) {
             WaitingRoom theirs = cluster.nodes.get(other.node);
-            boolean called = other.ticket != null && theirs.eligible(cluster.placeOf(other.ticket));
+            boolean called = other.ticket != null && Inside.eligible(theirs, cluster.placeOf(other.ticket));
             if (called) {
               continue;
             }

@@ -31,8 +31,8 @@ class EligibleAnywhereTest {
       c.advance(Duration.ofSeconds(2));
       WaitingRoom polled = s % 4 == 0 ? a : b;
       long place = c.placeOf(ticket);
-      boolean eligible = polled.eligible(place);
-      boolean slot = polled.holdsSlot();
+      boolean eligible = Inside.eligible(polled, place);
+      boolean slot = Inside.holdsSlot(polled);
       Decision poll = polled.decide(ticket);
       assertThat(poll.letsThrough()).as("second %d: let in exactly when eligible with a slot here", s)
           .isEqualTo(eligible && slot);
@@ -75,7 +75,7 @@ class EligibleAnywhereTest {
     String ticket = Objects.requireNonNull(d.ticket());
     // Its next poll (a second later: before any plan that counted it) reaches b.
     c.advance(Duration.ofSeconds(1));
-    assertThat(b.holdsSlot()).as("b still holds slots for new arrivals").isTrue();
+    assertThat(Inside.holdsSlot(b)).as("b still holds slots for new arrivals").isTrue();
     assertThat(b.decide(ticket).letsThrough()).as("let in on b at its next poll").isTrue();
   }
 

@@ -99,7 +99,7 @@ class FloodTest {
       room.sync();
       if (q % 4 == 3) {
         long honest = users.stream().filter(u -> u.admitted < 0).count();
-        seconds.add(new Second(s + 1, room.status().waitingUsers(), honest, room.remembered()));
+        seconds.add(new Second(s + 1, room.status().waitingUsers(), honest, Inside.remembered(room)));
       }
     }
     assertThat(sent).isEqualTo(flood ? FLOOD : 0);

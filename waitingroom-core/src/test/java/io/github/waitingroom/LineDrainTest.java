@@ -36,7 +36,7 @@ class LineDrainTest {
       }
     }
     long waiting = perSecond * (last - 999);
-    Tally t = new Tally(1000, 0, 0, 0, waiting, 60, 60, line, new long[0]);
+    Tally t = new Tally(1000, 0, 60, 60, line, new long[0]);
     return Plan.compute(config, 1, List.of(t), 0, List.of(t), 0);
   }
 
@@ -68,7 +68,7 @@ class LineDrainTest {
     for (long second = 1_000; second < 1_060; second++) {
       line.put(second, 1L);
     }
-    Tally t = new Tally(1000, 0, 0, 0, 60, 60, 0, line, new long[0]);
+    Tally t = new Tally(1000, 0, 60, 0, line, new long[0]);
     Plan p = Plan.compute(config, 1, List.of(t), 0, List.of(t), 0); // one admission a second
     // 59 ahead and then its own admission, at one a second.
     assertThat(p.estimate(1_059, 0, ONE_A_SECOND).seconds()).as("59 ahead at one a second").isEqualTo(60);
@@ -86,7 +86,7 @@ class LineDrainTest {
   void theHoldersOfOnesOwnSecondWithAnEarlierPlaceAreAheadToo() {
     // A crowd: 3,000 arrive in second 1,000, the room admits one a second.
     TreeMap<Long, Long> line = new TreeMap<>(java.util.Map.of(1_000L, 3_000L));
-    Tally t = new Tally(1000, 0, 0, 0, 3_000, 60, 0, line, new long[0]);
+    Tally t = new Tally(1000, 0, 60, 0, line, new long[0]);
     Plan p = Plan.compute(config, 1, List.of(t), 0, List.of(t), 0);
     assertThat(p.estimate(1_000, 0, ONE_A_SECOND).seconds()).as("without its own second: nobody ahead, its own admission")
         .isEqualTo(1);
@@ -102,7 +102,7 @@ class LineDrainTest {
     assertThat(p.estimate(1_001, 0, ONE_A_SECOND, Ticket.shareOfSecondAhead(late), 1_000).seconds()).isEqualTo(3_000 + 937 + 1);
     // Alone in its second: nobody of it ahead, whatever its draw: only its own admission.
     TreeMap<Long, Long> one = new TreeMap<>(java.util.Map.of(1_000L, 1L));
-    Tally alone = new Tally(1000, 0, 0, 0, 1, 60, 0, one, new long[0]);
+    Tally alone = new Tally(1000, 0, 60, 0, one, new long[0]);
     assertThat(Plan.compute(config, 1, List.of(alone), 0, List.of(alone), 0)
         .estimate(1_000, 0, ONE_A_SECOND, Ticket.shareOfSecondAhead(late), 0).seconds()).isEqualTo(1);
   }

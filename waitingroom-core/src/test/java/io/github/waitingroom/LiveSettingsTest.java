@@ -111,7 +111,7 @@ class LiveSettingsTest {
             if (earlier.getKey() < e.getKey() && !admittedAtRound.containsKey(earlier.getKey())) {
               long place = c.placeOf(earlier.getValue());
               assertThat(c.nodes).as("#%s waits while #%s gets in", earlier.getKey(), e.getKey())
-                  .allSatisfy(n -> assertThat(n.eligible(place)).isTrue());
+                  .allSatisfy(n -> assertThat(Inside.eligible(n, place)).isTrue());
             }
           }
           admittedAtRound.put(e.getKey(), round);

@@ -128,9 +128,9 @@ class PacingTest {
       if (t == null) {
         continue;
       }
-      long place = c.nodes.get(0).placeOf(t, now);
+      long place = Inside.placeOf(c.nodes.get(0), t, now);
       for (int n = 0; n < c.nodes.size(); n++) {
-        assertThat(c.nodes.get(n).eligible(place))
+        assertThat(Inside.eligible(c.nodes.get(n), place))
             .as("#%s, still waiting when #%s got in, eligible on node %s", j, admitted, n).isTrue();
       }
     }

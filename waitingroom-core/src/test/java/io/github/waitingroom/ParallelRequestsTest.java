@@ -112,8 +112,8 @@ class ParallelRequestsTest {
       Decision pass = a.decide(stays);
       stays = pass.ticket() != null ? pass.ticket() : stays;
       long place = c.placeOf(Objects.requireNonNull(u.place));
-      if (a.eligible(place) || b.eligible(place)) {
-        for (int wait = 0; wait < 4 && !(a.holdsSlot() && b.holdsSlot()); wait++) {
+      if (Inside.eligible(a, place) || Inside.eligible(b, place)) {
+        for (int wait = 0; wait < 4 && !(Inside.holdsSlot(a) && Inside.holdsSlot(b)); wait++) {
           c.advance(Duration.ofSeconds(1));
         }
         onA = a.decide(u.session, u.place);

@@ -26,18 +26,27 @@ class TicketCodecTest {
   @Test
   void isCompactBase64Url() {
     String sealed = codec.seal(active);
-    assertThat(sealed).hasSize(90).matches("[A-Za-z0-9_-]+");
+    assertThat(sealed).hasSize(84).matches("[A-Za-z0-9_-]+");
   }
 
   @Test
-  void keepsHowLongAWaitingHolderHasBeenCountedInALine() {
-    TicketState counted = waiting.countedUntil(NOW - 5, NOW + 20);
-    assertThat(codec.openState(codec.seal(counted), NOW)).isEqualTo(counted);
-    // Polls by their due keep the count going; one after it starts it anew.
-    TicketState next = counted.countedUntil(NOW + 10, NOW + 40);
-    assertThat(next.countedSince(NOW + 30)).isEqualTo(NOW - 5);
-    assertThat(next.countedUntil(NOW + 41, NOW + 60).countedSince(NOW + 41)).isEqualTo(NOW + 41);
-    assertThat(next.countedSince(NOW + 41)).as("overdue").isEqualTo(Long.MAX_VALUE);
+  void keepsTheDueOfAWaitingHolder() {
+    TicketState counted = waiting.countedUntil(NOW + 20);
+    assertThat(codec.openState(codec.seal(counted), NOW)).isEqualTo(counted).extracting(TicketState::due)
+        .isEqualTo(NOW + 20);
+  }
+
+  @Test
+  void aTicketOfTheThirdFormatStillOpensWithItsDue() throws Exception {
+    // Version 3: 34 bytes, with the second since which a node counted the holder before its due.
+    // The rule no longer reads it: the ticket opens with its place and its due.
+    java.nio.ByteBuffer plain = java.nio.ByteBuffer.allocate(34);
+    plain.put((byte) 3).put((byte) 0).putLong(waiting.place());
+    plain.putInt(0).putInt((int) waiting.lastCheckIn()).putInt((int) waiting.lastPoll()).putInt(12);
+    plain.putInt((int) (NOW - 20)).putInt((int) (NOW + 20));
+    String v3 = Base64.getUrlEncoder().withoutPadding().encodeToString(
+        TicketKeys.aead(KEYS).encrypt(plain.array(), "waitingroom/shop".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    assertThat(codec.openState(v3, NOW)).isEqualTo(waiting.shown(12).countedUntil(NOW + 20));
   }
 
   @Test
@@ -52,7 +61,7 @@ class TicketCodecTest {
     TicketState opened = java.util.Objects.requireNonNull(codec.openState(v2, NOW));
     assertThat(opened.place()).isEqualTo(waiting.place());
     assertThat(opened.aheadShown()).isEqualTo(12);
-    assertThat(opened.countedSince(NOW)).isEqualTo(Long.MAX_VALUE);
+    assertThat(opened.due()).as("counted in no line").isZero();
   }
 
   @Test
@@ -167,7 +176,7 @@ class TicketCodecTest {
     for (KeysetHandle keys : java.util.List.of(KEYS, added, TicketKeys.promote(added, TicketKeys.newestKeyId(added)))) {
       String sealed = new TicketCodec("shop", keys).seal(active);
       byte[] plain = TicketKeys.aead(keys).decrypt(Base64.getUrlDecoder().decode(sealed), room);
-      assertThat(plain).hasSize(34).startsWith((byte) Ticket.FORMAT_VERSION);
+      assertThat(plain).hasSize(30).startsWith((byte) Ticket.FORMAT_VERSION);
       assertThat(Base64.getUrlDecoder().decode(sealed)).as("the primary key's prefix")
           .startsWith(java.nio.ByteBuffer.allocate(5).put((byte) 1).putInt(keys.getPrimary().getId()).array());
     }

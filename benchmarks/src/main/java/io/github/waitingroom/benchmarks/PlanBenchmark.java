@@ -65,14 +65,14 @@ public class PlanBenchmark {
       for (int i = 0; i < admitted.length; i++) {
         admitted[i] = Ticket.place(now - 600 + i, d * 1000 + i);
       }
-      dataCenters.add(new Tally(active / DATA_CENTERS, 0, 0, 0, seconds, 100, 50L * (d + 1), line, admitted));
+      dataCenters.add(new Tally(active / DATA_CENTERS, 0, 100, 50L * (d + 1), line, admitted));
     }
     for (int n = 0; n < NODES; n++) {
       TreeMap<Long, Long> line = new TreeMap<>();
       for (int s = n; s < seconds; s += NODES) {
         line.put(now - seconds + s, 1L);
       }
-      nodes.add(new Tally(10, 0, 0, 0, line.size(), 25, 12, line, new long[0]));
+      nodes.add(new Tally(10, 0, 25, 12, line, new long[0]));
     }
     Plan p = compute();
     if (p.partialSecond() == Long.MIN_VALUE && seconds > 1) {

@@ -49,7 +49,7 @@ public class ReportCodecBenchmark {
       for (int i = 0; i < admitted; i++) {
         places[i] = Ticket.place(now - 3000 + 3L * i, 0x5a5a5a5a + i);
       }
-      tallies.put(now + e, new Tally(400 + e, 3, 1, 2, lineSeconds, 120, 35, line, places));
+      tallies.put(now + e, new Tally(400 + e, 3 + 1, 120, 35, line, places));
     }
     report = new Report("node-7#1a2b3c4d", 1, now, tallies);
     encoded = ReportCodec.encode(report);

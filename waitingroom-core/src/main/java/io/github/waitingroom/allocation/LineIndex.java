@@ -13,12 +13,11 @@ final class LineIndex {
   private final long[] lineSeconds;
   private final long[] aheadBefore;
 
-  /** The index of the room's summed tally: its {@link Tally#line}, after its reserved users. */
+  /** The index of the room's summed tally: its {@link Tally#line}. */
   LineIndex(Tally room) {
     NavigableMap<Long, Long> line = room.line();
     this.lineSeconds = new long[line.size()];
     this.aheadBefore = new long[line.size() + 1];
-    aheadBefore[0] = room.reserved();
     int i = 0;
     for (Map.Entry<Long, Long> e : line.entrySet()) {
       lineSeconds[i] = e.getKey();

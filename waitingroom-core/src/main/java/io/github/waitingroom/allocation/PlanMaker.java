@@ -31,7 +31,7 @@ final class PlanMaker {
 
     // Every slot the limits leave, the nodes' unspent ones included: the plan shares them all out
     // afresh (see reshare), so the grants of all nodes together never exceed what the limits leave.
-    long pool = admitting ? Math.max(0, free + room.outstandingNew() - excess(config, room)) : 0;
+    long pool = admitting ? Math.max(0, free + room.outstanding() - excess(config, room)) : 0;
     // One cutoff over places: the first pool holders of the room's line, oldest first, are
     // eligible; within the first second that does not fit whole, the share of its places (their
     // tie-break bits are uniform) that the slots left cover.
@@ -89,7 +89,7 @@ final class PlanMaker {
       Tally dc = dataCenters.get(d).distinct();
       dcLine[d] = lineDemand(dc, cutoff, share);
       dcNew[d] = lineServed ? newArrivalWeight(dc) : 0;
-      dcHeld[d] = dc.outstandingNew();
+      dcHeld[d] = dc.outstanding();
     }
     long forLine = lineServed ? Math.min(pool, Math.max(0, room.waiting())) : pool;
     long dcPart = reshare(pool, forLine, dcLine, dcNew, dcHeld, epoch)[myDataCenter];
@@ -99,7 +99,7 @@ final class PlanMaker {
     for (int n = 0; n < nodeLine.length; n++) {
       nodeLine[n] = lineDemand(nodes.get(n), cutoff, share);
       nodeNew[n] = lineServed ? newArrivalWeight(nodes.get(n)) : 0;
-      nodeHeld[n] = nodes.get(n).outstandingNew();
+      nodeHeld[n] = nodes.get(n).outstanding();
     }
     long dcForLine = lineServed ? Math.min(dcPart, Math.max(0, dataCenters.get(myDataCenter).distinct().waiting())) : dcPart;
     long slots = reshare(dcPart, dcForLine, nodeLine, nodeNew, nodeHeld, epoch)[me];

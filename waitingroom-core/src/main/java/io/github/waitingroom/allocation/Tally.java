@@ -15,20 +15,14 @@ import java.util.TreeMap;
  * @param active distinct users admitted whose session had not expired (for a publisher that has
  *     gone silent: also everything it was still allowed to admit, since absence is never zero,
  *     and the sessions that may have moved into it since, see {@link #silent(long, long, long)})
- * @param outstandingLine admissions from the line the publisher was still allowed to make under
- *     its last grant: they may happen after the tally was taken, so a plan counts them as taken
- * @param outstandingNew admissions of new arrivals it was still allowed to make, likewise
- * @param reserved how many of {@code outstandingLine} are held by users it has called (at or
- *     below its cutoff) who still poll: these users are left out of {@code line}, and the plan
- *     leaves them their slots
+ * @param outstanding admissions the publisher was still allowed to make under its last grant:
+ *     they may happen after the tally was taken, so a plan counts them as taken
  * @param recentAdmissions admissions within the 60 seconds before the tally (whole seconds, the
  *     oldest one included)
  * @param arrivals users who arrived without a ticket within the 60 seconds before the tally: the
  *     weight of the publisher for its newcomers in the split of slots
- * @param polling users waiting who are in the line (polled within two of their own polling
- *     intervals and two seconds): today the same holders as the line plus the called ones; published in reports, no
- *     longer read by the estimates (see {@code LineDrain})
- * @param line users waiting who polled recently and hold no reserved slot, by arrival second
+ * @param line users waiting who polled recently (within two of their own polling intervals and
+ *     two seconds), by arrival second
  * @param admittedPlaces places admitted from the line recently, sorted: a waiting ticket with one
  *     of these places is a copy of a ticket that already got in. At most the {@value
  *     #MAX_ADMITTED_PLACES} latest places are kept, so that a report of a busy data center stays
@@ -40,12 +34,6 @@ import java.util.TreeMap;
  *     data center also counted (parallel requests of one page on several nodes) takes its own
  *     back, so a page counts once per data center. At most {@value #MAX_ADMITTED_PLACES} pairs,
  *     the latest slices first kept
- * @param reservedPlaces the places of the called holders counted in {@code reserved}, sorted;
- *     empty in sums. A holder whose requests go to several nodes of a data center is reserved on
- *     each that counts it in its line: the {@link #sum} of a data center's nodes counts it once.
- *     (One that a node lists as admitted still counts where it is reserved, until those nodes
- *     learn it: a copy of its ticket may still get in there.) At most {@value
- *     #MAX_ADMITTED_PLACES}
  * @param shared of the holders in {@code line}, by arrival second, those whom another node still
  *     counts from a poll before (without session affinity a holder's polls go to several nodes,
  *     each of which counts it for a while): the room's line, {@code line} less {@code shared}
@@ -72,16 +60,12 @@ import java.util.TreeMap;
  */
 public record Tally(
     long active,
-    long outstandingLine,
-    long outstandingNew,
-    long reserved,
-    long polling,
+    long outstanding,
     long recentAdmissions,
     long arrivals,
     NavigableMap<Long, Long> line,
     long[] admittedPlaces,
     long[] checkIns,
-    long[] reservedPlaces,
     NavigableMap<Long, Long> shared,
     boolean sharedUnknown,
     long[] revokedPlaces,
@@ -136,40 +120,28 @@ public record Tally(
   }
 
   /** A tally with nothing in it. */
-  public static final Tally EMPTY = new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]);
+  public static final Tally EMPTY = new Tally(0, 0, 0, 0, new TreeMap<>(), new long[0]);
 
-  /** A tally that lists no check-ins, no reserved places and nothing shared (a sum, or a node alone). */
+  /** A tally that lists no check-ins and nothing shared (a sum, or a node alone). */
   public Tally(
-      long active,
-      long outstandingLine,
-      long outstandingNew,
-      long reserved,
-      long polling,
-      long recentAdmissions,
-      long arrivals,
-      NavigableMap<Long, Long> line,
+      long active, long outstanding, long recentAdmissions, long arrivals, NavigableMap<Long, Long> line,
       long[] admittedPlaces) {
-    this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
-        new long[0], new long[0], new TreeMap<>(), false);
+    this(active, outstanding, recentAdmissions, arrivals, line, admittedPlaces, new long[0], new TreeMap<>(), false);
   }
 
   /** A node's own tally ({@code nodes} 1) that lists no revoked places. */
   public Tally(
       long active,
-      long outstandingLine,
-      long outstandingNew,
-      long reserved,
-      long polling,
+      long outstanding,
       long recentAdmissions,
       long arrivals,
       NavigableMap<Long, Long> line,
       long[] admittedPlaces,
       long[] checkIns,
-      long[] reservedPlaces,
       NavigableMap<Long, Long> shared,
       boolean sharedUnknown) {
-    this(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line, admittedPlaces,
-        checkIns, reservedPlaces, shared, sharedUnknown, new long[0], 1, Browsing.NONE, Cut.NONE);
+    this(active, outstanding, recentAdmissions, arrivals, line, admittedPlaces, checkIns, shared, sharedUnknown,
+        new long[0], 1, Browsing.NONE, Cut.NONE);
   }
 
   /** Checks the counts and copies the collections. */
@@ -177,26 +149,15 @@ public record Tally(
     Objects.requireNonNull(line, "line");
     Objects.requireNonNull(admittedPlaces, "admittedPlaces");
     Objects.requireNonNull(checkIns, "checkIns");
-    Objects.requireNonNull(reservedPlaces, "reservedPlaces");
     Objects.requireNonNull(shared, "shared");
     Objects.requireNonNull(revokedPlaces, "revokedPlaces");
     Objects.requireNonNull(browsing, "browsing");
     Objects.requireNonNull(cut, "cut");
-    if (reservedPlaces.length > Math.min(reserved, MAX_ADMITTED_PLACES)) {
-      throw new IllegalArgumentException(
-          reservedPlaces.length + " reserved places listed, more than reserved (" + reserved + ") or "
-              + MAX_ADMITTED_PLACES);
-    }
     if (checkIns.length % 2 != 0) {
       throw new IllegalArgumentException("checkIns must hold pairs of slice and place");
     }
-    if (outstandingLine < 0 || outstandingNew < 0 || reserved < 0 || polling < 0 || recentAdmissions < 0
-        || arrivals < 0 || nodes < 0) {
+    if (outstanding < 0 || recentAdmissions < 0 || arrivals < 0 || nodes < 0) {
       throw new IllegalArgumentException("counts must not be negative");
-    }
-    if (reserved > outstandingLine) {
-      throw new IllegalArgumentException(
-          "reserved (" + reserved + ") must not exceed outstandingLine (" + outstandingLine + ")");
     }
     TreeMap<Long, Long> copy = new TreeMap<>();
     line.forEach((second, n) -> {
@@ -229,7 +190,6 @@ public record Tally(
       admittedPlaces =
           Arrays.copyOfRange(admittedPlaces, admittedPlaces.length - MAX_ADMITTED_PLACES, admittedPlaces.length);
     }
-    reservedPlaces = Arrays.stream(reservedPlaces).sorted().distinct().toArray();
     revokedPlaces = Arrays.stream(revokedPlaces).sorted().distinct().toArray();
     if (revokedPlaces.length > MAX_ADMITTED_PLACES) {
       revokedPlaces = Arrays.copyOfRange(revokedPlaces, revokedPlaces.length - MAX_ADMITTED_PLACES, revokedPlaces.length);
@@ -245,10 +205,7 @@ public record Tally(
     return CheckIns.contains(checkIns, slice, place);
   }
 
-  /**
-   * The sum of the given tallies. A holder that several of them list as reserved counts once (see
-   * {@link #reservedPlaces}).
-   */
+  /** The sum of the given tallies. A place that several of them list as admitted or revoked counts once. */
   public static Tally sum(Collection<Tally> tallies) {
     return TallySums.sum(tallies);
   }
@@ -263,14 +220,14 @@ public record Tally(
     }
     TreeMap<Long, Long> once = new TreeMap<>(line);
     shared.forEach((second, n) -> once.merge(second, -n, Long::sum));
-    return new Tally(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, once,
-        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), false, revokedPlaces, nodes, browsing, cut);
+    return new Tally(active, outstanding, recentAdmissions, arrivals, once, admittedPlaces, checkIns, new TreeMap<>(),
+        false, revokedPlaces, nodes, browsing, cut);
   }
 
   /** This tally with its {@link #shared} holders unknown (see {@link #sharedUnknown}). */
   private Tally withoutShared() {
-    return new Tally(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line,
-        admittedPlaces, checkIns, reservedPlaces, new TreeMap<>(), true, revokedPlaces, nodes, browsing, cut);
+    return new Tally(active, outstanding, recentAdmissions, arrivals, line, admittedPlaces, checkIns, new TreeMap<>(),
+        true, revokedPlaces, nodes, browsing, cut);
   }
 
   /** The holders of the line at the given arrival second whom another node counts too. */
@@ -307,19 +264,13 @@ public record Tally(
    * @param movedIn how many sessions may have moved into this publisher since the tally
    */
   public Tally silent(long sessionSeconds, long granted, long movedIn) {
-    long outstanding = outstandingLine + outstandingNew + Math.max(0, granted);
-    long users = Math.max(0, active) + outstanding;
+    long mayAdmit = outstanding + Math.max(0, granted);
+    long users = Math.max(0, active) + mayAdmit;
     long churn = sessionSeconds > 0 ? -Math.floorDiv(-users * 60, sessionSeconds) : users;
     return new Tally(
-        active + outstanding + Math.max(0, movedIn), 0, 0, 0, 0, Math.max(recentAdmissions + outstanding, churn), 0,
-        new TreeMap<>(), admittedPlaces, new long[0], new long[0], new TreeMap<>(), false, revokedPlaces, nodes,
-        browsing, new Cut(cut.place(), 0))
+        active + mayAdmit + Math.max(0, movedIn), 0, Math.max(recentAdmissions + mayAdmit, churn), 0, new TreeMap<>(),
+        admittedPlaces, new long[0], new TreeMap<>(), false, revokedPlaces, nodes, browsing, new Cut(cut.place(), 0))
         .withoutShared();
-  }
-
-  /** Everything the publisher may still admit. */
-  public long outstanding() {
-    return outstandingLine + outstandingNew;
   }
 
   /** Users in {@link #line}. */
@@ -358,16 +309,12 @@ public record Tally(
   public boolean equals(Object o) {
     return o instanceof Tally t
         && active == t.active
-        && outstandingLine == t.outstandingLine
-        && outstandingNew == t.outstandingNew
-        && reserved == t.reserved
-        && polling == t.polling
+        && outstanding == t.outstanding
         && recentAdmissions == t.recentAdmissions
         && arrivals == t.arrivals
         && line.equals(t.line)
         && Arrays.equals(admittedPlaces, t.admittedPlaces)
         && Arrays.equals(checkIns, t.checkIns)
-        && Arrays.equals(reservedPlaces, t.reservedPlaces)
         && shared.equals(t.shared)
         && sharedUnknown == t.sharedUnknown
         && Arrays.equals(revokedPlaces, t.revokedPlaces)
@@ -378,19 +325,17 @@ public record Tally(
 
   @Override
   public int hashCode() {
-    return Objects.hash(active, outstandingLine, outstandingNew, reserved, polling, recentAdmissions, arrivals, line) * 31
-        + Arrays.hashCode(admittedPlaces) * 17 + Arrays.hashCode(checkIns) * 13 + Arrays.hashCode(reservedPlaces)
+    return Objects.hash(active, outstanding, recentAdmissions, arrivals, line) * 31
+        + Arrays.hashCode(admittedPlaces) * 17 + Arrays.hashCode(checkIns) * 13
         + shared.hashCode() * 7 + Boolean.hashCode(sharedUnknown) + Arrays.hashCode(revokedPlaces) * 3
         + Long.hashCode(nodes) + browsing.hashCode() + cut.hashCode() * 11;
   }
 
   @Override
   public String toString() {
-    return "Tally[active=" + active + ", outstanding=" + outstandingLine + "/" + outstandingNew
-        + ", reserved=" + reserved + ", polling=" + polling + ", recent=" + recentAdmissions
+    return "Tally[active=" + active + ", outstanding=" + outstanding + ", recent=" + recentAdmissions
         + ", arrivals=" + arrivals + ", waiting=" + waiting() + ", admittedPlaces="
-        + admittedPlaces.length + ", checkIns=" + checkIns.length / 2 + ", reservedPlaces="
-        + reservedPlaces.length + ", revokedPlaces=" + revokedPlaces.length + ", shared="
+        + admittedPlaces.length + ", checkIns=" + checkIns.length / 2 + ", revokedPlaces=" + revokedPlaces.length + ", shared="
         + (sharedUnknown ? "unknown" : shared.values().stream().mapToLong(Long::longValue).sum()) + ", nodes=" + nodes
         + ", browsing=" + browsing + ", cut=" + cut + "]";
   }

@@ -2,14 +2,12 @@ package io.github.waitingroom.allocation;
 
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * Adds tallies up: the sum of a data center's nodes, or of the room's data centers (see {@link
- * Tally#sum}). Counts add; a holder that several tallies list as reserved counts once, and so
- * does a place they list as admitted or revoked.
+ * Tally#sum}). Counts add; a place that several tallies list as admitted or revoked counts once.
  */
 final class TallySums {
   private TallySums() {}
@@ -17,10 +15,7 @@ final class TallySums {
   /** See {@link Tally#sum}. */
   static Tally sum(Collection<Tally> tallies) {
     long active = 0;
-    long outstandingLine = 0;
-    long outstandingNew = 0;
-    long reserved = 0;
-    long polling = 0;
+    long outstanding = 0;
     long recent = 0;
     long arrivals = 0;
     long nodes = 0;
@@ -35,10 +30,7 @@ final class TallySums {
       browsing = browsing.plus(t.browsing());
       cut = cut.plus(t.cut());
       active += t.active();
-      outstandingLine += t.outstandingLine();
-      outstandingNew += t.outstandingNew();
-      reserved += t.reserved();
-      polling += t.polling();
+      outstanding += t.outstanding();
       recent += t.recentAdmissions();
       arrivals += t.arrivals();
       nodes += t.nodes();
@@ -56,26 +48,9 @@ final class TallySums {
       System.arraycopy(t.admittedPlaces(), 0, all, i, t.admittedPlaces().length);
       i += t.admittedPlaces().length;
     }
-    long twice = twiceReserved(tallies);
     return new Tally(
-        active, outstandingLine - twice, outstandingNew, reserved - twice, polling, recent, arrivals, line,
-        Arrays.stream(all).distinct().toArray(), new long[0], new long[0], unknown ? new TreeMap<>() : shared, unknown,
-        revoked.stream().mapToLong(Long::longValue).toArray(), nodes, browsing, cut);
-  }
-
-  /**
-   * How many of the reservations the tallies list are for a holder another of them reserves too:
-   * the same holder's slot counted more than once.
-   */
-  private static long twiceReserved(Collection<Tally> tallies) {
-    long listed = 0;
-    HashSet<Long> once = new HashSet<>();
-    for (Tally t : tallies) {
-      listed += t.reservedPlaces().length;
-      for (long place : t.reservedPlaces()) {
-        once.add(place);
-      }
-    }
-    return listed - once.size();
+        active, outstanding, recent, arrivals, line, Arrays.stream(all).distinct().toArray(), new long[0],
+        unknown ? new TreeMap<>() : shared, unknown, revoked.stream().mapToLong(Long::longValue).toArray(), nodes,
+        browsing, cut);
   }
 }

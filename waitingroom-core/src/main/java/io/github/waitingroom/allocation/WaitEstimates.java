@@ -46,7 +46,7 @@ final class WaitEstimates {
         // Slots held for newcomers come before everyone waiting; slots of a plan that has not served
         // its line are the line's own.
         config.totalActiveUsers() - room.activeUsers()
-            - (plan.lineServed() ? room.outstandingNew() + plan.slots() : 0),
+            - (plan.lineServed() ? room.outstanding() + plan.slots() : 0),
         leaving);
   }
 }

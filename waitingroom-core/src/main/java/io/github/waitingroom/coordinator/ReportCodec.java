@@ -20,11 +20,9 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * {"v":3,"publisher":"node-1","nodes":1,"joined":e,"settings":n,
  *  "counted":[epoch,nodes,nodesHash,dataCenters,dataCentersHash],
- *  "tallies":[{"epoch":e,"active":n,"outstandingLine":n,"outstandingNew":n,"reserved":n,
- *              "polling":n,"recent":n,"arrivals":n,"nodes":n,
+ *  "tallies":[{"epoch":e,"active":n,"outstandingNew":n,"recent":n,"arrivals":n,"nodes":n,
  *              "line":[[second,count],...],"shared":[[second,count],...],"sharedUnknown":true,
- *              "admitted":[place,...],
- *              "reservedPlaces":[place,...],"checkIns":[[slice,place,...],...],
+ *              "admitted":[place,...],"checkIns":[[slice,place,...],...],
  *              "revokedPlaces":[place,...],"browsing":[stopped,idle,active,seconds],"cut":[place,holders]},...]}
  * }</pre>
  *
@@ -38,8 +36,12 @@ import org.jspecify.annotations.Nullable;
  * it settled, {@link Report.Counted}) is {@code []} before its first; a reader that does not know
  * it skips it, and a report without it (of an earlier release) says nothing of whom it counted. A tally's {@code nodes} is left out when it is 1 (a node's own tally). Version 3 added it: a
  * data center's weight in the split of slots for new arrivals counts its nodes, and a version 2
- * reader would weigh it otherwise than the others, so it does not read version 3 at all. {@code
- * shared}, {@code sharedUnknown}, {@code reservedPlaces}, {@code checkIns}, {@code
+ * reader would weigh it otherwise than the others, so it does not read version 3 at all. {@code outstandingNew} is everything the publisher may
+ * still admit ({@link Tally#outstanding}): earlier releases of version 3 split it into {@code
+ * outstandingLine} and {@code outstandingNew} (and wrote {@code reserved}, {@code polling} and
+ * {@code reservedPlaces}, which no reader needs): a reader adds the two, so each release counts
+ * all that the other may still admit. {@code
+ * shared}, {@code sharedUnknown}, {@code checkIns}, {@code
  * revokedPlaces}, {@code browsing} and {@code cut} are left out when empty (or false), and a reader
  * that does not know them skips them (a reader that skips {@code shared} counts holders whose polls
  * go to several nodes more than once: never fewer; one that skips {@code revokedPlaces} lets an
@@ -92,10 +94,7 @@ public final class ReportCodec {
         g.writeStartObject();
         g.writeNumberField("epoch", e.getKey());
         g.writeNumberField("active", t.active());
-        g.writeNumberField("outstandingLine", t.outstandingLine());
-        g.writeNumberField("outstandingNew", t.outstandingNew());
-        g.writeNumberField("reserved", t.reserved());
-        g.writeNumberField("polling", t.polling());
+        g.writeNumberField("outstandingNew", t.outstanding());
         g.writeNumberField("recent", t.recentAdmissions());
         g.writeNumberField("arrivals", t.arrivals());
         if (t.nodes() != 1) {
@@ -111,9 +110,6 @@ public final class ReportCodec {
         writePlaces(g, "admitted", t.admittedPlaces());
         if (t.revokedPlaces().length > 0) {
           writePlaces(g, "revokedPlaces", t.revokedPlaces());
-        }
-        if (t.reservedPlaces().length > 0) {
-          writePlaces(g, "reservedPlaces", t.reservedPlaces());
         }
         if (!t.cut().equals(Tally.Cut.NONE)) {
           g.writeArrayFieldStart("cut");
@@ -246,8 +242,6 @@ public final class ReportCodec {
     long active = 0;
     long outstandingLine = 0;
     long outstandingNew = 0;
-    long reserved = 0;
-    long polling = 0;
     long recent = 0;
     long arrivals = 0;
     long nodes = 1;
@@ -256,7 +250,6 @@ public final class ReportCodec {
     boolean sharedUnknown = false;
     long[] admitted = new long[0];
     LongList checkIns = new LongList();
-    long[] reservedPlaces = new long[0];
     long[] revokedPlaces = new long[0];
     Tally.Browsing browsing = Tally.Browsing.NONE;
     Tally.Cut cut = Tally.Cut.NONE;
@@ -268,8 +261,6 @@ public final class ReportCodec {
         case "active" -> active = integer(p, value, -MAX_COUNT, MAX_COUNT);
         case "outstandingLine" -> outstandingLine = integer(p, value, 0, MAX_COUNT);
         case "outstandingNew" -> outstandingNew = integer(p, value, 0, MAX_COUNT);
-        case "reserved" -> reserved = integer(p, value, 0, MAX_COUNT);
-        case "polling" -> polling = integer(p, value, 0, MAX_COUNT);
         case "recent" -> recent = integer(p, value, 0, MAX_COUNT);
         case "arrivals" -> arrivals = integer(p, value, 0, MAX_COUNT);
         case "nodes" -> nodes = integer(p, value, 0, 1_000_000);
@@ -280,7 +271,6 @@ public final class ReportCodec {
           sharedUnknown = value == JsonToken.VALUE_TRUE;
         }
         case "admitted" -> admitted = places(p, value, "admitted");
-        case "reservedPlaces" -> reservedPlaces = places(p, value, "reservedPlaces");
         case "revokedPlaces" -> revokedPlaces = places(p, value, "revokedPlaces");
         case "browsing" -> browsing = browsing(p, value);
         case "cut" -> {
@@ -307,15 +297,13 @@ public final class ReportCodec {
       }
     }
     require(epoch != Long.MIN_VALUE, "a tally lacks its epoch");
-    require(reserved <= outstandingLine, "reserved exceeds outstandingLine");
-    require(reservedPlaces.length <= Math.min(reserved, Tally.MAX_ADMITTED_PLACES), "more reservedPlaces than reserved");
     for (Map.Entry<Long, Long> e : shared.entrySet()) {
       require(e.getValue() <= line.getOrDefault(e.getKey(), 0L), "more shared than in line at " + e.getKey());
     }
     require(!sharedUnknown || shared.isEmpty(), "shared holders listed but unknown");
     into.put(epoch,
-        new Tally(active, outstandingLine, outstandingNew, reserved, polling, recent, arrivals, line, admitted,
-            checkIns.toArray(), reservedPlaces, shared, sharedUnknown, revokedPlaces, nodes, browsing, cut));
+        new Tally(active, outstandingLine + outstandingNew, recent, arrivals, line, admitted, checkIns.toArray(), shared,
+            sharedUnknown, revokedPlaces, nodes, browsing, cut));
   }
 
   /** A tally's {@code browsing}: four integers, a node's share of the room's, so possibly negative. */

@@ -44,13 +44,13 @@ class PaceTest {
     // 30 admitted in the last minute (holders came late for their slots), 40 active: room for 60
     // more, less 10 slots the nodes hold for new arrivals and those this plan gives this node for
     // them (the line of 5 is served, so the rest of the free slots go to newcomers).
-    Tally t = new Tally(40, 0, 10, 0, 5, 30, 0, line, new long[0]);
+    Tally t = new Tally(40, 10, 30, 0, line, new long[0]);
     Plan plan = Plan.compute(config, 1, List.of(t), 0, List.of(t), 0);
     Pace pace = plan.pace(config, 0, UNKNOWN);
     assertThat(pace.perSecond()).isEqualTo(0.5);
     assertThat(plan.slots()).isPositive();
     assertThat(pace.byActive()).isEqualTo(50 - plan.slots());
-    Tally none = new Tally(40, 0, 0, 0, 5, 0, 0, line, new long[0]);
+    Tally none = new Tally(40, 0, 0, 0, line, new long[0]);
     assertThat(Plan.compute(config, 1, List.of(none), 0, List.of(none), 0).pace(config, 0, UNKNOWN).perSecond())
         .as("nobody admitted in the last minute: the per-minute limit").isEqualTo(1.0);
   }

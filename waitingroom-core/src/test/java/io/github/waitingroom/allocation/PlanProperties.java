@@ -32,18 +32,17 @@ class PlanProperties {
   Arbitrary<Tally> tallies() {
     Arbitrary<Long> small = Arbitraries.longs().between(0, 30);
     Arbitrary<Map<Long, Long>> line = Arbitraries.maps(Arbitraries.longs().between(1000, 1010), Arbitraries.longs().between(1, 20)).ofMaxSize(5);
-    return Combinators.combine(small, small, small, small, small, line)
-        .as((active, ol, on, reservedRaw, arrivals, l) ->
-            new Tally(active, ol, on, Math.min(ol, reservedRaw), 0, active, arrivals, new TreeMap<>(l), new long[0]));
+    return Combinators.combine(small, small, small, line)
+        .as((active, outstanding, arrivals, l) ->
+            new Tally(active, outstanding, active, arrivals, new TreeMap<>(l), new long[0]));
   }
 
   /**
    * The slots of every node of every data center, each computed on its own, let the room admit at
    * most what the limits leave: after its tally a node admits at most the larger of its new slots
    * and what it held (it may spend what it held before the plan takes over, and the plan takes
-   * that off its new slots), and those come to at most what the limits leave beyond slots that
-   * tallies of an older release report for their line, or to what the nodes held if that was more
-   * (the limits were lowered: nobody gets more). Everyone at or below the cutoff second fits.
+   * that off its new slots), and those come to at most what the limits leave, or to what the nodes
+   * held if that was more (the limits were lowered: nobody gets more). Everyone at or below the cutoff second fits.
    */
   @Property(tries = 500)
   void slotsOfAllNodesNeverExceedWhatTheLimitsLeave(
@@ -64,13 +63,13 @@ class PlanProperties {
       for (int n = 0; n < dcs.get(d).size(); n++) {
         Plan p = Plan.compute(config, epoch, sums, d, dcs.get(d), n);
         Tally me = dcs.get(d).get(n);
-        admittable += Math.max(p.slots(), me.outstandingNew());
-        held += me.outstandingNew();
+        admittable += Math.max(p.slots(), me.outstanding());
+        held += me.outstanding();
         cutoff = p.cutoffSecond();
       }
     }
     long leave = Math.max(0, Math.min(total - room.activeUsers(), config.newUsersPerMinute() - room.recentAdmissions()));
-    assertThat(admittable).isLessThanOrEqualTo(Math.max(Math.max(0, leave - room.outstandingLine()), held));
+    assertThat(admittable).isLessThanOrEqualTo(Math.max(leave, held));
     if (cutoff != Long.MIN_VALUE) {
       assertThat(room.distinct().line().headMap(cutoff, true).values().stream().mapToLong(Long::longValue).sum())
           .as("everyone at or below the cutoff fits").isLessThanOrEqualTo(leave);
@@ -85,8 +84,8 @@ class PlanProperties {
   @Test
   void theLineIsServedOldestFirstAndNewcomersOnlyWhenItFits() {
     RoomConfig config = config(10, 10);
-    Tally a = new Tally(4, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(100L, 2L, 102L, 3L)), new long[0]);
-    Tally b = new Tally(0, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(101L, 2L)), new long[0]);
+    Tally a = new Tally(4, 0, 0, 1, new TreeMap<>(Map.of(100L, 2L, 102L, 3L)), new long[0]);
+    Tally b = new Tally(0, 0, 0, 1, new TreeMap<>(Map.of(101L, 2L)), new long[0]);
     Plan pa = Plan.compute(config, 1, List.of(a, b), 0, List.of(a), 0);
     Plan pb = Plan.compute(config, 1, List.of(a, b), 1, List.of(b), 0);
     assertThat(pa.freeSlots()).isEqualTo(6);
@@ -101,7 +100,7 @@ class PlanProperties {
     assertThat(pa.usersAhead(102)).isEqualTo(4);
     assertThat(pa.usersAhead(101)).isEqualTo(2);
 
-    Tally empty = new Tally(4, 0, 0, 0, 0, 0, 1, new TreeMap<>(), new long[0]);
+    Tally empty = new Tally(4, 0, 0, 1, new TreeMap<>(), new long[0]);
     Plan open = Plan.compute(config, 1, List.of(empty), 0, List.of(empty), 0);
     assertThat(open.slots()).isEqualTo(6);
     assertThat(open.cutPlace()).isEqualTo(Long.MAX_VALUE);
@@ -119,22 +118,21 @@ class PlanProperties {
     RoomConfig config = config(10, 10);
     long second = 1_800_000_000L;
     long inForce = (second << 32) + (1L << 31) - 1; // the lower half of the second was covered
-    Tally fresh = new Tally(9, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0]);
-    Tally moved = new Tally(9, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0], new long[0], new long[0],
+    Tally fresh = new Tally(9, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0]);
+    Tally moved = new Tally(9, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0], new long[0],
         new TreeMap<>(), false, new long[0], 1, Tally.Browsing.NONE, new Tally.Cut(inForce, 0));
     Plan fromStart = Plan.compute(config, 1, List.of(fresh), 0, List.of(fresh), 0);
     Plan onwards = Plan.compute(config, 1, List.of(moved), 0, List.of(moved), 0);
     assertThat(fromStart.cutPlace()).as("one slot, four holders: a quarter of the second").isEqualTo((second << 32) + (1L << 30) - 1);
     assertThat(onwards.cutPlace()).as("a quarter of the upper half, above the cutoff in force")
         .isEqualTo(inForce + (1L << 29));
-    Tally earlier = new Tally(9, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0], new long[0],
-        new long[0], new TreeMap<>(), false, new long[0], 1, Tally.Browsing.NONE,
+    Tally earlier = new Tally(9, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0], new long[0], new TreeMap<>(), false, new long[0], 1, Tally.Browsing.NONE,
         new Tally.Cut(((second - 1) << 32) | 0xFFFF_FFFFL, 0));
     assertThat(Plan.compute(config, 1, List.of(earlier), 0, List.of(earlier), 0).cutPlace())
         .as("a cutoff in force in another second: from the start").isEqualTo(fromStart.cutPlace());
     // One holder still waits at or below the cutoff in force (a hidden tab, say): the one slot is
     // its, and the cutoff stays.
-    Tally waits = new Tally(9, 0, 0, 0, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0], new long[0], new long[0],
+    Tally waits = new Tally(9, 0, 0, 1, new TreeMap<>(Map.of(second, 4L)), new long[0], new long[0],
         new TreeMap<>(), false, new long[0], 1, Tally.Browsing.NONE, new Tally.Cut(inForce, 1));
     assertThat(Plan.compute(config, 1, List.of(waits), 0, List.of(waits), 0).cutPlace()).isEqualTo(inForce);
   }
@@ -164,9 +162,9 @@ class PlanProperties {
     RoomConfig config = config(100, 100);
     List<Tally> nodes = new java.util.ArrayList<>();
     // Node 0 still holds 3 slots; 95 admissions in the last minute leave 2 more free.
-    nodes.add(new Tally(0, 0, 3, 0, 0, 95, 0, new TreeMap<>(), new long[0]));
+    nodes.add(new Tally(0, 3, 95, 0, new TreeMap<>(), new long[0]));
     for (int n = 1; n < 10; n++) {
-      nodes.add(new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]));
+      nodes.add(new Tally(0, 0, 0, 0, new TreeMap<>(), new long[0]));
     }
     long[] grants = new long[nodes.size()];
     long sum = 0;
@@ -189,10 +187,10 @@ class PlanProperties {
   void aQuietDataCenterGetsASlotForEachOfItsNodesWhileSlotsAreSpare() {
     RoomConfig config = config(200, 160);
     // One busy node: 100 arrivals, all admitted, in the last minute: 60 slots are free.
-    List<Tally> busy = List.of(new Tally(100, 0, 0, 0, 0, 100, 100, new TreeMap<>(), new long[0]));
+    List<Tally> busy = List.of(new Tally(100, 0, 100, 100, new TreeMap<>(), new long[0]));
     List<Tally> quiet = new java.util.ArrayList<>();
     for (int n = 0; n < 5; n++) {
-      quiet.add(new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]));
+      quiet.add(new Tally(0, 0, 0, 0, new TreeMap<>(), new long[0]));
     }
     List<Tally> dataCenters = List.of(Tally.sum(busy), Tally.sum(quiet));
     assertThat(Plan.compute(config, 600, dataCenters, 0, busy, 0).slots())
@@ -218,8 +216,8 @@ class PlanProperties {
       for (long epoch = 600; epoch < 610; epoch++) {
         // Nine active users, nobody waiting or arriving; each holds what the plan before gave it.
         List<Tally> nodes = List.of(
-            new Tally(5, 0, held[0], 0, 0, 0, 0, new TreeMap<>(), new long[0]),
-            new Tally(4, 0, held[1], 0, 0, 0, 0, new TreeMap<>(), new long[0]));
+            new Tally(5, held[0], 0, 0, new TreeMap<>(), new long[0]),
+            new Tally(4, held[1], 0, 0, new TreeMap<>(), new long[0]));
         long[] granted = new long[2];
         for (int n = 0; n < 2; n++) {
           Plan p = twoDataCenters
@@ -251,10 +249,10 @@ class PlanProperties {
       line.put(second, 1L);
     }
     // The room is full; the last minute's 60 admissions and 60 arrivals are split over the nodes.
-    Tally a = new Tally(50, 0, 0, 0, 60, 30, 30, line, new long[0]);
-    Tally b = new Tally(50, 0, 0, 0, 60, 30, 30, line, new long[0]);
+    Tally a = new Tally(50, 0, 30, 30, line, new long[0]);
+    Tally b = new Tally(50, 0, 30, 30, line, new long[0]);
     Plan twice = Plan.compute(config, 1, List.of(Tally.sum(List.of(a, b))), 0, List.of(a, b), 0);
-    Tally once = new Tally(100, 0, 0, 0, 60, 60, 60, line, new long[0]);
+    Tally once = new Tally(100, 0, 60, 60, line, new long[0]);
     Plan single = Plan.compute(config, 1, List.of(once), 0, List.of(once), 0);
 
     assertThat(twice.usersAhead(1059)).isEqualTo(2 * single.usersAhead(1059)).isEqualTo(118);
@@ -264,7 +262,7 @@ class PlanProperties {
     assertThat(twice.estimate(1059, 0, ONE_A_SECOND).usersAhead()).as("and from the people ahead shown").isEqualTo(59);
     // A line whose last minute holds fewer counts than arrivals (some gave up or got in) is taken
     // as counted once.
-    Tally fewer = new Tally(100, 0, 0, 0, 60, 60, 120, line, new long[0]);
+    Tally fewer = new Tally(100, 0, 60, 120, line, new long[0]);
     assertThat(Plan.compute(config, 1, List.of(fewer), 0, List.of(fewer), 0).estimate(1059, 0, ONE_A_SECOND).seconds())
         .isEqualTo(60);
   }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** How many sessions may have moved into a silent publisher: what the others lost since its last tally. */
 class ActiveHistoryTest {
   private static Tally active(long n) {
-    return new Tally(n, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0]);
+    return new Tally(n, 0, 0, 0, new TreeMap<>(), new long[0]);
   }
 
   @Test

@@ -26,7 +26,7 @@ class CoordinatorGapTest {
   private static final RoomConfig CONFIG =
       RoomConfig.builder("gap").totalActiveUsers(100).newUsersPerMinute(100).sessionDuration(Duration.ofMinutes(5)).build();
   private static final Duration EPOCH = Duration.ofSeconds(1);
-  private static final Tally HALF = new Tally(40, 0, 0, 0, 0, 10, 5, new TreeMap<>(), new long[0]);
+  private static final Tally HALF = new Tally(40, 0, 10, 5, new TreeMap<>(), new long[0]);
 
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00.100Z"));
   private final InMemoryTransport store = new InMemoryTransport(clock);

@@ -16,8 +16,8 @@ import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
 class ReportCodecTest {
-  private static Tally tally(long active, long outstandingLine, long reserved, Map<Long, Long> line, long... places) {
-    return new Tally(active, outstandingLine, 2, reserved, 7, 11, 13, new TreeMap<>(line), places);
+  private static Tally tally(long active, long outstanding, Map<Long, Long> line, long... places) {
+    return new Tally(active, outstanding, 11, 13, new TreeMap<>(line), places);
   }
 
   @Property(tries = 300)
@@ -28,7 +28,7 @@ class ReportCodecTest {
       @ForAll long place) {
     TreeMap<Long, Long> l = new TreeMap<>();
     line.forEach((k, v) -> l.put((long) k, (long) v));
-    Report r = new Report("node-1#ab", 1, 100, new TreeMap<>(Map.of(100L, tally(active, outstanding, outstanding / 2, l, place), 101L, Tally.EMPTY)));
+    Report r = new Report("node-1#ab", 1, 100, new TreeMap<>(Map.of(100L, tally(active, outstanding, l, place), 101L, Tally.EMPTY)));
     assertThat(ReportCodec.decode(ReportCodec.encode(r))).isEqualTo(r);
   }
 
@@ -40,7 +40,7 @@ class ReportCodecTest {
       pairs[2 * i] = 1_000 + 10L * slices.get(i);
       pairs[2 * i + 1] = random.nextLong();
     }
-    Tally t = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], pairs, new long[0], new TreeMap<>(), false);
+    Tally t = new Tally(1, 0, 0, 0, new TreeMap<>(), new long[0], pairs, new TreeMap<>(), false);
     Report r = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, t)));
     Tally back = java.util.Objects.requireNonNull(ReportCodec.decode(ReportCodec.encode(r)).tallies().get(1L));
     assertThat(back).isEqualTo(t);
@@ -100,18 +100,18 @@ class ReportCodecTest {
   @Test
   void browsingRoundTripsNegativeSharesIncludedSumsAndIsLeftOutWhenNothingWasSeen() {
     Tally.Browsing share = new Tally.Browsing(-3, -1, -7, -120);
-    Tally t = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0], new TreeMap<>(), false,
+    Tally t = new Tally(1, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new TreeMap<>(), false,
         new long[0], 1, share, Tally.Cut.NONE);
     Report r = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, t)));
     assertThat(ReportCodec.decode(ReportCodec.encode(r))).isEqualTo(r);
     assertThat(new String(ReportCodec.encode(r), StandardCharsets.UTF_8)).contains("\"browsing\":[-3,-1,-7,-120]");
     // A data center's sum adds its nodes' shares; silence keeps the last one.
-    Tally other = new Tally(9, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0], new TreeMap<>(),
+    Tally other = new Tally(9, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new TreeMap<>(),
         false, new long[0], 1, new Tally.Browsing(10, 4, 50, 3000), Tally.Cut.NONE);
     assertThat(Tally.sum(List.of(t, other)).browsing()).isEqualTo(new Tally.Browsing(7, 3, 43, 2880));
     assertThat(other.silent(60).browsing()).isEqualTo(other.browsing());
     // Nothing seen: no field, and a report without one (an earlier release's) reads as nothing seen.
-    Report none = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, tally(1, 0, 0, Map.of()))));
+    Report none = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, tally(1, 2, Map.of()))));
     assertThat(new String(ReportCodec.encode(none), StandardCharsets.UTF_8)).doesNotContain("browsing");
     assertThat(java.util.Objects.requireNonNull(ReportCodec.decode(ReportCodec.encode(none)).tallies().get(1L)).browsing())
         .isEqualTo(Tally.Browsing.NONE);
@@ -128,16 +128,16 @@ class ReportCodecTest {
   @Test
   void theCutoffInForceRoundTripsAndASumHoldsTheHighest() {
     long place = (1_800_000_000L << 32) | 0x8000_0000L;
-    Tally t = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0], new TreeMap<>(), false,
+    Tally t = new Tally(1, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new TreeMap<>(), false,
         new long[0], 1, Tally.Browsing.NONE, new Tally.Cut(place, 3));
     Report r = new Report("n", 2, 1, new TreeMap<>(Map.of(1L, t)));
     assertThat(ReportCodec.decode(ReportCodec.encode(r))).isEqualTo(r);
     assertThat(new String(ReportCodec.encode(r), StandardCharsets.UTF_8)).contains("\"cut\":[" + place + ",3]");
-    Tally open = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0], new TreeMap<>(),
+    Tally open = new Tally(1, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new TreeMap<>(),
         false, new long[0], 1, Tally.Browsing.NONE, new Tally.Cut(Long.MAX_VALUE, 0));
     assertThat(ReportCodec.decode(ReportCodec.encode(new Report("n", 2, 1, new TreeMap<>(Map.of(1L, open)))))
         .tallies().get(1L)).isEqualTo(open);
-    Tally none = tally(1, 0, 0, Map.of());
+    Tally none = tally(1, 2, Map.of());
     assertThat(Tally.sum(List.of(t, none)).cut()).isEqualTo(t.cut());
     assertThat(Tally.sum(List.of(t, t)).cut()).as("holders of the same cutoff add up").isEqualTo(new Tally.Cut(place, 6));
     assertThat(Tally.sum(List.of(t, open)).cut()).as("the highest cutoff").isEqualTo(open.cut());
@@ -170,7 +170,6 @@ class ReportCodecTest {
     String head = "{\"v\":3,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,";
     assertThatThrownBy(() -> decode(head + "\"active\":-1000000000000000}]}")).hasMessageContaining("out of range");
     assertThatThrownBy(() -> decode(head + "\"outstandingLine\":-1}]}")).hasMessageContaining("out of range");
-    assertThatThrownBy(() -> decode(head + "\"outstandingLine\":1,\"reserved\":2}]}")).hasMessageContaining("reserved");
     assertThatThrownBy(() -> decode(head + "\"line\":[[1,-5]]}]}")).hasMessageContaining("out of range");
     assertThatThrownBy(() -> decode(head + "\"checkIns\":[[10,[1]]]}]}")).hasMessageContaining("holds places");
     assertThatThrownBy(() -> decode(head + "\"checkIns\":[5]}]}")).hasMessageContaining("array of slices");
@@ -188,7 +187,7 @@ class ReportCodecTest {
     Random random = new Random(42);
     byte[] valid =
         ReportCodec.encode(
-            new Report("node", 1, 7, new TreeMap<>(Map.of(7L, tally(3, 2, 1, Map.of(100L, 4L), 9L, 10L)))));
+            new Report("node", 1, 7, new TreeMap<>(Map.of(7L, tally(3, 4, Map.of(100L, 4L), 9L, 10L)))));
     int reports = Boolean.getBoolean("waitingroom.full") ? 100_000 : 10_000;
     for (int i = 0; i < reports; i++) {
       byte[] b = valid.clone();
@@ -211,10 +210,11 @@ class ReportCodecTest {
 
   @Test
   void sumsAddUpCountsAndSilentTalliesCountWhatTheyMayStillAdmit() {
-    Tally a = tally(3, 2, 1, Map.of(100L, 4L), 9L);
-    Tally b = tally(-1, 0, 0, Map.of(100L, 1L, 101L, 2L), 9L, 12L);
+    Tally a = tally(3, 4, Map.of(100L, 4L), 9L);
+    Tally b = tally(-1, 2, Map.of(100L, 1L, 101L, 2L), 9L, 12L);
     Tally sum = Tally.sum(List.of(a, b));
     assertThat(sum.active()).isEqualTo(2);
+    assertThat(sum.outstanding()).isEqualTo(6);
     assertThat(sum.line()).containsExactly(Map.entry(100L, 5L), Map.entry(101L, 2L));
     assertThat(sum.admittedPlaces()).containsExactly(9L, 12L);
     assertThat(sum.nodes()).as("a sum counts the nodes it sums").isEqualTo(2);
@@ -226,7 +226,7 @@ class ReportCodecTest {
         .containsExactly(Map.entry(1L, sum), Map.entry(2L, a));
     Tally silent = a.silent(600);
     assertThat(silent.nodes()).isEqualTo(1);
-    assertThat(silent.active()).isEqualTo(3 + 2 + 2);
+    assertThat(silent.active()).isEqualTo(3 + 4);
     assertThat(silent.outstanding()).isZero();
     assertThat(silent.line()).isEmpty();
     // Cut off but alive, it may replace its 7 users within one session: with 1-minute sessions,
@@ -235,31 +235,24 @@ class ReportCodecTest {
   }
 
   @Test
-  void aHolderReservedOnSeveralNodesOfADataCenterHoldsOneSlot() {
-    // A called holder, 7, polls nodes a and b (no session affinity): both hold a slot for it.
-    // Another, 8, got in on c, which a has not learnt yet: a copy of its ticket could still get in
-    // on a, so a's slot for it stays.
-    Tally a = new Tally(5, 3, 0, 3, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[] {7, 8, 9}, new TreeMap<>(), false);
-    Tally b = new Tally(5, 2, 1, 2, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[] {7, 11}, new TreeMap<>(), false);
-    Tally c = new Tally(6, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[] {8}, new long[0], new long[0], new TreeMap<>(), false);
-    Tally sum = Tally.sum(List.of(a, b, c));
-    assertThat(sum.reserved()).as("7, 8, 9 and 11, once each").isEqualTo(4);
-    assertThat(sum.outstandingLine()).isEqualTo(4);
-    assertThat(sum.outstandingNew()).isEqualTo(1);
-    assertThat(sum.active()).isEqualTo(16);
-    Report r = new Report("n", 1, 1, new TreeMap<>(Map.of(1L, a)));
-    assertThat(ReportCodec.decode(ReportCodec.encode(r))).as("round trip").isEqualTo(r);
-    String head = "{\"v\":3,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,";
-    assertThatThrownBy(() -> decode(head + "\"outstandingLine\":1,\"reserved\":1,\"reservedPlaces\":[1,2]}]}"))
-        .hasMessageContaining("more reservedPlaces than reserved");
+  void anEarlierReleasesReportCountsAllItMayStillAdmit() {
+    // Earlier releases of version 3 split what a node may still admit in two and listed reserved
+    // holders: a reader adds the two parts (never fewer slots taken) and skips the rest.
+    String head = "{\"v\":3,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,\"active\":5,";
+    Tally t = java.util.Objects.requireNonNull(decode(head
+        + "\"outstandingLine\":3,\"outstandingNew\":2,\"reserved\":1,\"polling\":4,\"reservedPlaces\":[7]}]}")
+        .tallies().get(1L));
+    assertThat(t).isEqualTo(new Tally(5, 5, 0, 0, new TreeMap<>(), new long[0]));
+    String json = new String(ReportCodec.encode(new Report("n", 1, 1, new TreeMap<>(Map.of(1L, t)))), StandardCharsets.UTF_8);
+    assertThat(json).as("read by an earlier release as taken, too").contains("\"outstandingNew\":5")
+        .doesNotContain("outstandingLine", "reserved", "polling");
   }
 
   @Test
   void holdersSharedWithAnotherNodeCountOnceInTheSumAndRoundTrip() {
     // Holder 3 (second 100) polled a, then b: b counts it as shared until a's count runs out.
-    Tally a = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(Map.of(100L, 2L)), new long[0]);
-    Tally b = new Tally(1, 0, 0, 0, 0, 0, 0, new TreeMap<>(Map.of(100L, 1L, 101L, 1L)), new long[0], new long[0],
-        new long[0], new TreeMap<>(Map.of(100L, 1L)), false);
+    Tally a = new Tally(1, 0, 0, 0, new TreeMap<>(Map.of(100L, 2L)), new long[0]);
+    Tally b = new Tally(1, 0, 0, 0, new TreeMap<>(Map.of(100L, 1L, 101L, 1L)), new long[0], new long[0], new TreeMap<>(Map.of(100L, 1L)), false);
     Tally sum = Tally.sum(List.of(a, b));
     assertThat(sum.lineAt(100)).as("counted on each node").isEqualTo(3);
     assertThat(sum.distinct().lineAt(100)).as("each holder once").isEqualTo(2);
@@ -276,7 +269,7 @@ class ReportCodecTest {
     String head = "{\"v\":3,\"publisher\":\"n\",\"nodes\":1,\"joined\":1,\"tallies\":[{\"epoch\":1,";
     assertThatThrownBy(() -> decode(head + "\"line\":[[100,1]],\"shared\":[[100,2]]}]}"))
         .hasMessageContaining("more shared than in line at 100");
-    assertThatThrownBy(() -> new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0], new long[0],
+    assertThatThrownBy(() -> new Tally(0, 0, 0, 0, new TreeMap<>(), new long[0], new long[0],
         new TreeMap<>(Map.of(5L, 1L)), false)).hasMessageContaining("shared holders of second 5");
   }
 
@@ -289,10 +282,10 @@ class ReportCodecTest {
     for (int i = 0; i < places.length; i++) {
       places[i] = ((1_800_000_000L + i / 100) << 32) | (i * 2_654_435_761L & 0xFFFF_FFFFL);
     }
-    Tally busy = tally(100_000, 50_000, 1_000, Map.of(1_800_000_500L, 30_000L), places);
+    Tally busy = tally(100_000, 50_002, Map.of(1_800_000_500L, 30_000L), places);
     assertThat(busy.admittedPlaces()).hasSize(Tally.MAX_ADMITTED_PLACES);
     assertThat(busy.admittedPlaces()[Tally.MAX_ADMITTED_PLACES - 1]).isEqualTo(java.util.Arrays.stream(places).max().orElseThrow());
-    Tally sum = Tally.sum(List.of(busy, tally(1, 0, 0, Map.of(), places[0])));
+    Tally sum = Tally.sum(List.of(busy, tally(1, 2, Map.of(), places[0])));
     assertThat(sum.admittedPlaces()).hasSize(Tally.MAX_ADMITTED_PLACES);
     Report r = new Report("dc-a", 40, 7, new TreeMap<>(Map.of(7L, busy, 8L, busy, 9L, sum)));
     byte[] bytes = ReportCodec.encode(r);

@@ -29,7 +29,7 @@ class SilentDataCenterTest {
   private static final RoomConfig CONFIG =
       RoomConfig.builder("silent").totalActiveUsers(100).newUsersPerMinute(100).sessionDuration(Duration.ofMinutes(5)).build();
   private static final Duration EPOCH = Duration.ofSeconds(1);
-  private static final Tally FORTY = new Tally(40, 0, 0, 0, 0, 10, 5, new TreeMap<>(), new long[0]);
+  private static final Tally FORTY = new Tally(40, 0, 10, 5, new TreeMap<>(), new long[0]);
 
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00.100Z"));
   private final InMemoryTransport store = new InMemoryTransport(clock);
@@ -139,7 +139,7 @@ class SilentDataCenterTest {
       bothSync(euJoined, usJoined);
     }
     // us's sums stop reaching the store; 10 of eu's 40 users leave it (they may be on us now).
-    Tally thirty = new Tally(30, 0, 0, 0, 0, 10, 5, new TreeMap<>(), new long[0]);
+    Tally thirty = new Tally(30, 0, 10, 5, new TreeMap<>(), new long[0]);
     Coordinator.@Nullable Settled s = null;
     for (int i = 0; i < 10 && s == null; i++) {
       long epoch = nextEpoch();

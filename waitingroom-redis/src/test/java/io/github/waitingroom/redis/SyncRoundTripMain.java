@@ -146,6 +146,6 @@ public final class SyncRoundTripMain {
     }
     long active = config.totalActiveUsers() / nodes;
     long recent = config.newUsersPerMinute() / nodes;
-    return new Tally(active, 5, 0, 3, line.size() * 10L, recent, 50, line, places);
+    return new Tally(active, 5, recent, 50, line, places);
   }
 }

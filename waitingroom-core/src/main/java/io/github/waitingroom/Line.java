@@ -38,10 +38,10 @@ final class Line {
   }
 
   /**
-   * Counts a waiting ticket's poll at {@code now}: it is in this node's line once. Starts from the place's entry as the caller
-   * just read it ({@code prev}, {@code null} for none), so that a poll looks its place up once: a
-   * request that changed the entry since loses the compare-and-set, as it would a moment after a
-   * fresh read. Returns the entry the poll leaves (the one it wrote, or the one it found), or
+   * Counts a waiting ticket's poll at {@code now}: it is in this node's line once. Starts from the
+   * place's entry as the caller just read it ({@code prev}, {@code null} for none), so that a poll
+   * looks its place up once: a request that changed the entry since loses the compare-and-set, as
+   * it would a moment after a fresh read. Returns the entry the poll leaves (the one it wrote, or the one it found), or
    * {@code null} if another request removed it meanwhile.
    */
   @Nullable Seen poll(long place, @Nullable Seen prev, long now, long ticketPoll, long ticketDue) {

@@ -30,8 +30,8 @@ import org.jspecify.annotations.Nullable;
  * value is 84 characters long. Tickets of the third format (34 bytes, with a second since which
  * the holder was counted in a line before its due, which the admission rule no longer reads) and
  * of the second (26 bytes, without the due) still open, the second as counted in no line: a
- * waiting holder keeps its place through an upgrade. Tickets of the first format (version 1, without a place) no
- * longer open: their holders arrive anew.
+ * waiting holder keeps its place through an upgrade. Tickets of the first format (version 1,
+ * without a place) no longer open: their holders arrive anew.
  *
  * <p>The primary key of the keyset seals; every enabled key of the keyset opens. That is how keys
  * rotate (see {@link TicketKeys}, three phases). When every enabled key is an AES-GCM key with

@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * This node's line of waiting holders: counts each holder's poll once, notes the pace it keeps and
- * the due that gives it ({@link #expect}), and says whether a place counts in the line at a second
- * ({@link #inLine}, within the {@link #pollWindowSeconds() poll window}). Lock-free, shared by all
+ * the due that gives it ({@link #expect}); the tally counts it until that due (see {@link
+ * Seen.Polls}), within the {@link #pollWindowSeconds() poll window}. Lock-free, shared by all
  * request threads. Part of {@link NodeState}; used by its request paths, its tally and its pruning.
  */
 final class Line {
@@ -20,6 +20,8 @@ final class Line {
   private final Supplier<RoomConfig> config;
   /** The second the last tally counted the line as of: polls due before it no longer count. */
   private volatile long asOf = Long.MIN_VALUE;
+  /** Whether the last settled epoch counted this node alone in the room (see {@link Polls}). */
+  private volatile boolean alone;
 
   /** Over the places of a {@link NodeState}, under the configuration it has in force. */
   Line(ConcurrentHashMap<Long, Seen> seen, Supplier<RoomConfig> config) {
@@ -30,6 +32,11 @@ final class Line {
   /** The second the last tally counted the line as of ({@link Long#MIN_VALUE}: none yet). */
   long asOf() {
     return asOf;
+  }
+
+  /** Notes whether the last settled epoch counted this node alone in the room. */
+  void countedAlone(boolean alone) {
+    this.alone = alone;
   }
 
   /** Notes that a tally counted the line as of second {@code second}. */
@@ -51,7 +58,7 @@ final class Line {
       return other == null ? mine : other;
     } else if (prev.state() == State.WAITING && prev.at() < now) {
       // Only a waiting entry moves: one being admitted by a parallel request stays as it is.
-      Seen next = waiting(now, prev.firstSeen(), prev.polls().next(prev, ticketPoll, ticketDue, now, asOf));
+      Seen next = waiting(now, prev.firstSeen(), prev.polls().next(prev, ticketPoll, ticketDue, now, asOf, alone));
       return seen.replace(place, prev, next) ? next : seen.get(place);
     }
     return prev;
@@ -87,18 +94,6 @@ final class Line {
     }
     return told;
   }
-
-  /**
-   * Whether a place counts in the line at {@code now}: it waits, polled within the {@link
-   * #pollWindowSeconds() poll window}, and is not overdue. A holder who misses two polls in a row
-   * at its pace (see {@link #expect}: gave up, closed the tab, or polls another node now) leaves the
-   * line, and with it any slot held for it, until it polls again: the plans spend no slots on
-   * people who are gone, and one who comes back keeps its place and is counted again at once.
-   */
-  boolean inLine(Seen s, long now) {
-    return s.state() == State.WAITING && s.at() >= now - pollWindowSeconds() && now <= s.due();
-  }
-
 
   /**
    * The slowest pace the line counts a waiting holder at (see {@link #expect}): once a minute, the

@@ -170,9 +170,9 @@ final class NodeState {
     return line.expect(place, polled, now, refreshSeconds, slowPace);
   }
 
-  /** Whether a place counts in the line at {@code now} (see {@link Line#inLine}). */
-  boolean inLine(Seen s, long now) {
-    return line.inLine(s, now);
+  /** Notes whether the last settled epoch counted this node alone in the room (see {@link Seen.Polls}). */
+  void countedAlone(boolean alone) {
+    line.countedAlone(alone);
   }
 
   /** The outcome of an attempt to admit a waiting ticket. */
@@ -230,7 +230,7 @@ final class NodeState {
   /**
    * What this node counts at {@code now}: the tally it publishes for the epoch that just ended.
    * An admission racing with the tally is counted at least once: as active, as in flight, or as
-   * outstanding (see the class comment). The line holds the users {@link #inLine in line}.
+   * outstanding (see the class comment). The line holds the waiting users whose last poll here is due (see {@link Seen.Polls}).
    *
    * @param asOfSecond the second the tally's windows end at (sessions that have run out, the
    *     admissions and arrivals of the last minute): the end of the epoch it is for, the same on

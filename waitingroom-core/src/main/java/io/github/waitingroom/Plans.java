@@ -90,6 +90,7 @@ final class Plans {
   /** The plan of a settled epoch, for this node. */
   private Plan plan(Coordinator.Settled s, long epoch) {
     roomNodes = Math.max(1, s.roomNodes());
+    state.countedAlone(s.roomNodes() <= 1 && s.dataCenters().size() == 1);
     sharedDataCenter = s.nodes().size() > 1;
     state.dropDuplicates(s.nodes(), s.me(), nowSecond());
     state.learnRevoked(s.dataCenters(), nowSecond());

@@ -9,7 +9,7 @@ import io.github.waitingroom.allocation.Tally;
  * @param at for an active holder: the slice it is counted in; for a waiting one: its last poll
  * @param admittedAt when this node admitted the holder from the line, or 0
  * @param due for a waiting holder: the second by which it should poll again (its last poll
- *     plus the refresh it was told, and a grace); 0 otherwise. See {@link NodeState#inLine}.
+ *     plus the refresh it was told, and a grace); 0 otherwise. See {@link Line#expect}.
  * @param firstSeen when this node first saw the place: a waiting ticket is let in only by a node
  *     that saw it before the tally its plan was made from (a copy turning up elsewhere is not,
  *     and has a tally to wait for, by which time the admission of the original is known)
@@ -55,17 +55,26 @@ record Seen(State state, long at, long admittedAt, long due, long firstSeen, lon
    * sharedUntil}) and an earlier one that another node's poll came after ({@code earlierDue},
    * {@code earlierShared}). Should a third be due at once, the earlier two merge into one that
    * counts for as long as either and is shared only while both are: never less than they did.
+   *
+   * <p>{@code keepDue} is for another node that may count the holder as shared until the due of
+   * that earlier poll (a parallel request carried its ticket there). A node alone in the room has
+   * no such other node: its count ends at the due of the holder's last poll, so a holder near the
+   * front who gives up after polling far back in the line (at the room's refresh interval) leaves
+   * the line two of its last intervals later, not two of its earlier ones.
    */
   record Polls(long keepDue, long sharedUntil, long earlierDue, long earlierShared) {
     static final Polls NONE = new Polls(0, 0, 0, 0);
 
-    /** The polls of a holder counted here after its poll at {@code now}, with a ticket from the poll before. */
-    Polls next(Seen prev, long ticketPoll, long ticketDue, long now, long deadBefore) {
+    /**
+     * The polls of a holder counted here after its poll at {@code now}, with a ticket from the poll
+     * before, on a node that is {@code alone} in the room or not.
+     */
+    Polls next(Seen prev, long ticketPoll, long ticketDue, long now, long deadBefore, boolean alone) {
       long due = prev.currentDue();
       if (prev.at == ticketPoll) {
         // The poll before was this node's own (or one of the same second elsewhere, which then
         // simply counts twice for a while): this one extends it.
-        return new Polls(due, sharedUntil, earlierDue, earlierShared);
+        return new Polls(alone ? 0 : due, sharedUntil, earlierDue, earlierShared);
       }
       boolean current = due >= deadBefore;
       boolean earlier = earlierDue >= deadBefore;

@@ -119,7 +119,7 @@ final class WaitingAnswer {
     if (outcome == Decision.Outcome.QUEUE) {
       // A newcomer's first answer: it asks again within seconds, so that a place whose holder never
       // comes back (a bot, a flood of requests without cookies, a closed tab) counts in the line,
-      // and in the estimates told to others, for at most 2 x 5 + 2 s (see NodeState.inLine), not
+      // and in the estimates told to others, for at most 2 x 5 + 2 s (see Line.expect), not
       // for two full refresh intervals. Its second answer tells the interval the line asks for.
       refresh = Math.min(refresh, NEWCOMER_REFRESH_SECONDS);
     }
@@ -132,7 +132,7 @@ final class WaitingAnswer {
       // Within a few rooms' worth of the front a holder may be called any moment, and the
       // estimate cannot tell when (those called ahead may have gone): ask again within seconds,
       // so that an eligible holder takes a slot before giving up, and one who has gone is known to
-      // be gone soon (see NodeState.inLine). Faster still while this node has slots left, and for
+      // be gone soon (see Line.expect). Faster still while this node has slots left, and for
       // a holder the cutoff reached in the line (not one queued while the cutoff was open to all).
       refresh = Math.min(refresh, grant.hasSlots() || eligible && grant.cutPlace() != Long.MAX_VALUE ? 2 : FRONT_REFRESH_SECONDS);
     }

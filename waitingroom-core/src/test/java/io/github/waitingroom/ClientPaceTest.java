@@ -136,29 +136,36 @@ class ClientPaceTest {
 
   /**
    * A holder that polled as told at a long interval (far back in the line) and is told a short one
-   * near the front stays in the line for two of the short ones, not of its earlier long ones: when
-   * it gives up, the slot the plans hold for it is free again within seconds (a line whose front
-   * keeps giving up keeps moving: {@code LineTest} over Redis stood still with the holder counted
-   * at its earlier pace).
+   * near the front: on a node alone in the room it stays in the line, as the tallies count it, for
+   * two of the short ones, not of its earlier long ones. When it gives up, the slot the plans hold
+   * for it is free again within seconds (a line whose front keeps giving up keeps moving). On a
+   * node of several the earlier due holds: a parallel request may have carried the ticket of that
+   * earlier poll to another node, which counts the holder as shared until then (see Seen.Polls).
    */
   @Test
   void aHolderThatPolledAsToldAndStopsLeavesTheLineAfterTwoOfItsLastIntervals() {
-    RoomConfig config = RoomConfig.builder("pace").totalActiveUsers(10).newUsersPerMinute(10)
-        .sessionDuration(Duration.ofMinutes(3)).build();
-    NodeState x = new NodeState(config);
-    long a = 1_800_000_000L;
-    long place = Ticket.place(a, 7);
-    x.poll(place, x.seen(place), a, 0, 0);
-    long due = x.expect(place, null, a, 20, 0);
-    assertThat(due).isEqualTo(a + 42);
-    x.poll(place, x.seen(place), a + 20, a, due);
-    long last = x.expect(place, null, a + 20, 2, polled(a, due).slowPace(a + 20));
-    assertThat(last).isEqualTo(a + 20 + 2 * 2 + 2);
-    assertThat(x.inLine(java.util.Objects.requireNonNull(x.seen(place)), last)).isTrue();
-    assertThat(x.inLine(java.util.Objects.requireNonNull(x.seen(place)), last + 1)).isFalse();
-    // A slow holder (a hidden tab, told 2 s) stays one of its own intervals and one told one.
-    x.poll(place, x.seen(place), a + 80, a + 20, last);
-    long slow = x.expect(place, null, a + 80, 2, polled(a + 20, last).slowPace(a + 80));
-    assertThat(slow).isEqualTo(a + 80 + 60 + 2 + 2);
+    for (boolean alone : new boolean[] {true, false}) {
+      RoomConfig config = RoomConfig.builder("pace").totalActiveUsers(10).newUsersPerMinute(10)
+          .sessionDuration(Duration.ofMinutes(3)).build();
+      NodeState x = new NodeState(config);
+      x.countedAlone(alone);
+      long a = 1_800_000_000L;
+      long place = Ticket.place(a, 7);
+      x.poll(place, x.seen(place), a, 0, 0);
+      long due = x.expect(place, null, a, 20, 0);
+      assertThat(due).isEqualTo(a + 42);
+      x.poll(place, x.seen(place), a + 20, a, due);
+      long last = x.expect(place, null, a + 20, 2, polled(a, due).slowPace(a + 20));
+      assertThat(last).isEqualTo(a + 20 + 2 * 2 + 2);
+      long leaves = alone ? last : due;
+      assertThat(x.tally(leaves * 1000, leaves, 0).waiting()).as("alone %s: in line at its due", alone).isEqualTo(1);
+      assertThat(x.tally((leaves + 1) * 1000, leaves + 1, 0).waiting()).as("alone %s: gone after it", alone).isZero();
+      // A slow holder (a hidden tab, told 2 s) stays one of its own intervals and one told one.
+      x.poll(place, x.seen(place), a + 80, a + 20, last);
+      long slow = x.expect(place, null, a + 80, 2, polled(a + 20, last).slowPace(a + 80));
+      assertThat(slow).isEqualTo(a + 80 + 60 + 2 + 2);
+      assertThat(x.tally(slow * 1000, slow, 0).waiting()).as("alone %s: the slow holder at its due", alone).isEqualTo(1);
+      assertThat(x.tally((slow + 1) * 1000, slow + 1, 0).waiting()).isZero();
+    }
   }
 }

@@ -230,7 +230,8 @@ final class NodeState {
   /**
    * What this node counts at {@code now}: the tally it publishes for the epoch that just ended.
    * An admission racing with the tally is counted at least once: as active, as in flight, or as
-   * outstanding (see the class comment). The line holds the waiting users whose last poll here is due (see {@link Seen.Polls}).
+   * outstanding (see the class comment). The line holds the waiting users whose last poll here is
+   * due (see {@link Seen.Polls}).
    *
    * @param asOfSecond the second the tally's windows end at (sessions that have run out, the
    *     admissions and arrivals of the last minute): the end of the epoch it is for, the same on

@@ -74,10 +74,17 @@ final class Plans {
     return sharedDataCenter;
   }
 
-  /** Makes the plan of the settled epoch {@code s} and applies it (see {@link #apply}), seen at second {@code now}. */
+  /**
+   * Makes the plan of the settled epoch {@code s} and applies it (see {@link #apply}) at {@code
+   * activateAtMillis}, or at once on a node alone in the room, seen at second {@code now}.
+   */
   void applySettled(Coordinator.Settled s, long epoch, long activateAtMillis, long now) {
+    // A node alone in the room: no other node calls a user the plan has not reached here, and
+    // none counts a holder as shared (see Seen.Polls).
+    boolean alone = s.roomNodes() <= 1 && s.dataCenters().size() == 1;
+    state.countedAlone(alone);
     Plan p = plan(s, epoch);
-    apply(p, activateAtMillis);
+    apply(p, alone ? 0 : activateAtMillis);
     noteQueueing(p, now);
   }
 
@@ -90,7 +97,6 @@ final class Plans {
   /** The plan of a settled epoch, for this node. */
   private Plan plan(Coordinator.Settled s, long epoch) {
     roomNodes = Math.max(1, s.roomNodes());
-    state.countedAlone(s.roomNodes() <= 1 && s.dataCenters().size() == 1);
     sharedDataCenter = s.nodes().size() > 1;
     state.dropDuplicates(s.nodes(), s.me(), nowSecond());
     state.learnRevoked(s.dataCenters(), nowSecond());

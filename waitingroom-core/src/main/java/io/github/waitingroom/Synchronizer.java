@@ -280,9 +280,8 @@ final class Synchronizer {
           pacer.pace(s, epoch - 1, false);
           // Every node switches to the plan of epoch e - 1 at the start of epoch e + 1, so that no
           // node calls a user whom the plan has not reached on another node; a node alone in the
-          // room switches at once.
-          boolean alone = s.roomNodes() <= 1 && s.dataCenters().size() == 1;
-          plans.applySettled(s, epoch - 1, alone ? 0 : epochs.start(epoch + 1), now);
+          // room switches at once (see Plans#applySettled).
+          plans.applySettled(s, epoch - 1, epochs.start(epoch + 1), now);
         }
         if (s == null && !settings.behind() && Math.max(plans.applied(), tallies.joined()) < epoch - STALLED_EPOCHS) {
           // No plan for longer than a plan can come late (the late read applies the one of the

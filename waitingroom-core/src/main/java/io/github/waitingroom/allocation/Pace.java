@@ -1,21 +1,33 @@
 package io.github.waitingroom.allocation;
 
 /**
- * How fast the line moves: what {@link Plan#estimate} divides by (see {@link Plan#pace}).
+ * How fast the line moves: what {@link Plan#estimate} divides by (see {@link Plan#pace}). Each limit
+ * bounds how soon {@code n} more admissions can happen, and the wait is the later of the two bounds:
+ *
+ * <ul>
+ *   <li><b>the per-minute limit</b> lets in {@code byRate} more now; after that, one more each time
+ *       an admission of the last minute turns a minute old (the {@code recent} ones, taken as spread
+ *       evenly over that minute), and then {@code perMinute} a minute;
+ *   <li><b>the total limit</b> lets in {@code byActive} more now, and then one for each user who
+ *       leaves ({@code leaving}).
+ * </ul>
  *
  * @param giveUps the share of the line's holders who give up per second
- * @param perSecond the line's pace: admissions per second
+ * @param byRate admissions the per-minute limit allows now (negative when the last minute already
+ *     let in more than a lowered limit allows)
+ * @param recent admissions within the last minute
+ * @param perMinute the per-minute limit
  * @param byActive admissions the total limit allows before anyone leaves (may be negative)
  * @param leaving how users leave: the total limit's pace once {@code byActive} is used
  */
-public record Pace(double giveUps, double perSecond, long byActive, Leaving leaving) {
+public record Pace(double giveUps, long byRate, long recent, long perMinute, long byActive, Leaving leaving) {
   /**
-   * Seconds until {@code n} more admissions: the later of the line's pace and the room to let
-   * them in, or -1 when the total limit must wait for users to leave and when they leave is not
+   * Seconds until {@code n} more admissions: the later of what the per-minute limit and the total
+   * limit allow, or -1 when the total limit must wait for users to leave and when they leave is not
    * known yet.
    */
   public double secondsFor(long n) {
-    double t = n / perSecond;
+    double t = byRate(n);
     if (n > byActive) {
       double left = leaving.secondsFor(n - Math.max(0, byActive));
       if (left < 0) {
@@ -24,6 +36,21 @@ public record Pace(double giveUps, double perSecond, long byActive, Leaving leav
       t = Math.max(t, left);
     }
     return t;
+  }
+
+  /** Seconds until the per-minute limit allows {@code n} more admissions. */
+  private double byRate(long n) {
+    long waitFor = n - byRate;
+    if (waitFor <= 0) {
+      return 0;
+    }
+    if (waitFor <= recent) {
+      return waitFor * 60.0 / recent;
+    }
+    // Once the last minute's admissions are a minute old: the per-minute limit's pace, or, while it
+    // binds, the last minute's (holders who come late for their slots leave some of it unused).
+    long pace = byRate < byActive && recent > 0 ? Math.min(recent, perMinute) : perMinute;
+    return 60 + (waitFor - Math.max(0, recent)) * 60.0 / Math.max(1, pace);
   }
 
   /**

@@ -284,13 +284,18 @@ public final class Plan {
    * bounds; the wait for P admissions is the later of the two:
    *
    * <ul>
-   *   <li><b>the line's pace</b>: the admissions of the last minute (holders who come late for
-   *       their slot are in it), or the per-minute limit's when nobody was admitted;
-   *   <li><b>room to let them in</b>: the total limit's free room now (the limit less the active
-   *       users and, once the line is served, the slots for newcomers: those the nodes still held at
-   *       the tallies and those this plan gives this node, which a holder it queued found spent), and then one admission
-   *       for each user who leaves ({@code leaving}).
+   *   <li><b>the per-minute limit</b>: what it leaves now (the limit less the last minute's
+   *       admissions), then one more as each of those turns a minute old, then the limit's pace;
+   *       while this limit binds, the last minute's pace (holders who come late for their slots
+   *       leave some of it unused);
+   *   <li><b>the total limit</b>: its free room now (the limit less the active users), then one
+   *       admission for each user who leaves ({@code leaving}).
    * </ul>
+   *
+   * <p>Once the line is served, both leave out the slots for newcomers: those the nodes still held
+   * at the tallies and those this plan gives this node, which a holder it queued found spent.
+   * The last minute's admissions alone are no bound where the total limit binds: a room that just
+   * filled let few in, and users leaving tell when the next get in.
    *
    * @param giveUps the share of the line's holders who give up per second (0 for none), as a node
    *     measures it over the plans it applied
@@ -318,11 +323,6 @@ public final class Plan {
    * @param high the 75th percentile, or -1
    */
   public record Estimate(long usersAhead, long seconds, long low, long high) {}
-
-  /** Admissions per second over the last minute, room-wide (0 when nobody was admitted). */
-  public double admissionsPerSecond() {
-    return room.recentAdmissions() / 60.0;
-  }
 
   /**
    * Splits {@code amount} in proportion to {@code weights} (equally where all weights are 0),

@@ -39,14 +39,15 @@ final class WaitEstimates {
   /** See {@link Plan#pace}. */
   static Pace pace(Plan plan, RoomConfig config, double giveUps, Pace.Leaving leaving) {
     Tally room = plan.room();
-    long perMinute = room.recentAdmissions() > 0 ? room.recentAdmissions() : config.newUsersPerMinute();
+    // Slots held for newcomers come before everyone waiting; slots of a plan that has not served
+    // its line are the line's own.
+    long held = plan.lineServed() ? room.outstanding() + plan.slots() : 0;
     return new Pace(
         giveUps,
-        perMinute / 60.0,
-        // Slots held for newcomers come before everyone waiting; slots of a plan that has not served
-        // its line are the line's own.
-        config.totalActiveUsers() - room.activeUsers()
-            - (plan.lineServed() ? room.outstanding() + plan.slots() : 0),
+        config.newUsersPerMinute() - room.recentAdmissions() - held,
+        room.recentAdmissions(),
+        config.newUsersPerMinute(),
+        config.totalActiveUsers() - room.activeUsers() - held,
         leaving);
   }
 }

@@ -24,34 +24,64 @@ class PaceTest {
   }
 
   @Test
-  void theWaitIsTheLaterOfTheLinesPaceAndTheRoomToLetThemIn() {
-    Pace pace = new Pace(0, 1.0, 5, new Pace.Leaving(0, 0, 0.5));
-    assertThat(pace.secondsFor(3)).as("within the free room: the line's pace").isEqualTo(3.0);
-    assertThat(pace.secondsFor(7)).as("two must leave first (4 s), the line's pace is slower").isEqualTo(7.0);
-    assertThat(pace.secondsFor(12)).as("seven must leave: 14 s").isEqualTo(14.0);
-    assertThat(new Pace(0, 1.0, 5, UNKNOWN).secondsFor(5)).as("the free room needs nobody to leave").isEqualTo(5.0);
-    assertThat(new Pace(0, 1.0, 5, UNKNOWN).secondsFor(6)).as("someone must leave, nobody knows when").isEqualTo(-1.0);
-    assertThat(new Pace(0, 1.0, -3, new Pace.Leaving(0, 0, 0.5)).secondsFor(1))
+  void thePerMinuteLimitLetsMoreInAsTheLastMinutesAdmissionsTurnAMinuteOld() {
+    // 2 more allowed now; 30 admitted in the last minute, one turning a minute old every 2 s.
+    Pace pace = new Pace(0, 2, 30, 60, 1_000, UNKNOWN);
+    assertThat(pace.secondsFor(2)).as("within what the limit allows now").isEqualTo(0.0);
+    assertThat(pace.secondsFor(5)).as("three of the last minute must turn a minute old").isEqualTo(6.0);
+    assertThat(pace.secondsFor(32)).as("all thirty").isEqualTo(60.0);
+    assertThat(pace.secondsFor(35))
+        .as("while this limit binds, then at the last minute's pace: 30 a minute, not the limit's 60").isEqualTo(66.0);
+    assertThat(new Pace(0, 2, 30, 60, 1, new Pace.Leaving(0, 0, 100)).secondsFor(35))
+        .as("where the total limit binds, at the limit's: one a second").isEqualTo(63.0);
+    assertThat(new Pace(0, -3, 60, 57, 1_000, UNKNOWN).secondsFor(1))
+        .as("over a lowered limit: three more must turn a minute old first").isEqualTo(4.0);
+  }
+
+  @Test
+  void theTotalLimitLetsMoreInAsUsersLeave() {
+    Pace pace = new Pace(0, 1_000, 0, 1_000, 5, new Pace.Leaving(0, 0, 0.5));
+    assertThat(pace.secondsFor(5)).as("within the free room").isEqualTo(0.0);
+    assertThat(pace.secondsFor(7)).as("two must leave").isEqualTo(4.0);
+    assertThat(pace.secondsFor(12)).as("seven must leave").isEqualTo(14.0);
+    assertThat(new Pace(0, 1_000, 0, 1_000, 5, UNKNOWN).secondsFor(6)).as("someone must leave, nobody knows when").isEqualTo(-1.0);
+    assertThat(new Pace(0, 1_000, 0, 1_000, -3, new Pace.Leaving(0, 0, 0.5)).secondsFor(1))
         .as("over the limit (lowered): the free room counts as none, not as more to wait for").isEqualTo(2.0);
   }
 
   @Test
-  void theLineMovesAtTheLastMinutesAdmissionsOrThePerMinuteLimitWhenNobodyWasAdmitted() {
+  void theWaitIsTheLaterOfTheTwoLimits() {
+    Pace pace = new Pace(0, 0, 60, 60, 0, new Pace.Leaving(0, 0, 0.5));
+    assertThat(pace.secondsFor(2)).as("the per-minute limit allows two in 2 s, two leave in 4 s").isEqualTo(4.0);
+    assertThat(new Pace(0, 0, 15, 60, 0, new Pace.Leaving(0, 0, 0.5)).secondsFor(2))
+        .as("the last minute let in 15: two turn a minute old in 8 s").isEqualTo(8.0);
+  }
+
+  @Test
+  void aRoomThatJustFilledIsToldWhenUsersLeaveNotTheLastMinutesFewAdmissions() {
+    // topo1x1 at 200 s: 18 let in over the last minute (the room was full and nobody had left
+    // yet), 2 free, users leaving at 0.9 a second. The last minute's 18 read as the line's pace
+    // told 333 s for 100 admissions; the limits allow them in 109 s.
+    Pace pace = new Pace(0, 132, 18, 150, 2, new Pace.Leaving(0, 0, 0.9));
+    assertThat(pace.secondsFor(100)).isCloseTo(98 / 0.9, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  @Test
+  void aPlanTakesTheLimitsLessWhatTheLastMinuteAndTheSlotsHeldForNewcomersUse() {
     RoomConfig config = RoomConfig.builder("pace").totalActiveUsers(100).newUsersPerMinute(60)
         .sessionDuration(Duration.ofMinutes(2)).build();
     TreeMap<Long, Long> line = new TreeMap<>();
     line.put(1_000L, 5L);
-    // 30 admitted in the last minute (holders came late for their slots), 40 active: room for 60
-    // more, less 10 slots the nodes hold for new arrivals and those this plan gives this node for
-    // them (the line of 5 is served, so the rest of the free slots go to newcomers).
+    // 30 admitted in the last minute, 40 active: room for 30 more by the per-minute limit and 60 by
+    // the total, less 10 slots the nodes hold for new arrivals and those this plan gives this node
+    // for them (the line of 5 is served, so the rest of the free slots go to newcomers).
     Tally t = new Tally(40, 10, 30, 0, line, new long[0]);
     Plan plan = Plan.compute(config, 1, List.of(t), 0, List.of(t), 0);
     Pace pace = plan.pace(config, 0, UNKNOWN);
-    assertThat(pace.perSecond()).isEqualTo(0.5);
     assertThat(plan.slots()).isPositive();
+    assertThat(pace.byRate()).isEqualTo(20 - plan.slots());
     assertThat(pace.byActive()).isEqualTo(50 - plan.slots());
-    Tally none = new Tally(40, 0, 0, 0, line, new long[0]);
-    assertThat(Plan.compute(config, 1, List.of(none), 0, List.of(none), 0).pace(config, 0, UNKNOWN).perSecond())
-        .as("nobody admitted in the last minute: the per-minute limit").isEqualTo(1.0);
+    assertThat(pace.recent()).isEqualTo(30);
+    assertThat(pace.perMinute()).isEqualTo(60);
   }
 }

@@ -301,6 +301,30 @@ final class NodeState {
     return n;
   }
 
+  /**
+   * When this node's admissions of the last minute turn a minute old: element i is the share of
+   * them that have after i more seconds from {@code now} (61 elements, the last 1; evenly when
+   * there were none). The room's admissions of the last minute are taken to age the same way.
+   */
+  double[] admissionsAgeing(long now) {
+    double[] ageing = new double[(int) RATE_SECONDS + 1];
+    long from = now - RATE_SECONDS + 1;
+    long total = 0;
+    for (var e : admissions.snapshot(from).entrySet()) {
+      if (e.getKey() <= now) {
+        long i = Math.max(1, e.getKey() + RATE_SECONDS - now);
+        ageing[(int) i] += e.getValue();
+        total += e.getValue();
+      }
+    }
+    double sum = 0;
+    for (int i = 0; i < ageing.length; i++) {
+      sum += ageing[i];
+      ageing[i] = total == 0 ? (double) i / RATE_SECONDS : sum / total;
+    }
+    return ageing;
+  }
+
   /** Active users this node counts at {@code now}. */
   long activeUsers(long now) {
     return Math.max(0, active.sumFrom(config.firstActiveSlice(now)));

@@ -27,6 +27,8 @@ final class Plans {
   private final LongSupplier nowMillis;
   private final LineDrain drain = new LineDrain();
   private final Turnover turnover = new Turnover();
+  /** See {@link NodeState#admissionsAgeing}, at the last plan. */
+  private volatile double[] ageing = Pace.evenly();
   private final QueueLog queueLog;
   private volatile int roomNodes = 1;
   /** How many epochs after its own the last plan took over (see {@link #secondsUntilNextCall}). */
@@ -90,6 +92,7 @@ final class Plans {
 
   private void noteQueueing(Plan plan, long now) {
     drain.note(plan, now);
+    ageing = state.admissionsAgeing(now);
     turnover.note(plan.room().browsing(), live.current(now).config(), plan.activeUsers());
     queueLog.note(plan, now, live.current().config().totalActiveUsers());
   }
@@ -122,7 +125,7 @@ final class Plans {
 
   /** How fast the line moves from {@code plan} on, under {@code config} (see {@link Plan#pace}). */
   Pace pace(Plan plan, RoomConfig config) {
-    return plan.pace(config, drain.departures(), turnover.leaving());
+    return plan.pace(config, drain.departures(), ageing, turnover.leaving());
   }
 
   /** See {@link Synchronizer#secondsUntilNextCall}. */

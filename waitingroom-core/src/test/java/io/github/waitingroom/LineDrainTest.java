@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class LineDrainTest {
   /** A full room whose per-minute limit is spent and one user leaves a second: one admission a second. */
-  private static final Pace ONE_A_SECOND = new Pace(0, 0, 60, 600, 0, new Pace.Leaving(0, 0, 1.0));
+  private static final Pace ONE_A_SECOND = new Pace(0, 0, 60, 600, Pace.evenly(), 0, new Pace.Leaving(0, 0, 1.0));
 
   private final RoomConfig config =
       RoomConfig.builder("drain").totalActiveUsers(1000).newUsersPerMinute(600)
@@ -76,7 +76,7 @@ class LineDrainTest {
     assertThat(p.estimate(1_059, 0, ONE_A_SECOND).low()).isEqualTo(48);
     assertThat(p.estimate(1_059, 0, ONE_A_SECOND).high()).isEqualTo(72);
     // A holder ahead gives up every 100 s on average: (1 / a) ln(1 + a P / R).
-    assertThat(p.estimate(1_059, 0, new Pace(0.01, 0, 60, 600, 0, new Pace.Leaving(0, 0, 1.0))).seconds()).isEqualTo((long) Math.ceil(100 * Math.log1p(0.60)));
+    assertThat(p.estimate(1_059, 0, new Pace(0.01, 0, 60, 600, Pace.evenly(), 0, new Pace.Leaving(0, 0, 1.0))).seconds()).isEqualTo((long) Math.ceil(100 * Math.log1p(0.60)));
     // 100 more who arrived after the plan's tallies, before the holder, are ahead too.
     assertThat(p.estimate(1_059, 100, ONE_A_SECOND).usersAhead()).isEqualTo(159);
     assertThat(p.estimate(1_059, 100, ONE_A_SECOND).seconds()).isEqualTo(160);

@@ -118,8 +118,9 @@ class WaitingRoomTest {
     }
     assertThat(d.outcome()).isEqualTo(Decision.Outcome.WAIT);
     // Three ahead and then its own admission: four. The total limit lets three in as the three
-    // leave and the fourth 20 s later (about 50 s); the line's pace, three admissions in the last
-    // minute, is one every 20 s (80 s for four): the later, 80 s.
+    // leave (within about 30 s) and the fourth once one let in in their place leaves, a session
+    // later; the per-minute limit (3) lets three in as the last minute's three turn a minute old
+    // and the fourth 20 s after that: 60 + 20 = 80 s, the later.
     assertThat(d.waitSeconds()).isEqualTo(80);
     assertThat(d.waitLowSeconds()).isBetween(1L, 79L);
     assertThat(d.waitHighSeconds()).isGreaterThan(80);
@@ -161,8 +162,9 @@ class WaitingRoomTest {
       }
     }
     // At its next poll the plan of an epoch after that second has taken over: its share of the
-    // other 39 and its own admission, at 20 s each (three admitted in the last minute; and a user
-    // stays a session, so a full room of three lets one in every 20 s).
+    // other 39 and its own admission, at 20 s each: the room is full of three who sent one request
+    // each, so all three leave a session (60 s) after it, and so do the three let in in their
+    // places; the per-minute limit of three allows the same.
     cluster.advance(Duration.ofSeconds(WaitingAnswer.SURGE_REFRESH_SECONDS));
     Decision told = room.decide(Objects.requireNonNull(last).ticket());
     assertThat(told.outcome()).isEqualTo(Decision.Outcome.WAIT);

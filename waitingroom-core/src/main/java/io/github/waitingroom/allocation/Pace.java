@@ -6,8 +6,8 @@ package io.github.waitingroom.allocation;
  *
  * <ul>
  *   <li><b>the per-minute limit</b> lets in {@code byRate} more now; after that, one more each time
- *       an admission of the last minute turns a minute old (the {@code recent} ones, taken as spread
- *       evenly over that minute), and then {@code perMinute} a minute;
+ *       an admission of the last minute turns a minute old (the {@code recent} ones, as {@code
+ *       ageing} says), and then {@code perMinute} a minute;
  *   <li><b>the total limit</b> lets in {@code byActive} more now, and then one for each user who
  *       leaves ({@code leaving}).
  * </ul>
@@ -17,10 +17,22 @@ package io.github.waitingroom.allocation;
  *     let in more than a lowered limit allows)
  * @param recent admissions within the last minute
  * @param perMinute the per-minute limit
+ * @param ageing when the {@code recent} admissions turn a minute old: element i (of 61) is the
+ *     share of them that have i seconds from now ({@link #evenly} when not known; not copied)
  * @param byActive admissions the total limit allows before anyone leaves (may be negative)
  * @param leaving how users leave: the total limit's pace once {@code byActive} is used
  */
-public record Pace(double giveUps, long byRate, long recent, long perMinute, long byActive, Leaving leaving) {
+public record Pace(
+    double giveUps, long byRate, long recent, long perMinute, double[] ageing, long byActive, Leaving leaving) {
+  /** The last minute's admissions taken as spread evenly over it (see {@link #ageing}): a new array. */
+  public static double[] evenly() {
+    double[] a = new double[61];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = i / 60.0;
+    }
+    return a;
+  }
+
   /**
    * Seconds until {@code n} more admissions: the later of what the per-minute limit and the total
    * limit allow, or -1 when the total limit must wait for users to leave and when they leave is not
@@ -45,7 +57,13 @@ public record Pace(double giveUps, long byRate, long recent, long perMinute, lon
       return 0;
     }
     if (waitFor <= recent) {
-      return waitFor * 60.0 / recent;
+      double share = (double) waitFor / recent;
+      int i = 1;
+      while (i < ageing.length - 1 && ageing[i] < share) {
+        i++;
+      }
+      double step = ageing[i] - ageing[i - 1];
+      return i - 1 + (step > 0 ? Math.min(1, (share - ageing[i - 1]) / step) : 1);
     }
     // Once the last minute's admissions are a minute old: the per-minute limit's pace, or, while it
     // binds, the last minute's (holders who come late for their slots leave some of it unused).
@@ -54,22 +72,91 @@ public record Pace(double giveUps, long byRate, long recent, long perMinute, lon
   }
 
   /**
-   * How users leave the room: soon, those who already stopped; later, at the pace of a full room.
+   * How users leave the room: soon, those who already stopped; later, the others, each one session
+   * after its last request, and then those let in in their place, the same way.
    *
    * @param soon users who stopped and whose sessions end within {@code withinSeconds}
    * @param withinSeconds the horizon of {@code soon}
    * @param perSecond how many users a second leave the room when it is full at its limit; 0 or
    *     less while not known
+   * @param stepSeconds the step of {@code departed}
+   * @param departed how many users will have left after each step: {@code departed[k]} by {@code k}
+   *     steps from now ({@code departed[0]} is 0); empty for none, beyond it at {@code perSecond};
+   *     not copied
    */
-  public record Leaving(long soon, long withinSeconds, double perSecond) {
+  public record Leaving(long soon, long withinSeconds, double perSecond, double stepSeconds, double[] departed) {
     /** Nobody known to leave, at no known pace. */
     public static final Leaving UNKNOWN = new Leaving(0, 0, 0);
 
+    /** Users who stopped leave evenly within their horizon, the rest at {@code perSecond} after them. */
+    public Leaving(long soon, long withinSeconds, double perSecond) {
+      this(soon, withinSeconds, perSecond, 1, new double[0]);
+    }
+
+    /** How many steps the departures of a full room are followed before its pace is taken. */
+    static final int STEPS = 600;
+
     /**
-     * Seconds until {@code n} users have left: the first {@code soon} spread evenly over {@code
-     * withinSeconds}, the rest at {@code perSecond} after them; -1 when not known.
+     * How a room full at {@code full} users empties, as the room learnt its users (see {@code
+     * Turnover}): {@code soon} who stopped leave evenly within {@code withinSeconds}; everyone else
+     * browses on for an exponential time of mean {@code browseSeconds} (memoryless: however long
+     * they browsed already) and leaves one session after their last request; each user who leaves
+     * lets in one from the line, who does the same. A room that just filled is young: nobody in it
+     * leaves before a session has run, and the full room's pace ({@code full / (browse + session)},
+     * Little's law) comes only once its users' ages have mixed. The departures are followed for
+     * {@link #STEPS} steps of a length that covers a session and four mean browsing times; beyond,
+     * the full room's pace.
+     */
+    public static Leaving of(long full, long soon, long withinSeconds, long sessionSeconds, double browseSeconds) {
+      double perSecond = full / (browseSeconds + sessionSeconds);
+      double step = Math.max(1, (sessionSeconds + 4 * browseSeconds) / STEPS);
+      double[] gone = new double[STEPS + 1];
+      double[] goneBy = new double[STEPS + 1];
+      for (int k = 0; k <= STEPS; k++) {
+        double x = k * step - sessionSeconds;
+        goneBy[k] = x < 0 ? 0 : browseSeconds > 0 ? -Math.expm1(-x / browseSeconds) : 1;
+      }
+      double[] in = new double[STEPS + 1];
+      long browsing = Math.max(0, full - soon);
+      for (int k = 1; k <= STEPS; k++) {
+        double left = soon * Math.min(1, k * step / Math.max(1, withinSeconds)) + browsing * goneBy[k];
+        for (int j = 1; j < k; j++) {
+          left += in[j] * goneBy[k - j];
+        }
+        gone[k] = left;
+        in[k] = gone[k] - gone[k - 1];
+      }
+      return new Leaving(soon, withinSeconds, perSecond, step, gone);
+    }
+
+    /**
+     * Seconds until {@code n} users have left: as {@code departed} says, and beyond it at {@code
+     * perSecond}; without it, the first {@code soon} spread evenly over {@code withinSeconds} and
+     * the rest at {@code perSecond} after them; -1 when not known.
      */
     public double secondsFor(long n) {
+      if (departed.length > 1) {
+        int last = departed.length - 1;
+        if (n > departed[last]) {
+          return perSecond > 0 ? last * stepSeconds + (n - departed[last]) / perSecond : -1;
+        }
+        // The first step by which n have left (departed never falls; it may stay flat).
+        int lo = 0;
+        int k = last;
+        while (lo < k) {
+          int mid = (lo + k) >>> 1;
+          if (departed[mid] >= n) {
+            k = mid;
+          } else {
+            lo = mid + 1;
+          }
+        }
+        if (k == 0) {
+          return 0;
+        }
+        double share = (n - departed[k - 1]) / Math.max(1e-9, departed[k] - departed[k - 1]);
+        return (k - 1 + share) * stepSeconds;
+      }
       if (n <= soon && soon > 0) {
         return (double) n * withinSeconds / soon;
       }

@@ -299,10 +299,12 @@ public final class Plan {
    *
    * @param giveUps the share of the line's holders who give up per second (0 for none), as a node
    *     measures it over the plans it applied
+   * @param ageing when the last minute's admissions turn a minute old (see {@link Pace#ageing}), as
+   *     a node saw its own
    * @param leaving how users leave the room, as the room's users showed it (the sum of the tallies)
    */
-  public Pace pace(RoomConfig config, double giveUps, Pace.Leaving leaving) {
-    return WaitEstimates.pace(this, config, giveUps, leaving);
+  public Pace pace(RoomConfig config, double giveUps, double[] ageing, Pace.Leaving leaving) {
+    return WaitEstimates.pace(this, config, giveUps, ageing, leaving);
   }
 
   /** The least half-width of the range shown around a wait estimate, as a share of it. */

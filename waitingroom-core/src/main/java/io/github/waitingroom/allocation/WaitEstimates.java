@@ -37,7 +37,7 @@ final class WaitEstimates {
   }
 
   /** See {@link Plan#pace}. */
-  static Pace pace(Plan plan, RoomConfig config, double giveUps, Pace.Leaving leaving) {
+  static Pace pace(Plan plan, RoomConfig config, double giveUps, double[] ageing, Pace.Leaving leaving) {
     Tally room = plan.room();
     // Slots held for newcomers come before everyone waiting; slots of a plan that has not served
     // its line are the line's own.
@@ -47,6 +47,7 @@ final class WaitEstimates {
         config.newUsersPerMinute() - room.recentAdmissions() - held,
         room.recentAdmissions(),
         config.newUsersPerMinute(),
+        ageing,
         config.totalActiveUsers() - room.activeUsers() - held,
         leaving);
   }

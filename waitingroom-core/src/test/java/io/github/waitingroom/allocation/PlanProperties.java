@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /** The plan is a pure function: its grants never exceed the free slots and follow the line. */
 class PlanProperties {
   /** A full room whose per-minute limit is spent and one user leaves a second: one admission a second. */
-  private static final Pace ONE_A_SECOND = new Pace(0, 0, 60, 600, 0, new Pace.Leaving(0, 0, 1.0));
+  private static final Pace ONE_A_SECOND = new Pace(0, 0, 60, 600, Pace.evenly(), 0, new Pace.Leaving(0, 0, 1.0));
 
   private static RoomConfig config(int total, int perMinute) {
     return RoomConfig.builder("plan").totalActiveUsers(total).newUsersPerMinute(perMinute)

@@ -125,16 +125,21 @@ final class WaitingAnswer {
     }
     if (paused) {
       // the room's refresh interval: nobody is called before it opens
-    } else if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
-      // Near the front: ask again sooner, so a slot that frees is used within seconds.
-      refresh = Math.max(2, Math.min(refresh, e.seconds() / 2));
-    } else if (e.usersAhead() < FRONT_ROOMS * in.config().totalActiveUsers()) {
-      // Within a few rooms' worth of the front a holder may be called any moment, and the
-      // estimate cannot tell when (those called ahead may have gone): ask again within seconds,
-      // so that an eligible holder takes a slot before giving up, and one who has gone is known to
-      // be gone soon (see Line.expect). Faster still while this node has slots left, and for
-      // a holder the cutoff reached in the line (not one queued while the cutoff was open to all).
-      refresh = Math.min(refresh, grant.hasSlots() || eligible && grant.cutPlace() != Long.MAX_VALUE ? 2 : FRONT_REFRESH_SECONDS);
+    } else {
+      if (e.seconds() >= 0 && e.seconds() < 2 * refresh) {
+        // A short wait: ask again sooner, so a slot that frees is used within seconds.
+        refresh = Math.max(2, Math.min(refresh, e.seconds() / 2));
+      }
+      if (e.usersAhead() < FRONT_ROOMS * in.config().totalActiveUsers()) {
+        // Within a few rooms' worth of the front a holder may be called any moment, and the
+        // estimate cannot tell when (those called ahead may have gone): ask again within seconds,
+        // so that an eligible holder takes a slot before giving up, and one who has gone is known
+        // to be gone soon (see Line.expect). Faster still while this node has slots left, and for
+        // a holder the cutoff reached in the line (not one queued while the cutoff was open to
+        // all). Whatever its wait, never slower than this: a wait of 30 s asked again in 15 s,
+        // and a holder who gave up then kept its slot for 32 s (LineTest over Redis).
+        refresh = Math.min(refresh, grant.hasSlots() || eligible && grant.cutPlace() != Long.MAX_VALUE ? 2 : FRONT_REFRESH_SECONDS);
+      }
     }
     if (!paused && eligible && !calledHere && grant.plan.room().nodes() > 1) {
       // Eligible, but this node's slots are gone: another node may still hold one, and the next

@@ -58,9 +58,16 @@ public record Pace(
     }
     if (waitFor <= recent) {
       double share = (double) waitFor / recent;
-      int i = 1;
-      while (i < ageing.length - 1 && ageing[i] < share) {
-        i++;
+      // The first second by which that share has turned a minute old (ageing never falls).
+      int lo = 1;
+      int i = ageing.length - 1;
+      while (lo < i) {
+        int mid = (lo + i) >>> 1;
+        if (ageing[mid] >= share) {
+          i = mid;
+        } else {
+          lo = mid + 1;
+        }
       }
       double step = ageing[i] - ageing[i - 1];
       return i - 1 + (step > 0 ? Math.min(1, (share - ageing[i - 1]) / step) : 1);

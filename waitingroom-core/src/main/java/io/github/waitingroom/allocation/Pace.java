@@ -58,17 +58,8 @@ public record Pace(
     }
     if (waitFor <= recent) {
       double share = (double) waitFor / recent;
-      // The first second by which that share has turned a minute old (ageing never falls).
-      int lo = 1;
-      int i = ageing.length - 1;
-      while (lo < i) {
-        int mid = (lo + i) >>> 1;
-        if (ageing[mid] >= share) {
-          i = mid;
-        } else {
-          lo = mid + 1;
-        }
-      }
+      // The first second by which that share has turned a minute old.
+      int i = firstAtLeast(ageing, 1, share);
       double step = ageing[i] - ageing[i - 1];
       return i - 1 + (step > 0 ? Math.min(1, (share - ageing[i - 1]) / step) : 1);
     }
@@ -76,6 +67,24 @@ public record Pace(
     // binds, the last minute's (holders who come late for their slots leave some of it unused).
     long pace = byRate < byActive && recent > 0 ? Math.min(recent, perMinute) : perMinute;
     return 60 + (waitFor - Math.max(0, recent)) * 60.0 / Math.max(1, pace);
+  }
+
+  /**
+   * The first index from {@code from} on whose value is at least {@code v} in {@code a}, which never
+   * falls (and may stay flat); its last index when none is.
+   */
+  static int firstAtLeast(double[] a, int from, double v) {
+    int lo = from;
+    int hi = a.length - 1;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (a[mid] >= v) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return hi;
   }
 
   /**
@@ -147,17 +156,8 @@ public record Pace(
         if (n > departed[last]) {
           return perSecond > 0 ? last * stepSeconds + (n - departed[last]) / perSecond : -1;
         }
-        // The first step by which n have left (departed never falls; it may stay flat).
-        int lo = 0;
-        int k = last;
-        while (lo < k) {
-          int mid = (lo + k) >>> 1;
-          if (departed[mid] >= n) {
-            k = mid;
-          } else {
-            lo = mid + 1;
-          }
-        }
+        // The first step by which n have left.
+        int k = firstAtLeast(departed, 0, n);
         if (k == 0) {
           return 0;
         }

@@ -105,7 +105,12 @@ final class Line {
   static final long LONGEST_PACE_SECONDS = 60;
 
   private long longestPaceSeconds() {
-    return Math.max(LONGEST_PACE_SECONDS, config.get().refreshSeconds());
+    return longestPaceSeconds(config.get());
+  }
+
+  /** The slowest pace of its own a holder is counted at under {@code config}: see {@link #expect}. */
+  static long longestPaceSeconds(RoomConfig config) {
+    return Math.max(LONGEST_PACE_SECONDS, config.refreshSeconds());
   }
 
   /**

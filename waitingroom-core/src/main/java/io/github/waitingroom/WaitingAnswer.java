@@ -155,6 +155,16 @@ final class WaitingAnswer {
       // later than the last one did, and the room stood empty meanwhile (LineTest over Redis).
       e = new Plan.Estimate(e.usersAhead(), soonest, Math.max(e.low(), soonest), Math.max(e.high(), soonest));
     }
+    if (e.seconds() >= 0) {
+      // Nobody is let in between its polls: a holder not let in at this one waits at least until
+      // the next, the interval it is told; one that keeps a slower pace of its own (a hidden tab, a
+      // client on a timer) until the first of its polls at or after its turn, and so does its
+      // range (its slot waits for it: see Line#expect).
+      boolean ownPace = slowPace > refresh;
+      long pace = ownPace ? Math.min(slowPace, Line.longestPaceSeconds(in.config())) : refresh;
+      e = new Plan.Estimate(e.usersAhead(), atPoll(e.seconds(), pace, ownPace), atPoll(e.low(), pace, ownPace),
+          atPoll(e.high(), pace, ownPace));
+    }
     long due = state.expect(t.place(), polled, now, refresh, slowPace);
     long ahead = drawn ? e.usersAhead() : Math.min(e.usersAhead(), t.aheadShown());
     TicketState next = t.shown(ahead).countedUntil(due);
@@ -162,5 +172,13 @@ final class WaitingAnswer {
     return new Decision(
         outcome, codec.seal(next), next.keptUntil(config.waitingTimeoutSeconds()) - now + 1, ahead,
         e.seconds(), e.low(), e.high(), refresh, now);
+  }
+
+  /**
+   * When a holder {@code seconds} from its turn is let in: at its next poll, {@code pace} from now,
+   * or later; at a {@code fixedPace}, at the first of its polls {@code pace} apart at or after its turn.
+   */
+  private static long atPoll(long seconds, long pace, boolean fixedPace) {
+    return fixedPace ? Math.max(1, Math.floorDiv(seconds + pace - 1, pace)) * pace : Math.max(seconds, pace);
   }
 }

@@ -117,6 +117,76 @@ class ClientPaceTest {
   }
 
   /**
+   * Nobody is let in between its polls, so no holder is told a wait shorter than the time to its
+   * next one: one that polls as told, no shorter than the interval it is told; one that keeps a
+   * pace of its own (here 45 s), once the room has seen it, a whole number of its intervals, the
+   * range too (it is let in at the first of its polls at or after its turn). Before, a hidden tab
+   * was told 12 s and came back, and got in, a minute later.
+   */
+  @Test
+  void aHolderIsToldTheWaitToThePollAtWhichItCanGetIn() {
+    int pace = 45;
+    RoomConfig config = RoomConfig.builder("pace")
+        .totalActiveUsers(10)
+        .newUsersPerMinute(10)
+        .sessionDuration(Duration.ofMinutes(3))
+        .build();
+    Cluster c = new Cluster(config, KEYS);
+    WaitingRoom node = c.add("eu", "a");
+    c.warmUp();
+    c.fill(node);
+    int users = 30;
+    List<@Nullable String> tickets = new ArrayList<>();
+    long[] nextPoll = new long[users];
+    for (int i = 0; i < users; i++) {
+      Decision d = node.decide(null);
+      tickets.add(d.ticket());
+      nextPoll[i] = c.now() + (i == 0 ? pace : d.refreshSeconds());
+      c.advance(Duration.ofMillis(500));
+    }
+    List<Long> slowTold = new ArrayList<>();
+    int asToldAnswers = 0;
+    for (int s = 0; s < 600 && tickets.get(0) != null; s++) {
+      long now = c.now();
+      for (int i = 0; i < users; i++) {
+        String t = tickets.get(i);
+        if (t == null || nextPoll[i] > now) {
+          continue;
+        }
+        Decision d = node.decide(t);
+        if (d.letsThrough()) {
+          tickets.set(i, null);
+          continue;
+        }
+        tickets.set(i, d.ticket() != null ? d.ticket() : t);
+        nextPoll[i] = now + (i == 0 ? pace : d.refreshSeconds());
+        if (!d.waitKnown()) {
+          continue;
+        }
+        if (i == 0) {
+          slowTold.add(d.waitSeconds());
+          assertThat(List.of(d.waitLowSeconds(), d.waitHighSeconds()))
+              .as("the slow holder's range at %s", now)
+              .allSatisfy(v -> assertThat(v % pace).isZero());
+        } else {
+          asToldAnswers++;
+          assertThat(d.waitSeconds()).as("holder %s at %s", i, now).isGreaterThanOrEqualTo(d.refreshSeconds());
+        }
+      }
+      c.advance(Duration.ofSeconds(1));
+    }
+    assertThat(tickets.get(0)).as("the slow holder got in").isNull();
+    assertThat(asToldAnswers).isPositive();
+    // Each of its polls came late (its first answer, as a newcomer's, asked again within 5 s), so
+    // at each the room knew its pace.
+    assertThat(slowTold).isNotEmpty();
+    assertThat(slowTold).allSatisfy(w -> {
+      assertThat(w).isPositive();
+      assertThat(w % pace).isZero();
+    });
+  }
+
+  /**
    * Who counts as slow: a holder that polls within the interval it was told is on pace, however
    * long that interval was; one that comes back after more than half the window its last answer
    * gave it keeps its own pace, and keeps being counted at it while it keeps polling at it.

@@ -93,7 +93,7 @@ final class Plans {
   private void noteQueueing(Plan plan, long now) {
     drain.note(plan, now);
     ageing = state.admissionsAgeing(now);
-    turnover.note(plan.room().browsing(), live.current(now).config(), plan.activeUsers());
+    turnover.note(plan.room().browsing(), live.current(now).config(), plan.activeUsers(), plan.room().recentAdmissions(), ageing);
     queueLog.note(plan, now, live.current().config().totalActiveUsers());
   }
 

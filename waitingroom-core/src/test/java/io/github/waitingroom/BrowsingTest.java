@@ -1,6 +1,7 @@
 package io.github.waitingroom;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.github.waitingroom.allocation.Plan;
 import io.github.waitingroom.allocation.Tally;
@@ -53,6 +54,35 @@ class BrowsingTest {
 
   private static TicketState active(long place, long lastCheckIn) {
     return new TicketState(TicketState.State.ACTIVE, place, Ticket.arrivalOf(place), lastCheckIn, lastCheckIn);
+  }
+
+  /**
+   * A stop shows only once a user has been idle for half a session (60 s here), so some of the
+   * users not idle yet have already stopped: with browsing times exponential of mean 240 s, a
+   * user who browsed through those 60 s stopped within them with probability 1 - exp(-1/4); one
+   * let in 10 s ago, within its 10 s.
+   */
+  @Test
+  void usersNotIdleYetStoppedWithinTheIdleTimeAsFarAsTheyBrowsedThrough() {
+    double[] evenly = new double[62];
+    double[] tenSecondsAgo = new double[62];
+    for (int i = 0; i < 62; i++) {
+      evenly[i] = i / 61.0;
+      tenSecondsAgo[i] = i >= 51 ? 1 : 0;
+    }
+    double all = 1 - Math.exp(-60 / 240.0);
+    // Nobody let in within the last minute: every user browsed through the whole idle time.
+    assertThat(Turnover.unseenStops(300, 0, evenly, 60, 240)).isCloseTo(300 * all, within(1e-9));
+    // A room that just filled: 300 let in 10 s ago.
+    assertThat(Turnover.unseenStops(300, 300, tenSecondsAgo, 60, 240))
+        .isCloseTo(300 * (1 - Math.exp(-10.5 / 240)), within(1e-9));
+    // 150 let in evenly over the last minute, and 150 before it.
+    double spread = 0;
+    for (int i = 1; i < 62; i++) {
+      spread += 150 / 61.0 * (1 - Math.exp(-Math.min(61 - i + 0.5, 60) / 240));
+    }
+    assertThat(Turnover.unseenStops(300, 150, evenly, 60, 240)).isCloseTo(150 * all + spread, within(1e-9));
+    assertThat(Turnover.unseenStops(300, 0, evenly, 60, 0)).as("not known").isZero();
   }
 
   @Test

@@ -114,16 +114,18 @@ public record Pace(
 
     /**
      * How a room full at {@code full} users empties, as the room learnt its users (see {@code
-     * Turnover}): {@code soon} who stopped leave evenly within {@code withinSeconds}; everyone else
-     * browses on for an exponential time of mean {@code browseSeconds} (memoryless: however long
-     * they browsed already) and leaves one session after their last request; each user who leaves
-     * lets in one from the line, who does the same. A room that just filled is young: nobody in it
-     * leaves before a session has run, and the full room's pace ({@code full / (browse + session)},
-     * Little's law) comes only once its users' ages have mixed. The departures are followed for
-     * {@link #STEPS} steps of a length that covers a session and four mean browsing times; beyond,
-     * the full room's pace.
+     * Turnover}): {@code soon} who stopped leave evenly within {@code withinSeconds}, and so do
+     * the {@code unseen} who stopped within the rest of the session (a stop shows only once a
+     * user has been idle that long, see {@code Turnover}), after them, evenly until a session from
+     * now; everyone else browses on for an exponential time of mean {@code browseSeconds}
+     * (memoryless: however long they browsed already) and leaves one session after their last
+     * request; each user who leaves lets in one from the line, who does the same. Nobody still
+     * browsing leaves before a session has run, so the full room's pace ({@code full / (browse +
+     * session)}, Little's law) comes only once its users' ages have mixed. The departures are
+     * followed for {@link #STEPS} steps of a length that covers a session and four mean browsing
+     * times; beyond, the full room's pace.
      */
-    public static Leaving of(long full, long soon, long withinSeconds, long sessionSeconds, double browseSeconds) {
+    public static Leaving of(long full, long soon, long withinSeconds, long sessionSeconds, double browseSeconds, double unseen) {
       double perSecond = full / (browseSeconds + sessionSeconds);
       double step = Math.max(1, (sessionSeconds + 4 * browseSeconds) / STEPS);
       double[] gone = new double[STEPS + 1];
@@ -133,9 +135,14 @@ public record Pace(
         goneBy[k] = x < 0 ? 0 : browseSeconds > 0 ? -Math.expm1(-x / browseSeconds) : 1;
       }
       double[] in = new double[STEPS + 1];
-      long browsing = Math.max(0, full - soon);
+      long notIdle = Math.max(0, full - soon);
+      double stoppedUnseen = Math.max(0, Math.min(notIdle, unseen));
+      double browsing = notIdle - stoppedUnseen;
+      double unseenWithin = Math.max(1, sessionSeconds - withinSeconds);
       for (int k = 1; k <= STEPS; k++) {
-        double left = soon * Math.min(1, k * step / Math.max(1, withinSeconds)) + browsing * goneBy[k];
+        double t = k * step;
+        double left = soon * Math.min(1, t / Math.max(1, withinSeconds)) + browsing * goneBy[k]
+            + stoppedUnseen * Math.max(0, Math.min(1, (t - withinSeconds) / unseenWithin));
         for (int j = 1; j < k; j++) {
           left += in[j] * goneBy[k - j];
         }

@@ -81,9 +81,9 @@ class PaceTest {
   }
 
   @Test
-  void aRoomThatJustFilledLetsNobodyOutBeforeASessionHasRun() {
-    // 100 users, none stopped yet, sessions of 120 s, browsing 240 s on average.
-    Pace.Leaving young = Pace.Leaving.of(100, 0, 60, 120, 240);
+  void nobodyLeavesSoonerThanASessionAfterTheirLastRequest() {
+    // 100 users, none idle for half a session yet, sessions of 120 s, browsing 240 s on average.
+    Pace.Leaving young = Pace.Leaving.of(100, 0, 60, 120, 240, 0);
     assertThat(young.secondsFor(1)).as("one session after the last request at the earliest").isGreaterThan(120);
     // Later, each leaves one session after an exponential browse: by 120 + 240 s, 1 - 1/e of them
     // (and a few let in in their places: sooner).
@@ -92,8 +92,15 @@ class PaceTest {
     double n = young.departed()[young.departed().length - 1];
     assertThat(young.secondsFor((long) n + 100) - young.secondsFor((long) n))
         .isCloseTo(360, org.assertj.core.data.Offset.offset(2.0));
-    // Those who stopped leave within their horizon, before anyone else (to within one step).
-    Pace.Leaving stopped = Pace.Leaving.of(100, 10, 60, 120, 240);
+    // Of the same room some time later, 20 stopped within the last half session without showing
+    // it yet: they leave one session after their last request, evenly between 60 s and 120 s from
+    // now; the others, still browsing, not before a session.
+    Pace.Leaving later = Pace.Leaving.of(100, 0, 60, 120, 240, 20);
+    assertThat(later.secondsFor(1)).isBetween(60.0, 60 + 3 * later.stepSeconds());
+    assertThat(later.secondsFor(20)).isCloseTo(120, org.assertj.core.data.Offset.offset(later.stepSeconds()));
+    assertThat(later.secondsFor(21)).isGreaterThan(120);
+    // Those who stopped longer ago leave within their horizon, before anyone else (to within one step).
+    Pace.Leaving stopped = Pace.Leaving.of(100, 10, 60, 120, 240, 0);
     assertThat(stopped.secondsFor(10)).isCloseTo(60, org.assertj.core.data.Offset.offset(stopped.stepSeconds()));
   }
 

@@ -325,6 +325,34 @@ final class NodeState {
     return ageing;
   }
 
+  /**
+   * The room's admissions of the last {@code seconds} seconds by age, as this node's went: element
+   * a is those let in a seconds before {@code now}, this node's scaled by the room's admissions of
+   * the last minute ({@code roomRecent}) over its own (spread evenly over the minute when this node
+   * let in nobody then). Called by the sync thread (see {@code Turnover#unseenStops}).
+   */
+  double[] admittedByAge(long now, int seconds, long roomRecent) {
+    double[] byAge = new double[Math.max(0, seconds)];
+    long mine = 0;
+    for (var e : admissions.snapshot(now - RATE_SECONDS + 1).entrySet()) {
+      mine += e.getKey() <= now ? e.getValue() : 0;
+    }
+    if (mine <= 0) {
+      for (int a = 0; a < Math.min(byAge.length, RATE_SECONDS); a++) {
+        byAge[a] = (double) Math.max(0, roomRecent) / RATE_SECONDS;
+      }
+      return byAge;
+    }
+    double scale = (double) Math.max(0, roomRecent) / mine;
+    for (var e : admissions.snapshot(now - seconds + 1).entrySet()) {
+      long a = now - e.getKey();
+      if (a >= 0 && a < byAge.length) {
+        byAge[(int) a] = Math.max(0, e.getValue()) * scale;
+      }
+    }
+    return byAge;
+  }
+
   /** Active users this node counts at {@code now}. */
   long activeUsers(long now) {
     return Math.max(0, active.sumFrom(config.firstActiveSlice(now)));
@@ -372,7 +400,8 @@ final class NodeState {
     sessionsEnded += active.sumBefore(firstActive);
     active.pruneBefore(firstActive);
     browsed.forgetBefore(firstActive);
-    admissions.pruneBefore(now - RATE_SECONDS);
+    // Kept for the idle time too when it is longer than a minute (see admittedByAge).
+    admissions.pruneBefore(now - Math.max(RATE_SECONDS, Turnover.idleSeconds(config)));
     arrivals.prune(now - RATE_SECONDS);
     long waitingSince = now - config.waitingTimeoutSeconds();
     // A waiting holder's poll here is kept while it counts (another node may share it, see Polls),

@@ -93,7 +93,9 @@ final class Plans {
   private void noteQueueing(Plan plan, long now) {
     drain.note(plan, now);
     ageing = state.admissionsAgeing(now);
-    turnover.note(plan.room().browsing(), live.current(now).config(), plan.activeUsers(), plan.room().recentAdmissions(), ageing);
+    RoomConfig config = live.current(now).config();
+    turnover.note(plan.room().browsing(), config, plan.activeUsers(),
+        state.admittedByAge(now, (int) Turnover.idleSeconds(config), plan.room().recentAdmissions()));
     queueLog.note(plan, now, live.current().config().totalActiveUsers());
   }
 

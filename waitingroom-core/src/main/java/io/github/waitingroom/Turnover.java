@@ -52,10 +52,10 @@ final class Turnover {
   /**
    * Notes what the room saw of its users' browsing, the sum of its publishers' (the settled
    * tallies of a plan), under {@code config}, with the room's active users as the plan counts
-   * them, its {@code recentAdmissions} of the last minute and when they turn a minute old ({@code
-   * ageing}, see {@link NodeState#admissionsAgeing}).
+   * them, and its admissions of the idle time by age ({@code admittedByAge}, see {@link
+   * NodeState#admittedByAge}).
    */
-  void note(Tally.Browsing room, RoomConfig config, long roomActive, long recentAdmissions, double[] ageing) {
+  void note(Tally.Browsing room, RoomConfig config, long roomActive, double[] admittedByAge) {
     long session = config.sessionSeconds();
     long stopped = Math.max(0, room.stopped());
     long seconds = Math.max(0, room.seconds());
@@ -69,33 +69,28 @@ final class Turnover {
     }
     double browse = (double) seconds / stopped;
     long full = config.totalActiveUsers();
-    leaving = Pace.Leaving.of(full, soon, within, session,
-        browse, unseenStops(Math.max(0, full - soon), recentAdmissions, ageing, idleSeconds(config), browse));
+    leaving = Pace.Leaving.of(full, soon, within, session, browse,
+        unseenStops(Math.max(0, full - soon), admittedByAge, idleSeconds(config), browse));
   }
 
   /**
    * How many of {@code notIdle} users stopped without showing it yet: a stop shows only once the
    * user has been idle for {@code idleSeconds}, and stops come at 1 / B a second of browsing ({@code
-   * browseSeconds}, exponential), so a user who browsed through those last seconds stopped within
-   * them with probability 1 - exp(-idle / B). One let in more recently than that can have stopped
-   * only since: the last minute's {@code recent} admissions by their age ({@code ageing}); the
-   * others are taken to have browsed through all of them. (Left out, users leaving a session after
-   * such a stop were counted to leave a session after now: waits told in the simulator's crowd were
-   * 13-17 % long.)
+   * browseSeconds}, exponential), so a user let in before the idle time who is not idle stopped
+   * within it with probability 1 - exp(-idle / B) (memoryless). One let in a seconds ago ({@code
+   * admittedByAge}) can have stopped only since: 1 - exp(-a / B). (Left out, users leaving a
+   * session after such a stop were counted to leave a session after now: waits told in the
+   * simulator's crowd were 13-17 % long.)
    */
-  static double unseenStops(long notIdle, long recent, double[] ageing, long idleSeconds, double browseSeconds) {
+  static double unseenStops(long notIdle, double[] admittedByAge, long idleSeconds, double browseSeconds) {
     if (!(browseSeconds > 0)) {
       return 0;
     }
     double unseen = 0;
     double young = 0;
-    int last = ageing.length - 1;
-    for (int i = 1; i <= last; i++) {
-      double admitted = recent * (ageing[i] - ageing[i - 1]);
-      // Admitted last - i seconds ago: they turn a minute old in i seconds.
-      double exposure = Math.min(last - i + 0.5, idleSeconds);
-      unseen -= admitted * Math.expm1(-exposure / browseSeconds);
-      young += admitted;
+    for (int a = 0; a < admittedByAge.length; a++) {
+      unseen -= admittedByAge[a] * Math.expm1(-Math.min(a + 0.5, idleSeconds) / browseSeconds);
+      young += admittedByAge[a];
     }
     return unseen - Math.max(0, notIdle - young) * Math.expm1(-(double) idleSeconds / browseSeconds);
   }

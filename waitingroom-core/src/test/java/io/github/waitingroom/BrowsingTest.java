@@ -57,32 +57,44 @@ class BrowsingTest {
   }
 
   /**
-   * A stop shows only once a user has been idle for half a session (60 s here), so some of the
-   * users not idle yet have already stopped: with browsing times exponential of mean 240 s, a
-   * user who browsed through those 60 s stopped within them with probability 1 - exp(-1/4); one
-   * let in 10 s ago, within its 10 s.
+   * A stop shows only once a user has been idle for half a session, so some of the users not idle
+   * yet have already stopped: with browsing times exponential of mean 240 s and an idle time of
+   * 60 s, a user let in before it stopped within it with probability 1 - exp(-1/4) (memoryless);
+   * one let in 10 s ago, within its 10 s.
    */
   @Test
-  void usersNotIdleYetStoppedWithinTheIdleTimeAsFarAsTheyBrowsedThrough() {
-    double[] evenly = new double[62];
-    double[] tenSecondsAgo = new double[62];
-    for (int i = 0; i < 62; i++) {
-      evenly[i] = i / 61.0;
-      tenSecondsAgo[i] = i >= 51 ? 1 : 0;
-    }
+  void usersNotIdleYetStoppedWithinTheIdleTimeAsFarAsTheyWereInTheRoom() {
     double all = 1 - Math.exp(-60 / 240.0);
-    // Nobody let in within the last minute: every user browsed through the whole idle time.
-    assertThat(Turnover.unseenStops(300, 0, evenly, 60, 240)).isCloseTo(300 * all, within(1e-9));
+    // Nobody let in within the idle time.
+    assertThat(Turnover.unseenStops(300, new double[60], 60, 240)).isCloseTo(300 * all, within(1e-9));
     // A room that just filled: 300 let in 10 s ago.
-    assertThat(Turnover.unseenStops(300, 300, tenSecondsAgo, 60, 240))
-        .isCloseTo(300 * (1 - Math.exp(-10.5 / 240)), within(1e-9));
-    // 150 let in evenly over the last minute, and 150 before it.
+    double[] justFilled = new double[60];
+    justFilled[10] = 300;
+    assertThat(Turnover.unseenStops(300, justFilled, 60, 240)).isCloseTo(300 * (1 - Math.exp(-10.5 / 240)), within(1e-9));
+    // Sessions of 30 minutes (an idle time of 15): 150 let in evenly over it, 150 before.
+    double[] evenly = new double[900];
     double spread = 0;
-    for (int i = 1; i < 62; i++) {
-      spread += 150 / 61.0 * (1 - Math.exp(-Math.min(61 - i + 0.5, 60) / 240));
+    for (int a = 0; a < 900; a++) {
+      evenly[a] = 150 / 900.0;
+      spread += 150 / 900.0 * (1 - Math.exp(-(a + 0.5) / 240));
     }
-    assertThat(Turnover.unseenStops(300, 150, evenly, 60, 240)).isCloseTo(150 * all + spread, within(1e-9));
-    assertThat(Turnover.unseenStops(300, 0, evenly, 60, 0)).as("not known").isZero();
+    assertThat(Turnover.unseenStops(300, evenly, 900, 240))
+        .isCloseTo(150 * (1 - Math.exp(-900 / 240.0)) + spread, within(1e-9));
+    assertThat(Turnover.unseenStops(300, evenly, 900, 0)).as("not known").isZero();
+  }
+
+  /** The room's admissions by age: this node's, scaled by the room's last minute over its own. */
+  @Test
+  void theRoomsAdmissionsByAgeAreThisNodesScaledToTheRoom() {
+    NodeState n = node();
+    long a = 1_800_000_000L;
+    assertThat(n.admittedByAge(a, 60, 122)).as("none here: the room's spread over the minute").containsOnly(2.0);
+    admit(n, a - 30, 1);
+    admit(n, a - 5, 2);
+    double[] byAge = n.admittedByAge(a, 60, 10);
+    assertThat(byAge[30]).isEqualTo(5.0);
+    assertThat(byAge[5]).isEqualTo(5.0);
+    assertThat(java.util.Arrays.stream(byAge).sum()).isEqualTo(10.0);
   }
 
   @Test

@@ -120,7 +120,12 @@ final class Line {
    * to several nodes counts on the few it polled lately, not on every node it ever saw.
    */
   long pollWindowSeconds() {
-    return longestPaceSeconds() + config.get().refreshSeconds() + 2;
+    return pollWindowSeconds(config.get());
+  }
+
+  /** See {@link #pollWindowSeconds()}, under {@code config}. */
+  static long pollWindowSeconds(RoomConfig config) {
+    return longestPaceSeconds(config) + config.refreshSeconds() + 2;
   }
 
 }

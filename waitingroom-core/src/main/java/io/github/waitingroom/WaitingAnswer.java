@@ -159,8 +159,9 @@ final class WaitingAnswer {
       // Nobody is let in between its polls: a holder not let in at this one waits at least until
       // the next, the interval it is told; one that keeps a slower pace of its own (a hidden tab, a
       // client on a timer) until the first of its polls at or after its turn, and so does its
-      // range (its slot waits for it: see Line#expect).
-      boolean ownPace = slowPace > refresh;
+      // range (its slot waits for it: see Line#expect). A silence longer than the line's poll
+      // window is no pace (a frozen tab, a phone back from another app: it polls as told again).
+      boolean ownPace = slowPace > refresh && slowPace <= Line.pollWindowSeconds(in.config());
       long pace = ownPace ? Math.min(slowPace, Line.longestPaceSeconds(in.config())) : refresh;
       e = new Plan.Estimate(e.usersAhead(), atPoll(e.seconds(), pace, ownPace), atPoll(e.low(), pace, ownPace),
           atPoll(e.high(), pace, ownPace));

@@ -19,6 +19,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ClientPaceTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
 
+  /** The room of {@link #pollAFullRoom}. */
+  private static final RoomConfig FULL_ROOM = RoomConfig.builder("pace")
+      .totalActiveUsers(10)
+      .newUsersPerMinute(10)
+      .sessionDuration(Duration.ofMinutes(3))
+      .build();
+
   /**
    * One node, limit 10, sessions of three minutes that nobody renews. The first of 40 newcomers
    * polls every {@code pace} seconds whatever it is told; the others poll as told. The room learns
@@ -30,44 +37,13 @@ class ClientPaceTest {
   @ParameterizedTest(name = "polling every {0} s")
   @ValueSource(ints = {20, 45, 60})
   void aHolderThatPollsSlowerThanToldGetsInAtItsNextPollOnceTheLineReachesIt(int pace) {
-    RoomConfig config = RoomConfig.builder("pace")
-        .totalActiveUsers(10)
-        .newUsersPerMinute(10)
-        .sessionDuration(Duration.ofMinutes(3))
-        .build();
-    Cluster c = new Cluster(config, KEYS);
-    WaitingRoom node = c.add("eu", "a");
-    c.warmUp();
-    c.fill(node);
     int users = 40;
-    List<@Nullable String> tickets = new ArrayList<>();
-    long[] nextPoll = new long[users];
     long[] admittedAt = new long[users];
-    for (int i = 0; i < users; i++) {
-      Decision d = node.decide(null);
-      assertThat(d.outcome()).as("newcomer %s", i).isEqualTo(Decision.Outcome.QUEUE);
-      tickets.add(d.ticket());
-      nextPoll[i] = c.now() + (i == 0 ? pace : d.refreshSeconds());
-      c.advance(Duration.ofMillis(500));
-    }
-    for (int s = 0; s < 600 && tickets.stream().anyMatch(t -> t != null); s++) {
-      long now = c.now();
-      for (int i = 0; i < users; i++) {
-        String t = tickets.get(i);
-        if (t == null || nextPoll[i] > now) {
-          continue;
-        }
-        Decision d = node.decide(t);
-        if (d.letsThrough()) {
-          admittedAt[i] = now;
-          tickets.set(i, null);
-        } else {
-          tickets.set(i, d.ticket() != null ? d.ticket() : t);
-          nextPoll[i] = now + (i == 0 ? pace : d.refreshSeconds());
-        }
+    RoomConfig config = pollAFullRoom(users, pace, false, (i, now, d) -> {
+      if (d.letsThrough()) {
+        admittedAt[i] = now;
       }
-      c.advance(Duration.ofSeconds(1));
-    }
+    });
     assertThat(admittedAt[0]).as("the slow holder got in").isPositive();
     long firstLater = java.util.Arrays.stream(admittedAt, 1, users).filter(a -> a > 0).min().orElseThrow();
     // Once the line reaches it (no later than the first later arrival is let in), its slot waits
@@ -128,65 +104,36 @@ class ClientPaceTest {
   @ParameterizedTest(name = "silent {0} s between polls")
   @ValueSource(ints = {45, 120})
   void aHolderIsToldTheWaitToThePollAtWhichItCanGetIn(int pace) {
-    RoomConfig config = RoomConfig.builder("pace")
-        .totalActiveUsers(10)
-        .newUsersPerMinute(10)
-        .sessionDuration(Duration.ofMinutes(3))
-        .build();
-    Cluster c = new Cluster(config, KEYS);
-    WaitingRoom node = c.add("eu", "a");
-    c.warmUp();
-    c.fill(node);
-    int users = 30;
-    List<@Nullable String> tickets = new ArrayList<>();
-    long[] nextPoll = new long[users];
-    for (int i = 0; i < users; i++) {
-      Decision d = node.decide(null);
-      tickets.add(d.ticket());
-      nextPoll[i] = c.now() + (i == 0 ? pace : d.refreshSeconds());
-      c.advance(Duration.ofMillis(500));
-    }
+    // Within the line's poll window (the slowest pace it counts, the refresh interval and 2 s)?
+    boolean paced = pace <= Line.pollWindowSeconds(FULL_ROOM);
     List<Long> slowTold = new ArrayList<>();
-    int asToldAnswers = 0;
-    for (int s = 0; s < 600 && tickets.get(0) != null; s++) {
-      long now = c.now();
-      for (int i = 0; i < users; i++) {
-        String t = tickets.get(i);
-        if (t == null || nextPoll[i] > now) {
-          continue;
-        }
-        Decision d = node.decide(t);
-        if (d.letsThrough()) {
-          tickets.set(i, null);
-          continue;
-        }
-        tickets.set(i, d.ticket() != null ? d.ticket() : t);
-        nextPoll[i] = now + (i == 0 ? pace : d.refreshSeconds());
-        if (!d.waitKnown()) {
-          continue;
-        }
-        if (i == 0) {
-          slowTold.add(d.waitSeconds());
-          if (pace <= 82) {
-            assertThat(List.of(d.waitLowSeconds(), d.waitHighSeconds()))
-                .as("the slow holder's range at %s", now)
-                .allSatisfy(v -> assertThat(v % pace).isZero());
-          }
-        } else {
-          asToldAnswers++;
-          assertThat(d.waitSeconds()).as("holder %s at %s", i, now).isGreaterThanOrEqualTo(d.refreshSeconds());
-        }
+    boolean[] slowIn = new boolean[1];
+    int[] asToldAnswers = new int[1];
+    pollAFullRoom(30, pace, true, (i, now, d) -> {
+      if (d.letsThrough() || !d.waitKnown()) {
+        slowIn[0] |= i == 0 && d.letsThrough();
+        return;
       }
-      c.advance(Duration.ofSeconds(1));
+      if (i == 0) {
+        slowTold.add(d.waitSeconds());
+        if (paced) {
+          assertThat(List.of(d.waitLowSeconds(), d.waitHighSeconds()))
+              .as("the slow holder's range at %s", now)
+              .allSatisfy(v -> assertThat(v % pace).isZero());
+        }
+      } else {
+        asToldAnswers[0]++;
+        assertThat(d.waitSeconds()).as("holder %s at %s", i, now).isGreaterThanOrEqualTo(d.refreshSeconds());
+      }
+    });
+    if (paced) {
+      assertThat(slowIn[0]).as("the slow holder got in").isTrue();
     }
-    if (pace <= 82) {
-      assertThat(tickets.get(0)).as("the slow holder got in").isNull();
-    }
-    assertThat(asToldAnswers).isPositive();
+    assertThat(asToldAnswers[0]).isPositive();
     // Each of its polls came late (its first answer, as a newcomer's, asked again within 5 s), so
     // at each the room knew its pace.
     assertThat(slowTold).isNotEmpty();
-    if (pace <= 82) {
+    if (paced) {
       assertThat(slowTold).allSatisfy(w -> {
         assertThat(w).isPositive();
         assertThat(w % pace).isZero();
@@ -249,5 +196,53 @@ class ClientPaceTest {
       assertThat(x.tally(slow * 1000, slow, 0).waiting()).as("alone %s: the slow holder at its due", alone).isEqualTo(1);
       assertThat(x.tally((slow + 1) * 1000, slow + 1, 0).waiting()).isZero();
     }
+  }
+
+  /** What a poll of {@link #pollAFullRoom} was answered: holder i (0: the one at its own pace) at second now. */
+  private interface Answered {
+    void answer(int holder, long now, Decision d);
+  }
+
+  /**
+   * One node, limit 10, sessions of three minutes that nobody renews, full: {@code users}
+   * newcomers queue half a second apart; the first polls every {@code pace} seconds whatever it is
+   * told, the others as told, each until it gets in, for at most 600 s (or until the first gets in,
+   * with {@code untilFirstIn}). Every answer to a poll goes to {@code answered}. Returns the room's
+   * configuration.
+   */
+  private static RoomConfig pollAFullRoom(int users, int pace, boolean untilFirstIn, Answered answered) {
+    RoomConfig config = FULL_ROOM;
+    Cluster c = new Cluster(config, KEYS);
+    WaitingRoom node = c.add("eu", "a");
+    c.warmUp();
+    c.fill(node);
+    List<@Nullable String> tickets = new ArrayList<>();
+    long[] nextPoll = new long[users];
+    for (int i = 0; i < users; i++) {
+      Decision d = node.decide(null);
+      assertThat(d.outcome()).as("newcomer %s", i).isEqualTo(Decision.Outcome.QUEUE);
+      tickets.add(d.ticket());
+      nextPoll[i] = c.now() + (i == 0 ? pace : d.refreshSeconds());
+      c.advance(Duration.ofMillis(500));
+    }
+    for (int s = 0; s < 600 && (untilFirstIn ? tickets.get(0) != null : tickets.stream().anyMatch(t -> t != null)); s++) {
+      long now = c.now();
+      for (int i = 0; i < users; i++) {
+        String t = tickets.get(i);
+        if (t == null || nextPoll[i] > now) {
+          continue;
+        }
+        Decision d = node.decide(t);
+        answered.answer(i, now, d);
+        if (d.letsThrough()) {
+          tickets.set(i, null);
+        } else {
+          tickets.set(i, d.ticket() != null ? d.ticket() : t);
+          nextPoll[i] = now + (i == 0 ? pace : d.refreshSeconds());
+        }
+      }
+      c.advance(Duration.ofSeconds(1));
+    }
+    return config;
   }
 }

@@ -302,20 +302,35 @@ final class NodeState {
   }
 
   /**
-   * When this node's admissions of the last minute turn a minute old: element i is the share of
-   * them that have after i more seconds from {@code now} (61 elements, the last 1; evenly when
-   * there were none). The room's admissions of the last minute are taken to age the same way.
+   * This node's admissions of the last {@code seconds} seconds, and at least of the last minute, by
+   * age: element a is those let in a seconds before {@code now}. The wait estimates learn from
+   * them when the last minute's admissions turn a minute old ({@link #ageing}) and how long those
+   * of the idle time have been in the room ({@code Turnover#roomByAge}). Called by the sync thread.
    */
-  double[] admissionsAgeing(long now) {
-    double[] ageing = new double[(int) RATE_SECONDS + 1];
-    long from = now - RATE_SECONDS + 1;
-    long total = 0;
-    for (var e : admissions.snapshot(from).entrySet()) {
-      if (e.getKey() <= now) {
-        long i = Math.max(1, e.getKey() + RATE_SECONDS - now);
-        ageing[(int) i] += e.getValue();
-        total += e.getValue();
+  long[] admittedByAge(long now, int seconds) {
+    long[] byAge = new long[Math.max((int) RATE_SECONDS, seconds)];
+    for (var e : admissions.snapshot(now - byAge.length + 1).entrySet()) {
+      long a = now - e.getKey();
+      if (a >= 0) {
+        byAge[(int) a] = e.getValue();
       }
+    }
+    return byAge;
+  }
+
+  /**
+   * When this node's admissions of the last minute ({@code byAge}, see {@link #admittedByAge}) turn
+   * a minute old: element i is the share of them that have after i more seconds (61 elements, the
+   * last 1; evenly when there were none). The room's admissions of the last minute are taken to
+   * age the same way.
+   */
+  static double[] ageing(long[] byAge) {
+    double[] ageing = new double[(int) RATE_SECONDS + 1];
+    long total = 0;
+    for (int a = 0; a < RATE_SECONDS; a++) {
+      // Let in a seconds ago: a minute old in RATE_SECONDS - a seconds.
+      ageing[(int) RATE_SECONDS - a] = byAge[a];
+      total += byAge[a];
     }
     double sum = 0;
     for (int i = 0; i < ageing.length; i++) {
@@ -323,34 +338,6 @@ final class NodeState {
       ageing[i] = total == 0 ? (double) i / RATE_SECONDS : sum / total;
     }
     return ageing;
-  }
-
-  /**
-   * The room's admissions of the last {@code seconds} seconds by age, as this node's went: element
-   * a is those let in a seconds before {@code now}, this node's scaled by the room's admissions of
-   * the last minute ({@code roomRecent}) over its own (spread evenly over the minute when this node
-   * let in nobody then). Called by the sync thread (see {@code Turnover#unseenStops}).
-   */
-  double[] admittedByAge(long now, int seconds, long roomRecent) {
-    double[] byAge = new double[Math.max(0, seconds)];
-    long mine = 0;
-    for (var e : admissions.snapshot(now - RATE_SECONDS + 1).entrySet()) {
-      mine += e.getKey() <= now ? e.getValue() : 0;
-    }
-    if (mine <= 0) {
-      for (int a = 0; a < Math.min(byAge.length, RATE_SECONDS); a++) {
-        byAge[a] = (double) Math.max(0, roomRecent) / RATE_SECONDS;
-      }
-      return byAge;
-    }
-    double scale = (double) Math.max(0, roomRecent) / mine;
-    for (var e : admissions.snapshot(now - seconds + 1).entrySet()) {
-      long a = now - e.getKey();
-      if (a >= 0 && a < byAge.length) {
-        byAge[(int) a] = Math.max(0, e.getValue()) * scale;
-      }
-    }
-    return byAge;
   }
 
   /** Active users this node counts at {@code now}. */

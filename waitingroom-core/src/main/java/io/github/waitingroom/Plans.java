@@ -27,7 +27,7 @@ final class Plans {
   private final LongSupplier nowMillis;
   private final LineDrain drain = new LineDrain();
   private final Turnover turnover = new Turnover();
-  /** See {@link NodeState#admissionsAgeing}, at the last plan. */
+  /** See {@link NodeState#ageing}, at the last plan. */
   private volatile double[] ageing = Pace.evenly();
   private final QueueLog queueLog;
   private volatile int roomNodes = 1;
@@ -92,10 +92,10 @@ final class Plans {
 
   private void noteQueueing(Plan plan, long now) {
     drain.note(plan, now);
-    ageing = state.admissionsAgeing(now);
     RoomConfig config = live.current(now).config();
-    turnover.note(plan.room().browsing(), config, plan.activeUsers(),
-        state.admittedByAge(now, (int) Turnover.idleSeconds(config), plan.room().recentAdmissions()));
+    long[] admitted = state.admittedByAge(now, (int) Turnover.idleSeconds(config));
+    ageing = NodeState.ageing(admitted);
+    turnover.note(plan.room().browsing(), config, plan.activeUsers(), admitted, plan.room().recentAdmissions());
     queueLog.note(plan, now, live.current().config().totalActiveUsers());
   }
 

@@ -52,25 +52,52 @@ final class Turnover {
   /**
    * Notes what the room saw of its users' browsing, the sum of its publishers' (the settled
    * tallies of a plan), under {@code config}, with the room's active users as the plan counts
-   * them, and its admissions of the idle time by age ({@code admittedByAge}, see {@link
-   * NodeState#admittedByAge}).
+   * them, this node's admissions by age ({@code admittedByAge}, see {@link
+   * NodeState#admittedByAge}) and the room's of the last minute ({@code roomRecent}).
    */
-  void note(Tally.Browsing room, RoomConfig config, long roomActive, double[] admittedByAge) {
+  void note(Tally.Browsing room, RoomConfig config, long roomActive, long[] admittedByAge, long roomRecent) {
     long session = config.sessionSeconds();
     long stopped = Math.max(0, room.stopped());
     long seconds = Math.max(0, room.seconds());
     // The idle users stand for the room's active users in the share of the active users counted with them.
     long idle = Math.max(0, Math.min(room.idle(), room.active()));
     long soon = room.active() <= 0 ? 0 : Math.round((double) idle * roomActive / room.active());
-    long within = Math.max(1, session - idleSeconds(config));
+    long idleSeconds = idleSeconds(config);
+    long within = Math.max(1, session - idleSeconds);
     if (stopped < MIN_STOPPED) {
       leaving = new Pace.Leaving(soon, within, 0);
       return;
     }
     double browse = (double) seconds / stopped;
     long full = config.totalActiveUsers();
+    double[] roomByAge = roomByAge(admittedByAge, (int) idleSeconds, roomRecent);
     leaving = Pace.Leaving.of(full, soon, within, session, browse,
-        unseenStops(Math.max(0, full - soon), admittedByAge, idleSeconds(config), browse));
+        unseenStops(Math.max(0, full - soon), roomByAge, idleSeconds, browse));
+  }
+
+  /**
+   * The room's admissions of the last {@code seconds} seconds by age, as this node's went ({@code
+   * mine}, see {@link NodeState#admittedByAge}): scaled by the room's admissions of the last minute
+   * ({@code roomRecent}) over this node's, or spread evenly over the minute when this node let in
+   * nobody then.
+   */
+  static double[] roomByAge(long[] mine, int seconds, long roomRecent) {
+    double[] byAge = new double[Math.max(0, seconds)];
+    long minute = 0;
+    for (int a = 0; a < NodeState.RATE_SECONDS; a++) {
+      minute += mine[a];
+    }
+    if (minute <= 0) {
+      for (int a = 0; a < Math.min(byAge.length, NodeState.RATE_SECONDS); a++) {
+        byAge[a] = (double) Math.max(0, roomRecent) / NodeState.RATE_SECONDS;
+      }
+      return byAge;
+    }
+    double scale = (double) Math.max(0, roomRecent) / minute;
+    for (int a = 0; a < byAge.length; a++) {
+      byAge[a] = Math.max(0, mine[a]) * scale;
+    }
+    return byAge;
   }
 
   /**

@@ -88,10 +88,10 @@ class BrowsingTest {
   void theRoomsAdmissionsByAgeAreThisNodesScaledToTheRoom() {
     NodeState n = node();
     long a = 1_800_000_000L;
-    assertThat(n.admittedByAge(a, 60, 122)).as("none here: the room's spread over the minute").containsOnly(2.0);
+    assertThat(Turnover.roomByAge(n.admittedByAge(a, 60), 60, 122)).as("none here: the room's spread over the minute").containsOnly(2.0);
     admit(n, a - 30, 1);
     admit(n, a - 5, 2);
-    double[] byAge = n.admittedByAge(a, 60, 10);
+    double[] byAge = Turnover.roomByAge(n.admittedByAge(a, 60), 60, 10);
     assertThat(byAge[30]).isEqualTo(5.0);
     assertThat(byAge[5]).isEqualTo(5.0);
     assertThat(java.util.Arrays.stream(byAge).sum()).isEqualTo(10.0);

@@ -73,13 +73,9 @@ final class EpochPacer {
 
   /** {@link #pace(Coordinator.Settled, long, boolean)} with the plans {@code late} ms after their epoch's end. */
   private void pace(Coordinator.Settled s, long epoch, boolean stalled, long late) {
-    int decider = 0; // the first data center that is not silent (this node's is not)
-    while (s.dataCenterNodes().get(decider) == 0) {
-      decider++;
-    }
     // On time, it decides at epochs divisible by PACE_EVERY, so that a node that counted in a decision
     // but missed it is known; while plans stall, at most every PACE_EVERY epochs.
-    if (s.myDataCenter() != decider || s.me() != 0 || !stalled && Math.floorMod(epoch, PACE_EVERY) != 0) {
+    if (!decides(s) || !stalled && Math.floorMod(epoch, PACE_EVERY) != 0) {
       return;
     }
     Epochs epochs = coordinator.epochs();
@@ -112,6 +108,19 @@ final class EpochPacer {
           roomId, s.roomNodes(), s.dataCenterNodes().size(),
           Math.round(reads(s.dataCenterNodes(), current)), epoch, late, wanted, first, storeBudget);
     }
+  }
+
+  /**
+   * Whether this node decides for the room by this settled epoch: the first live node of the first
+   * data center (by name) that is not silent (this node's is not). The settled epoch says the same
+   * on every node about who is silent, so exactly one node decides.
+   */
+  static boolean decides(Coordinator.Settled s) {
+    int decider = 0;
+    while (s.dataCenterNodes().get(decider) == 0) {
+      decider++;
+    }
+    return s.myDataCenter() == decider && s.me() == 0;
   }
 
   /**

@@ -61,9 +61,12 @@ final class LiveSettings {
    * @param lineSecond the arrival second of newcomers' places, or {@link Long#MIN_VALUE} for their own
    * @param from the first second of the phase
    * @param until the first second after it
+   * @param limit the adaptive limit's decision in force, or {@code null} (no adaptive limit, or
+   *     none decided for this document yet: its {@code totalActiveUsers} holds)
    */
   record Current(RoomSettings settings, RoomConfig config, Doc doc,
-      RoomSettings.@Nullable Event event, boolean prequeueing, long lineSecond, long from, long until) {
+      RoomSettings.@Nullable Event event, boolean prequeueing, long lineSecond, long from, long until,
+      @Nullable Limit limit) {
 
     /** Whether newcomers and people waiting may be let in. */
     boolean admitting() {
@@ -86,8 +89,23 @@ final class LiveSettings {
    */
   private record Doc(RoomSettings settings, long activeFrom, long randomFrom, byte[] bytes) {}
 
+  /**
+   * A decision of the room's {@link AdaptiveLimit}: in force from {@code activeFrom} (store clock,
+   * epoch ms) for the settings document of version {@code settingsVersion}, while that document
+   * is in force. Numbered by {@code seq}, one higher than the newest the deciding node knew; in
+   * the store under {@code ~limit.<seq>} in the global scope, sealed with the room's keys, as
+   * {@code waitingroom-limit 1 <activeFrom> <settingsVersion> <limit>\n<reason>}.
+   */
+  record Limit(long seq, long activeFrom, long settingsVersion, int limit, String reason, byte[] bytes) {}
+
+  /** The prefix of an adaptive limit's decision in the store. */
+  static final String LIMIT_NAME = Coordinator.DOCUMENT + "limit.";
+
+  private static final String LIMIT_MAGIC = "waitingroom-limit 1 ";
+
   private final RoomConfig base;
   private final TreeMap<Long, Doc> docs = new TreeMap<>();
+  private final TreeMap<Long, Limit> limits = new TreeMap<>();
   private final Set<String> logged = new HashSet<>();
   private volatile Current current;
   private boolean changed = true;
@@ -96,7 +114,7 @@ final class LiveSettings {
     this.base = base;
     RoomSettings own = RoomSettings.of(base);
     docs.put(0L, new Doc(own, Long.MIN_VALUE, Long.MIN_VALUE, new byte[0]));
-    this.current = phase(docs.get(0L), 0);
+    this.current = phase(docs.get(0L), 0L, null);
   }
 
   /**
@@ -106,7 +124,7 @@ final class LiveSettings {
    */
   Current current(long second) {
     Current c = current;
-    return c.holds(second) ? c : phase(c.doc(), second);
+    return c.holds(second) ? c : phase(c.doc(), second * 1000, c.limit());
   }
 
   /** The settings the sync thread put in force last. */
@@ -146,9 +164,36 @@ final class LiveSettings {
     return activeFrom;
   }
 
-  /** Takes the settings documents of the store's last answer (others are ignored). */
+  /**
+   * Takes a decision of the room's adaptive limit, which this node made (see {@link
+   * LimitController}): published at the next sync, in force from {@code activeFrom} on every node
+   * while the settings document in force now is.
+   */
+  synchronized Limit decide(int limit, String reason, long activeFrom) {
+    long seq = limits.isEmpty() ? 1 : limits.lastKey() + 1;
+    long version = doc(activeFrom).settings().version();
+    byte[] bytes = (LIMIT_MAGIC + activeFrom + " " + version + " " + limit + "\n" + reason)
+        .getBytes(StandardCharsets.UTF_8);
+    Limit l = new Limit(seq, activeFrom, version, limit, reason, bytes);
+    addLimit(l);
+    return l;
+  }
+
+  private void addLimit(Limit l) {
+    limits.put(l.seq(), l);
+    while (limits.size() > KEPT) {
+      limits.pollFirstEntry();
+    }
+    changed = true;
+  }
+
+  /** Takes the settings documents and limit decisions of the store's last answer (others are ignored). */
   synchronized void read(Map<String, byte[]> documents) {
     for (Map.Entry<String, byte[]> e : documents.entrySet()) {
+      if (e.getKey().startsWith(LIMIT_NAME)) {
+        readLimit(e.getKey(), e.getValue());
+        continue;
+      }
       if (!e.getKey().startsWith(NAME) || holds(e.getValue())) {
         continue; // not settings, or the very bytes of a document this node holds (most answers)
       }
@@ -162,6 +207,37 @@ final class LiveSettings {
         add(d);
         log.info("room '{}': settings version {} read from the store, in force from {} (store clock, ms)",
             base.roomId(), d.settings().version(), d.activeFrom());
+      }
+    }
+  }
+
+  /** A decision of the limit: taken if it is newer than those held, or of the same number and higher bytes. */
+  private void readLimit(String name, byte[] bytes) {
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    try {
+      long seq = Long.parseLong(name.substring(LIMIT_NAME.length()));
+      Limit held = limits.get(seq);
+      if (held != null && Arrays.compare(bytes, held.bytes()) <= 0
+          || held == null && !limits.isEmpty() && seq < limits.firstKey()) {
+        return;
+      }
+      int nl = text.indexOf('\n');
+      String[] header = nl < 0 || !text.startsWith(LIMIT_MAGIC) ? new String[0]
+          : text.substring(LIMIT_MAGIC.length(), nl).split(" ");
+      if (header.length != 3) {
+        throw new IllegalArgumentException("it is not a limit decision of a version this node knows");
+      }
+      int limit = Integer.parseInt(header[2]);
+      if (limit < 1) {
+        throw new IllegalArgumentException("its limit is " + limit);
+      }
+      addLimit(new Limit(seq, Long.parseLong(header[0]), Long.parseLong(header[1]), limit,
+          RoomSettings.printable(text.substring(nl + 1)), bytes));
+      logged.remove(name);
+    } catch (IllegalArgumentException e) {
+      if (logged.add(name)) {
+        log.warn("room '{}': ignoring the limit decision '{}' in the store: {}", base.roomId(),
+            RoomSettings.printable(name), RoomSettings.printable(String.valueOf(e.getMessage())));
       }
     }
   }
@@ -193,9 +269,14 @@ final class LiveSettings {
     }
     changed = false;
     Doc newest = docs.lastEntry().getValue();
-    return newest.settings().version() == 0
-        ? Map.of()
-        : Map.of(NAME + newest.settings().version(), newest.bytes());
+    Map<String, byte[]> keep = new TreeMap<>();
+    if (newest.settings().version() != 0) {
+      keep.put(NAME + newest.settings().version(), newest.bytes());
+    }
+    if (!limits.isEmpty()) {
+      keep.put(LIMIT_NAME + limits.lastKey(), limits.lastEntry().getValue().bytes());
+    }
+    return keep;
   }
 
   /**
@@ -207,10 +288,10 @@ final class LiveSettings {
     long second = Math.floorDiv(nowMillis, 1000L);
     Doc d = doc(nowMillis);
     Current was = current;
-    if (d.settings() == was.document() && was.holds(second)) {
+    if (d.settings() == was.document() && was.holds(second) && limit(d, nowMillis) == was.limit()) {
       return false;
     }
-    Current next = phase(d, second);
+    Current next = phase(d, nowMillis, limit(d, nowMillis));
     current = next;
     if (d.settings() != was.document()) {
       log.info("room '{}': settings version {} in force", base.roomId(), d.settings().version());
@@ -226,11 +307,13 @@ final class LiveSettings {
 
   /** The settings in force at {@code millis}: what a plan of an epoch ending then uses. */
   synchronized Current at(long millis) {
-    return phase(doc(millis), Math.floorDiv(millis, 1000L));
+    Doc d = doc(millis);
+    return phase(d, millis, limit(d, millis));
   }
 
-  /** The phase of a document at {@code second} (see the class comment). */
-  private Current phase(Doc d, long second) {
+  /** The phase of a document at {@code millis} (see the class comment), under this decision of the limit. */
+  private Current phase(Doc d, long millis, @Nullable Limit limit) {
+    long second = Math.floorDiv(millis, 1000L);
     RoomSettings s = d.settings();
     long from = Long.MIN_VALUE;
     for (RoomSettings.Event e : s.events()) {
@@ -238,28 +321,47 @@ final class LiveSettings {
       long start = e.start().getEpochSecond();
       long end = e.end().getEpochSecond();
       if (second < opens) {
-        return phaseOf(d, s, null, false, d.randomFrom(), from, opens);
+        return phaseOf(d, s, null, false, d.randomFrom(), from, opens, limit);
       }
       if (second < start) {
         RoomSettings during = s.forEvent(e);
         long lottery = e.shuffleAtEventStart() ? opens : Long.MIN_VALUE;
-        return phaseOf(d, during, e, true, lottery, opens, start);
+        return phaseOf(d, during, e, true, lottery, opens, start, limit);
       }
       if (second < end) {
         RoomSettings during = s.forEvent(e);
         long line = during.queueingMethod() == RoomSettings.QueueingMethod.RANDOM ? start : Long.MIN_VALUE;
-        return phaseOf(d, during, e, false, line, start, end);
+        return phaseOf(d, during, e, false, line, start, end, limit);
       }
       from = end;
     }
-    return phaseOf(d, s, null, false, d.randomFrom(), from, Long.MAX_VALUE);
+    return phaseOf(d, s, null, false, d.randomFrom(), from, Long.MAX_VALUE, limit);
   }
 
   private Current phaseOf(Doc d, RoomSettings s, RoomSettings.@Nullable Event e, boolean prequeueing,
-      long randomOrShuffle, long from, long until) {
+      long randomOrShuffle, long from, long until, @Nullable Limit limit) {
     boolean random = s.queueingMethod() == RoomSettings.QueueingMethod.RANDOM;
     long line = prequeueing || random ? randomOrShuffle : Long.MIN_VALUE;
-    return new Current(s, s.applyTo(base), d, e, prequeueing, line, from, until);
+    RoomConfig config = s.applyTo(base);
+    AdaptiveLimit a = s.adaptiveLimit();
+    if (a != null) {
+      config = config.withTotalActiveUsers(a.clamp(limit != null ? limit.limit() : d.settings().totalActiveUsers()));
+    }
+    return new Current(s, config, d, e, prequeueing, line, from, until, a != null ? limit : null);
+  }
+
+  /** The newest decision of the limit for document {@code d} in force at {@code millis}, or {@code null}. */
+  private @Nullable Limit limit(Doc d, long millis) {
+    if (d.settings().adaptiveLimit() == null) {
+      return null;
+    }
+    @Nullable Limit best = null;
+    for (Limit l : limits.values()) {
+      if (l.settingsVersion() == d.settings().version() && l.activeFrom() <= millis) {
+        best = l;
+      }
+    }
+    return best;
   }
 
   private Doc doc(long millis) {

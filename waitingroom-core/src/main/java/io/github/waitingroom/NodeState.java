@@ -58,6 +58,8 @@ final class NodeState {
   private final LongAdder begun = new LongAdder();
   private final LongAdder done = new LongAdder();
   private final Duplicates duplicates = new Duplicates(seen, active, admissions, browsed);
+  /** The application's answers to the requests let through here, since the last tally. */
+  private final OriginLatency origin = new OriginLatency();
   private final Line line;
   private final Admitter admitter;
 
@@ -269,7 +271,13 @@ final class NodeState {
         scan.admitted.sorted(),
         scan.checkIns.toArray(),
         scan.shared, false, revocations.endedHere(config.firstActiveSlice(asOf)), 1,
-        browsing(asOf, Turnover.idleSeconds(config)), new Tally.Cut(g.cutPlace(), scan.atOrBelowCut));
+        browsing(asOf, Turnover.idleSeconds(config)), new Tally.Cut(g.cutPlace(), scan.atOrBelowCut),
+        origin.drain());
+  }
+
+  /** What the application's answers took (see {@link WaitingRoom#originAnswered}). */
+  OriginLatency origin() {
+    return origin;
   }
 
   /** This node's arrivals, and what they tell about the room's line between two plans. */

@@ -168,7 +168,9 @@ final class Plans {
         in.event(),
         in.prequeueing(),
         maxWait(plan, now, in),
-        coordinator.epochs().length(coordinator.epochs().at(nowMillis)));
+        coordinator.epochs().length(coordinator.epochs().at(nowMillis)),
+        in.config().totalActiveUsers(),
+        in.limit() != null ? in.limit().reason() : "");
   }
 
   /** The estimated wait of someone who joins the line now (see {@link RoomStatus#maxWaitSeconds()}). */

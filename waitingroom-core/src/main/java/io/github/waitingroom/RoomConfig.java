@@ -44,6 +44,9 @@ import org.jspecify.annotations.Nullable;
  *     and counts it again, at its old place, when it comes back within this time after that due
  *     (so a tab silent for this whole time from any moment between two polls keeps its place; the
  *     place cookie lives as long); after it, it arrives anew
+ * @param adaptiveLimit how the limit of active users follows the application, or {@code null}
+ *     (the default) for the fixed {@code totalActiveUsers}; with one, {@code totalActiveUsers} is
+ *     the limit the room starts from (see {@link AdaptiveLimit})
  */
 public record RoomConfig(
     String roomId,
@@ -53,7 +56,8 @@ public record RoomConfig(
     Duration bucketWidth,
     Duration sliceWidth,
     Duration refreshInterval,
-    Duration waitingTimeout) {
+    Duration waitingTimeout,
+    @Nullable AdaptiveLimit adaptiveLimit) {
 
   /** The default {@link #bucketWidth()}: one minute, as in the published design. */
   public static final Duration DEFAULT_BUCKET_WIDTH = Duration.ofMinutes(1);
@@ -141,7 +145,17 @@ public record RoomConfig(
     b.sliceWidth = sliceWidth;
     b.refreshInterval = refreshInterval;
     b.waitingTimeout = waitingTimeout;
+    b.adaptiveLimit = adaptiveLimit;
     return b;
+  }
+
+  /**
+   * This configuration with the limit of active users {@code limit} (an {@link AdaptiveLimit}'s),
+   * and at most as many new users a minute.
+   */
+  public RoomConfig withTotalActiveUsers(int limit) {
+    return limit == totalActiveUsers ? this : new RoomConfig(roomId, limit, Math.min(newUsersPerMinute, limit),
+        sessionDuration, bucketWidth, sliceWidth, refreshInterval, waitingTimeout, adaptiveLimit);
   }
 
   /** {@link #sliceWidth()} in seconds. */
@@ -247,6 +261,7 @@ public record RoomConfig(
     private @Nullable Duration sliceWidth;
     private @Nullable Duration refreshInterval;
     private @Nullable Duration waitingTimeout;
+    private @Nullable AdaptiveLimit adaptiveLimit;
 
     private Builder(String roomId) {
       checkName("roomId", roomId);
@@ -322,6 +337,17 @@ public record RoomConfig(
     }
 
     /**
+     * Lets the limit of active users follow the application (see {@link AdaptiveLimit}): the room
+     * starts from {@code totalActiveUsers} (kept within the limit's bounds) and moves it by how the
+     * application answers. Default: none, the limit stays {@code totalActiveUsers}.
+     */
+    public Builder adaptiveLimit(AdaptiveLimit value) {
+      requireUnset("adaptiveLimit");
+      adaptiveLimit = Objects.requireNonNull(value, "adaptiveLimit");
+      return this;
+    }
+
+    /**
      * Checks the combination and returns the configuration.
      *
      * @throws IllegalStateException if a required setting is missing
@@ -345,7 +371,7 @@ public record RoomConfig(
       Duration timeout = waitingTimeout != null ? waitingTimeout
           : DEFAULT_WAITING_TIMEOUT.compareTo(least) > 0 ? DEFAULT_WAITING_TIMEOUT : least;
       return new RoomConfig(
-          roomId, totalActiveUsers, newUsersPerMinute, session, bucket, slice, refresh, timeout);
+          roomId, totalActiveUsers, newUsersPerMinute, session, bucket, slice, refresh, timeout, adaptiveLimit);
     }
 
     private void requireUnset(String name) {

@@ -31,7 +31,8 @@ import org.jspecify.annotations.Nullable;
  *  "disableSessionRenewal": false, "texts": {"title": "The spring sale"},
  *  "events": [{"name": "drop", "prequeueStart": "2026-12-04T17:30:00Z", "start": "2026-12-04T18:00:00Z",
  *              "end": "2026-12-04T20:00:00Z", "shuffleAtEventStart": true, "totalActiveUsers": 2000,
- *              "queueingMethod": "fifo", "texts": {"title": "The drop"}}]}
+ *              "queueingMethod": "fifo", "texts": {"title": "The drop"}}]},
+ *  "adaptiveLimit": {"min": 100, "max": 2000, "latency": "PT0.5S", "step": 0.1, "failureShare": 0.01}}
  * }</pre>
  *
  * @param version the document's version: 0 for a node's own configuration, higher for each change
@@ -54,6 +55,11 @@ import org.jspecify.annotations.Nullable;
  *     {@value #MAX_TEXT_LENGTH} characters
  * @param events scheduled events, by start, at most {@value #MAX_EVENTS}, none overlapping
  *     another (from its pre-queue start, or its start, to its end)
+ * @param adaptiveLimit how the limit of active users follows the application ({@link
+ *     AdaptiveLimit}), or {@code null} (JSON {@code null}) for the fixed {@code totalActiveUsers}:
+ *     an operator pins the limit by publishing it with {@code null}. While it is set, {@code
+ *     totalActiveUsers} is where the limit starts from when the document takes effect, and an
+ *     event's limits give way to it
  */
 public record RoomSettings(
     long version,
@@ -65,7 +71,16 @@ public record RoomSettings(
     boolean suspended,
     boolean disableSessionRenewal,
     Map<String, String> texts,
-    List<Event> events) {
+    List<Event> events,
+    @Nullable AdaptiveLimit adaptiveLimit) {
+
+  /** Settings without an adaptive limit. */
+  public RoomSettings(long version, int totalActiveUsers, int newUsersPerMinute, Duration sessionDuration,
+      QueueingMethod queueingMethod, boolean queueAll, boolean suspended, boolean disableSessionRenewal,
+      Map<String, String> texts, List<Event> events) {
+    this(version, totalActiveUsers, newUsersPerMinute, sessionDuration, queueingMethod, queueAll, suspended,
+        disableSessionRenewal, texts, events, null);
+  }
 
   /** The most page texts a document may replace. */
   public static final int MAX_TEXTS = 64;
@@ -281,7 +296,7 @@ public record RoomSettings(
   /** The settings a node starts with: version 0, its configuration's limits and session, FIFO. */
   public static RoomSettings of(RoomConfig config) {
     return new RoomSettings(0, config.totalActiveUsers(), config.newUsersPerMinute(), config.sessionDuration(),
-        QueueingMethod.FIFO, false, false, false, Map.of(), List.of());
+        QueueingMethod.FIFO, false, false, false, Map.of(), List.of(), config.adaptiveLimit());
   }
 
   /**
@@ -323,7 +338,7 @@ public record RoomSettings(
           e.newUsersPerMinute() != null ? e.newUsersPerMinute() : newUsersPerMinute,
           e.sessionDuration() != null ? e.sessionDuration() : sessionDuration,
           e.queueingMethod() != null ? e.queueingMethod() : queueingMethod,
-          queueAll, suspended, disableSessionRenewal, merged, events);
+          queueAll, suspended, disableSessionRenewal, merged, events, adaptiveLimit);
     } catch (IllegalArgumentException ex) {
       throw new IllegalArgumentException("events '" + e.name() + "': " + ex.getMessage(), ex);
     }
@@ -332,11 +347,11 @@ public record RoomSettings(
   /** The configuration with this document's limits and session: what plans and sessions run on. */
   RoomConfig applyTo(RoomConfig config) {
     if (config.totalActiveUsers() == totalActiveUsers && config.newUsersPerMinute() == newUsersPerMinute
-        && config.sessionDuration().equals(sessionDuration)) {
+        && config.sessionDuration().equals(sessionDuration) && Objects.equals(config.adaptiveLimit(), adaptiveLimit)) {
       return config;
     }
     return new RoomConfig(config.roomId(), totalActiveUsers, newUsersPerMinute, sessionDuration,
-        config.bucketWidth(), config.sliceWidth(), config.refreshInterval(), config.waitingTimeout());
+        config.bucketWidth(), config.sliceWidth(), config.refreshInterval(), config.waitingTimeout(), adaptiveLimit);
   }
 
   /**
@@ -350,7 +365,7 @@ public record RoomSettings(
   /** These settings under another version. */
   public RoomSettings withVersion(long newVersion) {
     return new RoomSettings(newVersion, totalActiveUsers, newUsersPerMinute, sessionDuration, queueingMethod,
-        queueAll, suspended, disableSessionRenewal, texts, events);
+        queueAll, suspended, disableSessionRenewal, texts, events, adaptiveLimit);
   }
 
   /** The JSON form (see the class comment), every field written. */

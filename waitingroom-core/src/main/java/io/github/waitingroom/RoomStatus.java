@@ -39,6 +39,12 @@ import org.jspecify.annotations.Nullable;
  *     nobody: queueAll, suspended, reject)
  * @param epochMillis the length of the room's epochs now: the sync interval, or a multiple of it
  *     in a room with many nodes (see {@link WaitingRoom.Builder#storeBudget})
+ * @param totalActiveUsers the limit of active users in force: the settings', or, with an {@link
+ *     AdaptiveLimit} ({@code settings().adaptiveLimit()}, which holds its bounds), the one it
+ *     decided last
+ * @param limitReason why the adaptive limit decided on {@code totalActiveUsers} (for example
+ *     "lowered: p90 812 ms over the target 500 ms"), or empty when the room has no adaptive
+ *     limit or has not moved it since its settings took effect
  */
 public record RoomStatus(
     long now,
@@ -59,7 +65,9 @@ public record RoomStatus(
     RoomSettings.@Nullable Event event,
     boolean eventPrequeueing,
     long maxWaitSeconds,
-    long epochMillis) {
+    long epochMillis,
+    int totalActiveUsers,
+    String limitReason) {
 
   /** Copies the lists. */
   public RoomStatus {
@@ -67,6 +75,7 @@ public record RoomStatus(
     dataCenterShares = List.copyOf(dataCenterShares);
     nodeShares = List.copyOf(nodeShares);
     Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(limitReason, "limitReason");
   }
 
   /**

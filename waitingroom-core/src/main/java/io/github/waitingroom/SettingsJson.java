@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The JSON form of {@link RoomSettings} (see its class comment), written and read with
@@ -58,6 +59,18 @@ final class SettingsJson {
         writeEvent(g, e);
       }
       g.writeEndArray();
+      AdaptiveLimit a = s.adaptiveLimit();
+      if (a == null) {
+        g.writeNullField("adaptiveLimit");
+      } else {
+        g.writeObjectFieldStart("adaptiveLimit");
+        g.writeNumberField("min", a.min());
+        g.writeNumberField("max", a.max());
+        g.writeStringField("latency", a.latency().toString());
+        g.writeNumberField("step", a.step());
+        g.writeNumberField("failureShare", a.failureShare());
+        g.writeEndObject();
+      }
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -121,6 +134,7 @@ final class SettingsJson {
     boolean noRenewal = base.disableSessionRenewal();
     Map<String, String> texts = base.texts();
     List<Event> events = base.events();
+    AdaptiveLimit adaptive = base.adaptiveLimit();
     try (JsonParser p = JSON.createParser(json)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new IllegalArgumentException("settings must be a JSON object");
@@ -139,10 +153,11 @@ final class SettingsJson {
           case "disableSessionRenewal" -> noRenewal = booleanField(value, field);
           case "texts" -> texts = textsField(p, value, "texts");
           case "events" -> events = eventsField(p, value);
+          case "adaptiveLimit" -> adaptive = adaptiveField(p, value, adaptive);
           default -> throw new IllegalArgumentException(
               "settings have no field '" + printable(field) + "' (known: version, totalActiveUsers,"
                   + " newUsersPerMinute, sessionDuration, queueingMethod, queueAll, suspended,"
-                  + " disableSessionRenewal, texts, events)");
+                  + " disableSessionRenewal, texts, events, adaptiveLimit)");
         }
       }
       if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
@@ -154,7 +169,51 @@ final class SettingsJson {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new RoomSettings(version, active, perMinute, session, method, queueAll, suspended, noRenewal, texts, events);
+    return new RoomSettings(version, active, perMinute, session, method, queueAll, suspended, noRenewal, texts, events,
+        adaptive);
+  }
+
+  /**
+   * {@code adaptiveLimit}: {@code null} for none, or an object whose fields left out keep the
+   * values of {@code base}'s (and {@code step} and {@code failureShare} their defaults when
+   * {@code base} has none; {@code min}, {@code max} and {@code latency} are then required).
+   */
+  private static @Nullable AdaptiveLimit adaptiveField(JsonParser p, JsonToken t, @Nullable AdaptiveLimit base) throws IOException {
+    if (t == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    if (t != JsonToken.START_OBJECT) {
+      throw new IllegalArgumentException("adaptiveLimit must be null or an object");
+    }
+    @Nullable Integer min = base != null ? base.min() : null;
+    @Nullable Integer max = base != null ? base.max() : null;
+    @Nullable Duration latency = base != null ? base.latency() : null;
+    double step = base != null ? base.step() : AdaptiveLimit.DEFAULT_STEP;
+    double failureShare = base != null ? base.failureShare() : AdaptiveLimit.DEFAULT_FAILURE_SHARE;
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      JsonToken value = p.nextToken();
+      switch (field) {
+        case "min" -> min = intField(p, value, "adaptiveLimit.min");
+        case "max" -> max = intField(p, value, "adaptiveLimit.max");
+        case "latency" -> latency = durationField(p, value, "adaptiveLimit.latency");
+        case "step" -> step = numberField(p, value, "adaptiveLimit.step");
+        case "failureShare" -> failureShare = numberField(p, value, "adaptiveLimit.failureShare");
+        default -> throw new IllegalArgumentException("adaptiveLimit has no field '" + printable(field)
+            + "' (known: min, max, latency, step, failureShare)");
+      }
+    }
+    if (min == null || max == null || latency == null) {
+      throw new IllegalArgumentException("adaptiveLimit needs min, max and latency");
+    }
+    return new AdaptiveLimit(min, max, latency, step, failureShare);
+  }
+
+  private static double numberField(JsonParser p, JsonToken t, String field) throws IOException {
+    if (t != JsonToken.VALUE_NUMBER_INT && t != JsonToken.VALUE_NUMBER_FLOAT) {
+      throw new IllegalArgumentException(field + " must be a number");
+    }
+    return p.getDoubleValue();
   }
 
   private static List<Event> eventsField(JsonParser p, JsonToken t) throws IOException {

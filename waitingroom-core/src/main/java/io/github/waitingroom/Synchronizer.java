@@ -116,6 +116,8 @@ final class Synchronizer {
   private final InstantSource clock;
   /** Decides how long the epochs are (one node of the room does), and watches for stalled plans. */
   private final EpochPacer pacer;
+  /** Decides the room's adaptive limit, where it has one (see {@link LimitController}). */
+  private final LimitController limits;
   /** What this node sent and what reached the store, and its plans while the store fails. */
   private final Outage outage;
   /** Turns each settled epoch into this node's plan (see {@link SlotAllocator}). */
@@ -174,6 +176,7 @@ final class Synchronizer {
     this.tallies = new Tallies(config.roomId(), state, coordinator, plans, this::nowMillis);
     this.outage = new Outage(live, state, allocator, failurePolicy);
     this.pacer = new EpochPacer(config.roomId(), coordinator, storeBudget, this::nowMillis);
+    this.limits = new LimitController(config.roomId(), live, coordinator, this::nowMillis);
     // The join: if its answer lacks the store's clock, building the room fails (see syncOnce).
     sync();
     started = true;
@@ -278,6 +281,7 @@ final class Synchronizer {
         Coordinator.Settled s = plans.applied() < epoch - 1 && !settings.behind() ? coordinator.settled(epoch - 1) : null;
         if (s != null) {
           pacer.pace(s, epoch - 1, false);
+          limits.note(s, epoch - 1);
           // Every node switches to the plan of epoch e - 1 at the start of epoch e + 1, so that no
           // node calls a user whom the plan has not reached on another node; a node alone in the
           // room switches at once (see Plans#applySettled).

@@ -138,6 +138,23 @@ public final class WaitingRoom implements AutoCloseable {
   }
 
   /**
+   * Tells the room how the application answered one request that the room let through: how long
+   * the application took, from the room's decision to the response, and whether it failed (a
+   * server error, a timeout, or an exception). The HTTP adapters call this for every request they
+   * let through; call it yourself when you decide with {@link #decide} directly. Each node sums
+   * what it measured into its tallies ({@link io.github.waitingroom.allocation.Tally.Origin}),
+   * and a room with an {@link AdaptiveLimit} sets its limit of active users by the whole room's
+   * (see {@link RoomConfig.Builder#adaptiveLimit}); without one, it is kept for the status and
+   * nothing else. Takes no lock, allocates nothing and does no I/O.
+   *
+   * @param nanos how long the application took, in nanoseconds
+   * @param failed whether the request failed
+   */
+  public void originAnswered(long nanos, boolean failed) {
+    node.state.origin().record(nanos, failed);
+  }
+
+  /**
    * Runs one round of coordination now (see {@link Synchronizer#sync()}). The background sync
    * calls this; tests and simulations that build the room with {@link
    * Builder#backgroundSync(boolean) backgroundSync(false)} call it themselves, ideally at the

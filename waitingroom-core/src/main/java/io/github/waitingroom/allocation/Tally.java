@@ -57,6 +57,9 @@ import java.util.TreeMap;
  *     for the wait estimates, never for a limit; {@link Browsing#NONE} when not known
  * @param cut the cutoff over places of the plan in force at the tally, and the holders of the line
  *     at or below it within its second ({@link Cut}); {@link Cut#NONE} when not known
+ * @param origin how the application answered the requests the publisher let through since its
+ *     previous tally ({@link Origin}): only for adaptive limits, never counted otherwise; {@link
+ *     Origin#NONE} when nothing was measured
  */
 public record Tally(
     long active,
@@ -71,7 +74,8 @@ public record Tally(
     long[] revokedPlaces,
     long nodes,
     Browsing browsing,
-    Cut cut) {
+    Cut cut,
+    Origin origin) {
 
   /**
    * The cutoff over places of the plan in force at a tally ({@link Plan#cutPlace()}), and how many
@@ -119,6 +123,139 @@ public record Tally(
     }
   }
 
+  /**
+   * How the application answered the requests a publisher let through: their latencies as a
+   * histogram, and how many failed (a server error or a timeout). Histograms of several
+   * publishers add bucket by bucket ({@link #plus}), so a data center's and the room's are exact
+   * sums, whatever the number of requests; a report carries at most {@value #BUCKETS} counts.
+   *
+   * <p>Bucket {@code i} holds latencies from {@link #lowerMicros}{@code (i)} to {@code
+   * lowerMicros(i + 1)} microseconds: one bucket per microsecond below 8, then 8 buckets per
+   * doubling (each at most 12.5 % wide), up to about 4.7 hours in the last.
+   *
+   * @param failures requests that failed
+   * @param buckets bucket index and count, pairs, by index ascending, counts positive
+   */
+  public record Origin(long failures, long[] buckets) {
+    /** Nothing measured. */
+    public static final Origin NONE = new Origin(0, new long[0]);
+
+    /** How many buckets a histogram has. */
+    public static final int BUCKETS = 256;
+
+    /** Checks the counts and copies the buckets. */
+    public Origin {
+      Objects.requireNonNull(buckets, "buckets");
+      if (failures < 0 || buckets.length % 2 != 0) {
+        throw new IllegalArgumentException("an origin summary holds a count of failures and pairs of bucket and count");
+      }
+      buckets = buckets.clone();
+      for (int i = 0; i < buckets.length; i += 2) {
+        if (buckets[i] < 0 || buckets[i] >= BUCKETS || buckets[i + 1] <= 0 || i > 0 && buckets[i] <= buckets[i - 2]) {
+          throw new IllegalArgumentException("origin buckets must be ascending indexes below " + BUCKETS
+              + ", each with a positive count");
+        }
+      }
+    }
+
+    /** The bucket of a latency of {@code micros} microseconds (negative counts as 0). */
+    public static int bucket(long micros) {
+      if (micros < 8) {
+        return (int) Math.max(0, micros);
+      }
+      int octave = 63 - Long.numberOfLeadingZeros(micros);
+      return Math.min(BUCKETS - 1, 8 * (octave - 2) + (int) ((micros >>> (octave - 3)) & 7));
+    }
+
+    /** The least latency, in microseconds, that bucket {@code i} holds ({@code i} up to {@link #BUCKETS}). */
+    public static long lowerMicros(int i) {
+      return i < 8 ? i : (8L + i % 8) << (i / 8 - 1);
+    }
+
+    /** How many requests were measured. */
+    public long requests() {
+      long n = 0;
+      for (int i = 1; i < buckets.length; i += 2) {
+        n += buckets[i];
+      }
+      return n;
+    }
+
+    /** Whether nothing was measured. */
+    public boolean isEmpty() {
+      return failures == 0 && buckets.length == 0;
+    }
+
+    /** The sum of this and {@code other}: failures add, and so do counts bucket by bucket. */
+    public Origin plus(Origin other) {
+      if (other.isEmpty()) {
+        return this;
+      }
+      if (isEmpty()) {
+        return other;
+      }
+      long[] counts = new long[BUCKETS];
+      add(counts);
+      other.add(counts);
+      return of(failures + other.failures, counts);
+    }
+
+    private void add(long[] counts) {
+      for (int i = 0; i < buckets.length; i += 2) {
+        counts[(int) buckets[i]] += buckets[i + 1];
+      }
+    }
+
+    /** A summary from counts by bucket ({@link #BUCKETS} of them). */
+    public static Origin of(long failures, long[] counts) {
+      int used = 0;
+      for (long c : counts) {
+        used += c > 0 ? 1 : 0;
+      }
+      long[] pairs = new long[2 * used];
+      int j = 0;
+      for (int i = 0; i < counts.length; i++) {
+        if (counts[i] > 0) {
+          pairs[j++] = i;
+          pairs[j++] = counts[i];
+        }
+      }
+      return new Origin(failures, pairs);
+    }
+
+    /**
+     * The latency, in microseconds, within which a share {@code q} of the requests were answered:
+     * the upper edge of the bucket that holds the request of rank {@code ceil(q * requests)}, so
+     * never less than the true quantile and at most 12.5 % more; 0 when nothing was measured.
+     */
+    public long quantileMicros(double q) {
+      long rank = (long) Math.ceil(q * requests());
+      long seen = 0;
+      for (int i = 0; i < buckets.length; i += 2) {
+        seen += buckets[i + 1];
+        if (seen >= Math.max(1, rank)) {
+          return lowerMicros((int) buckets[i] + 1);
+        }
+      }
+      return 0;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Origin other && failures == other.failures && Arrays.equals(buckets, other.buckets);
+    }
+
+    @Override
+    public int hashCode() {
+      return Long.hashCode(failures) * 31 + Arrays.hashCode(buckets);
+    }
+
+    @Override
+    public String toString() {
+      return "Origin[requests=" + requests() + ", failures=" + failures + ", p90=" + quantileMicros(0.9) + "us]";
+    }
+  }
+
   /** A tally with nothing in it. */
   public static final Tally EMPTY = new Tally(0, 0, 0, 0, new TreeMap<>(), new long[0]);
 
@@ -144,8 +281,28 @@ public record Tally(
         new long[0], 1, Browsing.NONE, Cut.NONE);
   }
 
+  /** A tally with no {@link Origin} measured. */
+  public Tally(
+      long active,
+      long outstanding,
+      long recentAdmissions,
+      long arrivals,
+      NavigableMap<Long, Long> line,
+      long[] admittedPlaces,
+      long[] checkIns,
+      NavigableMap<Long, Long> shared,
+      boolean sharedUnknown,
+      long[] revokedPlaces,
+      long nodes,
+      Browsing browsing,
+      Cut cut) {
+    this(active, outstanding, recentAdmissions, arrivals, line, admittedPlaces, checkIns, shared, sharedUnknown,
+        revokedPlaces, nodes, browsing, cut, Origin.NONE);
+  }
+
   /** Checks the counts and copies the collections. */
   public Tally {
+    Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(line, "line");
     Objects.requireNonNull(admittedPlaces, "admittedPlaces");
     Objects.requireNonNull(checkIns, "checkIns");
@@ -221,13 +378,13 @@ public record Tally(
     TreeMap<Long, Long> once = new TreeMap<>(line);
     shared.forEach((second, n) -> once.merge(second, -n, Long::sum));
     return new Tally(active, outstanding, recentAdmissions, arrivals, once, admittedPlaces, checkIns, new TreeMap<>(),
-        false, revokedPlaces, nodes, browsing, cut);
+        false, revokedPlaces, nodes, browsing, cut, origin);
   }
 
   /** This tally with its {@link #shared} holders unknown (see {@link #sharedUnknown}). */
   private Tally withoutShared() {
     return new Tally(active, outstanding, recentAdmissions, arrivals, line, admittedPlaces, checkIns, new TreeMap<>(),
-        true, revokedPlaces, nodes, browsing, cut);
+        true, revokedPlaces, nodes, browsing, cut, origin);
   }
 
   /** The holders of the line at the given arrival second whom another node counts too. */
@@ -269,7 +426,8 @@ public record Tally(
     long churn = sessionSeconds > 0 ? -Math.floorDiv(-users * 60, sessionSeconds) : users;
     return new Tally(
         active + mayAdmit + Math.max(0, movedIn), 0, Math.max(recentAdmissions + mayAdmit, churn), 0, new TreeMap<>(),
-        admittedPlaces, new long[0], new TreeMap<>(), false, revokedPlaces, nodes, browsing, new Cut(cut.place(), 0))
+        admittedPlaces, new long[0], new TreeMap<>(), false, revokedPlaces, nodes, browsing, new Cut(cut.place(), 0),
+        Origin.NONE)
         .withoutShared();
   }
 
@@ -320,7 +478,8 @@ public record Tally(
         && Arrays.equals(revokedPlaces, t.revokedPlaces)
         && nodes == t.nodes
         && browsing.equals(t.browsing)
-        && cut.equals(t.cut);
+        && cut.equals(t.cut)
+        && origin.equals(t.origin);
   }
 
   @Override
@@ -328,7 +487,7 @@ public record Tally(
     return Objects.hash(active, outstanding, recentAdmissions, arrivals, line) * 31
         + Arrays.hashCode(admittedPlaces) * 17 + Arrays.hashCode(checkIns) * 13
         + shared.hashCode() * 7 + Boolean.hashCode(sharedUnknown) + Arrays.hashCode(revokedPlaces) * 3
-        + Long.hashCode(nodes) + browsing.hashCode() + cut.hashCode() * 11;
+        + Long.hashCode(nodes) + browsing.hashCode() + cut.hashCode() * 11 + origin.hashCode() * 5;
   }
 
   @Override
@@ -337,6 +496,6 @@ public record Tally(
         + ", arrivals=" + arrivals + ", waiting=" + waiting() + ", admittedPlaces="
         + admittedPlaces.length + ", checkIns=" + checkIns.length / 2 + ", revokedPlaces=" + revokedPlaces.length + ", shared="
         + (sharedUnknown ? "unknown" : shared.values().stream().mapToLong(Long::longValue).sum()) + ", nodes=" + nodes
-        + ", browsing=" + browsing + ", cut=" + cut + "]";
+        + ", browsing=" + browsing + ", cut=" + cut + (origin.isEmpty() ? "" : ", origin=" + origin) + "]";
   }
 }

@@ -26,7 +26,9 @@ final class TallySums {
     TreeSet<Long> revoked = new TreeSet<>();
     Tally.Browsing browsing = Tally.Browsing.NONE;
     Tally.Cut cut = Tally.Cut.NONE;
+    Tally.Origin origin = Tally.Origin.NONE;
     for (Tally t : tallies) {
+      origin = origin.plus(t.origin());
       browsing = browsing.plus(t.browsing());
       cut = cut.plus(t.cut());
       active += t.active();
@@ -51,6 +53,6 @@ final class TallySums {
     return new Tally(
         active, outstanding, recent, arrivals, line, Arrays.stream(all).distinct().toArray(), new long[0],
         unknown ? new TreeMap<>() : shared, unknown, revoked.stream().mapToLong(Long::longValue).toArray(), nodes,
-        browsing, cut);
+        browsing, cut, origin);
   }
 }

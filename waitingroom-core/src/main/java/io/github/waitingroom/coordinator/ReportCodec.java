@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  *  "tallies":[{"epoch":e,"active":n,"outstandingNew":n,"recent":n,"arrivals":n,"nodes":n,
  *              "line":[[second,count],...],"shared":[[second,count],...],"sharedUnknown":true,
  *              "admitted":[place,...],"checkIns":[[slice,place,...],...],
- *              "revokedPlaces":[place,...],"browsing":[stopped,idle,active,seconds],"cut":[place,holders]},...]}
+ *              "revokedPlaces":[place,...],"browsing":[stopped,idle,active,seconds],"cut":[place,holders],
+ *              "origin":[failures,bucket,count,bucket,count,...]},...]}
  * }</pre>
  *
  * <p>{@code v} comes first. A reader rejects a version it does not know (the coordinator then
@@ -48,7 +49,9 @@ import org.jspecify.annotations.Nullable;
  * ended session's ticket through until it expires, and counts it if it checks in; a report of
  * an earlier release has no {@code browsing}, and a room's sum then holds only the others': it
  * moves wait estimates, never a limit; without {@code cut} a plan cuts the second it splits from
- * its start: who is eligible, never a limit).
+ * its start: who is eligible, never a limit). {@code origin} ({@link Tally.Origin}) is left out
+ * when nothing was measured; a reader that does not know it skips it, and an adaptive limit then
+ * goes by the others' measurements.
  */
 public final class ReportCodec {
   /** The largest encoded report accepted. */
@@ -124,6 +127,15 @@ public final class ReportCodec {
           g.writeNumber(b.idle());
           g.writeNumber(b.active());
           g.writeNumber(b.seconds());
+          g.writeEndArray();
+        }
+        Tally.Origin o = t.origin();
+        if (!o.isEmpty()) {
+          g.writeArrayFieldStart("origin");
+          g.writeNumber(o.failures());
+          for (long n : o.buckets()) {
+            g.writeNumber(n);
+          }
           g.writeEndArray();
         }
         long[] checkIns = t.checkIns();
@@ -253,6 +265,7 @@ public final class ReportCodec {
     long[] revokedPlaces = new long[0];
     Tally.Browsing browsing = Tally.Browsing.NONE;
     Tally.Cut cut = Tally.Cut.NONE;
+    Tally.Origin origin = Tally.Origin.NONE;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken value = p.nextToken();
@@ -273,6 +286,7 @@ public final class ReportCodec {
         case "admitted" -> admitted = places(p, value, "admitted");
         case "revokedPlaces" -> revokedPlaces = places(p, value, "revokedPlaces");
         case "browsing" -> browsing = browsing(p, value);
+        case "origin" -> origin = origin(p, value);
         case "cut" -> {
           require(value == JsonToken.START_ARRAY, "cut must be an array");
           long place = integer(p, p.nextToken(), Long.MIN_VALUE, Long.MAX_VALUE);
@@ -303,7 +317,7 @@ public final class ReportCodec {
     require(!sharedUnknown || shared.isEmpty(), "shared holders listed but unknown");
     into.put(epoch,
         new Tally(active, outstandingLine + outstandingNew, recent, arrivals, line, admitted, checkIns.toArray(), shared,
-            sharedUnknown, revokedPlaces, nodes, browsing, cut));
+            sharedUnknown, revokedPlaces, nodes, browsing, cut, origin));
   }
 
   /** A tally's {@code browsing}: four integers, a node's share of the room's, so possibly negative. */
@@ -315,6 +329,27 @@ public final class ReportCodec {
     long seconds = integer(p, p.nextToken(), -MAX_COUNT << 20, MAX_COUNT << 20);
     require(p.nextToken() == JsonToken.END_ARRAY, "browsing holds four integers");
     return new Tally.Browsing(stopped, idle, active, seconds);
+  }
+
+  /** A tally's {@code origin}: failures, then pairs of bucket and count (see {@link Tally.Origin}). */
+  private static Tally.Origin origin(JsonParser p, @Nullable JsonToken value) throws IOException {
+    require(value == JsonToken.START_ARRAY, "origin must be an array");
+    long failures = integer(p, p.nextToken(), 0, MAX_COUNT);
+    LongList buckets = new LongList();
+    while (p.nextToken() == JsonToken.VALUE_NUMBER_INT) {
+      require(buckets.size() < 2 * Tally.Origin.BUCKETS, "too many origin buckets");
+      buckets.add(p.getLongValue());
+    }
+    require(p.currentToken() == JsonToken.END_ARRAY, "origin must hold integers");
+    long[] pairs = buckets.toArray();
+    for (int i = 1; i < pairs.length; i += 2) {
+      require(pairs[i] <= MAX_COUNT, "origin count out of range");
+    }
+    try {
+      return new Tally.Origin(failures, pairs);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("not a report: " + e.getMessage(), e);
+    }
   }
 
   /** Whom a publisher counted: {@code []} for nobody yet, else five integers. */

@@ -74,9 +74,20 @@ final class OperatorJson {
     g.writeBooleanField("queueAll", live.queueAll());
     g.writeBooleanField("suspended", live.suspended());
 
-    // The limits in force: the live settings' (the configuration's until an operator changes them).
+    // The limits in force: the live settings' (the configuration's until an operator changes them),
+    // or the adaptive limit's, with its bounds and the reason for its last move.
     g.writeObjectFieldStart("limits");
-    g.writeNumberField("totalActiveUsers", live.totalActiveUsers());
+    g.writeNumberField("totalActiveUsers", s.totalActiveUsers());
+    io.github.waitingroom.AdaptiveLimit adaptive = live.adaptiveLimit();
+    if (adaptive != null) {
+      g.writeObjectFieldStart("adaptive");
+      g.writeNumberField("min", adaptive.min());
+      g.writeNumberField("max", adaptive.max());
+      g.writeNumberField("latencyMillis", adaptive.latency().toMillis());
+      g.writeNumberField("startedAt", live.totalActiveUsers());
+      g.writeStringField("reason", s.limitReason());
+      g.writeEndObject();
+    }
     g.writeNumberField("newUsersPerMinute", live.newUsersPerMinute());
     g.writeNumberField("sessionSeconds", live.sessionDuration().toSeconds());
     g.writeNumberField("refreshSeconds", c.refreshSeconds());

@@ -109,6 +109,9 @@ public final class WaitingRoomMetrics implements MeterBinder {
   /** The length of the room's epochs now, in seconds. */
   public static final String EPOCH_LENGTH = "waitingroom.epoch.length";
 
+  /** The limit of active users in force: the settings', or the adaptive limit's last decision. */
+  public static final String ACTIVE_LIMIT = "waitingroom.limit.active";
+
   /** Requests decided, by {@value #OUTCOME_TAG}. */
   public static final String DECISIONS = "waitingroom.decisions";
 
@@ -235,6 +238,9 @@ public final class WaitingRoomMetrics implements MeterBinder {
     gauge(registry, EPOCH_LENGTH, Tags.empty(), "seconds",
         "The length of the room's epochs now: the sync interval, or a multiple of it within the store budget",
         s -> s.epochMillis() / 1000.0);
+    gauge(registry, ACTIVE_LIMIT, Tags.empty(), "users",
+        "The limit of active users in force: the settings', or the adaptive limit's last decision",
+        RoomStatus::totalActiveUsers);
 
     for (Decision.Outcome o : Decision.Outcome.values()) {
       counter(registry, DECISIONS, Tags.of(OUTCOME_TAG, lower(o)), "Requests decided, by outcome",

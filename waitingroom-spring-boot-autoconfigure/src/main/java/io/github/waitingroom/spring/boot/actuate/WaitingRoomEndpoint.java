@@ -69,7 +69,7 @@ public class WaitingRoomEndpoint {
     io.github.waitingroom.RoomSettings live = v.settings();
     return new RoomStatus(
         c.roomId(),
-        live.totalActiveUsers(),
+        v.totalActiveUsers(),
         live.newUsersPerMinute(),
         live.sessionDuration().toString(),
         v.activeUsers(),

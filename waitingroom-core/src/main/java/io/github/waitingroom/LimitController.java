@@ -1,0 +1,71 @@
+package io.github.waitingroom;
+
+import io.github.waitingroom.allocation.Tally;
+import io.github.waitingroom.coordinator.Coordinator;
+import io.github.waitingroom.coordinator.Epochs;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sync thread's part of an {@link AdaptiveLimit}: every node adds up what the room measured
+ * in each settled epoch it plans by ({@link Tally.Origin}, the same sums on every node), and every
+ * {@link AdaptiveLimit#DECIDE_EVERY_EPOCHS} epochs the node that decides the epochs' length (see
+ * {@link EpochPacer#decides}) applies the control law to them and, if the limit moves, hands the
+ * decision to the live settings, which publish it and put it in force on every node at the start
+ * of the epoch after next. Every node starts a new window at the same epochs, so a node that takes
+ * over the decisions (the decider left) has the same measurements. Used by {@link Synchronizer}
+ * under its lock; logs under its name.
+ */
+final class LimitController {
+  private static final Logger log = LoggerFactory.getLogger(Synchronizer.class);
+
+  private final String roomId;
+  private final LiveSettings live;
+  private final Coordinator coordinator;
+  private final LongSupplier nowMillis;
+  /** What the room measured in the settled epochs of the current window. */
+  private Tally.Origin window = Tally.Origin.NONE;
+  /** The latest epoch added to the window. */
+  private long noted = Long.MIN_VALUE;
+
+  LimitController(String roomId, LiveSettings live, Coordinator coordinator, LongSupplier nowMillis) {
+    this.roomId = roomId;
+    this.live = live;
+    this.coordinator = coordinator;
+    this.nowMillis = nowMillis;
+  }
+
+  /** Adds the settled epoch {@code epoch} to the window, and decides if this node decides and the window is full. */
+  void note(Coordinator.Settled s, long epoch) {
+    if (epoch <= noted) {
+      return;
+    }
+    noted = epoch;
+    Tally room = Tally.sum(s.dataCenters());
+    window = window.plus(room.origin());
+    if (Math.floorMod(epoch + 1, AdaptiveLimit.DECIDE_EVERY_EPOCHS) != 0) {
+      return;
+    }
+    Tally.Origin measured = window;
+    window = Tally.Origin.NONE;
+    Epochs epochs = coordinator.epochs();
+    LiveSettings.Current in = live.at(epochs.start(epoch + 1));
+    AdaptiveLimit a = in.settings().adaptiveLimit();
+    if (a == null || !EpochPacer.decides(s)) {
+      return;
+    }
+    long now = epochs.at(nowMillis.getAsLong());
+    if (now > epoch + 2) {
+      return; // too late for every node to read it in time (a sync thread that stalled)
+    }
+    int limit = in.config().totalActiveUsers();
+    AdaptiveLimit.Decision d = a.next(limit, room.activeUsers(), measured);
+    if (d.limit() != limit) {
+      live.decide(d.limit(), d.reason(), epochs.start(now + 2));
+      log.info("room '{}': adaptive limit {} -> {} from epoch {} ({})", roomId, limit, d.limit(), now + 2, d.reason());
+    } else {
+      log.debug("room '{}': adaptive limit {} {}", roomId, limit, d.reason());
+    }
+  }
+}

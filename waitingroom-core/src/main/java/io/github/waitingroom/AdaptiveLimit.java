@@ -21,20 +21,34 @@ import java.util.Objects;
  * <ol>
  *   <li>{@code n < }{@value #MIN_REQUESTS}: the limit holds (the 90th percentile of fewer than ten
  *       requests is their slowest one).
- *   <li>{@code f / n > failureShare}: the application fails; {@code L' = min(L, A) * (1 - step)}.
- *   <li>{@code p > latency}: the application is slower than asked; {@code L' = min(L, A) *
- *       max(1 - step, latency / p)} (the gradient: as many users as would answer within the
+ *   <li>The room is over its limit ({@code A > L}, after the limit fell): it admits nobody, so a
+ *       lower limit would change nothing until users leave and would then undershoot; the limit
+ *       holds.
+ *   <li>{@code f / n > failureShare}: the application fails; {@code L' = A * (1 - step)}.
+ *   <li>The 90th percentile is known only within its standard error: of {@code n} requests, the
+ *       one of rank {@code 0.9 n} lies between the ranks {@code (0.9 -+ e) n}, {@code e = sqrt(0.9
+ *       * 0.1 / n)} (the binomial spread of how many requests fall below the true percentile, for
+ *       any distribution of latencies), whose latencies are {@code p-} and {@code p+}. If the
+ *       target lies between them, the measurement cannot tell whether the application keeps it,
+ *       and the limit holds.
+ *   <li>{@code p- > latency}: the application is slower than asked; {@code L' = min(L, A) *
+ *       max(1 - step, latency / p-)} (the gradient: as many users as would answer within the
  *       target if latency grew in step with them, never less than a step below those in use).
- *   <li>{@code p <= latency} and {@code A >= L * (1 - step)}: the limit binds and the application
- *       keeps up; {@code L' = L * min(1 + step, latency / p)}.
- *   <li>Otherwise the limit holds: the room does not use it, so its latency says nothing about
- *       a higher one.
+ *   <li>{@code p+ < latency} and the limit holds people back (someone waits, and the room
+ *       admitted fewer than its new users a minute in the last minute, so the per-minute limit is
+ *       not what keeps them waiting): the application keeps up; {@code L' = L * min(1 + step,
+ *       latency / p+)}. Within a step of the target ({@code p+ * (1 + step) > latency}), only if
+ *       the last raise has had a refresh interval to show: the users a raise lets in come in as
+ *       they poll, within a refresh interval of the plan that lets them, so until then the
+ *       latency measured is that of the limit before, and raising again would overshoot.
+ *   <li>Otherwise the limit holds: nobody waits for it, so a higher one would let nobody more in.
  * </ol>
  *
  * {@code L'} is rounded away from {@code L} (so a step moves at least one user) and kept within
  * {@code [min, max]}. A decrease starts from the users in use, not from a limit far above them, so
- * a limit set far too high comes down to where the application began to slow in one decision;
- * it never sends anyone away: the room admits nobody until enough sessions end. Why every
+ * a limit set far too high comes down to where the application began to slow in one decision,
+ * and while the application stays slow the limit follows the users down a step below them as
+ * they leave. It never sends anyone away: the room admits nobody until enough sessions end. Why every
  * {@value #DECIDE_EVERY_EPOCHS} epochs: a new limit takes effect at the start of the epoch after
  * next, and the first plan made under it takes over two epochs later, so no decision could see
  * the effect of the one before it sooner.
@@ -119,31 +133,45 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
    *
    * @param limit the limit in force
    * @param activeUsers the room's active users
+   * @param holdsBack whether the limit holds people back: someone waits, and the per-minute limit
+   *     is not what keeps them waiting
+   * @param raisedLately whether a raise took effect less than a refresh interval ago
    * @param measured what the room measured since the last decision
    */
-  public Decision next(int limit, long activeUsers, Tally.Origin measured) {
+  public Decision next(int limit, long activeUsers, boolean holdsBack, boolean raisedLately, Tally.Origin measured) {
     long n = measured.requests();
     if (n < MIN_REQUESTS) {
       return new Decision(clamp(limit), "held: " + n + " requests measured, fewer than " + MIN_REQUESTS);
     }
-    double inUse = Math.min(limit, Math.max(0, activeUsers));
+    if (activeUsers > limit) {
+      return new Decision(clamp(limit), "held: " + activeUsers + " active over the limit, admitting nobody");
+    }
+    double inUse = Math.max(0, activeUsers);
     double failed = (double) measured.failures() / n;
-    long p90 = measured.quantileMicros(0.9);
-    double target = latency.toNanos() / 1000.0;
-    String p = "p90 " + millis(p90) + " ms";
     if (failed > failureShare) {
       return new Decision(down(limit, inUse * (1 - step)),
           String.format(java.util.Locale.ROOT, "lowered: %.1f %% of %d requests failed", 100 * failed, n));
     }
-    if (p90 > target) {
-      return new Decision(down(limit, inUse * Math.max(1 - step, target / p90)),
-          "lowered: " + p + " over the target " + millis(latency.toNanos() / 1000) + " ms");
+    double spread = Math.sqrt(0.9 * 0.1 / n);
+    long low = measured.quantileMicros(0.9 - spread);
+    long high = measured.quantileMicros(Math.min(1, 0.9 + spread));
+    double target = latency.toNanos() / 1000.0;
+    String p = "p90 " + millis(low) + "-" + millis(high) + " ms";
+    String of = " the target " + millis(latency.toNanos() / 1000) + " ms";
+    if (low > target) {
+      return new Decision(down(limit, inUse * Math.max(1 - step, target / low)), "lowered: " + p + " over" + of);
     }
-    if (activeUsers >= limit * (1 - step)) {
-      return new Decision(up(limit, limit * Math.min(1 + step, target / Math.max(1, p90))),
-          "raised: " + p + " within the target, the limit in use");
+    if (high >= target) {
+      return new Decision(clamp(limit), "held: " + p + " of " + n + " requests, around" + of);
     }
-    return new Decision(clamp(limit), "held: " + p + " within the target, " + activeUsers + " active of " + limit);
+    if (holdsBack && raisedLately && high * (1 + step) > target) {
+      return new Decision(clamp(limit), "held: " + p + " within a step of" + of + ", the last raise not shown yet");
+    }
+    if (holdsBack) {
+      return new Decision(up(limit, limit * Math.min(1 + step, target / Math.max(1, high))),
+          "raised: " + p + " within" + of + ", people waiting");
+    }
+    return new Decision(clamp(limit), "held: " + p + " within" + of + ", nobody waiting for the limit");
   }
 
   private int down(int limit, double next) {

@@ -28,6 +28,8 @@ final class LimitController {
   private Tally.Origin window = Tally.Origin.NONE;
   /** The latest epoch added to the window. */
   private long noted = Long.MIN_VALUE;
+  /** When (room clock, ms) the last raise this node decided takes effect. */
+  private long raisedAt = Long.MIN_VALUE / 2;
 
   LimitController(String roomId, LiveSettings live, Coordinator coordinator, LongSupplier nowMillis) {
     this.roomId = roomId;
@@ -60,9 +62,14 @@ final class LimitController {
       return; // too late for every node to read it in time (a sync thread that stalled)
     }
     int limit = in.config().totalActiveUsers();
-    AdaptiveLimit.Decision d = a.next(limit, room.activeUsers(), measured);
+    boolean holdsBack = room.waiting() > 0 && room.recentAdmissions() < in.config().newUsersPerMinute();
+    boolean raisedLately = nowMillis.getAsLong() - raisedAt < in.config().refreshSeconds() * 1000;
+    AdaptiveLimit.Decision d = a.next(limit, room.activeUsers(), holdsBack, raisedLately, measured);
     if (d.limit() != limit) {
       live.decide(d.limit(), d.reason(), epochs.start(now + 2));
+      if (d.limit() > limit) {
+        raisedAt = epochs.start(now + 2);
+      }
       log.info("room '{}': adaptive limit {} -> {} from epoch {} ({})", roomId, limit, d.limit(), now + 2, d.reason());
     } else {
       log.debug("room '{}': adaptive limit {} {}", roomId, limit, d.reason());

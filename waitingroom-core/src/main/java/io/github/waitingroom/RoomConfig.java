@@ -99,10 +99,15 @@ public record RoomConfig(
     checkSeconds("sliceWidth", sliceWidth, Duration.ofHours(1));
     checkSeconds("refreshInterval", refreshInterval, Duration.ofMinutes(10));
     checkSeconds("waitingTimeout", waitingTimeout, MAX_DURATION);
-    if (newUsersPerMinute > totalActiveUsers) {
+    if (adaptiveLimit == null && newUsersPerMinute > totalActiveUsers) {
       throw new IllegalArgumentException(
           "newUsersPerMinute (" + newUsersPerMinute + ") must not exceed totalActiveUsers ("
               + totalActiveUsers + ")");
+    }
+    if (adaptiveLimit != null && newUsersPerMinute > adaptiveLimit.max()) {
+      // The limit moves: new users a minute are at most the limit in force (see withTotalActiveUsers).
+      throw new IllegalArgumentException("newUsersPerMinute (" + newUsersPerMinute
+          + ") must not exceed adaptiveLimit.max (" + adaptiveLimit.max() + ")");
     }
     if (bucketWidth.getSeconds() % sliceWidth.getSeconds() != 0) {
       throw new IllegalArgumentException(

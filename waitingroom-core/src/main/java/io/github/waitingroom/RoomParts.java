@@ -35,8 +35,9 @@ final class RoomParts {
     this.codec = new TicketCodec(config.roomId(), b.keys, TicketCodec.SEAL_WARNING_INTERVAL, metrics);
     this.dataCenter = b.dataCenter;
     this.nodeId = b.nodeId;
-    this.state = new NodeState(config);
     this.live = new LiveSettings(config);
+    // The configuration in force: with an adaptive limit, its start kept within its bounds.
+    this.state = new NodeState(live.current().config());
     TicketRate rate = new TicketRate(b.maxRequestsPerTicket, b.random.nextLong());
     this.sync = new Synchronizer(config, state, live, transport, new ReportSeal(b.keys, config.roomId()), b.clock,
         b.dataCenter, b.nodeId,

@@ -159,9 +159,14 @@ public record RoomSettings(
     if (newUsersPerMinute <= 0) {
       throw new IllegalArgumentException("newUsersPerMinute must be positive but was " + newUsersPerMinute);
     }
-    if (newUsersPerMinute > totalActiveUsers) {
+    if (adaptiveLimit == null && newUsersPerMinute > totalActiveUsers) {
       throw new IllegalArgumentException("newUsersPerMinute (" + newUsersPerMinute
           + ") must not exceed totalActiveUsers (" + totalActiveUsers + ")");
+    }
+    if (adaptiveLimit != null && newUsersPerMinute > adaptiveLimit.max()) {
+      // The limit moves: new users a minute are at most the limit in force (RoomConfig#withTotalActiveUsers).
+      throw new IllegalArgumentException("newUsersPerMinute (" + newUsersPerMinute
+          + ") must not exceed adaptiveLimit.max (" + adaptiveLimit.max() + ")");
     }
     if (sessionDuration.isNegative() || sessionDuration.isZero() || sessionDuration.getNano() != 0) {
       throw new IllegalArgumentException(

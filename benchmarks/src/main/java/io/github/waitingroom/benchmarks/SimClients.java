@@ -7,6 +7,7 @@ import static io.github.waitingroom.benchmarks.SimUsers.HONEST;
 import static io.github.waitingroom.benchmarks.SimUsers.WAITING;
 
 import io.github.waitingroom.Decision;
+import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.Ticket;
 import io.github.waitingroom.TicketCodec;
 import org.jspecify.annotations.Nullable;
@@ -272,8 +273,12 @@ final class SimClients {
   Decision decide(int u, @Nullable String session, @Nullable String place, long at) {
     int base = users.dataCenter[u] * s.nodesPerDataCenter();
     int pick = sim.random.nextInt(s.nodesPerDataCenter());
-    Decision d = sim.node(base + (adv.sticky() ? u % s.nodesPerDataCenter() : pick), at).decide(session, place);
+    WaitingRoom node = sim.node(base + (adv.sticky() ? u % s.nodesPerDataCenter() : pick), at);
+    Decision d = node.decide(session, place);
     result.decisions++;
+    if (sim.origin != null && d.letsThrough()) {
+      sim.origin.answer(node, at);
+    }
     return d;
   }
 

@@ -213,7 +213,7 @@ final class SimReport {
     ChartUtils.saveChartAsPNG(file.toFile(), chart, 1200, 600);
   }
 
-  private static XYLineAndShapeRenderer lines(Color... colors) {
+  static XYLineAndShapeRenderer lines(Color... colors) {
     XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);
     for (int i = 0; i < colors.length; i++) {
       renderer.setSeriesPaint(i, colors[i]);

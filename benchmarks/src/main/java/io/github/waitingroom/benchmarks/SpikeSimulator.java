@@ -85,11 +85,15 @@ public final class SpikeSimulator {
   private final EventQueue events = new EventQueue();
 
   final SimUsers users;
+  /** The application behind the room, or {@code null} (see {@link SimOrigin}). */
+  final SimOrigin.@Nullable Run origin;
+  /** The limit of active users in force on the first node, by second (with an origin only). */
+  final int[] limitAt;
   final SimResult result;
   final SimGroundTruth truth;
   final SimClients clients;
 
-  private SpikeSimulator(Scenario s) {
+  private SpikeSimulator(Scenario s, @Nullable SimOrigin o) {
     this.scenario = s;
     this.adv = s.adversity();
     this.random = new SplittableRandom(s.seed());
@@ -98,13 +102,16 @@ public final class SpikeSimulator {
     for (int n = 0; n < nodeRandom.length; n++) {
       nodeRandom[n] = nodeSeeds.split();
     }
-    this.config =
+    RoomConfig.Builder cb =
         RoomConfig.builder("sim")
             .totalActiveUsers(s.totalActiveUsers())
             .newUsersPerMinute(s.newUsersPerMinute())
             .sessionDuration(s.sessionDuration())
-            .refreshInterval(s.refreshInterval())
-            .build();
+            .refreshInterval(s.refreshInterval());
+    if (o != null && o.adaptive() != null) {
+      cb.adaptiveLimit(o.adaptive());
+    }
+    this.config = cb.build();
     long sessionMillis = config.sessionSeconds() * 1000;
     int nodeCount = s.dataCenters() * s.nodesPerDataCenter();
     // Warm start (the default): nodes join one by one before the traffic starts, each once the
@@ -117,6 +124,8 @@ public final class SpikeSimulator {
     this.storeClock = new ManualClock(Instant.ofEpochMilli(base));
     this.endMillis = s.duration().toMillis() + warm;
     this.seconds = (int) s.duration().getSeconds();
+    this.origin = o == null ? null : new SimOrigin.Run(o, s.seed(), seconds, warm);
+    this.limitAt = new int[o == null ? 0 : seconds];
 
     this.users = new SimUsers(SpikeArrivals.draw(s, random), adv.clones(), warm);
     if (users.total + (long) nodeCount + adv.replayers() + 2 >= ID_MASK) {
@@ -167,11 +176,16 @@ public final class SpikeSimulator {
 
   /** Runs one scenario. */
   public static SimResult run(Scenario scenario) {
+    return run(scenario, null).result;
+  }
+
+  /** Runs one scenario in front of an application ({@link SimOrigin}), or none. */
+  static SpikeSimulator run(Scenario scenario, @Nullable SimOrigin origin) {
     long started = System.nanoTime();
-    SpikeSimulator sim = new SpikeSimulator(scenario);
+    SpikeSimulator sim = new SpikeSimulator(scenario, origin);
     sim.simulate();
     sim.result.wallMillis = (System.nanoTime() - started) / 1_000_000;
-    return sim.result;
+    return sim;
   }
 
   /** An exponential time of mean {@code meanMillis}, from the run's generator. */
@@ -299,6 +313,9 @@ public final class SpikeSimulator {
     long at = second * 1000L + warm;
     truth.sample(second, at);
     truth.queueSeenAt[second] = (int) node(0, at).status().waitingUsers();
+    if (origin != null) {
+      limitAt[second] = node(0, at).status().totalActiveUsers();
+    }
     if (SimDebug.showsSecond(second)) {
       SimDebug.printSecond(second, truth.activeAt[second], truth.queueAt[second], nodes.length, n -> node(n, at));
     }

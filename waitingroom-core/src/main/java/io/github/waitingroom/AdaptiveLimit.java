@@ -175,11 +175,21 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
   }
 
   private int down(int limit, double next) {
-    return clamp(Math.min(limit - 1L, (long) Math.floor(next)));
+    return clamp(Math.min(limit - 1L, (long) Math.floor(whole(next))));
   }
 
   private int up(int limit, double next) {
-    return clamp(Math.max(limit + 1L, (long) Math.ceil(next)));
+    return clamp(Math.max(limit + 1L, (long) Math.ceil(whole(next))));
+  }
+
+  /**
+   * {@code x}, or the whole number it lies within floating point's error of: a product such as
+   * {@code 100 * (1 + 0.1)} is 110.00000000000001, which rounded up would move a user more than
+   * the step.
+   */
+  private static double whole(double x) {
+    double w = Math.rint(x);
+    return Math.abs(x - w) <= 1e-12 * Math.max(1, Math.abs(x)) ? w : x;
   }
 
   private static String millis(long micros) {

@@ -229,7 +229,9 @@ public record Tally(
      * never less than the true quantile and at most 12.5 % more; 0 when nothing was measured.
      */
     public long quantileMicros(double q) {
-      long rank = (long) Math.ceil(q * requests());
+      // q * n within two ulps of a whole number is that number: 0.07 * 100 is 7.000000000000001.
+      double x = q * requests();
+      long rank = (long) Math.ceil(x - 2 * Math.ulp(x));
       long seen = 0;
       for (int i = 0; i < buckets.length; i += 2) {
         seen += buckets[i + 1];

@@ -105,6 +105,7 @@ class LimitDecisionsTest {
     live.update(RoomSettings.fromJson("{\"totalActiveUsers\": 50}", live.latest()), 5_000);
     assertThat(limitAt(live, 4_999)).isEqualTo(27);
     assertThat(limitAt(live, 5_000)).as("the decisions of version 0 are not version 1's").isEqualTo(50);
+    live.activate(5_000);
     live.decide(45, "lowered", 8_000);
     assertThat(limitAt(live, 8_000)).as("a decision made under version 1").isEqualTo(45);
   }
@@ -135,6 +136,7 @@ class LimitDecisionsTest {
         + "\", \"end\": \"" + start.plusSeconds(100) + "\", \"totalActiveUsers\": 500, \"newUsersPerMinute\": 20}]}",
         live.latest());
     live.update(withEvent, 1_000);
+    live.activate(1_000);
     assertThat(limitAt(live, 150_000)).as("the document's start, not the event's 500").isEqualTo(40);
     assertThat(live.at(150_000).config().newUsersPerMinute()).as("the event's new users a minute").isEqualTo(20);
     live.decide(30, "lowered", 120_000);

@@ -52,7 +52,8 @@ final class LimitController {
     Tally.Origin measured = window;
     window = Tally.Origin.NONE;
     Epochs epochs = coordinator.epochs();
-    LiveSettings.Current in = live.at(epochs.start(epoch + 1));
+    // The settings in force now, under which the decision is made and stays (see LiveSettings#decide).
+    LiveSettings.Current in = live.current();
     AdaptiveLimit a = in.settings().adaptiveLimit();
     if (a == null || !EpochPacer.decides(s)) {
       return;

@@ -171,7 +171,7 @@ final class LiveSettings {
    */
   synchronized Limit decide(int limit, String reason, long activeFrom) {
     long seq = limits.isEmpty() ? 1 : limits.lastKey() + 1;
-    long version = doc(activeFrom).settings().version();
+    long version = current.document().version();
     byte[] bytes = (LIMIT_MAGIC + activeFrom + " " + version + " " + limit + "\n" + reason)
         .getBytes(StandardCharsets.UTF_8);
     Limit l = new Limit(seq, activeFrom, version, limit, reason, bytes);

@@ -79,7 +79,7 @@ public final class AdaptiveSimulator {
 
   /** One run's figures. */
   record Figures(String name, String description, double[] limitAt, int[] active, int[] waiting, SimOrigin.Run origin,
-      int seconds, long peakActive) {
+      int seconds) {
 
     double p90(int from, int to) {
       return origin.quantileMillis(from, to, 0.9);
@@ -93,6 +93,24 @@ public final class AdaptiveSimulator {
         at = in ? (at < 0 ? t : at) : -1;
       }
       return at;
+    }
+
+    /** The share of seconds from {@code from} to {@code to} whose limit lies within 10 % of {@code best}. */
+    double within(int from, int to, double best) {
+      int n = 0;
+      for (int t = from; t < to; t++) {
+        n += Math.abs(limitAt[t] - best) <= 0.1 * best ? 1 : 0;
+      }
+      return (double) n / Math.max(1, to - from);
+    }
+
+    /** The mean limit from {@code from} to {@code to}. */
+    double mean(int from, int to) {
+      double sum = 0;
+      for (int t = from; t < to; t++) {
+        sum += limitAt[t];
+      }
+      return sum / Math.max(1, to - from);
     }
 
     /** The largest and smallest limit from {@code from} to {@code to}. */
@@ -115,7 +133,7 @@ public final class AdaptiveSimulator {
       limit[t] = o.adaptive() == null ? s.totalActiveUsers() : sim.limitAt[t];
     }
     return new Figures(s.name(), s.description(), limit, sim.truth.activeAt.clone(), sim.truth.queueAt.clone(),
-        sim.origin, seconds, sim.result.peakActive);
+        sim.origin, seconds);
   }
 
   /**
@@ -171,8 +189,8 @@ public final class AdaptiveSimulator {
         List.of(new SimOrigin.Change(Duration.ofSeconds(HALF_FROM), 4), new SimOrigin.Change(Duration.ofSeconds(HALF_UNTIL), 8)),
         adaptive());
     List<String> rows = new ArrayList<>();
-    rows.add("| run | converged (s) | limit after (min - max) | vs best | p90 after (ms) | failures | peak active |");
-    rows.add("|---|---|---|---|---|---|---|");
+    rows.add("| run | first within ±10 % (s) | stays within ±10 % from (s) | after 2 min: within ±10 % | mean limit | min - max | p90 (ms) | failures |");
+    rows.add("|---|---|---|---|---|---|---|---|");
     for (int[] topo : new int[][] {{1, 1}, {2, 2}}) {
       String t = topo[0] + "x" + topo[1];
       for (int start : new int[] {LOW, HIGH}) {
@@ -199,15 +217,22 @@ public final class AdaptiveSimulator {
     System.out.print(md);
   }
 
+  /** One row of the table: the segment from {@code from} to {@code to}, against the best fixed limit. */
   private static String row(Figures f, int from, int to, int best, String label) {
-    int at = f.convergedAt(from, to, best);
-    int after = at < 0 ? from : at;
-    double[] r = f.range(after, to);
-    long failures = f.origin.failures(after, to);
-    long requests = f.origin.requests(after, to);
-    return String.format(Locale.ROOT, "| %s | %s | %.0f - %.0f | %+.0f %% / %+.0f %% | %.0f | %.2f %% | %d |",
-        label, at < 0 ? "never" : String.valueOf(at - from), r[0], r[1], 100 * (r[0] - best) / best,
-        100 * (r[1] - best) / best, f.p90(after, to), requests == 0 ? 0 : 100.0 * failures / requests, f.peakActive);
+    int first = -1;
+    for (int t = from; t < to && first < 0; t++) {
+      first = Math.abs(f.limitAt[t] - best) <= 0.1 * best ? t : -1;
+    }
+    int stays = f.convergedAt(from, to, best);
+    int settled = Math.min(to, from + 120);
+    double[] r = f.range(settled, to);
+    long failures = f.origin.failures(settled, to);
+    long requests = f.origin.requests(settled, to);
+    return String.format(Locale.ROOT, "| %s | %s | %s | %.0f %% | %.0f (%+.0f %%) | %.0f - %.0f (%+.0f / %+.0f %%) | %.0f | %.2f %% |",
+        label, first < 0 ? "never" : String.valueOf(first - from), stays < 0 ? "never" : String.valueOf(stays - from),
+        100 * f.within(settled, to, best), f.mean(settled, to), 100 * (f.mean(settled, to) - best) / best,
+        r[0], r[1], 100 * (r[0] - best) / best, 100 * (r[1] - best) / best, f.p90(settled, to),
+        requests == 0 ? 0 : 100.0 * failures / requests);
   }
 
   private static void write(Path out, Figures f, int best, int halfFrom, int halfUntil, int bestHalf) throws IOException {

@@ -46,6 +46,11 @@ import org.jspecify.annotations.Nullable;
  * once it has met the challenge (see those settings and the README, "Bots and floods"). An
  * admitted or waiting visitor's request costs what it costs without.
  *
+ * <p><b>Timing</b>: an adapter times every request the gate passes to the application, from the
+ * gate's answer to the application's response, and tells the room with {@link #answered} (or
+ * {@link #failedToAnswer} when the application threw or timed out); the room's {@linkplain
+ * io.github.waitingroom.AdaptiveLimit adaptive limit}, when it has one, follows these times.
+ *
  * <p>Thread-safe (its one piece of state, the {@linkplain Builder#noScriptPlaces no-script budget}, is
  * held in atomic words); {@link #handle} calls {@link WaitingRoom#decide}, which takes no
  * lock and does no I/O, so an event loop may call it, except for the one request that {@link
@@ -345,6 +350,44 @@ public final class Gate {
     }
     String deletion = deleteCookie(request);
     return new WaitingRoomSession(room, ticket, () -> deleteCookie.accept(deletion));
+  }
+
+  /**
+   * Tells the room how the application answered a request this gate {@linkplain
+   * GateResponse#passes() passed} ({@link WaitingRoom#originAnswered}): the time since {@code
+   * startNanos}, and whether it {@linkplain #failed(int) failed}. Adapters call it once for every
+   * request they pass on after {@link #handle}, and for no other: not for a request the gate
+   * answers itself (the waiting page, the JSON status the page polls), nor for one it never decides
+   * (ignored paths, bypass rules, CORS preflights, the operator API). Takes no lock, allocates
+   * nothing and does no I/O.
+   *
+   * @param startNanos {@link System#nanoTime()} when the gate let the request through, right
+   *     before the adapter handed it to the application
+   * @param status the status of the application's response
+   */
+  public void answered(long startNanos, int status) {
+    room.originAnswered(System.nanoTime() - startNanos, failed(status));
+  }
+
+  /**
+   * Tells the room that the application gave no answer to a request this gate {@linkplain
+   * GateResponse#passes() passed}: it threw, or an asynchronous request timed out or failed. The
+   * request counts as failed, with the time since {@code startNanos} (see {@link #answered}).
+   *
+   * @param startNanos {@link System#nanoTime()} when the gate let the request through
+   */
+  public void failedToAnswer(long startNanos) {
+    room.originAnswered(System.nanoTime() - startNanos, true);
+  }
+
+  /**
+   * {@return whether a response of the application counts as failed for the room's {@linkplain
+   * io.github.waitingroom.AdaptiveLimit adaptive limit}} A server error: 500 or above.
+   *
+   * @param status the response's HTTP status
+   */
+  public static boolean failed(int status) {
+    return status >= 500;
   }
 
   /**

@@ -62,7 +62,29 @@ final class ServletExchange {
       write(res, g);
       return;
     }
-    chain.doFilter(req, passOn(gate, gr, g, req, res));
+    timed(gate, chain, req, res, passOn(gate, gr, g, req, res));
+  }
+
+  /**
+   * Hands a request the gate passed to the application and times the application's answer for
+   * the room ({@link Gate#answered}): the time from here to the response, failed when its status
+   * is 500 or more or the application throws. A request the application left asynchronous
+   * ({@code request.isAsyncStarted()} once the chain returned) is timed to its end by an {@link
+   * AsyncTiming} listener, failed when it times out or errs; that listener is the only object
+   * timing allocates, and only for such a request.
+   */
+  static void timed(Gate gate, FilterChain chain, HttpServletRequest req, HttpServletResponse res,
+      HttpServletResponse out) throws IOException, ServletException {
+    long start = System.nanoTime();
+    try {
+      chain.doFilter(req, out);
+    } catch (Throwable e) {
+      gate.failedToAnswer(start);
+      throw e;
+    }
+    if (!req.isAsyncStarted() || !AsyncTiming.listen(req, res, gate, start)) {
+      gate.answered(start, res.getStatus());
+    }
   }
 
   /** Whether the gate decides the request: {@link Gate#decides}, given the request's paths and headers. */

@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * {@code WaitingRoomWebFilter}. The one answer that waits for I/O, a newcomer's human check ({@link
  * Gate#mayBlock}), completes asynchronously where the filter chain supports it ({@code
  * asyncSupported}, as Spring Boot registers filters), and on the request's thread only otherwise.
- * Its settings are those of {@link GateOptions}, declared in {@link
+ * Every request the room lets through is timed, from the room's answer to the application's
+ * response (an asynchronous one to its end), for the room ({@link Gate#answered}), which an
+ * {@linkplain io.github.waitingroom.AdaptiveLimit adaptive limit} follows. Its settings are those of {@link GateOptions}, declared in {@link
  * io.github.waitingroom.http.GateSettings}.
  *
  * <pre>{@code

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Rooms of one node on a {@link ManualClock} without background sync, closed after the test (see
@@ -47,7 +48,17 @@ public class ManualRooms extends Opened {
 
   /** Builds a room of {@code config} with {@link #keys} on {@link #clock}, without background sync. */
   public final WaitingRoom room(RoomConfig.Builder config) {
-    WaitingRoom room = opened(WaitingRoom.builder(config.build(), keys).clock(clock).backgroundSync(false).build());
+    return room(config, b -> {});
+  }
+
+  /**
+   * Builds a room of {@code config} with {@link #keys} on {@link #clock}, without background sync,
+   * and whatever else {@code more} sets on its builder (a coordinator, a node id).
+   */
+  public final WaitingRoom room(RoomConfig.Builder config, Consumer<WaitingRoom.Builder> more) {
+    WaitingRoom.Builder b = WaitingRoom.builder(config.build(), keys).clock(clock).backgroundSync(false);
+    more.accept(b);
+    WaitingRoom room = opened(b.build());
     rooms.add(room);
     return room;
   }

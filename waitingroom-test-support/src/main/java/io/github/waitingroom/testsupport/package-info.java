@@ -15,7 +15,8 @@
  * {@link io.github.waitingroom.testsupport.Opened} closes what a test opened once it is over; {@link
  * io.github.waitingroom.testsupport.ManualRooms} are rooms on a manual clock that the test syncs,
  * and {@link io.github.waitingroom.testsupport.LiveChanges} puts a change of their live settings in
- * force.
+ * force; {@link io.github.waitingroom.testsupport.PublishedTallies} shows what a room's tallies
+ * published (how the application answered, among it).
  *
  * <p>The scenarios in {@code io.github.waitingroom.testsupport.boot} are the Spring Boot tests that
  * the Boot 3 module ({@code waitingroom-spring-boot-autoconfigure}) and the Boot 4 module ({@code

@@ -41,7 +41,9 @@ import reactor.core.publisher.Mono;
  * rooms ({@link #of(List, Predicate, int)}), each request belonging to the room with the most
  * specific prefix that covers it; {@link #bypassing} lets operators' requests through uncounted.
  * An application response on which the filter sets a ticket is {@code Cache-Control: private,
- * no-store} when it commits, whatever the application set. The default order, {@value
+ * no-store} when it commits, whatever the application set. Every exchange the room lets through
+ * is timed to the end of its response for the room ({@link Gate#answered}), which an {@linkplain
+ * io.github.waitingroom.AdaptiveLimit adaptive limit} follows. The default order, {@value
  * #DEFAULT_ORDER}, runs it right after Spring Security's {@code WebFilterChainProxy} (-100).
  */
 public final class WaitingRoomWebFilter implements WebFilter, Ordered {
@@ -197,7 +199,7 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
       ServerWebExchange exchange, WebFilterChain chain, Gate gate, GateRequest r, GateResponse g) {
     if (g.passes()) {
       WebFluxExchange.passOn(exchange, gate, r, g);
-      return chain.filter(exchange);
+      return WebFluxExchange.timed(gate, exchange, chain);
     }
     return WebFluxExchange.write(exchange.getResponse(), g);
   }

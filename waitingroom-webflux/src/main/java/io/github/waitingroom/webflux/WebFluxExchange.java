@@ -17,7 +17,9 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
@@ -71,6 +73,36 @@ final class WebFluxExchange {
     if (gate.revokeOn()) {
       revocable(exchange, gate, r, g);
     }
+  }
+
+  /**
+   * Hands an exchange the gate passed to the application and times the application's answer for
+   * the room ({@link Gate#answered}): the time from here to the end of the response, failed when
+   * its status is 500 or more or the application fails with an error other than an answer below
+   * 500 (an {@link ErrorResponse} such as a 404 {@code ResponseStatusException}, which Spring turns
+   * into that answer). An exchange the client gives up on (cancelled) is not timed: it says nothing
+   * of how long the application would have taken. Costs one operator and one consumer per exchange.
+   */
+  static Mono<Void> timed(Gate gate, ServerWebExchange exchange, WebFilterChain chain) {
+    long start = System.nanoTime();
+    ServerHttpResponse response = exchange.getResponse();
+    return chain.filter(exchange).doOnEach(signal -> {
+      if (signal.isOnComplete()) {
+        gate.answered(start, status(response));
+      } else if (signal.isOnError()) {
+        if (signal.getThrowable() instanceof ErrorResponse answer) {
+          gate.answered(start, answer.getStatusCode().value());
+        } else {
+          gate.failedToAnswer(start);
+        }
+      }
+    });
+  }
+
+  /** The status of a response: 200 when the application set none. */
+  private static int status(ServerHttpResponse response) {
+    HttpStatusCode status = response.getStatusCode();
+    return status == null ? 200 : status.value();
   }
 
   /** Writes an answer (of the gate, or of the operator API): its cookie, status, headers and body. */

@@ -434,13 +434,17 @@ public final class Gate {
 
   /**
    * {@return what the gate guards, for a start-up log line} {@code room 'shop' guards /shop
-   * (cookies wr_shop and wr_shop_q, 100 active users, 20 new users per minute)}.
+   * (cookies wr_shop and wr_shop_q, 100 active users, 20 new users per minute)}; with an adaptive
+   * limit, {@code 100 active users (adaptive: 20 to 400, 90 % within PT0.5S)}.
    */
   @Override
   public String toString() {
+    io.github.waitingroom.AdaptiveLimit adaptive = room.config().adaptiveLimit();
     return "room '" + room.config().roomId() + "' guards " + paths.prefix() + " (cookies " + cookieName() + " and "
-        + placeCookieName() + ", " + room.config().totalActiveUsers() + " active users, "
-        + room.config().newUsersPerMinute() + " new users per minute)";
+        + placeCookieName() + ", " + room.config().totalActiveUsers() + " active users"
+        + (adaptive == null ? "" : " (adaptive: " + adaptive.min() + " to " + adaptive.max() + ", 90 % within "
+            + adaptive.latency() + ")")
+        + ", " + room.config().newUsersPerMinute() + " new users per minute)";
   }
 
   /**

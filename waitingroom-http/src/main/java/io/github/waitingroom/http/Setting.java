@@ -173,7 +173,7 @@ public final class Setting<T extends @Nullable Object> {
    * Reads a value from text (a web.xml init-param, an environment variable) and checks it.
    * Numbers are decimal, booleans {@code true} or {@code false}, enumerations their constants in
    * any case ({@code same-site} {@code none} for {@code NONE}), durations seconds ({@code 300}), a
-   * short form ({@code 30s}, {@code 5m}, {@code 1h}) or ISO-8601 ({@code PT5M}), lists comma- or
+   * short form ({@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}) or ISO-8601 ({@code PT5M}), lists comma- or
    * space-separated.
    *
    * @param text the text
@@ -229,6 +229,26 @@ public final class Setting<T extends @Nullable Object> {
   }
 
   /**
+   * A decimal number from text ({@code 0.1}).
+   *
+   * @param name the setting, for the error
+   * @param text the text
+   * @return the number
+   * @throws IllegalArgumentException naming the setting and the text
+   */
+  public static double decimal(String name, String text) {
+    try {
+      double d = Double.parseDouble(text.trim());
+      if (Double.isNaN(d) || Double.isInfinite(d)) {
+        throw new NumberFormatException(text);
+      }
+      return d;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be a number such as 0.1 but was '" + text + "'", e);
+    }
+  }
+
+  /**
    * {@code true} or {@code false}, in any case, from text.
    *
    * @param name the setting, for the error
@@ -265,8 +285,8 @@ public final class Setting<T extends @Nullable Object> {
   }
 
   /**
-   * A duration from text: seconds ({@code 300}), a short form ({@code 300s}, {@code 5m}, {@code
-   * 1h}) or ISO-8601 ({@code PT5M}); what web.xml and environment variables give.
+   * A duration from text: seconds ({@code 300}), a short form ({@code 500ms}, {@code 300s}, {@code
+   * 5m}, {@code 1h}) or ISO-8601 ({@code PT5M}); what web.xml and environment variables give.
    *
    * @param name the setting, for the error
    * @param text the text
@@ -279,6 +299,9 @@ public final class Setting<T extends @Nullable Object> {
       String s = v.toLowerCase(Locale.ROOT);
       if (s.startsWith("p")) {
         return Duration.parse(v.toUpperCase(Locale.ROOT));
+      }
+      if (s.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
       }
       char unit = s.charAt(s.length() - 1);
       if (Character.isDigit(unit)) {
@@ -293,7 +316,8 @@ public final class Setting<T extends @Nullable Object> {
       };
     } catch (NumberFormatException | DateTimeParseException | StringIndexOutOfBoundsException e) {
       throw new IllegalArgumentException(
-          name + " must be seconds (300), a short form (30s, 5m, 1h) or ISO-8601 (PT5M) but was '" + text + "'", e);
+          name + " must be seconds (300), a short form (500ms, 30s, 5m, 1h) or ISO-8601 (PT5M) but was '" + text + "'",
+          e);
     }
   }
 

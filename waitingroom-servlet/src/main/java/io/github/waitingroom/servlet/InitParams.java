@@ -1,10 +1,12 @@
 package io.github.waitingroom.servlet;
 
 import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.AdaptiveLimit;
 import io.github.waitingroom.FailurePolicy;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.AdaptiveLimitSettings;
 import io.github.waitingroom.http.GateSettings;
 import io.github.waitingroom.http.Keysets;
 import io.github.waitingroom.http.Setting;
@@ -13,6 +15,7 @@ import io.github.waitingroom.http.SiteVerify;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
@@ -23,7 +26,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Builds a filter's room and settings from web.xml init-params. The gate's settings are bound
- * through their declarations ({@link GateSettings}); the room's through the core's builders. Every
+ * through their declarations ({@link GateSettings}); the room's through the core's builders, its
+ * adaptive limit ({@code adaptiveLimit.min}, {@code .max}, {@code .latency}, {@code .step}, {@code
+ * .failureShare}) through its declarations ({@link AdaptiveLimitSettings}). Every
  * name is checked (a typo fails instead of being ignored), and every error is a {@link
  * SettingException} that names the init-param.
  */
@@ -59,6 +64,9 @@ final class InitParams {
   private static Set<String> known() {
     Set<String> names = new TreeSet<>(ROOM);
     names.addAll(HUMAN_CHECK);
+    for (Setting<?> s : AdaptiveLimitSettings.all()) {
+      names.add(Objects.requireNonNull(s.initParam()));
+    }
     for (Setting<?> s : GateSettings.all()) {
       String p = s.initParam();
       if (p != null) {
@@ -125,6 +133,10 @@ final class InitParams {
           default -> b.waitingTimeout(d);
         }
       });
+    }
+    AdaptiveLimit adaptive = AdaptiveLimitSettings.read(INIT_PARAM, this::get);
+    if (adaptive != null) {
+      b.adaptiveLimit(adaptive);
     }
     return given("roomId", roomId, v -> b.build());
   }

@@ -3,6 +3,7 @@ package io.github.waitingroom.servlet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.waitingroom.AdaptiveLimit;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.http.SettingException;
 import jakarta.servlet.FilterConfig;
@@ -418,6 +419,95 @@ class InitParamsTest {
     e = settingFailure(bad);
     assertThat(e.key()).isEqualTo("totalActiveUsers");
     assertThat(e.getMessage()).startsWith("init-param totalActiveUsers: ");
+  }
+
+  @Test
+  void minMaxAndLatencyTurnTheAdaptiveLimitOn() {
+    Map<String, String> p = minimal();
+    FilterSettings off = read(p, Map.of());
+    try {
+      assertThat(off.room().config().adaptiveLimit()).as("off unless given").isNull();
+    } finally {
+      off.room().close();
+    }
+    p.put("adaptiveLimit.min", "20");
+    p.put("adaptiveLimit.max", "400");
+    p.put("adaptiveLimit.latency", "500ms");
+    FilterSettings s = read(p, Map.of());
+    try {
+      assertThat(s.room().config().adaptiveLimit())
+          .isEqualTo(AdaptiveLimit.between(20, 400, Duration.ofMillis(500)));
+      assertThat(s.room().settings().adaptiveLimit()).as("in force from the start").isNotNull();
+    } finally {
+      s.room().close();
+    }
+    p.put("adaptiveLimit.step", "0.2");
+    p.put("adaptiveLimit.failureShare", "0.05");
+    p.put("adaptiveLimit.latency", "PT1S");
+    s = read(p, Map.of());
+    try {
+      assertThat(s.room().config().adaptiveLimit())
+          .isEqualTo(new AdaptiveLimit(20, 400, Duration.ofSeconds(1), 0.2, 0.05));
+    } finally {
+      s.room().close();
+    }
+  }
+
+  @Test
+  void anAdaptiveLimitGivenInPartFailsNamingWhatIsMissing() {
+    Map<String, String> p = minimal();
+    p.put("adaptiveLimit.min", "20");
+    SettingException e = settingFailure(p);
+    assertThat(e.source()).isEqualTo(SettingException.Source.INIT_PARAM);
+    assertThat(e.key()).isEqualTo("adaptiveLimit.max");
+    assertThat(e.getMessage()).isEqualTo("init-param adaptiveLimit.max: adaptiveLimit.max and adaptiveLimit.latency are"
+        + " missing: adaptiveLimit.min, adaptiveLimit.max and adaptiveLimit.latency turn the adaptive limit on together,"
+        + " and adaptiveLimit.min is given");
+
+    p = minimal();
+    p.put("adaptiveLimit.max", "400");
+    p.put("adaptiveLimit.latency", "1s");
+    assertThat(settingFailure(p).getMessage()).startsWith("init-param adaptiveLimit.min: adaptiveLimit.min is missing: ");
+
+    p = minimal();
+    p.put("adaptiveLimit.step", "0.2");
+    assertThat(settingFailure(p).getMessage()).startsWith("init-param adaptiveLimit.min: adaptiveLimit.min,"
+        + " adaptiveLimit.max and adaptiveLimit.latency are missing: ").endsWith("and adaptiveLimit.step is given");
+  }
+
+  @Test
+  void aBadAdaptiveLimitFailsNamingTheInitParam() {
+    Map<String, String> p = minimal();
+    p.put("adaptiveLimit.min", "20");
+    p.put("adaptiveLimit.max", "10");
+    p.put("adaptiveLimit.latency", "1s");
+    SettingException e = settingFailure(p);
+    assertThat(e.key()).isEqualTo("adaptiveLimit.max");
+    assertThat(e.value()).isEqualTo("10");
+    assertThat(e.getMessage()).isEqualTo(
+        "init-param adaptiveLimit.max: adaptiveLimit.max (10) must not be below adaptiveLimit.min (20)");
+
+    p.put("adaptiveLimit.max", "100");
+    p.put("adaptiveLimit.step", "0.9");
+    e = settingFailure(p);
+    assertThat(e.key()).isEqualTo("adaptiveLimit.step");
+    assertThat(e.getMessage()).startsWith("init-param adaptiveLimit.step: adaptiveLimit.step must be above 0 and at most 0.5");
+
+    p.remove("adaptiveLimit.step");
+    p.put("adaptiveLimit.latency", "soon");
+    e = settingFailure(p);
+    assertThat(e.key()).isEqualTo("adaptiveLimit.latency");
+    assertThat(e.getMessage()).contains("'soon'");
+
+    p.put("adaptiveLimit.latency", "1s");
+    p.put("adaptiveLimit.failureShare", "a few");
+    assertThat(settingFailure(p).getMessage())
+        .isEqualTo("init-param adaptiveLimit.failureShare: adaptiveLimit.failureShare must be a number such as 0.1 but"
+            + " was 'a few'");
+
+    p.remove("adaptiveLimit.failureShare");
+    p.put("adaptiveLimit.minimum", "20");
+    assertThat(failure(p)).contains("unknown init-param 'adaptiveLimit.minimum'");
   }
 
   private static SettingException settingFailure(Map<String, String> params) {

@@ -1,5 +1,6 @@
 package io.github.waitingroom.spring.boot.autoconfigure;
 
+import io.github.waitingroom.http.AdaptiveLimitSettings;
 import io.github.waitingroom.http.GateSettings;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -10,7 +11,9 @@ import org.jspecify.annotations.Nullable;
  * HTTP gate's settings, declared in {@link GateSettings}). The application's main room takes them
  * at {@code waitingroom.*} ({@link WaitingRoomProperties} extends this class), each further room
  * at {@code waitingroom.rooms.<name>.*}. The limits ({@code total-active-users}, {@code
- * new-users-per-minute}, {@code session-duration}) are required; everything else has a default.
+ * new-users-per-minute}, {@code session-duration}) are required; everything else has a default,
+ * and the {@linkplain AdaptiveLimitProperties adaptive limit} ({@code adaptive-limit.*}) is off
+ * unless set.
  */
 public class RoomProperties extends GateProperties {
 
@@ -50,8 +53,22 @@ public class RoomProperties extends GateProperties {
    */
   private @Nullable Duration waitingTimeout;
 
+  /**
+   * The adaptive limit of active users ({@code adaptive-limit.*}): off unless its min, max and
+   * latency are set.
+   */
+  private final AdaptiveLimitProperties adaptiveLimit = new AdaptiveLimitProperties();
+
   /** Creates a room's properties with the defaults; Spring's binder calls it. */
   public RoomProperties() {}
+
+  /**
+   * {@return the room's {@code adaptive-limit.*} properties} Declared by {@link
+   * AdaptiveLimitSettings}.
+   */
+  public AdaptiveLimitProperties getAdaptiveLimit() {
+    return adaptiveLimit;
+  }
 
   public @Nullable String getRoomId() {
     return roomId;
@@ -115,5 +132,70 @@ public class RoomProperties extends GateProperties {
 
   public void setWaitingTimeout(@Nullable Duration waitingTimeout) {
     this.waitingTimeout = waitingTimeout;
+  }
+  /**
+   * The {@code adaptive-limit.*} properties of a room: a limit of active users that follows how
+   * the application answers (the core's {@code AdaptiveLimit}), declared by {@link
+   * AdaptiveLimitSettings}. Setting {@code min}, {@code max} and {@code latency} turns it on;
+   * setting only some of them fails at start-up, naming what is missing.
+   */
+  public static class AdaptiveLimitProperties {
+    /** Declared by {@link AdaptiveLimitSettings#MIN} (the IDE metadata's description). */
+    private @Nullable Integer min;
+
+    /** Declared by {@link AdaptiveLimitSettings#MAX} (the IDE metadata's description). */
+    private @Nullable Integer max;
+
+    /** Declared by {@link AdaptiveLimitSettings#LATENCY} (the IDE metadata's description). */
+    private @Nullable Duration latency;
+
+    /** Declared by {@link AdaptiveLimitSettings#STEP} (the IDE metadata's description and default). */
+    private @Nullable Double step;
+
+    /** Declared by {@link AdaptiveLimitSettings#FAILURE_SHARE} (the IDE metadata's description and default). */
+    private @Nullable Double failureShare;
+
+    /** Creates the properties, none set; Spring's binder calls it. */
+    public AdaptiveLimitProperties() {}
+
+    public @Nullable Integer getMin() {
+      return min;
+    }
+
+    public void setMin(@Nullable Integer min) {
+      this.min = min;
+    }
+
+    public @Nullable Integer getMax() {
+      return max;
+    }
+
+    public void setMax(@Nullable Integer max) {
+      this.max = max;
+    }
+
+    public @Nullable Duration getLatency() {
+      return latency;
+    }
+
+    public void setLatency(@Nullable Duration latency) {
+      this.latency = latency;
+    }
+
+    public @Nullable Double getStep() {
+      return step;
+    }
+
+    public void setStep(@Nullable Double step) {
+      this.step = step;
+    }
+
+    public @Nullable Double getFailureShare() {
+      return failureShare;
+    }
+
+    public void setFailureShare(@Nullable Double failureShare) {
+      this.failureShare = failureShare;
+    }
   }
 }

@@ -1,10 +1,13 @@
 package io.github.waitingroom.spring.boot.autoconfigure;
 
 import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.AdaptiveLimit;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.InMemoryTransport;
 import io.github.waitingroom.coordinator.Transport;
+import io.github.waitingroom.http.AdaptiveLimitSettings;
+import io.github.waitingroom.http.SettingException;
 import io.github.waitingroom.redis.RedisTransport;
 import io.github.waitingroom.spring.boot.WaitingRooms;
 import io.lettuce.core.AbstractRedisClient;
@@ -125,7 +128,8 @@ public class WaitingRoomAutoConfiguration {
 
   /**
    * A room's limits from {@code room-id}, {@code total-active-users}, {@code new-users-per-minute},
-   * {@code session-duration} and the optional widths under {@code prefix}.
+   * {@code session-duration}, the optional widths and the optional {@code adaptive-limit.*} under
+   * {@code prefix}.
    */
   private static RoomConfig roomConfig(String prefix, RoomProperties r, String defaultId) {
     String id = r.getRoomId();
@@ -138,6 +142,12 @@ public class WaitingRoomAutoConfiguration {
     PropertyChecks.setIfGiven(prefix + "slice-width", r.getSliceWidth(), b::sliceWidth);
     PropertyChecks.setIfGiven(prefix + "refresh-interval", r.getRefreshInterval(), b::refreshInterval);
     PropertyChecks.setIfGiven(prefix + "waiting-timeout", r.getWaitingTimeout(), b::waitingTimeout);
+    RoomProperties.AdaptiveLimitProperties a = r.getAdaptiveLimit();
+    AdaptiveLimit adaptive = AdaptiveLimitSettings.of(a.getMin(), a.getMax(), a.getLatency(), a.getStep(),
+        a.getFailureShare(), SettingException.Source.PROPERTY, s -> prefix + s.property());
+    if (adaptive != null) {
+      b.adaptiveLimit(adaptive);
+    }
     try {
       return b.build();
     } catch (IllegalArgumentException | IllegalStateException e) {
@@ -169,10 +179,13 @@ public class WaitingRoomAutoConfiguration {
     PropertyChecks.setIfGiven("waitingroom.store-budget", p.getStoreBudget(), b::storeBudget);
     b.failurePolicy(p.getFailurePolicy());
     WaitingRoom room = b.build();
+    AdaptiveLimit adaptive = config.adaptiveLimit();
     log.info(
-        "waiting room '{}': {} active users, {} new users per minute, store {}, {}",
+        "waiting room '{}': {} active users{}, {} new users per minute, store {}, {}",
         config.roomId(),
         config.totalActiveUsers(),
+        adaptive == null ? "" : " (adaptive: " + adaptive.min() + " to " + adaptive.max() + ", 90 % within "
+            + adaptive.latency() + ")",
         config.newUsersPerMinute(),
         transport == null ? "in memory (this JVM only)" : transport,
         p.getFailurePolicy());

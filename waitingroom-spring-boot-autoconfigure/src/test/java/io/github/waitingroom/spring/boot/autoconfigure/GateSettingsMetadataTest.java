@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.github.waitingroom.http.AdaptiveLimitSettings;
 import io.github.waitingroom.http.GateSettings;
 import io.github.waitingroom.http.Setting;
 import java.io.InputStream;
@@ -89,8 +90,10 @@ class GateSettingsMetadataTest {
       String relative = name.substring("waitingroom.".length());
       boolean inRoom = new BeanWrapperImpl(new RoomProperties()).isReadableProperty(beanPath(relative));
       if (inRoom && !relative.startsWith("human-check.") && !room.contains(relative)) {
-        assertThat(GateSettings.all().stream().anyMatch(s -> relative.equals(s.property())))
-            .as("a declaration in GateSettings for " + name)
+        // The adaptive limit's are room settings declared in AdaptiveLimitSettings (AdaptiveLimitPropertiesTest).
+        assertThat(GateSettings.all().stream().anyMatch(s -> relative.equals(s.property()))
+                || AdaptiveLimitSettings.all().stream().anyMatch(s -> relative.equals(s.property())))
+            .as("a declaration in GateSettings (or AdaptiveLimitSettings) for " + name)
             .isTrue();
       }
     }

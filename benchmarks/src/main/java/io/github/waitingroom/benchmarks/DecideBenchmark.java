@@ -31,6 +31,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * <ul>
  *   <li>{@link #activeUnchanged}: an admitted user whose ticket was checked in this slice: open
  *       the ticket, compare two numbers, pass. The hot path: most requests of a site are this.
+ *   <li>{@link #activeUnchangedTimed}: the same with what the HTTP adapters add to every request
+ *       the room lets through: the time taken before and after (two {@link System#nanoTime()}),
+ *       told to the room ({@link WaitingRoom#originAnswered}, one atomic add into its latency
+ *       histogram), as for an adaptive limit.
  *   <li>{@link #activeCheckIn}: an admitted user's request with a ticket of an earlier slice (the
  *       new-slice re-seal): open, look the place up (counted once per slice, so after the first
  *       call only a map read), seal a new ticket. Run it with {@code -t 2} for two threads.
@@ -172,6 +176,20 @@ public class DecideBenchmark {
   @Benchmark
   public Decision activeUnchanged(Tickets t) {
     return room.decide(t.activeNow);
+  }
+
+  /**
+   * The hot path with the adapters' timing ({@code Gate.answered}): {@link System#nanoTime()}
+   * once the room let the request through and once the application answered (here at once), and
+   * the time told to the room. What it adds to {@link #activeUnchanged} is what timing costs
+   * every admitted request.
+   */
+  @Benchmark
+  public Decision activeUnchangedTimed(Tickets t) {
+    Decision d = room.decide(t.activeNow);
+    long start = System.nanoTime();
+    room.originAnswered(System.nanoTime() - start, false);
+    return d;
   }
 
   /**

@@ -158,42 +158,72 @@ public class RoomProperties extends GateProperties {
     /** Creates the properties, none set; Spring's binder calls it. */
     public AdaptiveLimitProperties() {}
 
+    /** {@return the lowest the limit goes, or {@code null} when not set} */
     public @Nullable Integer getMin() {
       return min;
     }
 
+    /**
+     * Sets the min.
+     *
+     * @param min the lowest the limit goes, or {@code null} when not set
+     */
     public void setMin(@Nullable Integer min) {
       this.min = min;
     }
 
+    /** {@return the highest the limit goes, or {@code null} when not set} */
     public @Nullable Integer getMax() {
       return max;
     }
 
+    /**
+     * Sets the max.
+     *
+     * @param max the highest the limit goes, or {@code null} when not set
+     */
     public void setMax(@Nullable Integer max) {
       this.max = max;
     }
 
+    /** {@return the 90th percentile latency the application should keep, or {@code null} when not set} */
     public @Nullable Duration getLatency() {
       return latency;
     }
 
+    /**
+     * Sets the latency.
+     *
+     * @param latency the 90th percentile latency the application should keep, or {@code null} when not set
+     */
     public void setLatency(@Nullable Duration latency) {
       this.latency = latency;
     }
 
+    /** {@return the largest relative change of one decision, or {@code null} for the default} */
     public @Nullable Double getStep() {
       return step;
     }
 
+    /**
+     * Sets the step.
+     *
+     * @param step the largest relative change of one decision, or {@code null} for the default
+     */
     public void setStep(@Nullable Double step) {
       this.step = step;
     }
 
+    /** {@return the share of failed answers above which the limit falls, or {@code null} for the default} */
     public @Nullable Double getFailureShare() {
       return failureShare;
     }
 
+    /**
+     * Sets the failure share.
+     *
+     * @param failureShare the share of failed answers above which the limit falls, or {@code null} for the default
+     */
     public void setFailureShare(@Nullable Double failureShare) {
       this.failureShare = failureShare;
     }

@@ -24,16 +24,19 @@ import java.util.Objects;
  *   <li>The room is over its limit ({@code A > L}, after the limit fell): it admits nobody, so a
  *       lower limit would change nothing until users leave and would then undershoot; the limit
  *       holds.
- *   <li>{@code f / n > failureShare}: the application fails; {@code L' = A * (1 - step)}.
+ *   <li>{@code f / n > failureShare}: the application fails; {@code L' = B * (1 - step)}, where
+ *       {@code B}, what the room uses, is {@code L} when the limit holds people back (see below:
+ *       someone waits for it, so it is in use even while some of its slots wait for slow pollers)
+ *       and {@code A} otherwise.
  *   <li>The 90th percentile is known only within its standard error: of {@code n} requests, the
  *       one of rank {@code 0.9 n} lies between the ranks {@code (0.9 -+ e) n}, {@code e = sqrt(0.9
  *       * 0.1 / n)} (the binomial spread of how many requests fall below the true percentile, for
  *       any distribution of latencies), whose latencies are {@code p-} and {@code p+}. If the
  *       target lies between them, the measurement cannot tell whether the application keeps it,
  *       and the limit holds.
- *   <li>{@code p- > latency}: the application is slower than asked; {@code L' = min(L, A) *
- *       max(1 - step, latency / p-)} (the gradient: as many users as would answer within the
- *       target if latency grew in step with them, never less than a step below those in use).
+ *   <li>{@code p- > latency}: the application is slower than asked; {@code L' = B * max(1 - step,
+ *       latency / p-)} (the gradient: as many users as would answer within the target if latency
+ *       grew in step with them, never less than a step below what the room uses).
  *   <li>{@code p+ < latency} and the limit holds people back (someone waits, and the room
  *       admitted fewer than its new users a minute in the last minute, so the per-minute limit is
  *       not what keeps them waiting): the application keeps up; {@code L' = L * min(1 + step,
@@ -45,7 +48,7 @@ import java.util.Objects;
  * </ol>
  *
  * {@code L'} is rounded away from {@code L} (so a step moves at least one user) and kept within
- * {@code [min, max]}. A decrease starts from the users in use, not from a limit far above them, so
+ * {@code [min, max]}. A decrease starts from what the room uses, not from a limit far above it, so
  * a limit set far too high comes down to where the application began to slow in one decision,
  * and while the application stays slow the limit follows the users down a step below them as
  * they leave. It never sends anyone away: the room admits nobody until enough sessions end. Why every
@@ -146,7 +149,7 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
     if (activeUsers > limit) {
       return new Decision(clamp(limit), "held: " + activeUsers + " active over the limit, admitting nobody");
     }
-    double inUse = Math.max(0, activeUsers);
+    double inUse = holdsBack ? limit : Math.max(0, activeUsers);
     double failed = (double) measured.failures() / n;
     if (failed > failureShare) {
       return new Decision(down(limit, inUse * (1 - step)),

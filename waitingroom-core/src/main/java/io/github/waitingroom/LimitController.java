@@ -63,7 +63,9 @@ final class LimitController {
       return; // too late for every node to read it in time (a sync thread that stalled)
     }
     int limit = in.config().totalActiveUsers();
-    boolean holdsBack = room.waiting() > 0 && room.recentAdmissions() < in.config().newUsersPerMinute();
+    // The settings' own new users a minute: the one in force is at most the limit, and a raise
+    // raises it too.
+    boolean holdsBack = room.waiting() > 0 && room.recentAdmissions() < in.settings().newUsersPerMinute();
     boolean raisedLately = nowMillis.getAsLong() - raisedAt < in.config().refreshSeconds() * 1000;
     AdaptiveLimit.Decision d = a.next(limit, room.activeUsers(), holdsBack, raisedLately, measured);
     if (d.limit() != limit) {

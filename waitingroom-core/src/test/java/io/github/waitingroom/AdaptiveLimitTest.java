@@ -18,10 +18,13 @@ import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
 /**
- * The control law of {@link AdaptiveLimit#next}: each of its rules on its own, its rounding, its
- * bounds, and for any inputs a result within {@code [min, max]} that never moves more than a step.
- * Latencies are chosen on bucket edges of {@link Tally.Origin}, so that the measured 90th
- * percentile (the upper edge of its bucket) is known exactly.
+ * The control law of {@link AdaptiveLimit#next}: each of its rules on its own and at its edges
+ * (among them the edges of the 90th percentile's band, {@code p-} and {@code p+}), its rounding,
+ * its bounds, and for any inputs a result within {@code [min, max]} that never moves more than a
+ * step, and moves only by the rule that allows it. Latencies are chosen on bucket edges of {@link
+ * Tally.Origin} ({@link Tally.Origin#lowerMicros}), so that every measured quantile (the upper
+ * edge of its bucket) is known exactly: a request answered in {@code edge - 1} µs has a quantile
+ * of {@code edge}.
  */
 class AdaptiveLimitTest {
   /** Between 10 and 1000 users, a 90th percentile within 500 ms, steps of a tenth, 1 % failures. */
@@ -30,93 +33,277 @@ class AdaptiveLimitTest {
   /** 589,824 µs (9 << 16): the lower edge of a bucket, so a request of 600 ms has a p90 of 655,360 µs (10 << 16). */
   private static final long MICROS_600MS_P90 = 655_360;
 
+  /** Bucket edges around the target of 500 ms, in µs: 458,752 (14 << 15), 491,520 (15 << 15), 524,288 (8 << 16), 589,824 (9 << 16). */
+  private static final long E459 = Tally.Origin.lowerMicros(134);
+  private static final long E492 = Tally.Origin.lowerMicros(135);
+  private static final long E524 = Tally.Origin.lowerMicros(136);
+  private static final long E590 = Tally.Origin.lowerMicros(137);
+
+  /** A target of 524,288 µs (8 << 16), on a bucket edge. */
+  private static final Duration TARGET_524 = Duration.ofNanos(E524 * 1000);
+
+  /** Fast answers, 50 ms: a quantile of 53,248 µs (13 << 12), a tenth of the target. */
+  private static final long FAST_MICROS = 50_000;
+
+  /** Slow answers, 600 ms: a quantile of 655,360 µs, over the target of 500 ms. */
+  private static final long SLOW_MICROS = 600_000;
+
   /** {@code n} requests answered in {@code micros} each, {@code failures} of them failed. */
   private static Tally.Origin answered(long n, long failures, long micros) {
+    return requests(failures, n, micros);
+  }
+
+  /** Requests by latency, {@code failures} of them failed: pairs of a count and a latency in µs. */
+  private static Tally.Origin requests(long failures, long... countsAndMicros) {
     long[] counts = new long[Tally.Origin.BUCKETS];
-    counts[Tally.Origin.bucket(micros)] = n;
+    for (int i = 0; i < countsAndMicros.length; i += 2) {
+      counts[Tally.Origin.bucket(countsAndMicros[i + 1])] += countsAndMicros[i];
+    }
     return Tally.Origin.of(failures, counts);
+  }
+
+  /** {@code n} requests each answered within the bucket whose upper edge is {@code edge}. */
+  private static long[] upTo(long n, long edge) {
+    return new long[] {n, edge - 1};
+  }
+
+  private static long[] concat(long[]... parts) {
+    int length = 0;
+    for (long[] p : parts) {
+      length += p.length;
+    }
+    long[] all = new long[length];
+    int i = 0;
+    for (long[] p : parts) {
+      System.arraycopy(p, 0, all, i, p.length);
+      i += p.length;
+    }
+    return all;
+  }
+
+  /** Of 100 requests, 87 answered within {@code low}, 6 within {@code high} and 7 within {@code slowest}: {@code p- = low}, {@code p+ = high}. */
+  private static Tally.Origin band(long low, long high, long slowest) {
+    return requests(0, concat(upTo(87, low), upTo(6, high), upTo(7, slowest)));
   }
 
   /** Fast answers: a p90 of 50 ms or so, a tenth of the target. */
   private static Tally.Origin fast(long n) {
-    return answered(n, 0, 50_000);
+    return answered(n, 0, FAST_MICROS);
+  }
+
+  /** The law's decision when people wait for the limit and no raise took effect lately. */
+  private static AdaptiveLimit.Decision waiting(AdaptiveLimit law, int limit, long active, Tally.Origin measured) {
+    return law.next(limit, active, true, false, measured);
   }
 
   @Test
   void fewerThanTenRequestsHoldTheLimitHoweverSlowOrFailedTheyAre() {
-    AdaptiveLimit.Decision held = LAW.next(100, 100, answered(9, 9, 10_000_000));
+    AdaptiveLimit.Decision held = LAW.next(100, 100, true, false, answered(9, 9, 10_000_000));
     assertThat(held.limit()).isEqualTo(100);
     assertThat(held.reason()).isEqualTo("held: 9 requests measured, fewer than 10");
-    assertThat(LAW.next(100, 100, Tally.Origin.NONE).limit()).as("nothing measured").isEqualTo(100);
-    assertThat(LAW.next(100, 100, answered(AdaptiveLimit.MIN_REQUESTS, 10, 10_000_000)).limit())
+    assertThat(LAW.next(100, 100, true, false, Tally.Origin.NONE).limit()).as("nothing measured").isEqualTo(100);
+    assertThat(LAW.next(100, 100, true, false, fast(9)).limit()).as("nine fast requests, people waiting").isEqualTo(100);
+    assertThat(LAW.next(100, 100, true, false, answered(AdaptiveLimit.MIN_REQUESTS, 10, 10_000_000)).limit())
         .as("ten requests decide").isLessThan(100);
+    assertThat(LAW.next(100, 100, true, false, fast(AdaptiveLimit.MIN_REQUESTS)).limit())
+        .as("ten fast requests decide").isGreaterThan(100);
+  }
+
+  /**
+   * A room over its limit (the limit fell below the users in use) admits nobody: a lower limit
+   * would change nothing until users leave, so the limit holds, however the application answers.
+   * Changed from the law before, under which failures and slow answers lowered it a step below the
+   * limit, and fast answers raised it.
+   */
+  @Test
+  void aRoomOverItsLimitHoldsIt() {
+    AdaptiveLimit.Decision held = LAW.next(100, 101, true, false, answered(100, 100, 50_000));
+    assertThat(held.limit()).as("every request failed").isEqualTo(100);
+    assertThat(held.reason()).isEqualTo("held: 101 active over the limit, admitting nobody");
+    assertThat(LAW.next(100, 101, true, false, answered(100, 0, 2_000_000)).limit()).as("four times too slow").isEqualTo(100);
+    assertThat(waiting(LAW, 100, 250, fast(100)).limit()).as("fast, people waiting").isEqualTo(100);
+    assertThat(LAW.next(100, 100, true, false, answered(100, 100, 50_000)).limit())
+        .as("at the limit, not over it: lowered").isEqualTo(90);
+    assertThat(LAW.next(100, 101, true, false, answered(9, 9, 50_000)).reason())
+        .as("too few requests come first").isEqualTo("held: 9 requests measured, fewer than 10");
+    AdaptiveLimit law = AdaptiveLimit.between(20, 50, Duration.ofMillis(500));
+    assertThat(law.next(60, 61, true, false, answered(100, 100, 50_000)).limit())
+        .as("a limit above max, held: max").isEqualTo(50);
+    assertThat(law.next(5, 10, true, false, fast(100)).limit()).as("a limit below min, held: min").isEqualTo(20);
   }
 
   @Test
   void failuresOverTheShareLowerTheLimitByAStepFromTheUsersInUse() {
     // 2 % of 100 requests failed (over 1 %), however fast they were answered.
     Tally.Origin failing = answered(100, 2, 50_000);
-    AdaptiveLimit.Decision d = LAW.next(200, 100, failing);
+    AdaptiveLimit.Decision d = LAW.next(200, 100, true, false, failing);
     assertThat(d.limit()).as("a tenth below the 100 in use, not below the limit of 200").isEqualTo(90);
     assertThat(d.reason()).isEqualTo("lowered: 2.0 % of 100 requests failed");
-    assertThat(LAW.next(200, 300, failing).limit()).as("more in use than the limit: from the limit").isEqualTo(180);
-    assertThat(LAW.next(200, 0, failing).limit()).as("nobody in use: down to min").isEqualTo(10);
-    assertThat(LAW.next(200, 200, answered(100, 1, 50_000)).limit())
-        .as("exactly the share (1 of 100) is not over it: fast and in use, raised").isEqualTo(220);
-    assertThat(LAW.withFailureShare(0.05).next(200, 200, failing).limit())
+    // Changed: the law before lowered from the limit (200 * 0.9 = 180) with more in use than the limit; now it holds (rule 2).
+    assertThat(LAW.next(200, 300, true, false, failing).limit()).as("more in use than the limit: held").isEqualTo(200);
+    assertThat(LAW.next(200, 200, true, false, failing).limit()).as("as many in use as the limit: from the limit").isEqualTo(180);
+    assertThat(LAW.next(200, 0, true, false, failing).limit()).as("nobody in use: down to min").isEqualTo(10);
+    assertThat(LAW.next(200, -3, true, false, failing).limit()).as("a count below zero is nobody").isEqualTo(10);
+    assertThat(LAW.next(200, 100, false, true, failing).limit()).as("whoever waits").isEqualTo(90);
+    // Changed: a raise now needs people waiting for the limit (holdsBack), not "the limit in use".
+    assertThat(waiting(LAW, 200, 200, answered(100, 1, 50_000)).limit())
+        .as("exactly the share (1 of 100) is not over it: fast and people waiting, raised").isEqualTo(220);
+    assertThat(waiting(LAW.withFailureShare(0.05), 200, 200, failing).limit())
         .as("under a larger share, 2 % do not lower it").isEqualTo(220);
+    assertThat(waiting(LAW.withFailureShare(0), 200, 100, answered(100, 1, 50_000)).limit())
+        .as("a share of 0: one failure lowers").isEqualTo(90);
+    assertThat(waiting(LAW.withFailureShare(1), 200, 100, answered(100, 100, 50_000)).limit())
+        .as("a share of 1: all failed, not over it").isEqualTo(220);
   }
 
   @Test
   void aP90OverTheTargetLowersTheLimitByTheGradientButNeverMoreThanAStep() {
     // A target of 524,288 µs (8 << 16) and a measured p90 of 655,360 µs: target / p90 = 0.8.
-    AdaptiveLimit law = new AdaptiveLimit(10, 1000, Duration.ofNanos(524_288_000), 0.3, 0.01);
-    Tally.Origin slow = answered(100, 0, 600_000);
+    AdaptiveLimit law = new AdaptiveLimit(10, 1000, TARGET_524, 0.3, 0.01);
+    Tally.Origin slow = answered(100, 0, SLOW_MICROS);
     assertThat(slow.quantileMicros(0.9)).isEqualTo(MICROS_600MS_P90);
-    assertThat(law.next(200, 100, slow).limit()).as("100 in use * 0.8").isEqualTo(80);
-    assertThat(law.next(90, 100, slow).limit()).as("the limit of 90 in use * 0.8").isEqualTo(72);
-    assertThat(law.withStep(0.1).next(200, 100, slow).limit()).as("a step of a tenth at most: 100 * 0.9").isEqualTo(90);
-    AdaptiveLimit.Decision d = LAW.next(200, 100, answered(100, 0, 2_000_000));
+    assertThat(law.next(200, 100, true, false, slow).limit()).as("100 in use * 0.8").isEqualTo(80);
+    // Changed: the law before lowered a limit of 90 with 100 in use from the limit (72); now it holds (rule 2).
+    assertThat(law.next(90, 100, true, false, slow).limit()).as("over the limit of 90: held").isEqualTo(90);
+    assertThat(law.next(90, 90, true, false, slow).limit()).as("the limit of 90 in use * 0.8").isEqualTo(72);
+    assertThat(law.next(200, 100, false, true, slow).limit()).as("whether or not anyone waits").isEqualTo(80);
+    assertThat(law.withStep(0.1).next(200, 100, true, false, slow).limit()).as("a step of a tenth at most: 100 * 0.9").isEqualTo(90);
+    AdaptiveLimit.Decision d = LAW.next(200, 100, true, false, answered(100, 0, 2_000_000));
     assertThat(d.limit()).as("four times too slow, still a step at most").isEqualTo(90);
     assertThat(d.reason()).startsWith("lowered: p90 ").endsWith(" ms over the target 500 ms");
-    assertThat(LAW.next(200, 100, answered(100, 0, 600_000)).reason())
-        .isEqualTo("lowered: p90 655 ms over the target 500 ms");
+    // Changed: the reason shows the band p- to p+ (all in one bucket here), not one p90.
+    assertThat(LAW.next(200, 100, true, false, answered(100, 0, SLOW_MICROS)).reason())
+        .isEqualTo("lowered: p90 655-655 ms over the target 500 ms");
   }
 
   @Test
-  void aP90WithinTheTargetRaisesALimitInUseByTheGradientButNeverMoreThanAStep() {
+  void aP90WithinTheTargetRaisesALimitThatHoldsPeopleBackByTheGradientButNeverMoreThanAStep() {
     // p90 50 ms or so, target 500 ms: the gradient is near 10, the step of a tenth bounds it.
-    AdaptiveLimit.Decision d = LAW.next(200, 200, fast(100));
+    AdaptiveLimit.Decision d = waiting(LAW, 200, 200, fast(100));
     assertThat(d.limit()).isEqualTo(220);
-    assertThat(d.reason()).startsWith("raised: p90 ").endsWith(" ms within the target, the limit in use");
+    // Changed: "people waiting" instead of "the limit in use", and the band.
+    assertThat(d.reason()).isEqualTo("raised: p90 53.2-53.2 ms within the target 500 ms, people waiting");
     // A target of 655,360 µs and a p90 of 589,824 µs (9 << 16): target / p90 = 10 / 9.
     AdaptiveLimit law = new AdaptiveLimit(10, 1000, Duration.ofNanos(655_360_000), 0.2, 0.01);
     Tally.Origin near = answered(100, 0, 550_000);
     assertThat(near.quantileMicros(0.9)).isEqualTo(589_824);
-    assertThat(law.next(90, 90, near).limit()).as("90 * 10 / 9").isEqualTo(100);
-    assertThat(law.next(100, 100, near).limit()).as("100 * 10 / 9 = 111.1, rounded up").isEqualTo(112);
-    assertThat(law.next(100, 100, answered(100, 0, 100_000)).limit()).as("a step of a fifth at most").isEqualTo(120);
+    assertThat(waiting(law, 90, 90, near).limit()).as("90 * 10 / 9").isEqualTo(100);
+    assertThat(waiting(law, 100, 100, near).limit()).as("100 * 10 / 9 = 111.1, rounded up").isEqualTo(112);
+    assertThat(waiting(law, 100, 100, answered(100, 0, 100_000)).limit()).as("a step of a fifth at most").isEqualTo(120);
+    // Whoever is active: a raise goes by the people waiting, not by the users in use.
+    assertThat(waiting(LAW, 100, 89, fast(100)).limit()).as("89 of 100 active").isEqualTo(110);
+    assertThat(waiting(LAW, 100, 0, fast(100)).limit()).as("an empty room with people waiting").isEqualTo(110);
+  }
+
+  /**
+   * A limit that holds nobody back (nobody waits, or the per-minute limit keeps them waiting: see
+   * {@code LimitController}) holds, however fast the application: a higher one would let nobody
+   * more in. Changed from the law before, which raised a limit with all but a step of its users
+   * active (90 of 100, 250 of 100) and held one with fewer (89 of 100, an empty room).
+   */
+  @Test
+  void aLimitThatHoldsNobodyBackHolds() {
+    AdaptiveLimit.Decision held = LAW.next(100, 100, false, false, fast(100));
+    assertThat(held.limit()).as("all of 100 active, nobody waiting").isEqualTo(100);
+    assertThat(held.reason()).isEqualTo("held: p90 53.2-53.2 ms within the target 500 ms, nobody waiting for the limit");
+    assertThat(LAW.next(100, 90, false, false, fast(100)).limit()).as("90 of 100 active").isEqualTo(100);
+    assertThat(LAW.next(100, 0, false, false, fast(100)).limit()).as("an empty room").isEqualTo(100);
+    assertThat(LAW.next(100, 100, false, true, fast(100)).limit()).as("raised lately").isEqualTo(100);
+    assertThat(LAW.next(100, 100, false, false, band(E459, E492, E590)).reason())
+        .as("near the target").isEqualTo("held: p90 459-492 ms within the target 500 ms, nobody waiting for the limit");
+  }
+
+  /**
+   * The band of the 90th percentile: of 100 requests, {@code e = sqrt(0.09 / 100) = 0.03}, so
+   * {@code p-} is the latency of rank 87 and {@code p+} that of rank 93. A target between them,
+   * either edge included, holds the limit; only {@code p-} over it lowers, only {@code p+} under it
+   * raises.
+   */
+  @Test
+  void aTargetWithinTheBandOfTheP90HoldsTheLimitEdgesIncluded() {
+    AdaptiveLimit law = new AdaptiveLimit(10, 1000, TARGET_524, 0.2, 0.01);
+    AdaptiveLimit.Decision held = waiting(law, 90, 90, band(E459, E590, E590));
+    assertThat(held.limit()).as("p- 459 ms < target 524 ms < p+ 590 ms").isEqualTo(90);
+    assertThat(held.reason()).isEqualTo("held: p90 459-590 ms of 100 requests, around the target 524 ms");
+    assertThat(law.next(90, 90, true, true, band(E459, E590, E590)).limit()).as("raised lately").isEqualTo(90);
+    assertThat(law.next(90, 90, false, false, band(E459, E590, E590)).limit()).as("nobody waiting").isEqualTo(90);
+    assertThat(waiting(law, 90, 90, band(E524, E590, E590)).limit()).as("p- on the target: not over it").isEqualTo(90);
+    assertThat(waiting(law, 90, 90, band(E459, E524, E590)).limit()).as("p+ on the target: not under it").isEqualTo(90);
+    assertThat(waiting(law, 90, 90, band(E524, E524, E590)).limit()).as("p- = p+ = the target").isEqualTo(90);
+    // One bucket further out, either way, the band no longer holds the target.
+    AdaptiveLimit.Decision lowered = waiting(law, 90, 90, band(E590, E590, E590));
+    assertThat(lowered.limit()).as("p- over: 90 * target / p- = 90 * 8 / 9").isEqualTo(80);
+    assertThat(lowered.reason()).isEqualTo("lowered: p90 590-590 ms over the target 524 ms");
+    AdaptiveLimit.Decision raised = waiting(law, 150, 150, band(E459, E492, E590));
+    assertThat(raised.limit()).as("p+ under: 150 * target / p+ = 150 * 16 / 15").isEqualTo(160);
+    assertThat(raised.reason()).isEqualTo("raised: p90 459-492 ms within the target 524 ms, people waiting");
+    // The gradient goes by p- down and by p+ up, not by the p90 between them.
+    assertThat(waiting(law, 90, 90, requests(0, concat(upTo(87, E590), upTo(13, Tally.Origin.lowerMicros(150)))))
+        .limit()).as("p- 590 ms, p+ far over").isEqualTo(80);
+    assertThat(waiting(law, 150, 150, requests(0, concat(upTo(87, 1024), upTo(6, E492), upTo(7, E590)))).limit())
+        .as("p- 1 ms, p+ 492 ms").isEqualTo(160);
+  }
+
+  /**
+   * The ranks of the band's edges are {@code ceil((0.9 -+ e) n)}: with {@code r} requests fast
+   * and the rest slow, {@code p-} is fast from {@code r} = the lower rank on, {@code p+} from the
+   * upper. For ten requests {@code e} is 0.095, so {@code p-} is the ninth and {@code p+} the
+   * slowest; for 400, 0.015, the ranks 354 and 366, where the law before took the p90 of rank 360.
+   */
+  @Test
+  void theBandNarrowsWithTheRequestsMeasured() {
+    // 100 requests: p- of rank 87, p+ of rank 93.
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(87, 100)))
+        .isEqualTo(new AdaptiveLimit.Decision(100, "held: p90 53.2-655 ms of 100 requests, around the target 500 ms"));
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(86, 100)).limit()).as("86 fast: p- slow").isEqualTo(90);
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(93, 100)).limit()).as("93 fast: p+ fast").isEqualTo(110);
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(92, 100)).limit()).as("92 fast: p+ slow").isEqualTo(100);
+    // 10 requests: p- of rank 9, p+ the slowest.
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(9, 10)).limit()).as("9 fast of 10").isEqualTo(100);
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(8, 10)).limit()).as("8 fast of 10").isEqualTo(90);
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(10, 10)).limit()).as("10 fast of 10").isEqualTo(110);
+    // 400 requests: ranks 354 and 366.
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(354, 400)).limit()).as("354 fast of 400").isEqualTo(100);
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(353, 400)).limit()).as("353 fast of 400").isEqualTo(90);
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(366, 400)).limit()).as("366 fast of 400").isEqualTo(110);
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(365, 400)).limit()).as("365 fast of 400").isEqualTo(100);
+    // Where the law before went by the p90 alone (rank 360), lowering or raising, the band holds.
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(359, 400)).limit()).as("p90 slow, p- fast").isEqualTo(100);
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(360, 400)).limit()).as("p90 fast, p+ slow").isEqualTo(100);
   }
 
   @Test
-  void aLimitInUseIsOneWithAtLeastAllButAStepOfItsUsersActive() {
-    assertThat(LAW.next(100, 90, fast(100)).limit()).as("90 of 100 active").isEqualTo(110);
-    assertThat(LAW.next(100, 250, fast(100)).limit()).as("more active than the limit").isEqualTo(110);
-    AdaptiveLimit.Decision held = LAW.next(100, 89, fast(100));
-    assertThat(held.limit()).as("89 of 100 active: the limit is not in use").isEqualTo(100);
-    assertThat(held.reason()).startsWith("held: p90 ").endsWith(" ms within the target, 89 active of 100");
-    assertThat(LAW.next(100, 0, fast(100)).limit()).as("an empty room").isEqualTo(100);
+  void nearTheTargetARaiseWaitsForTheLastOneToShow() {
+    // p+ 492 ms, target 524 ms: 492 * 1.1 > 524, within a step.
+    AdaptiveLimit.Decision held = LAW.withStep(0.1).next(150, 150, true, true, band(E459, E492, E590));
+    assertThat(new AdaptiveLimit(10, 1000, TARGET_524, 0.1, 0.01).next(150, 150, true, true, band(E459, E492, E590)))
+        .isEqualTo(new AdaptiveLimit.Decision(150,
+            "held: p90 459-492 ms within a step of the target 524 ms, the last raise not shown yet"));
+    assertThat(held.limit()).as("target 500 ms: p+ 492 ms within a step").isEqualTo(150);
+    assertThat(waiting(new AdaptiveLimit(10, 1000, TARGET_524, 0.1, 0.01), 150, 150, band(E459, E492, E590)).limit())
+        .as("not raised lately: raised by the gradient 16 / 15").isEqualTo(160);
+    // Far from the target, a raise lately holds nothing back.
+    assertThat(LAW.next(100, 100, true, true, fast(100)).limit()).as("p+ 53 ms, target 500 ms").isEqualTo(110);
+    // Exactly a step from the target is not within it: p+ 655,360 µs * 1.25 = 819,200 µs.
+    AdaptiveLimit quarter = new AdaptiveLimit(10, 1000, Duration.ofNanos(819_200_000), 0.25, 0.01);
+    Tally.Origin p655 = answered(100, 0, SLOW_MICROS);
+    assertThat(quarter.next(100, 100, true, true, p655).limit()).as("exactly a step below the target").isEqualTo(125);
+    AdaptiveLimit closer = new AdaptiveLimit(10, 1000, Duration.ofNanos(819_199_000), 0.25, 0.01);
+    assertThat(closer.next(100, 100, true, true, p655).limit()).as("a microsecond closer, raised lately").isEqualTo(100);
+    assertThat(closer.next(100, 100, true, false, p655).limit()).as("a microsecond closer, not lately").isEqualTo(125);
   }
 
   @Test
   void aStepRoundsAwayFromTheLimitSoThatItMovesAtLeastOneUser() {
-    assertThat(LAW.next(11, 11, fast(100)).limit()).as("11 * 1.1 = 12.1").isEqualTo(13);
-    assertThat(LAW.next(12, 12, answered(100, 50, 50_000)).limit()).as("12 * 0.9 = 10.8").isEqualTo(10);
+    assertThat(waiting(LAW, 11, 11, fast(100)).limit()).as("11 * 1.1 = 12.1").isEqualTo(13);
+    assertThat(waiting(LAW, 12, 12, answered(100, 50, 50_000)).limit()).as("12 * 0.9 = 10.8").isEqualTo(10);
     AdaptiveLimit small = new AdaptiveLimit(1, 100, Duration.ofMillis(500), 0.1, 0.01);
-    assertThat(small.next(5, 5, fast(100)).limit()).as("5 * 1.1 = 5.5").isEqualTo(6);
-    assertThat(small.next(3, 3, fast(100)).limit()).as("3 * 1.1 = 3.3").isEqualTo(4);
-    assertThat(small.next(5, 5, answered(100, 50, 50_000)).limit()).as("5 * 0.9 = 4.5").isEqualTo(4);
-    assertThat(small.next(2, 2, answered(100, 50, 50_000)).limit()).as("2 * 0.9 = 1.8").isEqualTo(1);
+    assertThat(waiting(small, 5, 5, fast(100)).limit()).as("5 * 1.1 = 5.5").isEqualTo(6);
+    assertThat(waiting(small, 3, 3, fast(100)).limit()).as("3 * 1.1 = 3.3").isEqualTo(4);
+    assertThat(waiting(small, 1, 1, fast(100)).limit()).as("1 * 1.1 = 1.1").isEqualTo(2);
+    assertThat(waiting(small, 5, 5, answered(100, 50, 50_000)).limit()).as("5 * 0.9 = 4.5").isEqualTo(4);
+    assertThat(waiting(small, 2, 2, answered(100, 50, 50_000)).limit()).as("2 * 0.9 = 1.8").isEqualTo(1);
+    assertThat(waiting(small, 5, 4, answered(100, 50, 50_000)).limit()).as("4 in use * 0.9 = 3.6").isEqualTo(3);
   }
 
   /**
@@ -125,24 +312,32 @@ class AdaptiveLimitTest {
    */
   @Test
   void aStepThatComesToAWholeNumberOfUsersMovesExactlyThatMany() {
-    assertThat(LAW.next(100, 100, fast(100)).limit()).isEqualTo(110);
-    assertThat(LAW.next(50, 50, fast(100)).limit()).isEqualTo(55);
-    assertThat(LAW.next(200, 200, fast(100)).limit()).isEqualTo(220);
-    assertThat(LAW.withStep(0.3).next(20, 20, answered(100, 50, 50_000)).limit()).as("20 * 0.7").isEqualTo(14);
-    assertThat(LAW.withStep(0.3).next(100, 100, answered(100, 50, 50_000)).limit()).as("100 * 0.7").isEqualTo(70);
+    assertThat(waiting(LAW, 100, 100, fast(100)).limit()).isEqualTo(110);
+    assertThat(waiting(LAW, 50, 50, fast(100)).limit()).isEqualTo(55);
+    assertThat(waiting(LAW, 200, 200, fast(100)).limit()).isEqualTo(220);
+    assertThat(waiting(LAW.withStep(0.3), 20, 20, answered(100, 50, 50_000)).limit()).as("20 * 0.7").isEqualTo(14);
+    assertThat(waiting(LAW.withStep(0.3), 100, 100, answered(100, 50, 50_000)).limit()).as("100 * 0.7").isEqualTo(70);
+    assertThat(waiting(LAW.withStep(0.3), 200, 100, answered(100, 50, 50_000)).limit()).as("100 in use * 0.7").isEqualTo(70);
   }
 
   @Test
   void theResultStaysWithinMinAndMax() {
     AdaptiveLimit law = AdaptiveLimit.between(20, 50, Duration.ofMillis(500));
-    assertThat(law.next(50, 50, fast(100)).limit()).as("at max, raised").isEqualTo(50);
-    assertThat(law.next(48, 48, fast(100)).limit()).as("48 * 1.1 = 52.8").isEqualTo(50);
-    assertThat(law.next(20, 20, answered(100, 100, 50_000)).limit()).as("at min, lowered").isEqualTo(20);
-    assertThat(law.next(21, 21, answered(100, 100, 50_000)).limit()).as("21 * 0.9 = 18.9").isEqualTo(20);
-    assertThat(law.next(500, 0, Tally.Origin.NONE).limit()).as("a limit above max, held").isEqualTo(50);
-    assertThat(law.next(5, 5, Tally.Origin.NONE).limit()).as("a limit below min, held").isEqualTo(20);
+    assertThat(waiting(law, 50, 50, fast(100)).limit()).as("at max, raised").isEqualTo(50);
+    assertThat(waiting(law, 48, 48, fast(100)).limit()).as("48 * 1.1 = 52.8").isEqualTo(50);
+    assertThat(waiting(law, 20, 20, answered(100, 100, 50_000)).limit()).as("at min, lowered").isEqualTo(20);
+    assertThat(waiting(law, 21, 21, answered(100, 100, 50_000)).limit()).as("21 * 0.9 = 18.9").isEqualTo(20);
+    assertThat(waiting(law, 21, 21, answered(100, 0, 2_000_000)).limit()).as("slow, 21 * 0.9 = 18.9").isEqualTo(20);
+    assertThat(waiting(law, 500, 0, Tally.Origin.NONE).limit()).as("a limit above max, held").isEqualTo(50);
+    assertThat(waiting(law, 5, 5, Tally.Origin.NONE).limit()).as("a limit below min, held").isEqualTo(20);
+    assertThat(law.next(500, 0, false, false, fast(100)).limit()).as("above max, nobody waiting").isEqualTo(50);
+    assertThat(waiting(law, 500, 400, answered(100, 100, 50_000)).limit()).as("above max, lowered").isEqualTo(50);
+    assertThat(waiting(law, 5, 5, fast(100)).limit()).as("below min, raised").isEqualTo(20);
     assertThat(law.clamp(Long.MAX_VALUE)).isEqualTo(50);
     assertThat(law.clamp(Long.MIN_VALUE)).isEqualTo(20);
+    AdaptiveLimit huge = new AdaptiveLimit(1, Integer.MAX_VALUE, Duration.ofMillis(500), 0.5, 0.01);
+    assertThat(waiting(huge, Integer.MAX_VALUE, Integer.MAX_VALUE, fast(100)).limit()).as("no overflow").isEqualTo(Integer.MAX_VALUE);
+    assertThat(waiting(huge, Integer.MAX_VALUE - 1, 0, fast(100)).limit()).isEqualTo(Integer.MAX_VALUE);
   }
 
   @Test
@@ -173,6 +368,63 @@ class AdaptiveLimitTest {
     new AdaptiveLimit(1, Integer.MAX_VALUE, Duration.ofMinutes(10), Double.MIN_VALUE, 1);
   }
 
+  /** The rank of {@code p-} of {@code n} requests, exactly: the least {@code r} with {@code 0.9 n - r <= 0.3 sqrt(n)}. */
+  static long lowRank(long n) {
+    long r = Math.max(0, (9 * n - 3 * (long) Math.ceil(Math.sqrt(n)) - 30) / 10);
+    while (9 * n - 10 * r > 0 && (9 * n - 10 * r) * (9 * n - 10 * r) > 9 * n) {
+      r++;
+    }
+    return r;
+  }
+
+  /** The rank of {@code p+} of {@code n} requests, exactly: the least {@code r} with {@code r - 0.9 n >= 0.3 sqrt(n)}, at most {@code n}. */
+  static long highRank(long n) {
+    long r = 9 * n / 10;
+    while (10 * r - 9 * n < 0 || (10 * r - 9 * n) * (10 * r - 9 * n) < 9 * n) {
+      r++;
+    }
+    return Math.min(n, r);
+  }
+
+  /**
+   * For any number of requests, {@link #lowRank} fast and the rest slow hold the limit (the target
+   * lies between {@code p-}, fast, and {@code p+}, slow), one fewer fast lowers it; {@link
+   * #highRank} fast raises it, one fewer holds it.
+   */
+  @Property(tries = 3000)
+  void theEdgesOfTheBandAreTheRanksOfTheStandardError(@ForAll @LongRange(min = 10, max = 2_000_000) long n) {
+    assertBandEdges(n);
+  }
+
+  @Test
+  void theEdgesOfTheBandAtRanksThatComeToWholeRequests() {
+    // (0.9 -+ 0.3 / sqrt(n)) n is a whole number where n is a square k * k and 9 k * k -+ 3 k a multiple of 10.
+    for (long n : new long[] {10, 11, 25, 99, 100, 101, 225, 400, 625, 900, 10_000, 1_000_000}) {
+      assertBandEdges(n);
+    }
+    assertThat(lowRank(100)).isEqualTo(87);
+    assertThat(highRank(100)).isEqualTo(93);
+    assertThat(lowRank(10)).isEqualTo(9);
+    assertThat(highRank(10)).isEqualTo(10);
+    assertThat(lowRank(400)).isEqualTo(354);
+    assertThat(highRank(400)).isEqualTo(366);
+  }
+
+  private static void assertBandEdges(long n) {
+    long low = lowRank(n);
+    long high = highRank(n);
+    assertThat(low).isLessThan(high);
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(low, n)).limit()).as("%s fast of %s", low, n).isEqualTo(100);
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(low - 1, n)).limit()).as("%s fast of %s", low - 1, n).isEqualTo(90);
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(high, n)).limit()).as("%s fast of %s", high, n).isEqualTo(110);
+    assertThat(waiting(LAW, 100, 100, fastAndSlow(high - 1, n)).limit()).as("%s fast of %s", high - 1, n).isEqualTo(100);
+  }
+
+  /** {@code fast} of {@code n} requests fast (50 ms), the rest slow (600 ms). */
+  private static Tally.Origin fastAndSlow(long fast, long n) {
+    return requests(0, fast, FAST_MICROS, n - fast, SLOW_MICROS);
+  }
+
   @Provide
   Arbitrary<Integer> limits() {
     // Any limit, and round ones, where a step of whole percents comes to whole users.
@@ -180,11 +432,15 @@ class AdaptiveLimitTest {
   }
 
   /**
-   * For any inputs (a limit in force inside or outside the bounds, active users around it,
-   * requests at any latency, some failed, steps of whole percents as operators write them), the
-   * next limit lies in {@code [min, max]}; it falls at most a step below {@code min(limit,
-   * active)} (rounded down to a whole user) and rises at most a step above the limit (rounded up,
-   * at least one user); it rises only by the fourth rule, and falls only by the second and third.
+   * For any inputs (a limit in force inside or outside the bounds, active users around it, over it
+   * too, requests in three groups at any latency, some failed, people waiting or not, a raise
+   * lately or not, steps of whole percents as operators write them), the next limit lies in {@code
+   * [min, max]}; it falls at most a step below {@code min(limit, active)} (rounded down to a whole
+   * user) and rises at most a step above the limit (rounded up, at least one user); it rises only
+   * when people wait and {@code p+} is under the target (and not within a step of it after a raise
+   * lately), falls only when the application fails or {@code p-} is over the target and the room
+   * is not over its limit, and otherwise holds. {@code p-} and {@code p+} are computed here
+   * exactly, in whole numbers ({@link #lowRank}, {@link #highRank}).
    */
   @Property(tries = 5000)
   void theNextLimitLiesWithinTheBoundsAndMovesAtMostAStep(
@@ -193,22 +449,25 @@ class AdaptiveLimitTest {
       @ForAll("limits") int limit,
       @ForAll @IntRange(min = 0, max = 150) int activePercent,
       @ForAll @IntRange(min = -2, max = 2) int activeOffset,
-      @ForAll @LongRange(min = 0, max = 500) long requests,
+      @ForAll @LongRange(min = 0, max = 300) long count1,
+      @ForAll @LongRange(min = 0, max = 1_000_000) long micros1,
+      @ForAll @LongRange(min = 0, max = 300) long count2,
+      @ForAll @LongRange(min = 0, max = 1_000_000) long micros2,
+      @ForAll @LongRange(min = 0, max = 50) long count3,
+      @ForAll @LongRange(min = 0, max = 2_000_000) long micros3,
       @ForAll @IntRange(min = 0, max = 30) int failedPermille,
-      @ForAll @LongRange(min = 0, max = 1_000_000) long micros,
       @ForAll @IntRange(min = 1, max = 50) int stepPercent,
-      @ForAll @IntRange(min = 0, max = 5) int sharePercent) {
+      @ForAll @IntRange(min = 0, max = 5) int sharePercent,
+      @ForAll boolean holdsBack,
+      @ForAll boolean raisedLately) {
     int max = min + span;
     AdaptiveLimit law = new AdaptiveLimit(min, max, Duration.ofMillis(500), stepPercent / 100.0, sharePercent / 100.0);
     long active = (long) limit * activePercent / 100 + activeOffset;
+    long requests = count1 + count2 + count3;
     long failures = requests * failedPermille / 1000;
-    // Half the requests at the latency drawn, half at a tenth of it: the p90 is the former's.
-    long[] counts = new long[Tally.Origin.BUCKETS];
-    counts[Tally.Origin.bucket(micros)] += requests - requests / 2;
-    counts[Tally.Origin.bucket(micros / 10)] += requests / 2;
-    Tally.Origin measured = Tally.Origin.of(failures, counts);
+    Tally.Origin measured = requests(failures, count1, micros1, count2, micros2, count3, micros3);
 
-    int next = law.next(limit, active, measured).limit();
+    int next = law.next(limit, active, holdsBack, raisedLately, measured).limit();
 
     assertThat(next).isBetween(min, max);
     BigDecimal step = BigDecimal.valueOf(stepPercent, 2);
@@ -219,33 +478,54 @@ class AdaptiveLimitTest {
         .setScale(0, RoundingMode.CEILING).longValueExact());
     assertThat(next).as("at most a step below min(limit, active) = %s", inUse).isGreaterThanOrEqualTo(law.clamp(lowest));
     assertThat(next).as("at most a step above the limit %s", limit).isLessThanOrEqualTo(law.clamp(highest));
-    boolean decides = measured.requests() >= AdaptiveLimit.MIN_REQUESTS;
-    boolean failing = decides && failures * 100L > (long) sharePercent * measured.requests();
-    boolean slow = decides && measured.quantileMicros(0.9) > 500_000;
-    boolean limitInUse = BigDecimal.valueOf(active)
-        .compareTo(BigDecimal.valueOf(limit).multiply(BigDecimal.ONE.subtract(step))) >= 0;
+
+    boolean decides = requests >= AdaptiveLimit.MIN_REQUESTS && active <= limit;
+    boolean failing = decides && failures * 100L > (long) sharePercent * requests;
+    long pLow = decides ? latencyOfRank(lowRank(requests), count1, micros1, count2, micros2, count3, micros3) : 0;
+    long pHigh = decides ? latencyOfRank(highRank(requests), count1, micros1, count2, micros2, count3, micros3) : 0;
+    boolean slow = decides && !failing && pLow > 500_000;
+    boolean fast = decides && !failing && pHigh < 500_000;
+    boolean withinAStep = pHigh * (100L + stepPercent) > 500_000L * 100;
+    boolean raises = fast && holdsBack && !(raisedLately && withinAStep);
     if (next > law.clamp(limit)) {
-      assertThat(decides && !failing && !slow && limitInUse).as("raised only when fast and in use").isTrue();
+      assertThat(raises).as("raised only when p+ %s µs is under the target and people wait", pHigh).isTrue();
     }
     if (next < law.clamp(limit)) {
-      assertThat(failing || slow).as("lowered only when failing or slow").isTrue();
+      assertThat(failing || slow).as("lowered only when failing or p- %s µs over the target, not over the limit", pLow)
+          .isTrue();
     }
-    if (decides && !failing && !slow && limitInUse && limit >= min && limit < max) {
-      assertThat(next).as("fast and %s active of %s: in use, raised", active, limit).isGreaterThan(limit);
+    if (raises && limit >= min && limit < max) {
+      assertThat(next).as("p+ %s µs and people waiting: raised", pHigh).isGreaterThan(limit);
     }
     if ((failing || slow) && limit > min && limit <= max) {
-      assertThat(next).as("failing or slow: lowered").isLessThan(limit);
+      assertThat(next).as("failing or p- %s µs: lowered", pLow).isLessThan(limit);
     }
-    if (!decides) {
-      assertThat(next).as("too few requests: held").isEqualTo(law.clamp(limit));
+    if (!raises && !failing && !slow) {
+      assertThat(next).as("held (p- %s µs, p+ %s µs)", pLow, pHigh).isEqualTo(law.clamp(limit));
     }
+  }
+
+  /** The upper edge of the bucket of the request of rank {@code rank} among the groups (pairs of a count and a latency). */
+  private static long latencyOfRank(long rank, long... countsAndMicros) {
+    long[] counts = new long[Tally.Origin.BUCKETS];
+    for (int i = 0; i < countsAndMicros.length; i += 2) {
+      counts[Tally.Origin.bucket(countsAndMicros[i + 1])] += countsAndMicros[i];
+    }
+    long seen = 0;
+    for (int b = 0; b < counts.length; b++) {
+      seen += counts[b];
+      if (seen >= Math.max(1, rank)) {
+        return Tally.Origin.lowerMicros(b + 1);
+      }
+    }
+    throw new AssertionError("rank " + rank + " of " + seen);
   }
 
   /**
    * Every limit up to 1000 and every step of whole percents: a step up is the limit times {@code
    * 1 + step} rounded up, a step down the users in use times {@code 1 - step} rounded down (each
-   * at least one user), and a limit with all but a step of its users active is in use, exactly,
-   * whatever floating point makes of the products.
+   * at least one user), exactly, whatever floating point makes of the products; a limit that holds
+   * nobody back holds, and so does a room over its limit.
    */
   @Property(tries = 50_000, generation = GenerationMode.EXHAUSTIVE)
   void aStepIsExactlyTheStepOfTheLimitRoundedAwayFromIt(
@@ -253,11 +533,17 @@ class AdaptiveLimitTest {
     AdaptiveLimit law = new AdaptiveLimit(1, Integer.MAX_VALUE, Duration.ofMillis(500), stepPercent / 100.0, 0.01);
     long up = Math.max(limit + 1L, ceilDiv((long) limit * (100 + stepPercent), 100));
     long down = Math.max(1, Math.min(limit - 1L, (long) limit * (100 - stepPercent) / 100));
-    long leastInUse = ceilDiv((long) limit * (100 - stepPercent), 100);
-    assertThat(law.next(limit, limit, fast(100)).limit()).as("raised").isEqualTo(up);
-    assertThat(law.next(limit, leastInUse, fast(100)).limit()).as("%s active: in use, raised", leastInUse).isEqualTo(up);
-    assertThat(law.next(limit, leastInUse - 1, fast(100)).limit()).as("one fewer: held").isEqualTo(limit);
-    assertThat(law.next(limit, limit, answered(100, 50, 50_000)).limit()).as("lowered").isEqualTo(down);
+    long half = limit / 2;
+    long downFromHalf = Math.max(1, Math.min(limit - 1L, half * (100 - stepPercent) / 100));
+    assertThat(waiting(law, limit, limit, fast(100)).limit()).as("raised").isEqualTo(up);
+    assertThat(waiting(law, limit, 0, fast(100)).limit()).as("raised, whoever is active").isEqualTo(up);
+    assertThat(law.next(limit, limit, false, false, fast(100)).limit()).as("nobody waiting: held").isEqualTo(limit);
+    assertThat(waiting(law, limit, limit + 1L, answered(100, 50, 50_000)).limit()).as("over the limit: held")
+        .isEqualTo(limit);
+    assertThat(waiting(law, limit, limit, answered(100, 50, 50_000)).limit()).as("lowered").isEqualTo(down);
+    assertThat(waiting(law, limit, half, answered(100, 50, 50_000)).limit()).as("lowered from %s in use", half)
+        .isEqualTo(downFromHalf);
+    assertThat(waiting(law, limit, limit, answered(100, 0, 2_000_000)).limit()).as("slow: lowered").isEqualTo(down);
   }
 
   private static long ceilDiv(long a, long b) {

@@ -103,6 +103,13 @@ final class LiveSettings {
 
   private static final String LIMIT_MAGIC = "waitingroom-limit 1 ";
 
+  /**
+   * The most characters of a decision's reason, as the deciding node keeps it and as every node
+   * reads it (printable ASCII), so that every node shows the same reason; the law's reasons are
+   * shorter (the longest it publishes, a raise with both edges of the band, at most 76).
+   */
+  static final int REASON_CHARS = 160;
+
   private final RoomConfig base;
   private final TreeMap<Long, Doc> docs = new TreeMap<>();
   private final TreeMap<Long, Limit> limits = new TreeMap<>();
@@ -172,9 +179,11 @@ final class LiveSettings {
   synchronized Limit decide(int limit, String reason, long activeFrom) {
     long seq = limits.isEmpty() ? 1 : limits.lastKey() + 1;
     long version = current.document().version();
-    byte[] bytes = (LIMIT_MAGIC + activeFrom + " " + version + " " + limit + "\n" + reason)
+    // As every other node reads it (readLimit), so that all show the same.
+    String shown = RoomSettings.printable(reason, REASON_CHARS);
+    byte[] bytes = (LIMIT_MAGIC + activeFrom + " " + version + " " + limit + "\n" + shown)
         .getBytes(StandardCharsets.UTF_8);
-    Limit l = new Limit(seq, activeFrom, version, limit, reason, bytes);
+    Limit l = new Limit(seq, activeFrom, version, limit, shown, bytes);
     addLimit(l);
     return l;
   }
@@ -232,7 +241,7 @@ final class LiveSettings {
         throw new IllegalArgumentException("its limit is " + limit);
       }
       addLimit(new Limit(seq, Long.parseLong(header[0]), Long.parseLong(header[1]), limit,
-          RoomSettings.printable(text.substring(nl + 1)), bytes));
+          RoomSettings.printable(text.substring(nl + 1), REASON_CHARS), bytes));
       logged.remove(name);
     } catch (IllegalArgumentException e) {
       if (logged.add(name)) {

@@ -392,8 +392,13 @@ public record RoomSettings(
 
   /** At most 64 printable ASCII characters of a value from outside, for an error message. */
   static String printable(String s) {
-    StringBuilder b = new StringBuilder(Math.min(s.length(), 64));
-    for (int i = 0; i < s.length() && b.length() < 64; i++) {
+    return printable(s, 64);
+  }
+
+  /** At most {@code max} printable ASCII characters of {@code s}, each other character a '?'. */
+  static String printable(String s, int max) {
+    StringBuilder b = new StringBuilder(Math.min(s.length(), max));
+    for (int i = 0; i < s.length() && b.length() < max; i++) {
       char c = s.charAt(i);
       b.append(c >= 0x20 && c < 0x7f ? c : '?');
     }

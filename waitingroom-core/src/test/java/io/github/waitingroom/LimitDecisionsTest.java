@@ -167,6 +167,33 @@ class LimitDecisionsTest {
     assertThat(other.decide(22, "lowered", 30_000).seq()).isEqualTo(3);
   }
 
+  /**
+   * A reason longer than an error message's 64 characters (the law's raises are: both edges of the
+   * band) reads back whole on another node, so every node shows the same; one longer than {@link
+   * LiveSettings#REASON_CHARS}, or with characters that are not printable, shows the same on the
+   * deciding node as on the others.
+   */
+  @Test
+  void everyNodeShowsTheReasonTheDecidingNodeShows() {
+    String raised = "raised: p90 53.2-53.2 ms within the target 500 ms, people waiting";
+    assertThat(raised).hasSizeGreaterThan(64);
+    String tooLong = "lowered\u0007 " + "x".repeat(LiveSettings.REASON_CHARS);
+    long at = 10_000;
+    for (String reason : List.of(raised, tooLong)) {
+      LiveSettings decider = new LiveSettings(ADAPTING);
+      decider.decide(27, reason, at);
+      LiveSettings other = new LiveSettings(ADAPTING);
+      other.read(Objects.requireNonNull(decider.toKeep()));
+      String shown = Objects.requireNonNull(decider.at(at).limit()).reason();
+      assertThat(Objects.requireNonNull(other.at(at).limit()).reason()).as(reason).isEqualTo(shown);
+      if (reason.equals(raised)) {
+        assertThat(shown).isEqualTo(raised);
+      } else {
+        assertThat(shown).hasSize(LiveSettings.REASON_CHARS).startsWith("lowered? xxx");
+      }
+    }
+  }
+
   @Test
   void aGarbledDecisionInTheStoreIsIgnored() {
     LiveSettings live = new LiveSettings(ADAPTING);

@@ -1,6 +1,7 @@
 package io.github.waitingroom;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.waitingroom.coordinator.Coordinator;
 import java.nio.charset.StandardCharsets;
@@ -66,10 +67,15 @@ class LimitDecisionsTest {
     LiveSettings low = new LiveSettings(RoomConfig.builder("limits").totalActiveUsers(5).newUsersPerMinute(5)
         .sessionDuration(Duration.ofMinutes(5)).adaptiveLimit(BOUNDS).build());
     assertThat(limitAt(low, 0)).as("a start below min").isEqualTo(10);
-    LiveSettings high = new LiveSettings(RoomConfig.builder("limits").totalActiveUsers(500).newUsersPerMinute(100)
+    LiveSettings high = new LiveSettings(RoomConfig.builder("limits").totalActiveUsers(500).newUsersPerMinute(60)
         .sessionDuration(Duration.ofMinutes(5)).adaptiveLimit(BOUNDS).build());
     assertThat(limitAt(high, 0)).as("a start above max").isEqualTo(60);
     assertThat(high.at(0).config().newUsersPerMinute()).isEqualTo(60);
+    // New users a minute above max: refused, since the limit in force is at most max.
+    assertThatThrownBy(() -> RoomConfig.builder("limits").totalActiveUsers(500).newUsersPerMinute(100)
+        .sessionDuration(Duration.ofMinutes(5)).adaptiveLimit(BOUNDS).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("newUsersPerMinute (100) must not exceed adaptiveLimit.max (60)");
   }
 
   @Test

@@ -37,8 +37,8 @@ import java.util.Objects;
  *   <li>{@code p- > latency}: the application is slower than asked; {@code L' = B * max(1 - step,
  *       latency / p-)} (the gradient: as many users as would answer within the target if latency
  *       grew in step with them, never less than a step below what the room uses).
- *   <li>{@code p+ < latency} and the limit holds people back (someone waits, and the room
- *       admitted fewer than its new users a minute in the last minute, so the per-minute limit is
+ *   <li>{@code p+ < latency} and the limit holds people back (someone waits, and the limit leaves
+ *       less room than the per-minute limit, or raises it with itself, so the per-minute limit is
  *       not what keeps them waiting): the application keeps up; {@code L' = L * min(1 + step,
  *       latency / p+)}. Within a step of the target ({@code p+ * (1 + step) > latency}), only if
  *       the last raise has had a refresh interval to show: the users a raise lets in come in as
@@ -137,7 +137,7 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
    * @param limit the limit in force
    * @param activeUsers the room's active users
    * @param holdsBack whether the limit holds people back: someone waits, and the per-minute limit
-   *     is not what keeps them waiting
+   *     is not what keeps them waiting (see {@code LimitController})
    * @param raisedLately whether a raise took effect less than a refresh interval ago
    * @param measured what the room measured since the last decision
    */

@@ -133,25 +133,28 @@ class AdaptiveLimitTest {
   }
 
   @Test
-  void failuresOverTheShareLowerTheLimitByAStepFromTheUsersInUse() {
+  void failuresOverTheShareLowerTheLimitByAStepFromWhatTheRoomUses() {
     // 2 % of 100 requests failed (over 1 %), however fast they were answered.
     Tally.Origin failing = answered(100, 2, 50_000);
-    AdaptiveLimit.Decision d = LAW.next(200, 100, true, false, failing);
-    assertThat(d.limit()).as("a tenth below the 100 in use, not below the limit of 200").isEqualTo(90);
+    AdaptiveLimit.Decision d = LAW.next(200, 100, false, false, failing);
+    assertThat(d.limit()).as("nobody waiting: a tenth below the 100 in use, not below the limit of 200").isEqualTo(90);
     assertThat(d.reason()).isEqualTo("lowered: 2.0 % of 100 requests failed");
     // Changed: the law before lowered from the limit (200 * 0.9 = 180) with more in use than the limit; now it holds (rule 2).
     assertThat(LAW.next(200, 300, true, false, failing).limit()).as("more in use than the limit: held").isEqualTo(200);
     assertThat(LAW.next(200, 200, true, false, failing).limit()).as("as many in use as the limit: from the limit").isEqualTo(180);
-    assertThat(LAW.next(200, 0, true, false, failing).limit()).as("nobody in use: down to min").isEqualTo(10);
-    assertThat(LAW.next(200, -3, true, false, failing).limit()).as("a count below zero is nobody").isEqualTo(10);
-    assertThat(LAW.next(200, 100, false, true, failing).limit()).as("whoever waits").isEqualTo(90);
+    assertThat(LAW.next(200, 0, false, false, failing).limit()).as("nobody in use: down to min").isEqualTo(10);
+    assertThat(LAW.next(200, -3, false, false, failing).limit()).as("a count below zero is nobody").isEqualTo(10);
+    // Changed: with people waiting the limit is in use, even while some of its slots wait for slow
+    // pollers: a decrease starts from it.
+    assertThat(LAW.next(200, 100, true, false, failing).limit()).as("people waiting: from the limit").isEqualTo(180);
+    assertThat(LAW.next(200, 100, true, true, failing).limit()).as("raised lately or not").isEqualTo(180);
     // Changed: a raise now needs people waiting for the limit (holdsBack), not "the limit in use".
     assertThat(waiting(LAW, 200, 200, answered(100, 1, 50_000)).limit())
         .as("exactly the share (1 of 100) is not over it: fast and people waiting, raised").isEqualTo(220);
     assertThat(waiting(LAW.withFailureShare(0.05), 200, 200, failing).limit())
         .as("under a larger share, 2 % do not lower it").isEqualTo(220);
     assertThat(waiting(LAW.withFailureShare(0), 200, 100, answered(100, 1, 50_000)).limit())
-        .as("a share of 0: one failure lowers").isEqualTo(90);
+        .as("a share of 0: one failure lowers").isEqualTo(180);
     assertThat(waiting(LAW.withFailureShare(1), 200, 100, answered(100, 100, 50_000)).limit())
         .as("a share of 1: all failed, not over it").isEqualTo(220);
   }
@@ -162,13 +165,14 @@ class AdaptiveLimitTest {
     AdaptiveLimit law = new AdaptiveLimit(10, 1000, TARGET_524, 0.3, 0.01);
     Tally.Origin slow = answered(100, 0, SLOW_MICROS);
     assertThat(slow.quantileMicros(0.9)).isEqualTo(MICROS_600MS_P90);
-    assertThat(law.next(200, 100, true, false, slow).limit()).as("100 in use * 0.8").isEqualTo(80);
+    assertThat(law.next(200, 100, false, false, slow).limit()).as("nobody waiting: 100 in use * 0.8").isEqualTo(80);
     // Changed: the law before lowered a limit of 90 with 100 in use from the limit (72); now it holds (rule 2).
     assertThat(law.next(90, 100, true, false, slow).limit()).as("over the limit of 90: held").isEqualTo(90);
     assertThat(law.next(90, 90, true, false, slow).limit()).as("the limit of 90 in use * 0.8").isEqualTo(72);
-    assertThat(law.next(200, 100, false, true, slow).limit()).as("whether or not anyone waits").isEqualTo(80);
-    assertThat(law.withStep(0.1).next(200, 100, true, false, slow).limit()).as("a step of a tenth at most: 100 * 0.9").isEqualTo(90);
-    AdaptiveLimit.Decision d = LAW.next(200, 100, true, false, answered(100, 0, 2_000_000));
+    // Changed: with people waiting a decrease starts from the limit (it is in use).
+    assertThat(law.next(200, 100, true, false, slow).limit()).as("people waiting: the limit of 200 * 0.8").isEqualTo(160);
+    assertThat(law.withStep(0.1).next(200, 100, false, false, slow).limit()).as("a step of a tenth at most: 100 * 0.9").isEqualTo(90);
+    AdaptiveLimit.Decision d = LAW.next(200, 100, false, false, answered(100, 0, 2_000_000));
     assertThat(d.limit()).as("four times too slow, still a step at most").isEqualTo(90);
     assertThat(d.reason()).startsWith("lowered: p90 ").endsWith(" ms over the target 500 ms");
     // Changed: the reason shows the band p- to p+ (all in one bucket here), not one p90.
@@ -303,7 +307,8 @@ class AdaptiveLimitTest {
     assertThat(waiting(small, 1, 1, fast(100)).limit()).as("1 * 1.1 = 1.1").isEqualTo(2);
     assertThat(waiting(small, 5, 5, answered(100, 50, 50_000)).limit()).as("5 * 0.9 = 4.5").isEqualTo(4);
     assertThat(waiting(small, 2, 2, answered(100, 50, 50_000)).limit()).as("2 * 0.9 = 1.8").isEqualTo(1);
-    assertThat(waiting(small, 5, 4, answered(100, 50, 50_000)).limit()).as("4 in use * 0.9 = 3.6").isEqualTo(3);
+    assertThat(small.next(5, 4, false, false, answered(100, 50, 50_000)).limit()).as("nobody waiting: 4 in use * 0.9 = 3.6").isEqualTo(3);
+    assertThat(waiting(small, 5, 4, answered(100, 50, 50_000)).limit()).as("people waiting: 5 * 0.9 = 4.5").isEqualTo(4);
   }
 
   /**
@@ -317,7 +322,7 @@ class AdaptiveLimitTest {
     assertThat(waiting(LAW, 200, 200, fast(100)).limit()).isEqualTo(220);
     assertThat(waiting(LAW.withStep(0.3), 20, 20, answered(100, 50, 50_000)).limit()).as("20 * 0.7").isEqualTo(14);
     assertThat(waiting(LAW.withStep(0.3), 100, 100, answered(100, 50, 50_000)).limit()).as("100 * 0.7").isEqualTo(70);
-    assertThat(waiting(LAW.withStep(0.3), 200, 100, answered(100, 50, 50_000)).limit()).as("100 in use * 0.7").isEqualTo(70);
+    assertThat(LAW.withStep(0.3).next(200, 100, false, false, answered(100, 50, 50_000)).limit()).as("100 in use * 0.7").isEqualTo(70);
   }
 
   @Test
@@ -471,12 +476,13 @@ class AdaptiveLimitTest {
 
     assertThat(next).isBetween(min, max);
     BigDecimal step = BigDecimal.valueOf(stepPercent, 2);
-    long inUse = Math.min(limit, Math.max(0, active));
+    // What the room uses: the limit while people wait for it, the users in use otherwise.
+    long inUse = holdsBack ? limit : Math.min(limit, Math.max(0, active));
     long lowest = BigDecimal.valueOf(inUse).multiply(BigDecimal.ONE.subtract(step))
         .setScale(0, RoundingMode.FLOOR).longValueExact();
     long highest = Math.max(limit + 1L, BigDecimal.valueOf(limit).multiply(BigDecimal.ONE.add(step))
         .setScale(0, RoundingMode.CEILING).longValueExact());
-    assertThat(next).as("at most a step below min(limit, active) = %s", inUse).isGreaterThanOrEqualTo(law.clamp(lowest));
+    assertThat(next).as("at most a step below what the room uses, %s", inUse).isGreaterThanOrEqualTo(law.clamp(lowest));
     assertThat(next).as("at most a step above the limit %s", limit).isLessThanOrEqualTo(law.clamp(highest));
 
     boolean decides = requests >= AdaptiveLimit.MIN_REQUESTS && active <= limit;
@@ -541,8 +547,10 @@ class AdaptiveLimitTest {
     assertThat(waiting(law, limit, limit + 1L, answered(100, 50, 50_000)).limit()).as("over the limit: held")
         .isEqualTo(limit);
     assertThat(waiting(law, limit, limit, answered(100, 50, 50_000)).limit()).as("lowered").isEqualTo(down);
-    assertThat(waiting(law, limit, half, answered(100, 50, 50_000)).limit()).as("lowered from %s in use", half)
-        .isEqualTo(downFromHalf);
+    assertThat(law.next(limit, half, false, false, answered(100, 50, 50_000)).limit())
+        .as("nobody waiting: lowered from %s in use", half).isEqualTo(downFromHalf);
+    assertThat(waiting(law, limit, half, answered(100, 50, 50_000)).limit()).as("people waiting: lowered from the limit")
+        .isEqualTo(down);
     assertThat(waiting(law, limit, limit, answered(100, 0, 2_000_000)).limit()).as("slow: lowered").isEqualTo(down);
   }
 

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 class AdaptiveSimulatorTest {
 
   private static AdaptiveSimulator.Figures run(long seed, SimOrigin origin) {
-    return AdaptiveSimulator.run(AdaptiveSimulator.crowd("t", 1, 1, 60, 600, seed).truncated(4), origin);
+    int perMinute = Math.min(600, java.util.Objects.requireNonNull(origin.adaptive()).max());
+    return AdaptiveSimulator.run(AdaptiveSimulator.crowd("t", 1, 1, 60, perMinute, seed).truncated(4), origin);
   }
 
   @Test
@@ -29,7 +30,8 @@ class AdaptiveSimulatorTest {
     AdaptiveLimit bounds = new AdaptiveLimit(50, 400, Duration.ofMillis(250), 0.1, 0.01);
     SimOrigin o = new SimOrigin(8, Duration.ofMillis(50), Duration.ofSeconds(5), List.of(), bounds);
     AdaptiveSimulator.Figures f = run(1, o);
-    assertThat(f.limitAt()).allSatisfy(l -> assertThat(l).isBetween(50.0, 400.0));
+    assertThat(java.util.Arrays.stream(f.limitAt()).min().orElseThrow()).isGreaterThanOrEqualTo(50.0);
+    assertThat(java.util.Arrays.stream(f.limitAt()).max().orElseThrow()).isLessThanOrEqualTo(400.0);
     // 400 users keep this application within its target (the sweep: 625): the limit reaches max.
     assertThat(f.limitAt()[f.seconds() - 1]).isEqualTo(400.0);
     assertThat(f.origin().failures(0, f.seconds())).isZero();

@@ -1,14 +1,19 @@
 package io.github.waitingroom.examples;
 
 import com.google.crypto.tink.KeysetHandle;
+import io.github.waitingroom.AdaptiveLimit;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.coordinator.Transport;
+import io.github.waitingroom.http.AdaptiveLimitSettings;
+import io.github.waitingroom.http.Setting;
+import io.github.waitingroom.http.SettingException;
 import io.github.waitingroom.servlet.WaitingRoomFilter;
 import jakarta.servlet.DispatcherType;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -124,6 +129,29 @@ public final class DemoServer implements AutoCloseable {
         + " session (the shop's checkout answers with X-WaitingRoom-Revoke), so the next in line gets the place within seconds")
     boolean revoke;
 
+    @Option(names = "--origin-servers", paramLabel = "N", description = "a slow shop: every page is served by one of N servers"
+        + " (requests beyond N at once queue), each busy --origin-service-ms per page; 0: pages answer at once")
+    int originServers;
+
+    @Option(names = "--origin-service-ms", paramLabel = "MS", description = "with --origin-servers: milliseconds a server"
+        + " spends on a page")
+    int originServiceMs = 50;
+
+    @Option(names = "--adaptive-min", paramLabel = "N", description = "the lowest the adaptive limit goes; with"
+        + " --adaptive-max and --adaptive-latency it turns the adaptive limit on, starting from --total")
+    @Nullable Integer adaptiveMin;
+
+    @Option(names = "--adaptive-max", paramLabel = "N", description = "the highest the adaptive limit goes")
+    @Nullable Integer adaptiveMax;
+
+    @Option(names = "--adaptive-latency", paramLabel = "DURATION", description = "the 90th percentile latency (300ms, 1s)"
+        + " the shop should keep: the adaptive limit rises while it does and falls when it does not")
+    @Nullable String adaptiveLatency;
+
+    @Option(names = "--adaptive-step", paramLabel = "SHARE", description = "the largest relative change of one decision of"
+        + " the adaptive limit (default 0.1)")
+    @Nullable Double adaptiveStep;
+
     /**
      * Parses a command line without running it.
      *
@@ -174,14 +202,19 @@ public final class DemoServer implements AutoCloseable {
    * @param out where the banner goes
    */
   public static DemoServer start(Cli flags, PrintStream out) throws Exception {
-    RoomConfig config =
+    RoomConfig.Builder cb =
         RoomConfig.builder(flags.room)
             .totalActiveUsers(flags.total)
             .newUsersPerMinute(flags.perMinute)
             .sessionDuration(Duration.ofSeconds(flags.session))
             .refreshInterval(Duration.ofSeconds(flags.refresh))
-            .bucketWidth(Duration.ofSeconds(flags.bucket))
-            .build();
+            .bucketWidth(Duration.ofSeconds(flags.bucket));
+    AdaptiveLimit adaptive = adaptiveLimit(flags);
+    if (adaptive != null) {
+      cb.adaptiveLimit(adaptive);
+    }
+    RoomConfig config = cb.build();
+    SlowOrigin origin = flags.originServers > 0 ? new SlowOrigin(flags.originServers, flags.originServiceMs) : null;
     KeysetHandle keys = DemoRoomSetup.keyset(flags.keyset, out);
     WaitingRoom.Builder rb =
         WaitingRoom.builder(config, keys).nodeId(flags.node).dataCenter(flags.dc);
@@ -213,7 +246,7 @@ public final class DemoServer implements AutoCloseable {
       jetty.addConnector(connector);
       ServletContextHandler context = new ServletContextHandler("/");
       context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
-      context.addServlet(new ServletHolder(new ShopServlet(room, flags.node, flags.dc, flags.revoke)), "/");
+      context.addServlet(new ServletHolder(new ShopServlet(room, flags.node, flags.dc, flags.revoke, origin)), "/");
       DemoPages.mountDashboard(context, flags, room);
       if (metrics != null) {
         context.addServlet(new ServletHolder(DemoPages.prometheus(room)), metrics);
@@ -223,10 +256,40 @@ public final class DemoServer implements AutoCloseable {
       jetty.start();
       DemoServer demo = new DemoServer(jetty, room, connector.getLocalPort());
       DemoPages.banner(flags, room, demo.port, out);
+      if (origin != null || adaptive != null) {
+        out.println("  " + (origin == null ? "The shop answers at once" : "A slow shop: " + origin.servers()
+            + " servers of " + origin.serviceMillis() + " ms per page (requests beyond " + origin.servers()
+            + " at once queue)") + "; " + (adaptive == null ? "a fixed limit of " + flags.total + " active users."
+            : "an adaptive limit from " + flags.total + " within [" + adaptive.min() + ", " + adaptive.max()
+                + "] keeping p90 within " + adaptive.latency().toMillis() + " ms."));
+        out.println();
+        out.flush();
+      }
       return demo;
     } catch (Exception e) {
       room.close();
       throw e;
+    }
+  }
+
+  /**
+   * The adaptive limit of {@code --adaptive-min}, {@code --adaptive-max}, {@code --adaptive-latency}
+   * and {@code --adaptive-step}, read by the settings the init-params and Spring properties share
+   * ({@link AdaptiveLimitSettings}), so the three turn it on together and a missing one is named;
+   * null when none is given.
+   */
+  static @Nullable AdaptiveLimit adaptiveLimit(Cli flags) {
+    String latency = flags.adaptiveLatency;
+    Map<Setting<?>, String> names = Map.of(
+        AdaptiveLimitSettings.MIN, "--adaptive-min", AdaptiveLimitSettings.MAX, "--adaptive-max",
+        AdaptiveLimitSettings.LATENCY, "--adaptive-latency", AdaptiveLimitSettings.STEP, "--adaptive-step",
+        AdaptiveLimitSettings.FAILURE_SHARE, "--adaptive-failure-share");
+    try {
+      return AdaptiveLimitSettings.of(flags.adaptiveMin, flags.adaptiveMax,
+          latency == null ? null : Setting.duration("--adaptive-latency", latency), flags.adaptiveStep, null,
+          SettingException.Source.CODE, s -> names.getOrDefault(s, s.name()));
+    } catch (SettingException e) {
+      throw new IllegalArgumentException(e.getMessage(), e); // CODE: the message without the source's label
     }
   }
 

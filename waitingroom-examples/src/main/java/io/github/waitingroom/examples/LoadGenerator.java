@@ -2,6 +2,7 @@ package io.github.waitingroom.examples;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,6 +39,11 @@ import picocli.CommandLine.ParameterException;
  *     -Dexec.args="--url http://localhost:8080/ --users 20"
  * </pre>
  *
+ * <p>With {@code --csv FILE} it also records, every {@code --report} seconds, the room's limit in
+ * force, active and waiting users (read from the demo's operator status, {@code --status-url})
+ * beside the latency of the shop's pages it measured ({@link Recorder}): how an adaptive limit
+ * follows a slow shop ({@code --origin-servers}).
+ *
  * <p>This class keeps the crowd and its counts; a visitor's requests and the JSON status it reads
  * are {@link StatusPage}'s. This is a demo tool that runs in real time; the benchmarks module
  * holds the measured load runs.
@@ -50,8 +57,9 @@ public final class LoadGenerator {
       showDefaultValues = true,
       description = "A crowd of visitors for the demo, each with its own cookies, polling while in line.")
   static final class Cli implements Callable<Integer> {
-    @Option(names = "--url", paramLabel = "URL", description = "page the visitors ask for")
-    URI url = URI.create("http://localhost:8080/");
+    @Option(names = "--url", paramLabel = "URL", description = "page the visitors ask for; repeat it for several nodes"
+        + " (visitor i asks the i-th, round robin)")
+    List<URI> url = new ArrayList<>(List.of(URI.create("http://localhost:8080/")));
 
     @Option(names = "--users", paramLabel = "N", description = "visitors at the site at any time (1..1000)")
     int users = 20;
@@ -84,6 +92,18 @@ public final class LoadGenerator {
         + " planner's --shape step --peak RATE --duration ARRIVE-FOR --seed SEED gives the same instants)")
     long seed = 1;
 
+    @Option(names = "--csv", paramLabel = "FILE", description = "every --report seconds, append a line to this CSV file:"
+        + " the room's limit in force, active and waiting users (from --status-url) and the p90 latency of the shop's"
+        + " pages this crowd measured in the interval; off if not given")
+    @Nullable String csv;
+
+    @Option(names = "--status-url", paramLabel = "URL", description = "with --csv: the demo's operator status"
+        + " (http://localhost:8080/waitingroom/dashboard/status of a demo started with --dashboard-token)")
+    @Nullable URI statusUrl;
+
+    @Option(names = "--status-token", paramLabel = "TOKEN", description = "with --status-url: the demo's --dashboard-token")
+    @Nullable String statusToken;
+
     @Override
     public Integer call() throws InterruptedException {
       if (users < 1 || users > 1000) {
@@ -92,7 +112,21 @@ public final class LoadGenerator {
       if (rate < 0 || arriveFor < 0 || patience < 0) {
         throw new ParameterException(new CommandLine(this), "--rate, --arrive-for and --patience must not be negative");
       }
+      if (url.isEmpty()) {
+        throw new ParameterException(new CommandLine(this), "--url needs a URL");
+      }
+      if ((statusUrl != null || statusToken != null) && csv == null) {
+        throw new ParameterException(new CommandLine(this), "--status-url and --status-token go with --csv");
+      }
       LoadGenerator g = new LoadGenerator(url, stay, think);
+      String file = csv;
+      if (file != null) {
+        try {
+          g.record = new Recorder(Path.of(file), statusUrl, statusToken);
+        } catch (IOException e) {
+          throw new ParameterException(new CommandLine(this), "--csv " + file + ": " + e.getMessage());
+        }
+      }
       if (rate > 0) {
         g.patienceMillis = patience * 1000L;
         g.runArrivals(rate, arriveFor, duration, Math.max(1, report), seed);
@@ -103,8 +137,9 @@ public final class LoadGenerator {
     }
   }
 
-  private final URI url;
-  private final StatusPage page;
+  private final List<URI> urls;
+  private final List<StatusPage> pages;
+  private final AtomicInteger nextPage = new AtomicInteger();
   private final int stay;
   private final int think;
 
@@ -125,9 +160,13 @@ public final class LoadGenerator {
   private volatile boolean running = true;
   private final java.util.concurrent.atomic.AtomicBoolean summarised = new java.util.concurrent.atomic.AtomicBoolean();
 
-  private LoadGenerator(URI url, int stay, int think) {
-    this.url = url;
-    this.page = new StatusPage(url);
+  /** The latencies (ms) of the shop's pages in the current report interval. */
+  private final List<Long> pageMillis = java.util.Collections.synchronizedList(new ArrayList<>());
+  private @Nullable Recorder record;
+
+  private LoadGenerator(List<URI> urls, int stay, int think) {
+    this.urls = List.copyOf(urls);
+    this.pages = urls.stream().map(StatusPage::new).toList();
     this.stay = stay;
     this.think = think;
   }
@@ -152,8 +191,9 @@ public final class LoadGenerator {
                 io.github.waitingroom.examples.planner.Arrivals.Shape.STEP, perMinute, 0, Duration.ofSeconds(window))
             .times(seed);
     System.out.printf(Locale.ROOT, "%d visitors a minute for %d s (%d in all) at %s (stay %d s, a click every %d s,"
-        + " patience %s)%n", perMinute, window, at.length, url, stay, think,
+        + " patience %s)%n", perMinute, window, at.length, where(), stay, think,
         patienceMillis == 0 ? "unlimited" : patienceMillis / 1000 + " s");
+    System.out.flush();
     Runtime.getRuntime().addShutdownHook(new Thread(this::summary, "summary"));
     long start = System.nanoTime();
     Thread arrivals = new Thread(() -> {
@@ -187,6 +227,7 @@ public final class LoadGenerator {
           Locale.ROOT,
           "t=%4ds  arrived: %5d  in line: %4d  in the shop: %4d  admitted so far: %6d  gave up: %4d  errors: %d%n",
           seconds, arrived.sum(), inLine.get(), inShop.get(), admitted.sum(), gaveUp.sum(), errors.sum());
+      interval(seconds);
     }
     running = false;
     arrivals.interrupt();
@@ -205,7 +246,7 @@ public final class LoadGenerator {
   }
 
   private void run(int users, int durationSeconds, int reportSeconds) throws InterruptedException {
-    System.out.printf(Locale.ROOT, "%d visitors at %s (stay %d s, a click every %d s)%n", users, url, stay, think);
+    System.out.printf(Locale.ROOT, "%d visitors at %s (stay %d s, a click every %d s)%n", users, where(), stay, think);
     List<Thread> threads = new ArrayList<>();
     for (int i = 0; i < users; i++) {
       Thread t = new Thread(this::visitorsOneAfterAnother, "visitor-" + i);
@@ -225,12 +266,41 @@ public final class LoadGenerator {
               + "  lost sessions: %d  errors: %d%n",
           seconds, inLine.get(), inShop.get(), admitted.sum(), maxAhead.getAndSet(0),
           wait < 0 ? "unknown" : wait + " min", lostSessions.sum(), errors.sum());
+      interval(seconds);
     }
     running = false;
     for (Thread t : threads) {
       t.interrupt();
     }
     summary();
+  }
+
+  private String where() {
+    return urls.size() == 1 ? urls.get(0).toString() : urls.toString();
+  }
+
+  /** The end of a report interval: with {@code --csv}, its line; the page latencies start again. */
+  private void interval(long seconds) {
+    long[] ms;
+    synchronized (pageMillis) {
+      ms = pageMillis.stream().mapToLong(Long::longValue).sorted().toArray();
+      pageMillis.clear();
+    }
+    Recorder r = record;
+    if (r != null) {
+      r.line(seconds, inLine.get(), inShop.get(), ms);
+    }
+  }
+
+  /** Asks for the page, and times it when the shop answered (not the room's JSON status). */
+  private StatusPage.@Nullable Status ask(StatusPage page, Map<String, String> cookies)
+      throws IOException, InterruptedException {
+    long start = System.nanoTime();
+    StatusPage.Status s = page.ask(cookies);
+    if (s == null) {
+      pageMillis.add((System.nanoTime() - start) / 1_000_000);
+    }
+    return s;
   }
 
   private void summary() {
@@ -281,11 +351,12 @@ public final class LoadGenerator {
   /** One visitor, from arrival to leaving. */
   private void visit() throws IOException, InterruptedException {
     Map<String, String> cookies = new LinkedHashMap<>();
+    StatusPage page = pages.get(Math.floorMod(nextPage.getAndIncrement(), pages.size()));
     long arrived = System.nanoTime();
     boolean counted = false;
     try {
       StatusPage.Status s;
-      while ((s = page.ask(cookies)) != null) {
+      while ((s = ask(page, cookies)) != null) {
         if (!counted) {
           peakLine.accumulateAndGet(inLine.incrementAndGet(), Math::max);
           counted = true;
@@ -323,7 +394,7 @@ public final class LoadGenerator {
       long leave = System.nanoTime() + stay * 1_000_000_000L;
       while (System.nanoTime() + think * 1_000_000_000L < leave) {
         Thread.sleep(think * 1000L);
-        if (page.ask(cookies) != null) {
+        if (ask(page, cookies) != null) {
           lostSessions.increment(); // should stay 0 while --think is shorter than the session
           break;
         }

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * The demo's application: a ticket shop with a few pages. It knows nothing of the waiting room
  * except that it shows the room's current counts in its footer. Only a {@code POST} to {@code
  * /checkout} books (and, with {@code --revoke}, ends the session); an {@code OPTIONS} is answered
- * without acting.
+ * without acting. With {@code --origin-servers} every page (not {@code /health}) first goes
+ * through the {@link SlowOrigin}'s few slow servers, so its latency grows with the load.
  */
 final class ShopServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
@@ -32,12 +33,19 @@ final class ShopServlet extends HttpServlet {
   private final String dataCenter;
   /** Whether a checkout ends the visitor's session (the filter's revoke must be on too). */
   private final boolean revoke;
+  /** The slow servers of {@code --origin-servers} every page goes through, or null: answered at once. */
+  private final transient @Nullable SlowOrigin origin;
 
   ShopServlet(WaitingRoom room, String node, String dataCenter, boolean revoke) {
+    this(room, node, dataCenter, revoke, null);
+  }
+
+  ShopServlet(WaitingRoom room, String node, String dataCenter, boolean revoke, @Nullable SlowOrigin origin) {
     this.room = room;
     this.node = node;
     this.dataCenter = dataCenter;
     this.revoke = revoke;
+    this.origin = origin;
   }
 
   @Override
@@ -60,6 +68,15 @@ final class ShopServlet extends HttpServlet {
       res.setContentType("text/plain;charset=UTF-8");
       res.getWriter().write("ok");
       return;
+    }
+    if (origin != null) {
+      try {
+        origin.serve();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        res.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+        return;
+      }
     }
     StringBuilder body = new StringBuilder();
     int status = HttpServletResponse.SC_OK;

@@ -59,12 +59,23 @@ class SlowShopTest {
   @Test
   void theAdaptiveFlagsTurnTheLimitOnTogetherAndNameWhatIsMissing() throws Exception {
     String[] args = {"--port", "0", "--total", "10", "--per-minute", "100", "--adaptive-min", "5", "--adaptive-max", "200",
-        "--adaptive-latency", "300ms", "--adaptive-step", "0.2"};
+        "--adaptive-latency", "300ms", "--adaptive-step", "0.2", "--dashboard-token", "demo-token-0123456789"};
     ByteArrayOutputStream banner = new ByteArrayOutputStream();
     try (DemoServer demo = DemoServer.start(DemoServer.Cli.parse(args), new PrintStream(banner, true, StandardCharsets.UTF_8))) {
       assertThat(demo.room().config().adaptiveLimit())
           .isEqualTo(AdaptiveLimit.between(5, 200, Duration.ofMillis(300)).withStep(0.2));
       assertThat(banner.toString(StandardCharsets.UTF_8)).contains("an adaptive limit from 10 within [5, 200]");
+      // What the load generator's --csv reads from the operator status: the limit in force, active and waiting users.
+      HttpResponse<String> data = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + demo.port() + "/waitingroom/dashboard/data"))
+              .header("Authorization", "Bearer demo-token-0123456789").GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(data.statusCode()).isEqualTo(200);
+      Recorder.RoomLine line = Recorder.parse(data.body());
+      assertThat(line).isNotNull();
+      assertThat(line.limit()).isEqualTo(10);
+      assertThat(line.activeUsers()).isZero();
+      assertThat(line.waitingUsers()).isZero();
     }
     String[] some = {"--port", "0", "--adaptive-min", "5"};
     assertThatThrownBy(() -> DemoServer.start(DemoServer.Cli.parse(some), new PrintStream(new ByteArrayOutputStream(), true,

@@ -29,9 +29,10 @@ import java.util.Objects;
  *       someone waits for it, so it is in use even while some of its slots wait for slow pollers)
  *       and {@code A} otherwise.
  *   <li>The 90th percentile is known only within its standard error: of {@code n} requests, the
- *       one of rank {@code 0.9 n} lies between the ranks {@code (0.9 -+ e) n}, {@code e = sqrt(0.9
- *       * 0.1 / n)} (the binomial spread of how many requests fall below the true percentile, for
- *       any distribution of latencies), whose latencies are {@code p-} and {@code p+}. If the
+ *       one of rank {@code 0.9 n} lies between the ranks {@code (0.9 - e) n} and {@code (0.9 + e)
+ *       n}, {@code e = sqrt(0.09 / n)} (the binomial spread of how many requests fall below the
+ *       true percentile, for any distribution of latencies), whose latencies are {@code p-} and
+ *       {@code p+}. If the
  *       target lies between them, the measurement cannot tell whether the application keeps it,
  *       and the limit holds.
  *   <li>{@code p- > latency}: the application is slower than asked; {@code L' = B * max(1 - step,

@@ -39,7 +39,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@value #ADMISSIONS_RATE}: room-wide admissions in the minute before the last plan, so a
  *       rate in admissions per minute;
  *   <li>{@value #LIMIT_ACTIVE_USERS} (users) and {@value #LIMIT_NEW_USERS_PER_MINUTE}: the room's
- *       limits in force (its {@linkplain WaitingRoom#settings() live settings});
+ *       limits in force (its {@linkplain WaitingRoom#settings() live settings}; of active users, an
+ *       adaptive limit's last decision where the room has one, {@link RoomStatus#totalActiveUsers()});
  *   <li>{@value #SETTINGS_VERSION}: the version of the settings in force on this node (0: its
  *       configuration), so that a dashboard shows when every node applies a change;
  *   <li>{@value #STORE_FAILING}: 1 while the last sync failed to reach the store, else 0;
@@ -88,7 +89,7 @@ public final class WaitingRoomMetrics implements MeterBinder {
   /** Room-wide admissions in the minute before the last plan (admissions per minute). */
   public static final String ADMISSIONS_RATE = "waitingroom.admissions.rate";
 
-  /** The configured limit of active users. */
+  /** The limit of active users in force. */
   public static final String LIMIT_ACTIVE_USERS = "waitingroom.limit.active.users";
 
   /** The configured limit of new users per minute. */
@@ -108,9 +109,6 @@ public final class WaitingRoomMetrics implements MeterBinder {
 
   /** The length of the room's epochs now, in seconds. */
   public static final String EPOCH_LENGTH = "waitingroom.epoch.length";
-
-  /** The limit of active users in force: the settings', or the adaptive limit's last decision. */
-  public static final String ACTIVE_LIMIT = "waitingroom.limit.active";
 
   /** Requests decided, by {@value #OUTCOME_TAG}. */
   public static final String DECISIONS = "waitingroom.decisions";
@@ -216,12 +214,9 @@ public final class WaitingRoomMetrics implements MeterBinder {
         "1 while the last sync failed to reach the store, else 0", s -> s.transportFailing() ? 1 : 0);
     gauge(registry, NODES, Tags.empty(), "nodes",
         "Live nodes of the room in the last plan", s -> s.roomNodes());
-    Gauge.builder(LIMIT_ACTIVE_USERS, room, r -> r.settings().totalActiveUsers())
-        .tags(tags)
-        .baseUnit("users")
-        .description("The room's limit of active users in force")
-        .strongReference(true)
-        .register(registry);
+    gauge(registry, LIMIT_ACTIVE_USERS, Tags.empty(), "users",
+        "The room's limit of active users in force (an adaptive limit's last decision, where it has one)",
+        RoomStatus::totalActiveUsers);
     Gauge.builder(LIMIT_NEW_USERS_PER_MINUTE, room, r -> r.settings().newUsersPerMinute())
         .tags(tags)
         .description("The room's limit of new users per minute in force")
@@ -238,9 +233,6 @@ public final class WaitingRoomMetrics implements MeterBinder {
     gauge(registry, EPOCH_LENGTH, Tags.empty(), "seconds",
         "The length of the room's epochs now: the sync interval, or a multiple of it within the store budget",
         s -> s.epochMillis() / 1000.0);
-    gauge(registry, ACTIVE_LIMIT, Tags.empty(), "users",
-        "The limit of active users in force: the settings', or the adaptive limit's last decision",
-        RoomStatus::totalActiveUsers);
 
     for (Decision.Outcome o : Decision.Outcome.values()) {
       counter(registry, DECISIONS, Tags.of(OUTCOME_TAG, lower(o)), "Requests decided, by outcome",

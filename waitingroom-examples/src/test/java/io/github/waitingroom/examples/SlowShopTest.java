@@ -71,8 +71,7 @@ class SlowShopTest {
               .header("Authorization", "Bearer demo-token-0123456789").GET().build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(data.statusCode()).isEqualTo(200);
-      Recorder.RoomLine line = Recorder.parse(data.body());
-      assertThat(line).isNotNull();
+      Recorder.RoomLine line = java.util.Objects.requireNonNull(Recorder.parse(data.body()), "the status parses");
       assertThat(line.limit()).isEqualTo(10);
       assertThat(line.activeUsers()).isZero();
       assertThat(line.waitingUsers()).isZero();

@@ -133,7 +133,7 @@ public final class AdaptiveSimulator {
       limit[t] = o.adaptive() == null ? s.totalActiveUsers() : sim.limitAt[t];
     }
     return new Figures(s.name(), s.description(), limit, sim.truth.activeAt.clone(), sim.truth.queueAt.clone(),
-        sim.origin, seconds);
+        java.util.Objects.requireNonNull(sim.origin, "a run with an origin"), seconds);
   }
 
   /**

@@ -61,9 +61,24 @@ import java.util.Objects;
  * @param max the highest the limit goes, at least {@code min}
  * @param latency the 90th percentile latency the application should keep, at least a millisecond
  * @param step the largest relative change of one decision, above 0 and at most 0.5
+ * <h2>New users a minute</h2>
+ *
+ * With {@code scaleNewUsersPerMinute}, the room's {@code newUsersPerMinute} moves with the limit:
+ * the configured new users a minute times the limit in force over the configured {@code
+ * totalActiveUsers} (rounded, at least 1), so the share of the room that may be new in a minute
+ * (a new session costs the application a login, a cart: what it can serve of those shrinks and
+ * grows with what it can serve at all) stays as the operator set it. Without it, {@code
+ * newUsersPerMinute} stays as configured, and at most the limit in force.
+ *
+ * @param min the lowest the limit goes, at least 1
+ * @param max the highest the limit goes, at least {@code min}
+ * @param latency the 90th percentile latency the application should keep, at least a millisecond
+ * @param step the largest relative change of one decision, above 0 and at most 0.5
  * @param failureShare the share of failed requests above which the limit falls, 0 to 1
+ * @param scaleNewUsersPerMinute whether {@code newUsersPerMinute} moves with the limit (see above)
  */
-public record AdaptiveLimit(int min, int max, Duration latency, double step, double failureShare) {
+public record AdaptiveLimit(int min, int max, Duration latency, double step, double failureShare,
+    boolean scaleNewUsersPerMinute) {
 
   /** How many epochs apart the room decides (see the class comment). */
   public static final int DECIDE_EVERY_EPOCHS = 4;
@@ -101,6 +116,11 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
     }
   }
 
+  /** A limit whose {@code newUsersPerMinute} stays as configured (see the class comment). */
+  public AdaptiveLimit(int min, int max, Duration latency, double step, double failureShare) {
+    this(min, max, latency, step, failureShare, false);
+  }
+
   /**
    * A limit between {@code min} and {@code max} that keeps the application's 90th percentile
    * latency within {@code latency}, with the default {@link #step()} and {@link #failureShare()}.
@@ -111,12 +131,33 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
 
   /** This limit with another {@link #step()}. */
   public AdaptiveLimit withStep(double step) {
-    return new AdaptiveLimit(min, max, latency, step, failureShare);
+    return new AdaptiveLimit(min, max, latency, step, failureShare, scaleNewUsersPerMinute);
   }
 
   /** This limit with another {@link #failureShare()}. */
   public AdaptiveLimit withFailureShare(double share) {
-    return new AdaptiveLimit(min, max, latency, step, share);
+    return new AdaptiveLimit(min, max, latency, step, share, scaleNewUsersPerMinute);
+  }
+
+  /** This limit, with {@code newUsersPerMinute} moving with it or not (see the class comment). */
+  public AdaptiveLimit withScaleNewUsersPerMinute(boolean scale) {
+    return new AdaptiveLimit(min, max, latency, step, failureShare, scale);
+  }
+
+  /**
+   * The new users a minute in force under the limit {@code limit}: the configured ones scaled by
+   * {@code limit / totalActiveUsers} where {@link #scaleNewUsersPerMinute()}, rounded half up and
+   * at least 1, otherwise as configured; at most {@code limit} either way.
+   *
+   * @param limit the limit in force
+   * @param totalActiveUsers the configured limit of active users
+   * @param newUsersPerMinute the configured new users a minute
+   */
+  public int newUsersPerMinute(int limit, int totalActiveUsers, int newUsersPerMinute) {
+    long perMinute = scaleNewUsersPerMinute
+        ? Math.max(1, Math.floorDiv(2L * newUsersPerMinute * limit + totalActiveUsers, 2L * totalActiveUsers))
+        : newUsersPerMinute;
+    return (int) Math.min(perMinute, limit);
   }
 
   /** {@code limit} kept within {@code [min, max]}. */

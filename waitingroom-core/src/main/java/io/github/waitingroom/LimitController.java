@@ -66,11 +66,13 @@ final class LimitController {
     // A higher limit lets more in only if it is what keeps people waiting: a plan admits the lesser
     // of what the two limits leave (PlanMaker#headroom), so the limit of active users must leave
     // less than the per-minute limit, or raise it with itself (the settings ask for more new users
-    // a minute than the limit, which cuts them to itself). Fewer admissions in the last minute than
-    // the per-minute limit do not tell: its budget frees as admissions age and is used as people poll.
+    // a minute than the limit, which cuts them to itself, or scale them with it). Fewer admissions
+    // in the last minute than the per-minute limit do not tell: its budget frees as admissions age
+    // and is used as people poll.
     long byActive = limit - room.activeUsers();
     long byRate = in.config().newUsersPerMinute() - room.recentAdmissions();
-    boolean holdsBack = room.waiting() > 0 && (byActive < byRate || in.settings().newUsersPerMinute() > limit);
+    boolean holdsBack = room.waiting() > 0
+        && (byActive < byRate || in.settings().newUsersPerMinute() > limit || a.scaleNewUsersPerMinute());
     boolean raisedLately = nowMillis.getAsLong() - raisedAt < in.config().refreshSeconds() * 1000;
     AdaptiveLimit.Decision d = a.next(limit, room.activeUsers(), holdsBack, raisedLately, measured);
     if (d.limit() != limit) {

@@ -156,10 +156,14 @@ public record RoomConfig(
 
   /**
    * This configuration with the limit of active users {@code limit} (an {@link AdaptiveLimit}'s),
-   * and at most as many new users a minute.
+   * and at most as many new users a minute, or, where its adaptive limit {@linkplain
+   * AdaptiveLimit#scaleNewUsersPerMinute() scales them}, its new users a minute scaled with it
+   * ({@link AdaptiveLimit#newUsersPerMinute}).
    */
   public RoomConfig withTotalActiveUsers(int limit) {
-    return limit == totalActiveUsers ? this : new RoomConfig(roomId, limit, Math.min(newUsersPerMinute, limit),
+    int perMinute = adaptiveLimit != null ? adaptiveLimit.newUsersPerMinute(limit, totalActiveUsers, newUsersPerMinute)
+        : Math.min(newUsersPerMinute, limit);
+    return limit == totalActiveUsers ? this : new RoomConfig(roomId, limit, perMinute,
         sessionDuration, bucketWidth, sliceWidth, refreshInterval, waitingTimeout, adaptiveLimit);
   }
 

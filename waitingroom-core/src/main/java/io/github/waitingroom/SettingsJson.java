@@ -69,6 +69,7 @@ final class SettingsJson {
         g.writeStringField("latency", a.latency().toString());
         g.writeNumberField("step", a.step());
         g.writeNumberField("failureShare", a.failureShare());
+        g.writeBooleanField("scaleNewUsersPerMinute", a.scaleNewUsersPerMinute());
         g.writeEndObject();
       }
       g.writeEndObject();
@@ -190,6 +191,7 @@ final class SettingsJson {
     @Nullable Duration latency = base != null ? base.latency() : null;
     double step = base != null ? base.step() : AdaptiveLimit.DEFAULT_STEP;
     double failureShare = base != null ? base.failureShare() : AdaptiveLimit.DEFAULT_FAILURE_SHARE;
+    boolean scale = base != null && base.scaleNewUsersPerMinute();
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken value = p.nextToken();
@@ -199,14 +201,15 @@ final class SettingsJson {
         case "latency" -> latency = durationField(p, value, "adaptiveLimit.latency");
         case "step" -> step = numberField(p, value, "adaptiveLimit.step");
         case "failureShare" -> failureShare = numberField(p, value, "adaptiveLimit.failureShare");
+        case "scaleNewUsersPerMinute" -> scale = booleanField(value, "adaptiveLimit.scaleNewUsersPerMinute");
         default -> throw new IllegalArgumentException("adaptiveLimit has no field '" + printable(field)
-            + "' (known: min, max, latency, step, failureShare)");
+            + "' (known: min, max, latency, step, failureShare, scaleNewUsersPerMinute)");
       }
     }
     if (min == null || max == null || latency == null) {
       throw new IllegalArgumentException("adaptiveLimit needs min, max and latency");
     }
-    return new AdaptiveLimit(min, max, latency, step, failureShare);
+    return new AdaptiveLimit(min, max, latency, step, failureShare, scale);
   }
 
   private static double numberField(JsonParser p, JsonToken t, String field) throws IOException {

@@ -1,6 +1,7 @@
 package io.github.waitingroom;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import com.google.crypto.tink.KeysetHandle;
 import io.github.waitingroom.allocation.SlotAllocator;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -60,6 +62,8 @@ class AdaptiveLimitRoomTest {
     final Cluster c;
     /** Each node's plans: the limit each was made under, by epoch. */
     final Map<String, ConcurrentSkipListMap<Long, Integer>> plans = new ConcurrentHashMap<>();
+    /** The new users a minute each plan of any node was made under, by the limit it was made under. */
+    final Map<Integer, Set<Integer>> perMinuteByLimit = new ConcurrentHashMap<>();
     /** The limit in force after each quarter epoch, with its reason, the same on every node. */
     final List<Integer> history = new ArrayList<>();
     /** The room's active users after each quarter epoch (as node "a" knows them). */
@@ -89,6 +93,8 @@ class AdaptiveLimitRoomTest {
       plans.put(id, mine);
       c.allocator = e -> {
         mine.put(e.epoch(), e.config().totalActiveUsers());
+        perMinuteByLimit.computeIfAbsent(e.config().totalActiveUsers(), l -> ConcurrentHashMap.newKeySet())
+            .add(e.config().newUsersPerMinute());
         return SlotAllocator.PLAN.allocate(e);
       };
       return c.add(dataCenter, id);
@@ -369,6 +375,30 @@ class AdaptiveLimitRoomTest {
     assertThat(perMinute.waitingUsers).as("people waiting all along").allSatisfy(w -> assertThat(w).isPositive());
     assertThat(perMinute.c.activeUsers()).as("fewer active than the limit").isLessThan(20);
     assertThat(perMinute.c.nodes).allSatisfy(n -> assertThat(n.status().limitReason()).isEmpty());
+  }
+
+  /**
+   * The same line, kept by the per-minute limit of 5, but with {@code scaleNewUsersPerMinute}: the
+   * per-minute limit rises with the limit (5 of 20 is a quarter of it), so a higher limit lets more
+   * in, fast answers raise it a tenth at a time to its max, and every plan of every node is made
+   * under a quarter of its limit a minute, rounded half up.
+   */
+  @Test
+  void scaledNewUsersAMinuteRiseWithTheLimit() {
+    Room r = new Room(config(20, 5, AdaptiveLimit.between(10, 30, Duration.ofMillis(500)).withScaleNewUsersPerMinute(true)));
+    for (int second = 0; second < 60; second++) {
+      r.second(null, true);
+    }
+    r.clear();
+    for (int second = 0; second < 120; second++) {
+      int limit = r.second(FAST, true);
+      assertThat(r.c.activeUsers()).as("active at second %s", second).isLessThanOrEqualTo(limit);
+    }
+    assertThat(r.limits()).containsExactly(20, 22, 25, 28, 30);
+    assertThat(r.line).as("people waiting").hasSizeGreaterThan(50);
+    r.planLimits();
+    assertThat(r.perMinuteByLimit).containsOnly(entry(20, Set.of(5)), entry(22, Set.of(6)), entry(25, Set.of(6)),
+        entry(28, Set.of(7)), entry(30, Set.of(8)));
   }
 
   /**

@@ -49,10 +49,43 @@ class AdaptiveSettingsTest {
   }
 
   @Test
+  void scaledNewUsersAMinuteKeepTheConfiguredShareOfTheLimit() {
+    RoomConfig scaling = FIXED.toBuilder().adaptiveLimit(ADAPTIVE.withScaleNewUsersPerMinute(true)).build();
+    assertThat(scaling.withTotalActiveUsers(30).newUsersPerMinute()).as("50 of 100: 15 of 30").isEqualTo(15);
+    assertThat(scaling.withTotalActiveUsers(500).newUsersPerMinute()).as("250 of 500").isEqualTo(250);
+    assertThat(scaling.withTotalActiveUsers(33).newUsersPerMinute()).as("16.5, half up").isEqualTo(17);
+    assertThat(scaling.withTotalActiveUsers(1).newUsersPerMinute()).as("0.5, half up").isEqualTo(1);
+    assertThat(scaling.withTotalActiveUsers(100)).isSameAs(scaling);
+    AdaptiveLimit a = ADAPTIVE.withScaleNewUsersPerMinute(true);
+    assertThat(a.newUsersPerMinute(1, 1000, 1)).as("at least 1").isEqualTo(1);
+    assertThat(a.newUsersPerMinute(7, 10, 10)).as("at most the limit").isEqualTo(7);
+    assertThat(a.newUsersPerMinute(Integer.MAX_VALUE, 1000, 1000)).as("no overflow").isEqualTo(Integer.MAX_VALUE);
+    assertThat(ADAPTIVE.newUsersPerMinute(30, 100, 50)).as("not scaled: at most the limit").isEqualTo(30);
+    assertThat(ADAPTIVE.newUsersPerMinute(500, 100, 50)).as("not scaled").isEqualTo(50);
+  }
+
+  @Test
+  void scalingIsWrittenReadBackAndKeptByAPartialObject() {
+    RoomSettings base = RoomSettings.of(FIXED.toBuilder().adaptiveLimit(ADAPTIVE.withScaleNewUsersPerMinute(true)).build());
+    assertThat(base.toJson()).contains("\"scaleNewUsersPerMinute\":true");
+    assertThat(RoomSettings.fromJson(base.toJson(), RoomSettings.of(FIXED))).isEqualTo(base);
+    assertThat(RoomSettings.fromJson("{\"adaptiveLimit\": {\"max\": 900}}", base).adaptiveLimit())
+        .isEqualTo(new AdaptiveLimit(100, 900, Duration.ofMillis(500), 0.2, 0.05, true));
+    assertThat(RoomSettings.fromJson("{\"adaptiveLimit\": {\"scaleNewUsersPerMinute\": false}}", base).adaptiveLimit())
+        .isEqualTo(ADAPTIVE);
+    assertThat(RoomSettings.fromJson("{\"adaptiveLimit\": {\"min\": 1, \"max\": 90, \"latency\": \"PT1S\"}}",
+        RoomSettings.of(FIXED)).adaptiveLimit()).as("off by default")
+        .extracting(a -> a != null && a.scaleNewUsersPerMinute()).isEqualTo(false);
+    assertThatThrownBy(() -> RoomSettings.fromJson("{\"adaptiveLimit\": {\"scaleNewUsersPerMinute\": 1}}", base))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("adaptiveLimit.scaleNewUsersPerMinute");
+  }
+
+  @Test
   void anAdaptiveLimitIsWrittenAndReadBack() {
     RoomSettings s = RoomSettings.fromJson("{\"totalActiveUsers\": 300}", RoomSettings.of(ADAPTING));
     assertThat(s.toJson()).contains(
-        "\"adaptiveLimit\":{\"min\":100,\"max\":2000,\"latency\":\"PT0.5S\",\"step\":0.2,\"failureShare\":0.05}");
+        "\"adaptiveLimit\":{\"min\":100,\"max\":2000,\"latency\":\"PT0.5S\",\"step\":0.2,\"failureShare\":0.05,"
+            + "\"scaleNewUsersPerMinute\":false}");
     assertThat(RoomSettings.fromJson(s.toJson(), RoomSettings.of(FIXED))).isEqualTo(s);
     RoomSettings odd = new RoomSettings(3, 7, 7, Duration.ofMinutes(5), RoomSettings.QueueingMethod.FIFO, false, false,
         false, Map.of(), List.of(), new AdaptiveLimit(1, Integer.MAX_VALUE, Duration.ofNanos(1_234_567_891), 0.123456789, 0.0001));
@@ -104,7 +137,7 @@ class AdaptiveSettingsTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "{\"adaptiveLimit\": {\"minimum\": 5}}|adaptiveLimit has no field 'minimum' (known: min, max, latency, step, failureShare)",
+        "{\"adaptiveLimit\": {\"minimum\": 5}}|adaptiveLimit has no field 'minimum' (known: min, max, latency, step, failureShare, scaleNewUsersPerMinute)",
         "{\"adaptiveLimit\": {\"min\": 5, \"extra\": {\"a\": 1}}}|adaptiveLimit has no field 'extra'",
         "{\"adaptive\": {\"min\": 5}}|settings have no field 'adaptive'",
         "{\"adaptiveLimit\": 5}|adaptiveLimit must be null or an object",

@@ -53,16 +53,33 @@ public final class AdaptiveSimulator {
   /** New users a minute: at most this, and at most the limit in force. */
   private static final int PER_MINUTE = 600;
   private static final int HIGH = 6000;
+  /** The users who rush in in the first minute of a run that opens with a rush: twice the largest limit. */
+  private static final int RUSH = 1200;
 
   private AdaptiveSimulator() {}
 
   /** The crowd: 6 arrivals a second for 14 minutes, sessions of a minute, 2 minutes of browsing. */
   static Scenario crowd(String name, int dataCenters, int nodes, int start, int perMinute, long seed) {
-    return new Scenario(name, "adaptive limit, " + dataCenters + " DC x " + nodes + " nodes, starts at " + start,
+    return crowd(name, dataCenters, nodes, start, perMinute, 0, seed);
+  }
+
+  /**
+   * The crowd, and {@code opening} more users in its first minute: a sale that opens with a rush,
+   * in which people wait for the limit from the start (with the crowd alone, the first 625 users
+   * have arrived only after about 100 s, so no limit could be in use sooner).
+   */
+  static Scenario crowd(String name, int dataCenters, int nodes, int start, int perMinute, int opening, long seed) {
+    List<Wave> waves = new ArrayList<>();
+    waves.add(new Wave(Duration.ZERO, Duration.ofMinutes(MINUTES), 6 * 60 * MINUTES, Shape.STEP, -1));
+    if (opening > 0) {
+      waves.add(new Wave(Duration.ZERO, Duration.ofMinutes(1), opening, Shape.STEP, -1));
+    }
+    return new Scenario(name, "adaptive limit, " + dataCenters + " DC x " + nodes + " nodes, starts at " + start
+            + (opening > 0 ? ", " + opening + " more in the first minute" : ""),
         dataCenters, nodes, Duration.ofSeconds(1),
         dataCenters > 1 ? Duration.ofMillis(300) : Duration.ZERO, nodes > 1 ? Duration.ofMillis(100) : Duration.ZERO,
         start, perMinute, Duration.ofMinutes(1), Duration.ofSeconds(20),
-        List.of(new Wave(Duration.ZERO, Duration.ofMinutes(MINUTES), 6 * 60 * MINUTES, Shape.STEP, -1)),
+        waves,
         even(dataCenters), Duration.ofMinutes(2), Duration.ofSeconds(2), Duration.ofSeconds(8),
         Duration.ofMinutes(15), Duration.ofMinutes(MINUTES), seed, Adversity.NONE);
   }
@@ -196,6 +213,12 @@ public final class AdaptiveSimulator {
       for (int start : new int[] {LOW, HIGH}) {
         String name = "adaptive-" + (start == LOW ? "low" : "high") + "-" + t;
         Figures f = run(crowd(name, topo[0], topo[1], start, PER_MINUTE, seed), adaptive);
+        rows.add(row(f, 0, f.seconds, best, name));
+        write(out, f, best, -1, -1, 0);
+      }
+      for (int start : new int[] {LOW, HIGH}) {
+        String name = "adaptive-rush-" + (start == LOW ? "low" : "high") + "-" + t;
+        Figures f = run(crowd(name, topo[0], topo[1], start, PER_MINUTE, RUSH, seed), adaptive);
         rows.add(row(f, 0, f.seconds, best, name));
         write(out, f, best, -1, -1, 0);
       }

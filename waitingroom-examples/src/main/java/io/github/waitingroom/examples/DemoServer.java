@@ -286,7 +286,7 @@ public final class DemoServer implements AutoCloseable {
         AdaptiveLimitSettings.FAILURE_SHARE, "--adaptive-failure-share");
     try {
       return AdaptiveLimitSettings.of(flags.adaptiveMin, flags.adaptiveMax,
-          latency == null ? null : Setting.duration("--adaptive-latency", latency), flags.adaptiveStep, null,
+          latency == null ? null : Setting.duration("--adaptive-latency", latency), flags.adaptiveStep, null, null,
           SettingException.Source.CODE, s -> names.getOrDefault(s, s.name()));
     } catch (SettingException e) {
       throw new IllegalArgumentException(e.getMessage(), e); // CODE: the message without the source's label

@@ -15,9 +15,10 @@ import org.jspecify.annotations.Nullable;
  * them through {@link #read} or {@link #of}, so they turn the limit on alike and fail alike.
  *
  * <p>Setting {@link #MIN}, {@link #MAX} and {@link #LATENCY} turns the adaptive limit on; {@link
- * #STEP} and {@link #FAILURE_SHARE} have defaults. Giving some of the three and not the others, or
- * only a step or a failure share, is an error that names what is missing (a {@link
- * SettingException}): never a room that silently keeps its fixed limit.
+ * #STEP}, {@link #FAILURE_SHARE} and {@link #SCALE_NEW_USERS_PER_MINUTE} have defaults. Giving some
+ * of the three and not the others, or only a step, a failure share or the scaling of new users a
+ * minute, is an error that names what is missing (a {@link SettingException}): never a room that
+ * silently keeps its fixed limit.
  */
 public final class AdaptiveLimitSettings {
   private AdaptiveLimitSettings() {}
@@ -68,7 +69,18 @@ public final class AdaptiveLimitSettings {
           .parser(s -> Setting.decimal("adaptiveLimit.failureShare", s))
           .build();
 
-  private static final List<Setting<?>> ALL = List.of(MIN, MAX, LATENCY, STEP, FAILURE_SHARE);
+  /** Whether {@code newUsersPerMinute} moves with the limit ({@link AdaptiveLimit#scaleNewUsersPerMinute()}). */
+  public static final Setting<Boolean> SCALE_NEW_USERS_PER_MINUTE =
+      Setting.<Boolean>of("adaptiveLimit.scaleNewUsersPerMinute", Boolean.class, false)
+          .description(
+              "Whether newUsersPerMinute moves with the adaptive limit: the configured new users a minute times the"
+                  + " limit in force over totalActiveUsers, rounded, at least 1. Otherwise newUsersPerMinute stays as"
+                  + " configured, at most the limit in force.")
+          .parser(s -> Setting.bool("adaptiveLimit.scaleNewUsersPerMinute", s))
+          .build();
+
+  private static final List<Setting<?>> ALL =
+      List.of(MIN, MAX, LATENCY, STEP, FAILURE_SHARE, SCALE_NEW_USERS_PER_MINUTE);
 
   /** The three settings that turn the limit on together. */
   private static final List<Setting<?>> REQUIRED = List.of(MIN, MAX, LATENCY);
@@ -95,7 +107,8 @@ public final class AdaptiveLimitSettings {
     Function<Setting<?>, String> keys = s -> key(s, source);
     return of(
         parsed(MIN, source, texts), parsed(MAX, source, texts), parsed(LATENCY, source, texts),
-        parsed(STEP, source, texts), parsed(FAILURE_SHARE, source, texts), source, keys);
+        parsed(STEP, source, texts), parsed(FAILURE_SHARE, source, texts),
+        parsed(SCALE_NEW_USERS_PER_MINUTE, source, texts), source, keys);
   }
 
   /**
@@ -107,6 +120,8 @@ public final class AdaptiveLimitSettings {
    * @param latency {@link #LATENCY}'s value
    * @param step {@link #STEP}'s value, {@code null} for the default
    * @param failureShare {@link #FAILURE_SHARE}'s value, {@code null} for the default
+   * @param scaleNewUsersPerMinute {@link #SCALE_NEW_USERS_PER_MINUTE}'s value, {@code null} for the
+   *     default
    * @param source where the values come from
    * @param keys the name of each setting in that source, for errors ({@code
    *     waitingroom.rooms.drop.adaptive-limit.min})
@@ -120,9 +135,10 @@ public final class AdaptiveLimitSettings {
       @Nullable Duration latency,
       @Nullable Double step,
       @Nullable Double failureShare,
+      @Nullable Boolean scaleNewUsersPerMinute,
       SettingException.Source source,
       Function<Setting<?>, String> keys) {
-    @Nullable Object[] values = {min, max, latency, step, failureShare};
+    @Nullable Object[] values = {min, max, latency, step, failureShare, scaleNewUsersPerMinute};
     List<String> given = new ArrayList<>();
     List<Setting<?>> missing = new ArrayList<>();
     for (int i = 0; i < ALL.size(); i++) {
@@ -145,7 +161,8 @@ public final class AdaptiveLimitSettings {
     }
     try {
       return new AdaptiveLimit(min, max, latency, step != null ? step : STEP.defaultValue(),
-          failureShare != null ? failureShare : FAILURE_SHARE.defaultValue());
+          failureShare != null ? failureShare : FAILURE_SHARE.defaultValue(),
+          scaleNewUsersPerMinute != null ? scaleNewUsersPerMinute : SCALE_NEW_USERS_PER_MINUTE.defaultValue());
     } catch (IllegalArgumentException e) {
       String message = String.valueOf(e.getMessage());
       Setting<?> blamed = MIN;

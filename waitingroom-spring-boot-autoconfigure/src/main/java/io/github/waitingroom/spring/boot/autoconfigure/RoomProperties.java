@@ -137,7 +137,8 @@ public class RoomProperties extends GateProperties {
    * The {@code adaptive-limit.*} properties of a room: a limit of active users that follows how
    * the application answers (the core's {@code AdaptiveLimit}), declared by {@link
    * AdaptiveLimitSettings}. Setting {@code min}, {@code max} and {@code latency} turns it on;
-   * setting only some of them fails at start-up, naming what is missing.
+   * setting only some of them, or only {@code step}, {@code failure-share} or {@code
+   * scale-new-users-per-minute}, fails at start-up, naming what is missing.
    */
   public static class AdaptiveLimitProperties {
     /** Declared by {@link AdaptiveLimitSettings#MIN} (the IDE metadata's description). */
@@ -154,6 +155,9 @@ public class RoomProperties extends GateProperties {
 
     /** Declared by {@link AdaptiveLimitSettings#FAILURE_SHARE} (the IDE metadata's description and default). */
     private @Nullable Double failureShare;
+
+    /** Declared by {@link AdaptiveLimitSettings#SCALE_NEW_USERS_PER_MINUTE} (the IDE metadata's description and default). */
+    private @Nullable Boolean scaleNewUsersPerMinute;
 
     /** Creates the properties, none set; Spring's binder calls it. */
     public AdaptiveLimitProperties() {}
@@ -226,6 +230,25 @@ public class RoomProperties extends GateProperties {
      */
     public void setFailureShare(@Nullable Double failureShare) {
       this.failureShare = failureShare;
+    }
+
+    /**
+     * {@return whether {@code new-users-per-minute} moves with the limit, or {@code null} for the
+     * default (it does not)}
+     */
+    public @Nullable Boolean getScaleNewUsersPerMinute() {
+      return scaleNewUsersPerMinute;
+    }
+
+    /**
+     * Sets whether {@code new-users-per-minute} moves with the limit: the configured new users a
+     * minute times the limit in force over {@code total-active-users} (the core's {@code
+     * AdaptiveLimit#scaleNewUsersPerMinute}).
+     *
+     * @param scaleNewUsersPerMinute whether it moves with the limit, or {@code null} for the default
+     */
+    public void setScaleNewUsersPerMinute(@Nullable Boolean scaleNewUsersPerMinute) {
+      this.scaleNewUsersPerMinute = scaleNewUsersPerMinute;
     }
   }
 }

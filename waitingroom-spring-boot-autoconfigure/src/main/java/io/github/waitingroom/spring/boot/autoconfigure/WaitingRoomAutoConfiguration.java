@@ -144,7 +144,7 @@ public class WaitingRoomAutoConfiguration {
     PropertyChecks.setIfGiven(prefix + "waiting-timeout", r.getWaitingTimeout(), b::waitingTimeout);
     RoomProperties.AdaptiveLimitProperties a = r.getAdaptiveLimit();
     AdaptiveLimit adaptive = AdaptiveLimitSettings.of(a.getMin(), a.getMax(), a.getLatency(), a.getStep(),
-        a.getFailureShare(), null, SettingException.Source.PROPERTY, s -> prefix + s.property());
+        a.getFailureShare(), a.getScaleNewUsersPerMinute(), SettingException.Source.PROPERTY, s -> prefix + s.property());
     if (adaptive != null) {
       b.adaptiveLimit(adaptive);
     }

@@ -98,6 +98,86 @@ class AdaptiveLimitPropertiesTest {
   }
 
   @Test
+  void scaleNewUsersPerMinuteTurnsScalingOnForTheMainRoomAndAFurtherRoom() {
+    runner
+        .withPropertyValues(
+            "waitingroom.adaptive-limit.min=20",
+            "waitingroom.adaptive-limit.max=400",
+            "waitingroom.adaptive-limit.latency=500ms",
+            "waitingroom.adaptive-limit.scale-new-users-per-minute=true",
+            "waitingroom.rooms.drop.path-prefix=/drop",
+            "waitingroom.rooms.drop.total-active-users=10",
+            "waitingroom.rooms.drop.new-users-per-minute=5",
+            "waitingroom.rooms.drop.session-duration=1m",
+            "waitingroom.rooms.drop.adaptive-limit.min=5",
+            "waitingroom.rooms.drop.adaptive-limit.max=50",
+            "waitingroom.rooms.drop.adaptive-limit.latency=1s",
+            "waitingroom.rooms.drop.adaptive-limit.scale-new-users-per-minute=false",
+            "waitingroom.rooms.sale.path-prefix=/sale",
+            "waitingroom.rooms.sale.total-active-users=10",
+            "waitingroom.rooms.sale.new-users-per-minute=5",
+            "waitingroom.rooms.sale.session-duration=1m",
+            "waitingroom.rooms.sale.adaptive-limit.min=5",
+            "waitingroom.rooms.sale.adaptive-limit.max=50",
+            "waitingroom.rooms.sale.adaptive-limit.latency=1s",
+            "waitingroom.rooms.sale.adaptive-limit.scale-new-users-per-minute=true")
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          AdaptiveLimit main = context.getBean(WaitingRoom.class).config().adaptiveLimit();
+          assertThat(main).isEqualTo(AdaptiveLimit.between(20, 400, Duration.ofMillis(500)).withScaleNewUsersPerMinute(true));
+          WaitingRooms rooms = context.getBean(WaitingRooms.class);
+          assertThat(Objects.requireNonNull(rooms.get("drop")).config().adaptiveLimit())
+              .as("a further room does not inherit the main room's")
+              .isEqualTo(AdaptiveLimit.between(5, 50, Duration.ofSeconds(1)));
+          assertThat(Objects.requireNonNull(rooms.get("sale")).config().adaptiveLimit())
+              .isEqualTo(AdaptiveLimit.between(5, 50, Duration.ofSeconds(1)).withScaleNewUsersPerMinute(true));
+        });
+    runner
+        .withPropertyValues(
+            "waitingroom.adaptive-limit.min=20",
+            "waitingroom.adaptive-limit.max=400",
+            "waitingroom.adaptive-limit.latency=500ms")
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          AdaptiveLimit main = Objects.requireNonNull(context.getBean(WaitingRoom.class).config().adaptiveLimit());
+          assertThat(main.scaleNewUsersPerMinute()).as("off by default").isFalse();
+        });
+  }
+
+  @Test
+  void scaleNewUsersPerMinuteAloneStopsTheApplicationNamingWhatIsMissing() {
+    runner
+        .withPropertyValues("waitingroom.adaptive-limit.scale-new-users-per-minute=true")
+        .run(context -> {
+          assertThat(context).hasFailed();
+          SettingException e = settingFailure(context.getStartupFailure());
+          assertThat(e.source()).isEqualTo(SettingException.Source.PROPERTY);
+          assertThat(e.key()).isEqualTo("waitingroom.adaptive-limit.min");
+          assertThat(e.getMessage()).isEqualTo("property waitingroom.adaptive-limit.min: waitingroom.adaptive-limit.min,"
+              + " waitingroom.adaptive-limit.max and waitingroom.adaptive-limit.latency are missing:"
+              + " waitingroom.adaptive-limit.min, waitingroom.adaptive-limit.max and waitingroom.adaptive-limit.latency"
+              + " turn the adaptive limit on together, and waitingroom.adaptive-limit.scale-new-users-per-minute is given");
+        });
+    runner
+        .withPropertyValues(
+            "waitingroom.rooms.drop.path-prefix=/drop",
+            "waitingroom.rooms.drop.total-active-users=10",
+            "waitingroom.rooms.drop.new-users-per-minute=5",
+            "waitingroom.rooms.drop.session-duration=1m",
+            "waitingroom.rooms.drop.adaptive-limit.max=50",
+            "waitingroom.rooms.drop.adaptive-limit.scale-new-users-per-minute=false")
+        .run(context -> {
+          assertThat(context).hasFailed();
+          SettingException e = settingFailure(context.getStartupFailure());
+          assertThat(e.key()).isEqualTo("waitingroom.rooms.drop.adaptive-limit.min");
+          assertThat(e.getMessage()).contains(
+              "waitingroom.rooms.drop.adaptive-limit.min and waitingroom.rooms.drop.adaptive-limit.latency are missing",
+              "and waitingroom.rooms.drop.adaptive-limit.max and"
+                  + " waitingroom.rooms.drop.adaptive-limit.scale-new-users-per-minute are given");
+        });
+  }
+
+  @Test
   void someOfMinMaxAndLatencyStopTheApplicationNamingWhatIsMissing() {
     runner
         .withPropertyValues("waitingroom.adaptive-limit.min=20", "waitingroom.adaptive-limit.latency=1s")
@@ -177,6 +257,9 @@ class AdaptiveLimitPropertiesTest {
       assertThat(p.path("type").asText()).as(name).isEqualTo(s.type().getName());
       if (s.defaultValue() == null) {
         assertThat(p.has("defaultValue")).as(name + " has no default").isFalse();
+      } else if (s.defaultValue() instanceof Boolean b) {
+        assertThat(p.path("defaultValue").isBoolean()).as(name + " has a boolean default").isTrue();
+        assertThat(p.path("defaultValue").asBoolean()).as(name).isEqualTo(b);
       } else {
         assertThat(p.path("defaultValue").asDouble()).as(name).isEqualTo(s.defaultValue());
       }

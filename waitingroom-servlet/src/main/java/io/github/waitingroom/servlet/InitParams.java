@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * Builds a filter's room and settings from web.xml init-params. The gate's settings are bound
  * through their declarations ({@link GateSettings}); the room's through the core's builders, its
  * adaptive limit ({@code adaptiveLimit.min}, {@code .max}, {@code .latency}, {@code .step}, {@code
- * .failureShare}) through its declarations ({@link AdaptiveLimitSettings}). Every
+ * .failureShare}, {@code .scaleNewUsersPerMinute}) through its declarations ({@link
+ * AdaptiveLimitSettings}). Every
  * name is checked (a typo fails instead of being ignored), and every error is a {@link
  * SettingException} that names the init-param.
  */

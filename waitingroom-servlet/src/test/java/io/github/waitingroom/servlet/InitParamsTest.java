@@ -18,6 +18,7 @@ import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -451,6 +452,43 @@ class InitParamsTest {
     } finally {
       s.room().close();
     }
+  }
+
+  @Test
+  void theInitParamScaleNewUsersPerMinuteScalesThemWithTheAdaptiveLimit() {
+    Map<String, String> p = minimal();
+    p.put("adaptiveLimit.min", "20");
+    p.put("adaptiveLimit.max", "400");
+    p.put("adaptiveLimit.latency", "500ms");
+    FilterSettings off = read(p, Map.of());
+    try {
+      assertThat(Objects.requireNonNull(off.room().config().adaptiveLimit()).scaleNewUsersPerMinute())
+          .as("off unless given").isFalse();
+    } finally {
+      off.room().close();
+    }
+    p.put("adaptiveLimit.scaleNewUsersPerMinute", "true");
+    FilterSettings s = read(p, Map.of());
+    try {
+      assertThat(s.room().config().adaptiveLimit())
+          .isEqualTo(AdaptiveLimit.between(20, 400, Duration.ofMillis(500)).withScaleNewUsersPerMinute(true));
+      assertThat(s.room().settings().adaptiveLimit()).as("in force from the start")
+          .isEqualTo(s.room().config().adaptiveLimit());
+    } finally {
+      s.room().close();
+    }
+
+    p.put("adaptiveLimit.scaleNewUsersPerMinute", "yes please");
+    SettingException e = settingFailure(p);
+    assertThat(e.key()).isEqualTo("adaptiveLimit.scaleNewUsersPerMinute");
+    assertThat(e.getMessage()).isEqualTo("init-param adaptiveLimit.scaleNewUsersPerMinute:"
+        + " adaptiveLimit.scaleNewUsersPerMinute must be true or false but was 'yes please'");
+
+    Map<String, String> alone = minimal();
+    alone.put("adaptiveLimit.scaleNewUsersPerMinute", "true");
+    assertThat(settingFailure(alone).getMessage()).startsWith("init-param adaptiveLimit.min: adaptiveLimit.min,"
+        + " adaptiveLimit.max and adaptiveLimit.latency are missing: ")
+        .endsWith("and adaptiveLimit.scaleNewUsersPerMinute is given");
   }
 
   @Test

@@ -152,6 +152,11 @@ public final class DemoServer implements AutoCloseable {
         + " the adaptive limit (default 0.1)")
     @Nullable Double adaptiveStep;
 
+    @Option(names = "--adaptive-scale-new-users", arity = "0..1", paramLabel = "true|false", description = "--per-minute"
+        + " moves with the adaptive limit (--per-minute x the limit in force / --total, at least 1); without it"
+        + " --per-minute stays, at most the limit in force")
+    @Nullable Boolean adaptiveScaleNewUsers;
+
     /**
      * Parses a command line without running it.
      *
@@ -261,7 +266,8 @@ public final class DemoServer implements AutoCloseable {
             + " servers of " + origin.serviceMillis() + " ms per page (requests beyond " + origin.servers()
             + " at once queue)") + "; " + (adaptive == null ? "a fixed limit of " + flags.total + " active users."
             : "an adaptive limit from " + flags.total + " within [" + adaptive.min() + ", " + adaptive.max()
-                + "] keeping p90 within " + adaptive.latency().toMillis() + " ms."));
+                + "] keeping p90 within " + adaptive.latency().toMillis() + " ms"
+                + (adaptive.scaleNewUsersPerMinute() ? ", new users a minute scaled with it." : ".")));
         out.println();
         out.flush();
       }
@@ -273,20 +279,22 @@ public final class DemoServer implements AutoCloseable {
   }
 
   /**
-   * The adaptive limit of {@code --adaptive-min}, {@code --adaptive-max}, {@code --adaptive-latency}
-   * and {@code --adaptive-step}, read by the settings the init-params and Spring properties share
-   * ({@link AdaptiveLimitSettings}), so the three turn it on together and a missing one is named;
-   * null when none is given.
+   * The adaptive limit of {@code --adaptive-min}, {@code --adaptive-max}, {@code --adaptive-latency},
+   * {@code --adaptive-step} and {@code --adaptive-scale-new-users}, read by the settings the
+   * init-params and Spring properties share ({@link AdaptiveLimitSettings}), so the three turn it on
+   * together and a missing one is named; null when none is given.
    */
   static @Nullable AdaptiveLimit adaptiveLimit(Cli flags) {
     String latency = flags.adaptiveLatency;
     Map<Setting<?>, String> names = Map.of(
         AdaptiveLimitSettings.MIN, "--adaptive-min", AdaptiveLimitSettings.MAX, "--adaptive-max",
         AdaptiveLimitSettings.LATENCY, "--adaptive-latency", AdaptiveLimitSettings.STEP, "--adaptive-step",
-        AdaptiveLimitSettings.FAILURE_SHARE, "--adaptive-failure-share");
+        AdaptiveLimitSettings.FAILURE_SHARE, "--adaptive-failure-share",
+        AdaptiveLimitSettings.SCALE_NEW_USERS_PER_MINUTE, "--adaptive-scale-new-users");
     try {
       return AdaptiveLimitSettings.of(flags.adaptiveMin, flags.adaptiveMax,
-          latency == null ? null : Setting.duration("--adaptive-latency", latency), flags.adaptiveStep, null, null,
+          latency == null ? null : Setting.duration("--adaptive-latency", latency), flags.adaptiveStep, null,
+          flags.adaptiveScaleNewUsers,
           SettingException.Source.CODE, s -> names.getOrDefault(s, s.name()));
     } catch (SettingException e) {
       throw new IllegalArgumentException(e.getMessage(), e); // CODE: the message without the source's label

@@ -83,6 +83,25 @@ class SlowShopTest {
         .hasMessageContaining("--adaptive-max and --adaptive-latency are missing");
   }
 
+  @Test
+  void theScaleNewUsersFlagScalesThemWithTheAdaptiveLimit() {
+    String[] on = {"--total", "10", "--per-minute", "5", "--adaptive-min", "5", "--adaptive-max", "200",
+        "--adaptive-latency", "300ms", "--adaptive-scale-new-users"};
+    assertThat(DemoServer.adaptiveLimit(DemoServer.Cli.parse(on)))
+        .isEqualTo(AdaptiveLimit.between(5, 200, Duration.ofMillis(300)).withScaleNewUsersPerMinute(true));
+    String[] off = {"--adaptive-min", "5", "--adaptive-max", "200", "--adaptive-latency", "300ms",
+        "--adaptive-scale-new-users", "false"};
+    assertThat(DemoServer.adaptiveLimit(DemoServer.Cli.parse(off)))
+        .isEqualTo(AdaptiveLimit.between(5, 200, Duration.ofMillis(300)));
+    String[] unset = {"--adaptive-min", "5", "--adaptive-max", "200", "--adaptive-latency", "300ms"};
+    assertThat(DemoServer.adaptiveLimit(DemoServer.Cli.parse(unset)))
+        .isEqualTo(AdaptiveLimit.between(5, 200, Duration.ofMillis(300)));
+    assertThatThrownBy(() -> DemoServer.adaptiveLimit(DemoServer.Cli.parse("--adaptive-scale-new-users", "--port", "0")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--adaptive-min, --adaptive-max and --adaptive-latency are missing")
+        .hasMessageEndingWith("and --adaptive-scale-new-users is given");
+  }
+
   private static CompletableFuture<Long> timed(HttpClient client, URI uri) {
     long start = System.nanoTime();
     return client.sendAsync(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString())

@@ -84,6 +84,7 @@ final class OperatorJson {
       g.writeNumberField("min", adaptive.min());
       g.writeNumberField("max", adaptive.max());
       g.writeNumberField("latencyMillis", adaptive.latency().toMillis());
+      g.writeBooleanField("scaleNewUsersPerMinute", adaptive.scaleNewUsersPerMinute());
       g.writeNumberField("startedAt", live.totalActiveUsers());
       g.writeStringField("reason", s.limitReason());
       g.writeEndObject();

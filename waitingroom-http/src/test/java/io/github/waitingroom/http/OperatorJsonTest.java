@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The operator data's {@code limits} ({@link OperatorJson}): the limits in force, and under an
- * adaptive limit its settings, whether it scales new users a minute among them.
+ * adaptive limit its settings, whether it scales new users a minute among them, and the new users
+ * a minute it leaves in force (at most the limit, or scaled with it).
  */
 class OperatorJsonTest {
   private static final KeysetHandle KEYS = TicketKeys.generate();
@@ -31,11 +32,11 @@ class OperatorJsonTest {
   }
 
   @Test
-  void anAdaptiveLimitThatScalesNewUsersAMinuteSaysSo() throws Exception {
-    // 100 active users, clamped to the max of 30 from the start.
+  void anAdaptiveLimitThatScalesNewUsersAMinuteSaysSoAndShowsThemScaled() throws Exception {
+    // 100 active users and 30 a minute, clamped to the max of 30 from the start: 30 x 30 / 100 = 9 a minute.
     Map<String, Object> limits =
         limits(config(100, 30, AdaptiveLimit.between(10, 30, Duration.ofMillis(500)).withScaleNewUsersPerMinute(true)));
-    assertThat(limits).containsEntry("totalActiveUsers", 30L);
+    assertThat(limits).containsEntry("totalActiveUsers", 30L).containsEntry("newUsersPerMinute", 9L);
     assertThat(at(limits, "adaptive", "scaleNewUsersPerMinute")).isEqualTo(true);
     assertThat(at(limits, "adaptive", "min")).isEqualTo(10L);
     assertThat(at(limits, "adaptive", "max")).isEqualTo(30L);
@@ -44,11 +45,14 @@ class OperatorJsonTest {
   }
 
   @Test
-  void anAdaptiveLimitThatDoesNotScaleThemSaysSo() throws Exception {
-    // 5 active users, clamped to the min of 10 from the start.
+  void anAdaptiveLimitThatDoesNotScaleThemSaysSoAndShowsThemAtMostTheLimit() throws Exception {
+    // 5 active users and 20 a minute, clamped to the min of 10 from the start: 20 a minute cut to 10.
     Map<String, Object> limits = limits(config(5, 20, AdaptiveLimit.between(10, 50, Duration.ofSeconds(1))));
-    assertThat(limits).containsEntry("totalActiveUsers", 10L);
+    assertThat(limits).containsEntry("totalActiveUsers", 10L).containsEntry("newUsersPerMinute", 10L);
     assertThat(at(limits, "adaptive", "scaleNewUsersPerMinute")).isEqualTo(false);
+    // Where the limit has not moved from the settings', their new users a minute are in force.
+    limits = limits(config(100, 30, AdaptiveLimit.between(10, 200, Duration.ofSeconds(1))));
+    assertThat(limits).containsEntry("totalActiveUsers", 100L).containsEntry("newUsersPerMinute", 30L);
   }
 
   private static RoomConfig config(int total, int perMinute, @Nullable AdaptiveLimit adaptive) {

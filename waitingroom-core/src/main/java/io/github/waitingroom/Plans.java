@@ -170,6 +170,7 @@ final class Plans {
         maxWait(plan, now, in),
         coordinator.epochs().length(coordinator.epochs().at(nowMillis)),
         in.config().totalActiveUsers(),
+        in.config().newUsersPerMinute(),
         in.limit() != null ? in.limit().reason() : "");
   }
 

@@ -163,7 +163,7 @@ public record RoomConfig(
   public RoomConfig withTotalActiveUsers(int limit) {
     int perMinute = adaptiveLimit != null ? adaptiveLimit.newUsersPerMinute(limit, totalActiveUsers, newUsersPerMinute)
         : Math.min(newUsersPerMinute, limit);
-    return limit == totalActiveUsers ? this : new RoomConfig(roomId, limit, perMinute,
+    return limit == totalActiveUsers && perMinute == newUsersPerMinute ? this : new RoomConfig(roomId, limit, perMinute,
         sessionDuration, bucketWidth, sliceWidth, refreshInterval, waitingTimeout, adaptiveLimit);
   }
 

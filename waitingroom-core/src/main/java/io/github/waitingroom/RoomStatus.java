@@ -42,6 +42,9 @@ import org.jspecify.annotations.Nullable;
  * @param totalActiveUsers the limit of active users in force: the settings', or, with an {@link
  *     AdaptiveLimit} ({@code settings().adaptiveLimit()}, which holds its bounds), the one it
  *     decided last
+ * @param newUsersPerMinute the limit of new users a minute in force: the settings', or, with an
+ *     {@link AdaptiveLimit}, at most {@code totalActiveUsers} or scaled with it ({@link
+ *     AdaptiveLimit#scaleNewUsersPerMinute()})
  * @param limitReason why the adaptive limit decided on {@code totalActiveUsers} (for example
  *     "lowered: p90 812 ms over the target 500 ms"), or empty when the room has no adaptive
  *     limit or has not moved it since its settings took effect
@@ -67,6 +70,7 @@ public record RoomStatus(
     long maxWaitSeconds,
     long epochMillis,
     int totalActiveUsers,
+    int newUsersPerMinute,
     String limitReason) {
 
   /** Copies the lists. */

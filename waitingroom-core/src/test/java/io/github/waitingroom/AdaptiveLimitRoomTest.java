@@ -397,6 +397,8 @@ class AdaptiveLimitRoomTest {
     assertThat(r.limits()).containsExactly(20, 22, 25, 28, 30);
     assertThat(r.line).as("people waiting").hasSizeGreaterThan(50);
     r.planLimits();
+    assertThat(r.c.nodes).as("the status shows the one in force")
+        .allSatisfy(n -> assertThat(n.status().newUsersPerMinute()).isEqualTo(8));
     assertThat(r.perMinuteByLimit).containsOnly(entry(20, Set.of(5)), entry(22, Set.of(6)), entry(25, Set.of(6)),
         entry(28, Set.of(7)), entry(30, Set.of(8)));
   }

@@ -46,6 +46,9 @@ class AdaptiveSettingsTest {
     assertThat(higher.totalActiveUsers()).isEqualTo(500);
     assertThat(higher.newUsersPerMinute()).as("kept").isEqualTo(50);
     assertThat(ADAPTING.withTotalActiveUsers(100)).isSameAs(ADAPTING);
+    RoomConfig moreAMinute = RoomConfig.builder("sale").totalActiveUsers(5).newUsersPerMinute(40)
+        .sessionDuration(Duration.ofMinutes(5)).adaptiveLimit(AdaptiveLimit.between(1, 100, Duration.ofMillis(500))).build();
+    assertThat(moreAMinute.withTotalActiveUsers(5).newUsersPerMinute()).as("the limit unchanged: still at most it").isEqualTo(5);
   }
 
   @Test

@@ -61,17 +61,6 @@ final class OperatorJson {
     return out.toByteArray();
   }
 
-  /**
-   * The new users a minute in force: the settings', or, under an adaptive limit that moved from
-   * the settings' {@code totalActiveUsers} to {@code limit}, theirs at most the limit or scaled
-   * with it, as the room plans with them ({@code RoomConfig#withTotalActiveUsers}).
-   */
-  private static int newUsersPerMinute(int limit, RoomSettings live) {
-    io.github.waitingroom.AdaptiveLimit adaptive = live.adaptiveLimit();
-    return adaptive == null || limit == live.totalActiveUsers() ? live.newUsersPerMinute()
-        : adaptive.newUsersPerMinute(limit, live.totalActiveUsers(), live.newUsersPerMinute());
-  }
-
   private static void room(JsonGenerator g, WaitingRoom room) throws IOException {
     RoomConfig c = room.config();
     RoomStatus s = room.status();
@@ -101,7 +90,7 @@ final class OperatorJson {
       g.writeStringField("reason", s.limitReason());
       g.writeEndObject();
     }
-    g.writeNumberField("newUsersPerMinute", newUsersPerMinute(s.totalActiveUsers(), live));
+    g.writeNumberField("newUsersPerMinute", s.newUsersPerMinute());
     g.writeNumberField("sessionSeconds", live.sessionDuration().toSeconds());
     g.writeNumberField("refreshSeconds", c.refreshSeconds());
     g.writeNumberField("waitingTimeoutSeconds", c.waitingTimeoutSeconds());

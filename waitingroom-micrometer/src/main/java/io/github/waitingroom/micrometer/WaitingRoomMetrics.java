@@ -92,7 +92,7 @@ public final class WaitingRoomMetrics implements MeterBinder {
   /** The limit of active users in force. */
   public static final String LIMIT_ACTIVE_USERS = "waitingroom.limit.active.users";
 
-  /** The configured limit of new users per minute. */
+  /** The limit of new users per minute in force. */
   public static final String LIMIT_NEW_USERS_PER_MINUTE = "waitingroom.limit.new.users.per.minute";
 
   /** 1 while the last sync failed to reach the store, else 0. */
@@ -217,11 +217,9 @@ public final class WaitingRoomMetrics implements MeterBinder {
     gauge(registry, LIMIT_ACTIVE_USERS, Tags.empty(), "users",
         "The room's limit of active users in force (an adaptive limit's last decision, where it has one)",
         RoomStatus::totalActiveUsers);
-    Gauge.builder(LIMIT_NEW_USERS_PER_MINUTE, room, r -> r.settings().newUsersPerMinute())
-        .tags(tags)
-        .description("The room's limit of new users per minute in force")
-        .strongReference(true)
-        .register(registry);
+    gauge(registry, LIMIT_NEW_USERS_PER_MINUTE, Tags.empty(), null,
+        "The room's limit of new users per minute in force (under an adaptive limit, at most it or scaled with it)",
+        RoomStatus::newUsersPerMinute);
     Gauge.builder(SETTINGS_VERSION, room, r -> r.settings().version())
         .tags(tags)
         .description("The version of the room's settings in force on this node (0: its configuration)")

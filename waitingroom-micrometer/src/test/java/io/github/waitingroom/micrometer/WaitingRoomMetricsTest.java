@@ -227,6 +227,15 @@ class WaitingRoomMetricsTest {
     assertThat(gauge("waitingroom.settings.version", "room", "sale")).isEqualTo(1);
     assertThat(gauge("waitingroom.limit.active.users", "room", "sale")).isEqualTo(9);
     assertThat(gauge("waitingroom.limit.new.users.per.minute", "room", "sale")).isEqualTo(6);
+    // An adaptive limit whose min is above the settings' 9 starts at 12, and scales the 6 a minute with it.
+    room.updateSettings(io.github.waitingroom.RoomSettings.fromJson("{\"adaptiveLimit\": {\"min\": 12, \"max\": 40,"
+        + " \"latency\": \"PT1S\", \"scaleNewUsersPerMinute\": true}}", room.latestSettings()));
+    for (int s = 0; s < 12; s++) {
+      clock.advance(Duration.ofMillis(250));
+      room.sync();
+    }
+    assertThat(gauge("waitingroom.limit.active.users", "room", "sale")).isEqualTo(12);
+    assertThat(gauge("waitingroom.limit.new.users.per.minute", "room", "sale")).as("6 * 12 / 9").isEqualTo(8);
     room.decide(null);
     assertThat(counter("waitingroom.decisions", "outcome", "reject")).isEqualTo(1);
   }

@@ -70,7 +70,7 @@ public class WaitingRoomEndpoint {
     return new RoomStatus(
         c.roomId(),
         v.totalActiveUsers(),
-        live.newUsersPerMinute(),
+        v.newUsersPerMinute(),
         live.sessionDuration().toString(),
         v.activeUsers(),
         v.waitingUsers(),

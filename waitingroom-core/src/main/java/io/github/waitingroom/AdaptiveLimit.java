@@ -2,6 +2,8 @@ package io.github.waitingroom;
 
 import io.github.waitingroom.allocation.Tally;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -13,7 +15,7 @@ import java.util.Objects;
  * <h2>The control law</h2>
  *
  * One node of the room decides, every {@link #DECIDE_EVERY_EPOCHS} epochs, from what every node
- * measured in the settled epochs since its last decision (the same sums on every node), and every
+ * measured in the settled epochs it goes by (rule 4 says which; the same sums on every node), and every
  * node puts the new limit in force at the same instant, as it does with live settings. With the
  * limit in force {@code L}, the room's active users {@code A}, the requests measured {@code n},
  * the failures among them {@code f} and their 90th percentile latency {@code p}:
@@ -28,13 +30,27 @@ import java.util.Objects;
  *       {@code B}, what the room uses, is {@code L} when the limit holds people back (see below:
  *       someone waits for it, so it is in use even while some of its slots wait for slow pollers)
  *       and {@code A} otherwise.
- *   <li>The 90th percentile is known only within its standard error: of {@code n} requests, the
- *       one of rank {@code 0.9 n} lies between the ranks {@code (0.9 - e) n} and {@code (0.9 + e)
- *       n}, {@code e = sqrt(0.09 / n)} (the binomial spread of how many requests fall below the
- *       true percentile, for any distribution of latencies), whose latencies are {@code p-} and
- *       {@code p+}. If the
- *       target lies between them, the measurement cannot tell whether the application keeps it,
- *       and the limit holds.
+ *   <li>The 90th percentile {@code p} is known only within its error, and the limit holds unless
+ *       the target lies outside the band {@code [p-, p+]} that holds the true one. Two errors
+ *       widen it, and the band reaches as far as the wider of them either way. Sampling: of {@code n}
+ *       requests, the one of rank {@code 0.9 n} lies between the ranks {@code (0.9 - e) n} and
+ *       {@code (0.9 + e) n}, {@code e = sqrt(0.09 / n)} (the binomial spread of how many requests
+ *       fall below the true percentile, for any distribution of latencies). Time: requests that
+ *       come together wait together (a queue that builds slows every request behind it), so their
+ *       latencies are not independent and the binomial spread understates the error, by about
+ *       four times on the simulated origin. The error that includes this is measured, as the
+ *       method of batch means does: the epochs measured are cut into batches of at least {@value
+ *       #MIN_REQUESTS} requests, and the standard error of {@code p} is the spread of the
+ *       batches' 90th percentiles over the square root of their number ({@link
+ *       #standardError}); the band reaches {@value #BAND_STANDARD_ERRORS} of them either side
+ *       (about 95 %: the limit moves on chance alone about once in twenty decisions while the
+ *       application keeps the target exactly, not one in three). With fewer than two batches the
+ *       error is unknown, and the limit holds. The room measures over every epoch since the plans
+ *       made under the limit in force took over, while the limit holds people back (the load is
+ *       then the limit, the same in every epoch, so each epoch is more evidence about it; at most
+ *       a session's epochs, which measured other users); otherwise over the last {@value
+ *       #DECIDE_EVERY_EPOCHS} epochs. So the band narrows while the limit holds, and a limit near
+ *       the target moves only once the measurements can tell.
  *   <li>{@code p- > latency}: the application is slower than asked; {@code L' = B * max(1 - step,
  *       latency / p-)} (the gradient: as many users as would answer within the target if latency
  *       grew in step with them, never less than a step below what the room uses).
@@ -83,8 +99,11 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
   /** How many epochs apart the room decides (see the class comment). */
   public static final int DECIDE_EVERY_EPOCHS = 4;
 
-  /** The fewest requests a decision goes by (see the class comment). */
+  /** The fewest requests a decision goes by, and a batch holds (see the class comment). */
   public static final int MIN_REQUESTS = 10;
+
+  /** How many standard errors the band of the 90th percentile reaches either side (see the class comment). */
+  public static final double BAND_STANDARD_ERRORS = 2;
 
   /** The default {@link #step()}: a tenth. */
   public static final double DEFAULT_STEP = 0.1;
@@ -181,9 +200,12 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
    * @param holdsBack whether the limit holds people back: someone waits, and the per-minute limit
    *     is not what keeps them waiting (see {@code LimitController})
    * @param raisedLately whether a raise took effect less than a refresh interval ago
-   * @param measured what the room measured since the last decision
+   * @param measured what the room measured in the epochs the decision goes by
+   * @param standardError the standard error of their 90th percentile, in µs, from the spread of
+   *     their batches ({@link #standardError}): infinite when unknown
    */
-  public Decision next(int limit, long activeUsers, boolean holdsBack, boolean raisedLately, Tally.Origin measured) {
+  public Decision next(int limit, long activeUsers, boolean holdsBack, boolean raisedLately, Tally.Origin measured,
+      double standardError) {
     long n = measured.requests();
     if (n < MIN_REQUESTS) {
       return new Decision(clamp(limit), "held: " + n + " requests measured, fewer than " + MIN_REQUESTS);
@@ -197,9 +219,14 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
       return new Decision(down(limit, inUse * (1 - step)),
           String.format(java.util.Locale.ROOT, "lowered: %.1f %% of %d requests failed", 100 * failed, n));
     }
+    if (!(standardError < Double.POSITIVE_INFINITY)) {
+      return new Decision(clamp(limit), "held: " + n + " requests in one batch, the spread of their latencies unknown");
+    }
     double spread = Math.sqrt(0.9 * 0.1 / n);
-    long low = measured.quantileMicros(0.9 - spread);
-    long high = measured.quantileMicros(Math.min(1, 0.9 + spread));
+    long p90 = measured.quantileMicros(0.9);
+    double byTime = BAND_STANDARD_ERRORS * standardError;
+    long low = Math.max(0, Math.min(measured.quantileMicros(0.9 - spread), (long) Math.floor(p90 - byTime)));
+    long high = Math.max(measured.quantileMicros(Math.min(1, 0.9 + spread)), (long) Math.ceil(p90 + byTime));
     double target = latency.toNanos() / 1000.0;
     String p = "p90 " + millis(low) + "-" + millis(high) + " ms";
     String of = " the target " + millis(latency.toNanos() / 1000) + " ms";
@@ -217,6 +244,46 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
           "raised: " + p + " within" + of + ", people waiting");
     }
     return new Decision(clamp(limit), "held: " + p + " within" + of + ", nobody waiting for the limit");
+  }
+
+  /**
+   * The standard error, in µs, of the 90th percentile of {@code epochs} taken together, by the
+   * method of batch means (see the class comment): consecutive epochs are taken together into
+   * batches of at least {@value #MIN_REQUESTS} requests (what is left at the end joins the last
+   * batch), and the error is the sample standard deviation of the batches' 90th percentiles over
+   * the square root of their number.
+   *
+   * @param epochs what the room measured in each epoch, oldest first
+   * @return the error, or infinity with fewer than two batches
+   */
+  public static double standardError(List<Tally.Origin> epochs) {
+    List<Tally.Origin> batches = new ArrayList<>();
+    Tally.Origin batch = Tally.Origin.NONE;
+    for (Tally.Origin o : epochs) {
+      batch = batch.plus(o);
+      if (batch.requests() >= MIN_REQUESTS) {
+        batches.add(batch);
+        batch = Tally.Origin.NONE;
+      }
+    }
+    if (batch.requests() > 0 && !batches.isEmpty()) {
+      batches.set(batches.size() - 1, batches.get(batches.size() - 1).plus(batch));
+    }
+    int k = batches.size();
+    if (k < 2) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double mean = 0;
+    for (Tally.Origin b : batches) {
+      mean += b.quantileMicros(0.9);
+    }
+    mean /= k;
+    double squares = 0;
+    for (Tally.Origin b : batches) {
+      double d = b.quantileMicros(0.9) - mean;
+      squares += d * d;
+    }
+    return Math.sqrt(squares / (k - 1) / k);
   }
 
   private int down(int limit, double next) {

@@ -3,19 +3,23 @@ package io.github.waitingroom;
 import io.github.waitingroom.allocation.Tally;
 import io.github.waitingroom.coordinator.Coordinator;
 import io.github.waitingroom.coordinator.Epochs;
+import java.util.ArrayDeque;
+import java.util.List;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sync thread's part of an {@link AdaptiveLimit}: every node adds up what the room measured
- * in each settled epoch it plans by ({@link Tally.Origin}, the same sums on every node), and every
- * {@link AdaptiveLimit#DECIDE_EVERY_EPOCHS} epochs the node that decides the epochs' length (see
- * {@link EpochPacer#decides}) applies the control law to them and, if the limit moves, hands the
- * decision to the live settings, which publish it and put it in force on every node at the start
- * of the epoch after next. Every node starts a new window at the same epochs, so a node that takes
- * over the decisions (the decider left) has the same measurements. Used by {@link Synchronizer}
- * under its lock; logs under its name.
+ * The sync thread's part of an {@link AdaptiveLimit}: every node keeps what the room measured in
+ * each settled epoch it plans by ({@link Tally.Origin}, the same sums on every node) since the
+ * plans made under the limit in force took over, while the limit holds people back (at most a
+ * session's epochs; otherwise the last {@link AdaptiveLimit#DECIDE_EVERY_EPOCHS}), and every {@link
+ * AdaptiveLimit#DECIDE_EVERY_EPOCHS} epochs the node that decides the epochs' length (see {@link
+ * EpochPacer#decides}) applies the control law to them and, if the limit moves, hands the decision
+ * to the live settings, which publish it and put it in force on every node at the start of the
+ * epoch after next. Every node keeps the same epochs at the same time, so a node that takes over
+ * the decisions (the decider left) has the same measurements. Used by {@link Synchronizer} under
+ * its lock; logs under its name.
  */
 final class LimitController {
   private static final Logger log = LoggerFactory.getLogger(Synchronizer.class);
@@ -24,8 +28,10 @@ final class LimitController {
   private final LiveSettings live;
   private final Coordinator coordinator;
   private final LongSupplier nowMillis;
-  /** What the room measured in the settled epochs of the current window. */
-  private Tally.Origin window = Tally.Origin.NONE;
+  /** What the room measured in each settled epoch the next decision goes by, oldest first. */
+  private final ArrayDeque<Tally.Origin> window = new ArrayDeque<>();
+  /** The limit the plans of the epochs in {@link #window} were made under. */
+  private int windowLimit = -1;
   /** The latest epoch added to the window. */
   private long noted = Long.MIN_VALUE;
   /** When (room clock, ms) the last raise this node decided takes effect. */
@@ -38,29 +44,39 @@ final class LimitController {
     this.nowMillis = nowMillis;
   }
 
-  /** Adds the settled epoch {@code epoch} to the window, and decides if this node decides and the window is full. */
+  /** Adds the settled epoch {@code epoch} to the window, and decides if this node decides and it is time. */
   void note(Coordinator.Settled s, long epoch) {
     if (epoch <= noted) {
       return;
     }
     noted = epoch;
+    Epochs epochs = coordinator.epochs();
+    // The settings the plans that took over at this epoch were made under (a plan takes over two
+    // epochs after the tallies it is made from): this epoch's users came in under their limit.
+    LiveSettings.Current under = live.at(epochs.start(epoch - 2));
+    if (under.settings().adaptiveLimit() == null) {
+      window.clear();
+      return;
+    }
+    if (under.config().totalActiveUsers() != windowLimit) {
+      windowLimit = under.config().totalActiveUsers();
+      window.clear();
+    }
     Tally room = Tally.sum(s.dataCenters());
-    window = window.plus(room.origin());
+    window.addLast(room.origin());
+    long session = Math.max(AdaptiveLimit.DECIDE_EVERY_EPOCHS,
+        under.config().sessionDuration().toMillis() / Math.max(1, epochs.length(epoch)));
+    while (window.size() > session) {
+      window.removeFirst();
+    }
     if (Math.floorMod(epoch + 1, AdaptiveLimit.DECIDE_EVERY_EPOCHS) != 0) {
       return;
     }
-    Tally.Origin measured = window;
-    window = Tally.Origin.NONE;
-    Epochs epochs = coordinator.epochs();
     // The settings in force now, under which the decision is made and stays (see LiveSettings#decide).
     LiveSettings.Current in = live.current();
     AdaptiveLimit a = in.settings().adaptiveLimit();
-    if (a == null || !EpochPacer.decides(s)) {
+    if (a == null) {
       return;
-    }
-    long now = epochs.at(nowMillis.getAsLong());
-    if (now > epoch + 2) {
-      return; // too late for every node to read it in time (a sync thread that stalled)
     }
     int limit = in.config().totalActiveUsers();
     // A higher limit lets more in only if it is what keeps people waiting: a plan admits the lesser
@@ -73,8 +89,25 @@ final class LimitController {
     long byRate = in.config().newUsersPerMinute() - room.recentAdmissions();
     boolean holdsBack = room.waiting() > 0
         && (byActive < byRate || in.settings().newUsersPerMinute() > limit || a.scaleNewUsersPerMinute());
+    List<Tally.Origin> epochsMeasured = List.copyOf(window);
+    if (!holdsBack) {
+      // The load follows the arrivals, not the limit: the next decision goes by epochs to come.
+      window.clear();
+    }
+    if (!EpochPacer.decides(s)) {
+      return;
+    }
+    long now = epochs.at(nowMillis.getAsLong());
+    if (now > epoch + 2) {
+      return; // too late for every node to read it in time (a sync thread that stalled)
+    }
+    Tally.Origin measured = Tally.Origin.NONE;
+    for (Tally.Origin o : epochsMeasured) {
+      measured = measured.plus(o);
+    }
     boolean raisedLately = nowMillis.getAsLong() - raisedAt < in.config().refreshSeconds() * 1000;
-    AdaptiveLimit.Decision d = a.next(limit, room.activeUsers(), holdsBack, raisedLately, measured);
+    AdaptiveLimit.Decision d = a.next(limit, room.activeUsers(), holdsBack, raisedLately, measured,
+        AdaptiveLimit.standardError(epochsMeasured));
     if (d.limit() != limit) {
       live.decide(d.limit(), d.reason(), epochs.start(now + 2));
       if (d.limit() > limit) {

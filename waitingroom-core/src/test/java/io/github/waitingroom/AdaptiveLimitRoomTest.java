@@ -378,6 +378,35 @@ class AdaptiveLimitRoomTest {
   }
 
   /**
+   * People wait for a full room while the application answers in 50 ms in one epoch and 800 ms in
+   * the next, by turns: the p90 of all the requests is 852 ms, over the target of 500 ms, but the
+   * epochs' p90s disagree so much that four epochs cannot tell (two standard errors of the
+   * batches reach below the target, where the binomial band alone would have lowered the limit at
+   * the first decision). The room keeps measuring while the limit holds people back, the error
+   * shrinks with every epoch, and once enough epochs tell (sixteen or more, as the spread of 50 and
+   * 800 ms goes), the limit falls, by the gradient.
+   */
+  @Test
+  void latenciesThatSwingFromEpochToEpochHoldTheLimitUntilEnoughEpochsTell() {
+    Room r = new Room(config(20, AdaptiveLimit.between(10, 30, Duration.ofMillis(500))));
+    r.admit(20);
+    for (int second = 0; second < 20; second++) {
+      r.second(null, true);
+    }
+    r.clear();
+    int first = -1;
+    for (int second = 0; second < 60 && first < 0; second++) {
+      r.second((r.c.storeClock.millis() / 1000) % 2 == 0 ? SLOW : FAST, true);
+      first = r.limits().size() > 1 ? second : -1;
+    }
+    assertThat(r.waitingUsers).as("people waiting all along").allSatisfy(w -> assertThat(w).isPositive());
+    assertThat(first).as("the second the limit moved").isBetween(16, 40);
+    // p- is the p90 (852 ms) two standard errors down, 550 ms: 20 * 500 / 550 = 18.2, rounded down.
+    assertThat(r.limits()).as("lowered by the gradient").containsExactly(20, 18);
+    assertThat(r.c.nodes.get(0).status().limitReason()).isEqualTo("lowered: p90 550-1154 ms over the target 500 ms");
+  }
+
+  /**
    * The same line, kept by the per-minute limit of 5, but with {@code scaleNewUsersPerMinute}: the
    * per-minute limit rises with the limit (5 of 20 is a quarter of it), so a higher limit lets more
    * in, fast answers raise it a tenth at a time to its max, and every plan of every node is made

@@ -306,13 +306,18 @@ public final class TicketCodec {
     return sealed;
   }
 
-  /** Logs the warning once the seals so far reach the next multiple of {@code warnEvery}. */
+  /**
+   * Logs the warning once for each multiple of {@code warnEvery} the seals so far have reached. A
+   * thread that loses the race for one warning looks again: another thread's look may have come
+   * before the seals reached the next multiple, and this one may be the last to look for a while.
+   */
   private void warnIfDue() {
-    long due = nextWarning.get();
-    if (seals.sum() >= due && nextWarning.compareAndSet(due, due + warnEvery)) {
-      log.warn("room '{}': this node has sealed {} tickets with its keyset since it started; AES-GCM keys are safe"
-          + " for about 2^32 seals across all nodes: rotate the keyset (TicketKeys: add, promote, retire)",
-          roomId, due);
+    for (long due = nextWarning.get(); seals.sum() >= due; due = nextWarning.get()) {
+      if (nextWarning.compareAndSet(due, due + warnEvery)) {
+        log.warn("room '{}': this node has sealed {} tickets with its keyset since it started; AES-GCM keys are safe"
+            + " for about 2^32 seals across all nodes: rotate the keyset (TicketKeys: add, promote, retire)",
+            roomId, due);
+      }
     }
   }
 

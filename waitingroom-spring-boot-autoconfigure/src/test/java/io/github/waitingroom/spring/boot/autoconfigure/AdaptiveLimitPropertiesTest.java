@@ -14,10 +14,12 @@ import io.github.waitingroom.spring.boot.WaitingRooms;
 import java.io.InputStream;
 import java.net.URL;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -146,68 +148,53 @@ class AdaptiveLimitPropertiesTest {
 
   @Test
   void scaleNewUsersPerMinuteAloneStopsTheApplicationNamingWhatIsMissing() {
-    runner
-        .withPropertyValues("waitingroom.adaptive-limit.scale-new-users-per-minute=true")
-        .run(context -> {
-          assertThat(context).hasFailed();
-          SettingException e = settingFailure(context.getStartupFailure());
-          assertThat(e.source()).isEqualTo(SettingException.Source.PROPERTY);
-          assertThat(e.key()).isEqualTo("waitingroom.adaptive-limit.min");
-          assertThat(e.getMessage()).isEqualTo("property waitingroom.adaptive-limit.min: waitingroom.adaptive-limit.min,"
-              + " waitingroom.adaptive-limit.max and waitingroom.adaptive-limit.latency are missing:"
-              + " waitingroom.adaptive-limit.min, waitingroom.adaptive-limit.max and waitingroom.adaptive-limit.latency"
-              + " turn the adaptive limit on together, and waitingroom.adaptive-limit.scale-new-users-per-minute is given");
-        });
-    runner
-        .withPropertyValues(
-            "waitingroom.rooms.drop.path-prefix=/drop",
-            "waitingroom.rooms.drop.total-active-users=10",
-            "waitingroom.rooms.drop.new-users-per-minute=5",
-            "waitingroom.rooms.drop.session-duration=1m",
-            "waitingroom.rooms.drop.adaptive-limit.max=50",
-            "waitingroom.rooms.drop.adaptive-limit.scale-new-users-per-minute=false")
-        .run(context -> {
-          assertThat(context).hasFailed();
-          SettingException e = settingFailure(context.getStartupFailure());
-          assertThat(e.key()).isEqualTo("waitingroom.rooms.drop.adaptive-limit.min");
-          assertThat(e.getMessage()).contains(
-              "waitingroom.rooms.drop.adaptive-limit.min and waitingroom.rooms.drop.adaptive-limit.latency are missing",
-              "and waitingroom.rooms.drop.adaptive-limit.max and"
-                  + " waitingroom.rooms.drop.adaptive-limit.scale-new-users-per-minute are given");
-        });
+    failsNaming("waitingroom.adaptive-limit.min", m -> assertThat(m).isEqualTo("property waitingroom.adaptive-limit.min:"
+        + " waitingroom.adaptive-limit.min, waitingroom.adaptive-limit.max and waitingroom.adaptive-limit.latency are"
+        + " missing: waitingroom.adaptive-limit.min, waitingroom.adaptive-limit.max and waitingroom.adaptive-limit.latency"
+        + " turn the adaptive limit on together, and waitingroom.adaptive-limit.scale-new-users-per-minute is given"),
+        "waitingroom.adaptive-limit.scale-new-users-per-minute=true");
+    failsNaming("waitingroom.rooms.drop.adaptive-limit.min", m -> assertThat(m).contains(
+            "waitingroom.rooms.drop.adaptive-limit.min and waitingroom.rooms.drop.adaptive-limit.latency are missing",
+            "and waitingroom.rooms.drop.adaptive-limit.max and"
+                + " waitingroom.rooms.drop.adaptive-limit.scale-new-users-per-minute are given"),
+        DROP_ROOM, "waitingroom.rooms.drop.adaptive-limit.max=50",
+        "waitingroom.rooms.drop.adaptive-limit.scale-new-users-per-minute=false");
   }
 
   @Test
   void someOfMinMaxAndLatencyStopTheApplicationNamingWhatIsMissing() {
-    runner
-        .withPropertyValues("waitingroom.adaptive-limit.min=20", "waitingroom.adaptive-limit.latency=1s")
-        .run(context -> {
-          assertThat(context).hasFailed();
-          SettingException e = settingFailure(context.getStartupFailure());
-          assertThat(e.source()).isEqualTo(SettingException.Source.PROPERTY);
-          assertThat(e.key()).isEqualTo("waitingroom.adaptive-limit.max");
-          assertThat(e.getMessage()).isEqualTo("property waitingroom.adaptive-limit.max: waitingroom.adaptive-limit.max is"
-              + " missing: waitingroom.adaptive-limit.min, waitingroom.adaptive-limit.max and"
-              + " waitingroom.adaptive-limit.latency turn the adaptive limit on together, and"
-              + " waitingroom.adaptive-limit.min and waitingroom.adaptive-limit.latency are given");
-        });
-    runner
-        .withPropertyValues(
-            "waitingroom.rooms.drop.path-prefix=/drop",
-            "waitingroom.rooms.drop.total-active-users=10",
-            "waitingroom.rooms.drop.new-users-per-minute=5",
-            "waitingroom.rooms.drop.session-duration=1m",
-            "waitingroom.rooms.drop.adaptive-limit.step=0.2")
-        .run(context -> {
-          assertThat(context).hasFailed();
-          SettingException e = settingFailure(context.getStartupFailure());
-          assertThat(e.key()).isEqualTo("waitingroom.rooms.drop.adaptive-limit.min");
-          assertThat(e.getMessage()).contains(
-              "waitingroom.rooms.drop.adaptive-limit.min, waitingroom.rooms.drop.adaptive-limit.max and"
-                  + " waitingroom.rooms.drop.adaptive-limit.latency are missing",
-              "and waitingroom.rooms.drop.adaptive-limit.step is given");
-        });
+    failsNaming("waitingroom.adaptive-limit.max", m -> assertThat(m).isEqualTo("property waitingroom.adaptive-limit.max:"
+        + " waitingroom.adaptive-limit.max is missing: waitingroom.adaptive-limit.min, waitingroom.adaptive-limit.max and"
+        + " waitingroom.adaptive-limit.latency turn the adaptive limit on together, and"
+        + " waitingroom.adaptive-limit.min and waitingroom.adaptive-limit.latency are given"),
+        "waitingroom.adaptive-limit.min=20", "waitingroom.adaptive-limit.latency=1s");
+    failsNaming("waitingroom.rooms.drop.adaptive-limit.min", m -> assertThat(m).contains(
+            "waitingroom.rooms.drop.adaptive-limit.min, waitingroom.rooms.drop.adaptive-limit.max and"
+                + " waitingroom.rooms.drop.adaptive-limit.latency are missing",
+            "and waitingroom.rooms.drop.adaptive-limit.step is given"),
+        DROP_ROOM, "waitingroom.rooms.drop.adaptive-limit.step=0.2");
   }
+
+  /** A further room's required properties, as one string per property (split at the commas below). */
+  private static final String DROP_ROOM = "waitingroom.rooms.drop.path-prefix=/drop,waitingroom.rooms.drop.total-active-users=10,"
+      + "waitingroom.rooms.drop.new-users-per-minute=5,waitingroom.rooms.drop.session-duration=1m";
+
+  /**
+   * The application with {@code properties} (an entry may hold several, comma-separated) fails
+   * to start with a property error on {@code key} whose message passes {@code message}.
+   */
+  private void failsNaming(String key, Consumer<String> message, String... properties) {
+    String[] each = Arrays.stream(properties).flatMap(p -> Arrays.stream(p.split(","))).toArray(String[]::new);
+    runner.withPropertyValues(each).run(context -> {
+      assertThat(context).hasFailed();
+      SettingException e = settingFailure(context.getStartupFailure());
+      assertThat(e.source()).isEqualTo(SettingException.Source.PROPERTY);
+      assertThat(e.key()).isEqualTo(key);
+      message.accept(e.getMessage());
+    });
+  }
+
+
 
   @Test
   void aBadValueStopsTheApplicationNamingTheProperty() {

@@ -152,6 +152,10 @@ public final class DemoServer implements AutoCloseable {
         + " the adaptive limit (default 0.1)")
     @Nullable Double adaptiveStep;
 
+    @Option(names = "--adaptive-failure-share", paramLabel = "SHARE", description = "the share of failed pages (status 500"
+        + " or more, an error, a timeout) above which the adaptive limit falls, 0 to 1 (default 0.01)")
+    @Nullable Double adaptiveFailureShare;
+
     @Option(names = "--adaptive-scale-new-users", arity = "0..1", paramLabel = "true|false", description = "--per-minute"
         + " moves with the adaptive limit (--per-minute x the limit in force / --total, at least 1); without it"
         + " --per-minute stays, at most the limit in force")
@@ -280,8 +284,8 @@ public final class DemoServer implements AutoCloseable {
 
   /**
    * The adaptive limit of {@code --adaptive-min}, {@code --adaptive-max}, {@code --adaptive-latency},
-   * {@code --adaptive-step} and {@code --adaptive-scale-new-users}, read by the settings the
-   * init-params and Spring properties share ({@link AdaptiveLimitSettings}), so the three turn it on
+   * {@code --adaptive-step}, {@code --adaptive-failure-share} and {@code --adaptive-scale-new-users},
+   * read by the settings the init-params and Spring properties share ({@link AdaptiveLimitSettings}), so the three turn it on
    * together and a missing one is named; null when none is given.
    */
   static @Nullable AdaptiveLimit adaptiveLimit(Cli flags) {
@@ -293,7 +297,8 @@ public final class DemoServer implements AutoCloseable {
         AdaptiveLimitSettings.SCALE_NEW_USERS_PER_MINUTE, "--adaptive-scale-new-users");
     try {
       return AdaptiveLimitSettings.of(flags.adaptiveMin, flags.adaptiveMax,
-          latency == null ? null : Setting.duration("--adaptive-latency", latency), flags.adaptiveStep, null,
+          latency == null ? null : Setting.duration("--adaptive-latency", latency), flags.adaptiveStep,
+          flags.adaptiveFailureShare,
           flags.adaptiveScaleNewUsers,
           SettingException.Source.CODE, s -> names.getOrDefault(s, s.name()));
     } catch (SettingException e) {

@@ -102,6 +102,22 @@ class SlowShopTest {
         .hasMessageEndingWith("and --adaptive-scale-new-users is given");
   }
 
+  @Test
+  void theFailureShareFlagSetsTheShareAboveWhichTheLimitFalls() {
+    String[] given = {"--adaptive-min", "5", "--adaptive-max", "200", "--adaptive-latency", "300ms",
+        "--adaptive-failure-share", "0.05"};
+    assertThat(DemoServer.adaptiveLimit(DemoServer.Cli.parse(given)))
+        .isEqualTo(AdaptiveLimit.between(5, 200, Duration.ofMillis(300)).withFailureShare(0.05));
+    assertThatThrownBy(() -> DemoServer.adaptiveLimit(DemoServer.Cli.parse("--adaptive-failure-share", "0.05")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith("and --adaptive-failure-share is given");
+    String[] outOfRange = {"--adaptive-min", "5", "--adaptive-max", "200", "--adaptive-latency", "300ms",
+        "--adaptive-failure-share", "1.5"};
+    assertThatThrownBy(() -> DemoServer.adaptiveLimit(DemoServer.Cli.parse(outOfRange)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("failureShare");
+  }
+
   private static CompletableFuture<Long> timed(HttpClient client, URI uri) {
     long start = System.nanoTime();
     return client.sendAsync(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString())

@@ -252,6 +252,11 @@ public final class AdaptiveSimulator {
       guarantees.add(guarantees(f));
       write(out, f, best, HALF_FROM, HALF_UNTIL, bestHalf);
     }
+    // The same crowds at the sweep's fixed limit, for the estimates' error without a moving limit.
+    for (int rush : new int[] {0, RUSH}) {
+      String name = "fixed-" + best + (rush > 0 ? "-rush" : "");
+      guarantees.add(guarantees(run(crowd(name, 1, 1, best, Math.min(PER_MINUTE, best), rush, seed), ORIGIN.fixed())));
+    }
     StringBuilder md = new StringBuilder();
     md.append(String.format(Locale.ROOT,
         "Largest fixed limit with p90 within %d ms: %d (8 servers), %d (4 servers); seed %d.%n%n",
@@ -259,7 +264,8 @@ public final class AdaptiveSimulator {
     for (String r : rows) {
       md.append(r).append('\n');
     }
-    md.append("\nWhat the core guarantees, under the limit as it moves (whole runs):\n\n");
+    md.append("\nWhat the core guarantees, under the limit as it moves (whole runs; the last two rows at the sweep's"
+        + " fixed limit, for comparison):\n\n");
     for (String r : guarantees) {
       md.append(r).append('\n');
     }

@@ -240,7 +240,9 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
       return new Decision(clamp(limit), "held: " + p + " within a step of" + of + ", the last raise not shown yet");
     }
     if (holdsBack) {
-      return new Decision(up(limit, limit * Math.min(1 + step, target / Math.max(1, high))),
+      double epochs = Math.pow(1 + step, DECIDE_EVERY_EPOCHS);
+      double cap = high * epochs <= target ? epochs : 1 + step;
+      return new Decision(up(limit, limit * Math.min(cap, target / Math.max(1, high))),
           "raised: " + p + " within" + of + ", people waiting");
     }
     return new Decision(clamp(limit), "held: " + p + " within" + of + ", nobody waiting for the limit");

@@ -174,6 +174,17 @@ class AdaptiveLimitRoomTest {
       return limit;
     }
 
+    /**
+     * {@code seconds} of {@link #second}, a newcomer each, with answers of {@code latency}; the
+     * room never holds more users than the limit in force.
+     */
+    void crowd(@Nullable Duration latency, int seconds) {
+      for (int second = 0; second < seconds; second++) {
+        int limit = second(latency, true);
+        assertThat(c.activeUsers()).as("active at second %s", second).isLessThanOrEqualTo(limit);
+      }
+    }
+
     /** The quarter epochs (indexes of {@link #history}) at which the limit in force changed. */
     List<Integer> changes() {
       List<Integer> at = new ArrayList<>();
@@ -336,17 +347,11 @@ class AdaptiveLimitRoomTest {
   @Test
   void fastAnswersRaiseALimitThatHoldsPeopleBackUpToMax() {
     Room r = new Room(config(20, AdaptiveLimit.between(10, 30, Duration.ofMillis(500))));
-    for (int second = 0; second < 240; second++) {
-      int limit = r.second(WITHIN, true);
-      assertThat(r.c.activeUsers()).as("active at second %s", second).isLessThanOrEqualTo(limit);
-    }
+    r.crowd(WITHIN, 240);
     assertThat(r.limits()).containsExactly(20, 22, 25, 28, 30);
     assertThat(r.inside).hasSize(30);
     Room far = new Room(config(20, AdaptiveLimit.between(10, 40, Duration.ofMillis(500))));
-    for (int second = 0; second < 150; second++) {
-      int limit = far.second(FAST, true);
-      assertThat(far.c.activeUsers()).as("active at second %s", second).isLessThanOrEqualTo(limit);
-    }
+    far.crowd(FAST, 150);
     assertThat(far.limits()).as("far from the target").startsWith(20, 30);
     assertThat(r.line).as("people waiting").hasSizeGreaterThan(150);
     for (int i : r.changes()) {
@@ -432,10 +437,7 @@ class AdaptiveLimitRoomTest {
       r.second(null, true);
     }
     r.clear();
-    for (int second = 0; second < 120; second++) {
-      int limit = r.second(WITHIN, true);
-      assertThat(r.c.activeUsers()).as("active at second %s", second).isLessThanOrEqualTo(limit);
-    }
+    r.crowd(WITHIN, 120);
     assertThat(r.limits()).containsExactly(20, 22, 25, 28, 30);
     assertThat(r.line).as("people waiting").hasSizeGreaterThan(50);
     r.planLimits();
@@ -466,10 +468,7 @@ class AdaptiveLimitRoomTest {
       r.second(null, true);
     }
     r.clear();
-    for (int second = 0; second < 120; second++) {
-      int limit = r.second(WITHIN, true);
-      assertThat(r.c.activeUsers()).as("active at second %s", second).isLessThanOrEqualTo(limit);
-    }
+    r.crowd(WITHIN, 120);
     assertThat(r.limits()).containsExactly(20, 22, 25, 28, 30);
     assertThat(r.line).as("people waiting").hasSizeGreaterThan(100);
     r.assertAtMostOneChangeEveryFourEpochs();
@@ -486,10 +485,7 @@ class AdaptiveLimitRoomTest {
   @Test
   void nearTheTargetARaiseWaitsARefreshIntervalForTheLastToShow() {
     Room r = new Room(config(20, AdaptiveLimit.between(10, 30, Duration.ofMillis(500))));
-    for (int second = 0; second < 150; second++) {
-      int limit = r.second(NEAR, true);
-      assertThat(r.c.activeUsers()).as("active at second %s", second).isLessThanOrEqualTo(limit);
-    }
+    r.crowd(NEAR, 150);
     assertThat(r.limits()).as("a user a raise, every 24 epochs (20 s, then the next decision)")
         .containsExactly(20, 21, 22, 23, 24);
     List<Integer> at = r.changes();

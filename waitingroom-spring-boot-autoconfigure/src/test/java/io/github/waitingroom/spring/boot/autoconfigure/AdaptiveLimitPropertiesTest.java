@@ -64,6 +64,8 @@ class AdaptiveLimitPropertiesTest {
           assertThat(context).hasNotFailed();
           WaitingRoom room = context.getBean(WaitingRoom.class);
           assertThat(room.config().adaptiveLimit()).isEqualTo(AdaptiveLimit.between(20, 400, Duration.ofMillis(500)));
+          assertThat(Objects.requireNonNull(room.config().adaptiveLimit()).scaleNewUsersPerMinute())
+              .as("new users a minute not scaled by default").isFalse();
           assertThat(room.settings().adaptiveLimit()).as("in force from the start").isNotNull();
         });
   }
@@ -133,16 +135,6 @@ class AdaptiveLimitPropertiesTest {
               .isEqualTo(AdaptiveLimit.between(5, 50, Duration.ofSeconds(1)));
           assertThat(Objects.requireNonNull(rooms.get("sale")).config().adaptiveLimit())
               .isEqualTo(AdaptiveLimit.between(5, 50, Duration.ofSeconds(1)).withScaleNewUsersPerMinute(true));
-        });
-    runner
-        .withPropertyValues(
-            "waitingroom.adaptive-limit.min=20",
-            "waitingroom.adaptive-limit.max=400",
-            "waitingroom.adaptive-limit.latency=500ms")
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          AdaptiveLimit main = Objects.requireNonNull(context.getBean(WaitingRoom.class).config().adaptiveLimit());
-          assertThat(main.scaleNewUsersPerMinute()).as("off by default").isFalse();
         });
   }
 

@@ -60,14 +60,7 @@ import java.util.Objects;
  *       latency / p+)}. Within a step of the target ({@code p+ * (1 + step) > latency}), only if
  *       the last raise has had a refresh interval to show: the users a raise lets in come in as
  *       they poll, within a refresh interval of the plan that lets them, so until then the
- *       latency measured is that of the limit before, and raising again would overshoot. Far from
- *       it, where even a step for each of the decision's {@value #DECIDE_EVERY_EPOCHS} epochs
- *       keeps the gradient's estimate within the target ({@code p+ * (1 + step)^4 <= latency}),
- *       the raise may take them all: {@code L' = L * min((1 + step)^4, latency / p+)}. {@code
- *       step} bounds the change per epoch; a decision every four epochs may move as far as four
- *       epochs of steps where even that keeps the target. (Latency grows at most in step with the
- *       users below the knee of a queue, where this applies: an M/M/1 server with {@code p+ <=
- *       latency / 1.1^4} is at most a third busy, and half busy after such a raise.)
+ *       latency measured is that of the limit before, and raising again would overshoot.
  *   <li>Otherwise the limit holds: nobody waits for it, so a higher one would let nobody more in.
  * </ol>
  *
@@ -92,8 +85,7 @@ import java.util.Objects;
  * @param min the lowest the limit goes, at least 1
  * @param max the highest the limit goes, at least {@code min}
  * @param latency the 90th percentile latency the application should keep, at least a millisecond
- * @param step the largest relative change of one decision (far from the target, per epoch of a
- *     decision; see rule 6), above 0 and at most 0.5
+ * @param step the largest relative change of one decision, above 0 and at most 0.5
  * @param failureShare the share of failed requests above which the limit falls, 0 to 1
  * @param scaleNewUsersPerMinute whether {@code newUsersPerMinute} moves with the limit (see above)
  */
@@ -244,9 +236,7 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
       return new Decision(clamp(limit), "held: " + p + " within a step of" + of + ", the last raise not shown yet");
     }
     if (holdsBack) {
-      double steps = Math.pow(1 + step, DECIDE_EVERY_EPOCHS);
-      double cap = high * steps <= target ? steps : 1 + step;
-      return new Decision(up(limit, limit * Math.min(cap, target / Math.max(1, high))),
+      return new Decision(up(limit, limit * Math.min(1 + step, target / Math.max(1, high))),
           "raised: " + p + " within" + of + ", people waiting");
     }
     return new Decision(clamp(limit), "held: " + p + " within" + of + ", nobody waiting for the limit");

@@ -149,7 +149,7 @@ public final class DemoServer implements AutoCloseable {
     @Nullable String adaptiveLatency;
 
     @Option(names = "--adaptive-step", paramLabel = "SHARE", description = "the largest relative change of one decision of"
-        + " the adaptive limit (far from the latency target, of each of its 4 epochs; default 0.1)")
+        + " the adaptive limit (default 0.1)")
     @Nullable Double adaptiveStep;
 
     @Option(names = "--adaptive-failure-share", paramLabel = "SHARE", description = "the share of failed pages (status 500"

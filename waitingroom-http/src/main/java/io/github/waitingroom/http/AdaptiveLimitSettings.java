@@ -56,8 +56,7 @@ public final class AdaptiveLimitSettings {
   /** The largest relative change of one decision. */
   public static final Setting<Double> STEP =
       Setting.<Double>of("adaptiveLimit.step", Double.class, AdaptiveLimit.DEFAULT_STEP)
-          .description("The largest relative change of the adaptive limit in one decision (far from the latency target, in each of"
-              + " its 4 epochs), above 0 and at most 0.5.")
+          .description("The largest relative change of the adaptive limit in one decision, above 0 and at most 0.5.")
           .parser(s -> Setting.decimal("adaptiveLimit.step", s))
           .build();
 

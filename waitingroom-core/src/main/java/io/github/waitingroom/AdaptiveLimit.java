@@ -269,15 +269,15 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
     if (k < 2) {
       return Double.POSITIVE_INFINITY;
     }
+    double[] p90s = batches.stream().mapToDouble(b -> b.quantileMicros(0.9)).toArray();
     double mean = 0;
-    for (Tally.Origin b : batches) {
-      mean += b.quantileMicros(0.9);
+    for (double p : p90s) {
+      mean += p;
     }
     mean /= k;
     double squares = 0;
-    for (Tally.Origin b : batches) {
-      double d = b.quantileMicros(0.9) - mean;
-      squares += d * d;
+    for (double p : p90s) {
+      squares += (p - mean) * (p - mean);
     }
     return Math.sqrt(squares / (k - 1) / k);
   }

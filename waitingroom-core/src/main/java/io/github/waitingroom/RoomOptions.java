@@ -29,7 +29,16 @@ final class RoomOptions {
   FailurePolicy failurePolicy = FailurePolicy.FAIL_CLOSED;
   boolean backgroundSync = true;
   int maxRequestsPerTicket = 50;
-  RandomGenerator random = ThreadLocalRandom.current();
+  /**
+   * Each draw from the calling thread's own {@link ThreadLocalRandom}. Not {@code
+   * ThreadLocalRandom.current()} itself: that instance draws from whichever thread calls it, and a
+   * thread that never called {@code current()} (a request thread, the sync thread) draws a sequence
+   * fixed by its thread id, the same in every JVM, so two nodes gave the same places to their
+   * first newcomers and took them for one ticket.
+   */
+  static final RandomGenerator THREAD_LOCAL = () -> ThreadLocalRandom.current().nextLong();
+
+  RandomGenerator random = THREAD_LOCAL;
   SlotAllocator allocator = SlotAllocator.PLAN;
   Coordinator.Factory coordinators = Coordinator.STORE;
 

@@ -323,12 +323,16 @@ public final class WaitingRoom implements AutoCloseable {
     /**
      * Where every random choice of this node comes from: the tie-break bits of new places, the
      * draws of random queueing, the sync schedule's jitter, the suffix of this process's reports
-     * and the key of the per-ticket rate sketch. Default: {@link ThreadLocalRandom}, right in
-     * production. Simulations pass a seeded generator, so one seed gives one run bit for bit (it
-     * must be thread-safe where request threads and the sync thread are several).
+     * and the key of the per-ticket rate sketch. Default: each draw from the calling thread's own
+     * {@link ThreadLocalRandom#current()}, right in production; a {@link ThreadLocalRandom} given
+     * here means the same (the instance itself draws from a thread that never called {@code
+     * current()} a sequence fixed by the thread's id, alike in every JVM, so nodes would give the
+     * same places to different newcomers). Simulations pass a seeded generator, so one seed gives
+     * one run bit for bit (it must be thread-safe where request threads and the sync thread are
+     * several).
      */
     public Builder random(RandomGenerator random) {
-      o.random = Objects.requireNonNull(random, "random");
+      o.random = Objects.requireNonNull(random, "random") instanceof ThreadLocalRandom ? RoomOptions.THREAD_LOCAL : random;
       return this;
     }
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * {@link ThreadLocalRandom} instance, whose draws on a request thread that never called {@code
  * current()} follow the thread's id, alike in every JVM. The room then took two users for one
  * ticket (the second node's count of its user was taken back as a duplicate, and its later
- * requests arrived anew) and let in 54 to 58 users for a limit of 50. Each node here is a JVM of
+ * requests arrived anew) and let in 53 to 58 users for a limit of 50. Each node here is a JVM of
  * its own, started alike, as production nodes are.
  */
 class TieBreakBitsTest {

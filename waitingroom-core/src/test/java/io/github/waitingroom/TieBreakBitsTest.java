@@ -7,9 +7,11 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 
@@ -40,8 +42,8 @@ class TieBreakBitsTest {
     String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
     // The tests run on the module path (the core is a module); the node runs on the class path.
     String classPath = System.getProperty("java.class.path") + File.pathSeparator + System.getProperty("jdk.module.path", "");
-    Process p = new ProcessBuilder(java, "-Xmx64m", "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classPath,
-        Node.class.getName(), random)
+    Process p = new ProcessBuilder(java, "-Xmx64m", "-XX:TieredStopAtLevel=1",
+        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classPath, Node.class.getName(), random)
         .redirectError(ProcessBuilder.Redirect.INHERIT)
         .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -64,12 +66,11 @@ class TieBreakBitsTest {
       try (WaitingRoom room = b.build()) {
         List<String> bits = new ArrayList<>();
         for (int i = 0; i < NEWCOMERS; i++) {
+          // One thread after another: join() makes each one's place visible to the next.
           Thread t = new Thread(() -> {
             Decision d = room.decide(null);
-            long place = Inside.placeOf(room, java.util.Objects.requireNonNull(d.ticket()), java.time.Instant.now().getEpochSecond());
-            synchronized (bits) {
-              bits.add(HexFormat.of().toHexDigits((int) place));
-            }
+            long place = Inside.placeOf(room, Objects.requireNonNull(d.ticket()), Instant.now().getEpochSecond());
+            bits.add(HexFormat.of().toHexDigits((int) place));
           });
           t.start();
           t.join();

@@ -248,20 +248,23 @@ final class NodeState {
     long now = Math.floorDiv(nowMillis, 1000L);
     long asOf = Math.min(now, asOfSecond);
     activateIfDue(nowMillis);
-    long doneBefore = done.sum();
     Grant g = schedule.grant();
     LineScan scan = new LineScan(asOf);
     scan.scan(this, seen.entrySet(), g, now - config.waitingTimeoutSeconds(), listCheckInsSeconds > 0,
         config.sliceOf(now - listCheckInsSeconds));
+    // The slots left and the counters, read one right after the other, after the scan: an
+    // admission that ends between the first read and the last counts twice (in the counters and
+    // in flight), and a plan made from that tally holds back a slot, so the window is kept short.
+    long doneBefore = done.sum();
     long outstanding = g.outstanding();
-    schedule.tallied(new Schedule.AtTally(g, now, outstanding));
-    line.tallied(asOf);
     long activeUsers = active.sumFrom(config.firstActiveSlice(asOf));
     long recent = admissions.sumFrom(asOf - RATE_SECONDS + 1);
-    long arrived = arrivals.tally(asOf);
     long inFlight = begun.sum() - doneBefore;
     activeUsers += inFlight;
     recent += inFlight;
+    schedule.tallied(new Schedule.AtTally(g, now, outstanding));
+    line.tallied(asOf);
+    long arrived = arrivals.tally(asOf);
     return new Tally(
         activeUsers,
         outstanding,

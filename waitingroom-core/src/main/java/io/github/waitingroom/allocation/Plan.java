@@ -26,7 +26,9 @@ import org.jspecify.annotations.Nullable;
  *       That is the {@link #cutPlace() cutoff over places}; once the whole line fits it is {@link
  *       Long#MAX_VALUE}, and newcomers are eligible too.
  *   <li><b>Slots where the eligible poll.</b> The pool is shared out to data centers and then
- *       nodes: first one slot for each eligible holder, by where the holders are counted, and
+ *       nodes: first one slot for each eligible holder, by where the holders are counted (a
+ *       holder whose polls reach several of them weighs in each, and a slot stays where it is
+ *       held among those, so that it waits for the holder rather than follows it), and
  *       once the line is served what is left by their newcomers (their arrivals of the last minute
  *       plus {@value #ARRIVALS_PER_NODE} per node), without taking from a node more than it can
  *       give back (see {@code PlanMaker.reshare}).

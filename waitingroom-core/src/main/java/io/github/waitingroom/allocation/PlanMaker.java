@@ -82,11 +82,17 @@ final class PlanMaker {
     // (all of a second below it, the covered share of the partial one), by where each is counted,
     // and, once the whole line is served, what is left by the newcomers each is about to see (see
     // Plan#ARRIVALS_PER_NODE). Holders who wait are certain; newcomers are expected.
+    // A data center weighs, like a node, every holder it counts, those another one counts too
+    // included: a holder whose polls go to several data centers weighs in each it polled lately,
+    // and the remainders of the split go first where a slot is held (see reshare), so its slot
+    // stays in one of them until it polls there. Weighed by where it counts alone (the data
+    // center it polled longest ago, see Tally#shared), the slot would follow it one poll behind,
+    // idle for a plan at each move, and a holder that polls in step with the moves never met it.
     long[] dcLine = new long[dataCenters.size()];
     long[] dcNew = new long[dataCenters.size()];
     long[] dcHeld = new long[dataCenters.size()];
     for (int d = 0; d < dcLine.length; d++) {
-      Tally dc = dataCenters.get(d).distinct();
+      Tally dc = dataCenters.get(d);
       dcLine[d] = lineDemand(dc, cutoff, share);
       dcNew[d] = lineServed ? newArrivalWeight(dc) : 0;
       dcHeld[d] = dc.outstanding();

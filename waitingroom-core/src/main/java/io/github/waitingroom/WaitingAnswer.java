@@ -168,10 +168,7 @@ final class WaitingAnswer {
     }
     long due = state.expect(t.place(), polled, now, refresh, slowPace);
     long ahead = drawn ? e.usersAhead() : Math.min(e.usersAhead(), t.aheadShown());
-    // The ticket carries the latest due of its chain of polls, not this poll's: a node it polled
-    // before, told a longer interval, counts it until that due, and the node of its next poll
-    // shares it until then (see Seen.Polls).
-    TicketState next = t.shown(ahead).countedUntil(Math.max(due, t.due()));
+    TicketState next = t.shown(ahead).countedUntil(due);
     // The cookie lives as long as the room keeps the place (see TicketState#keptUntil).
     return new Decision(
         outcome, codec.seal(next), next.keptUntil(config.waitingTimeoutSeconds()) - now + 1, ahead,

@@ -46,38 +46,17 @@ class LineCountsOnceTest {
     assertThat(waitingCounted(9, true)).allSatisfy(n -> assertThat(n).isBetween((long) USERS, 2L * USERS));
   }
 
-  @Test
-  void aUserToldAShorterIntervalThanBeforeStillCountsOnce() {
-    // Paused for a while, everyone is told the room's refresh interval (20 s); resumed, those at
-    // the front are told 5 s again. The node a user polled while paused counts it for two of those
-    // 20 s, and the nodes of its next polls share it until then: the ticket carries that due on,
-    // not only the last (short) one. Before, the third poll's node counted the user alone while
-    // the first still did: 19 and 20 waiting users counted for 12, ten seconds long.
-    RoomConfig slow = config.toBuilder().refreshInterval(Duration.ofSeconds(20)).build();
-    assertThat(waitingCounted(slow, 10, false, 30, 60))
-        .as("the room's waiting users, second by second").containsOnly((long) USERS);
-  }
-
   /**
    * The room's waiting users as a random node's plan says, every second from the 30th to the
    * 180th, while {@value #USERS} users poll random nodes of a full room.
    */
   private List<Long> waitingCounted(long seed, boolean messy) {
-    return waitingCounted(config, seed, messy, -1, -1);
-  }
-
-  /** As above, the room paused from second {@code pause} to second {@code resume} (-1: never). */
-  private List<Long> waitingCounted(RoomConfig config, long seed, boolean messy, int pause, int resume) {
     Random random = new Random(seed);
     Cluster c = new Cluster(config, KEYS);
     List<WaitingRoom> nodes = fullRoomOfFourNodes(c);
     List<User> users = queue(c, nodes, random);
     List<Long> counted = new ArrayList<>();
     for (int s = 0; s < 180; s++) {
-      if (s == pause || s == resume) {
-        WaitingRoom operator = nodes.get(0);
-        operator.updateSettings(RoomSettings.fromJson("{\"suspended\": " + (s == pause) + "}", operator.latestSettings()));
-      }
       pollDue(c, nodes, users, random, messy);
       c.advance(Duration.ofSeconds(1));
       if (s >= 30) {

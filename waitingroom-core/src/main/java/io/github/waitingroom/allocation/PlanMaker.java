@@ -88,29 +88,32 @@ final class PlanMaker {
     // stays in one of them until it polls there. Weighed by where it counts alone (the data
     // center it polled longest ago, see Tally#shared), the slot would follow it one poll behind,
     // idle for a plan at each move, and a holder that polls in step with the moves never met it.
-    long[] dcLine = new long[dataCenters.size()];
-    long[] dcNew = new long[dataCenters.size()];
-    long[] dcHeld = new long[dataCenters.size()];
-    for (int d = 0; d < dcLine.length; d++) {
-      Tally dc = dataCenters.get(d);
-      dcLine[d] = lineDemand(dc, cutoff, share);
-      dcNew[d] = lineServed ? newArrivalWeight(dc) : 0;
-      dcHeld[d] = dc.outstanding();
-    }
     long forLine = lineServed ? Math.min(pool, Math.max(0, room.waiting())) : pool;
-    long dcPart = reshare(pool, forLine, dcLine, dcNew, dcHeld, epoch)[myDataCenter];
-    long[] nodeLine = new long[nodes.size()];
-    long[] nodeNew = new long[nodes.size()];
-    long[] nodeHeld = new long[nodes.size()];
-    for (int n = 0; n < nodeLine.length; n++) {
-      nodeLine[n] = lineDemand(nodes.get(n), cutoff, share);
-      nodeNew[n] = lineServed ? newArrivalWeight(nodes.get(n)) : 0;
-      nodeHeld[n] = nodes.get(n).outstanding();
-    }
+    long dcPart = shareOut(pool, forLine, dataCenters, cutoff, share, lineServed, epoch)[myDataCenter];
     long dcForLine = lineServed ? Math.min(dcPart, Math.max(0, dataCenters.get(myDataCenter).distinct().waiting())) : dcPart;
-    long slots = reshare(dcPart, dcForLine, nodeLine, nodeNew, nodeHeld, epoch)[me];
+    long slots = shareOut(dcPart, dcForLine, nodes, cutoff, share, lineServed, epoch)[me];
     return new Plan(
         epoch, free, room.activeUsers(), cutoff, partial, slots, lineServed, room, cutPlace);
+  }
+
+  /**
+   * {@link #reshare}s {@code pool} slots among publishers (the data centers, or the nodes of one),
+   * the first {@code forLine} by their eligible holders ({@link #lineDemand}) and the rest by their
+   * newcomers once the line is served ({@link #newArrivalWeight}), from what each holds.
+   */
+  private static long[] shareOut(long pool, long forLine, List<Tally> publishers, long cutoff, Partial share,
+      boolean lineServed, long epoch) {
+    int k = publishers.size();
+    long[] line = new long[k];
+    long[] newcomers = new long[k];
+    long[] held = new long[k];
+    for (int i = 0; i < k; i++) {
+      Tally t = publishers.get(i);
+      line[i] = lineDemand(t, cutoff, share);
+      newcomers[i] = lineServed ? newArrivalWeight(t) : 0;
+      held[i] = t.outstanding();
+    }
+    return reshare(pool, forLine, line, newcomers, held, epoch);
   }
 
   /**

@@ -4,6 +4,7 @@ import io.github.waitingroom.allocation.Tally;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -23,9 +24,23 @@ import java.util.Objects;
  * <ol>
  *   <li>{@code n < }{@value #MIN_REQUESTS}: the limit holds (the 90th percentile of fewer than ten
  *       requests is their slowest one).
- *   <li>The room is over its limit ({@code A > L}, after the limit fell): it admits nobody, so a
- *       lower limit would change nothing until users leave and would then undershoot; the limit
- *       holds.
+ *   <li>The room is over its limit ({@code A > L}, after the limit fell): it admits nobody, so
+ *       what was measured is the load of the {@code A} users in use, and the gradient of rule 5
+ *       would lower the limit step after step on the latency of users who have not left yet, far
+ *       below what the application serves. Little's law says instead how many users are too many:
+ *       the application holds {@code X * R} requests at once on average ({@code X} requests
+ *       answered a second, {@code R} their mean latency), of which it would hold {@code X *
+ *       latency} at the same rate if it answered within the target, so {@code Q = X * (R -
+ *       latency)} requests wait beyond it, each that of a user who waits for it before their next
+ *       request. Without those users the queue is gone: {@code L' = max(L * (1 - step), A - Q)}
+ *       when that is below {@code L}; otherwise the limit holds. The estimate errs on the high
+ *       side, so the limit does not fall below what the application serves: {@code R} counts each
+ *       request at the lower edge of its bucket (at most 11 % short), and at the load whose 90th
+ *       percentile is the target the mean is below it. It assumes a user waits for one request at
+ *       a time; pages that send {@code k} requests at once through the room count each user
+ *       {@code k} times, and the step bounds what that costs. The decision goes by the last
+ *       {@value #DECIDE_EVERY_EPOCHS} epochs (users leave while the room waits, so older epochs
+ *       measured more of them).
  *   <li>{@code f / n > failureShare}: the application fails; {@code L' = B * (1 - step)}, where
  *       {@code B}, what the room uses, is {@code L} when the limit holds people back (see below:
  *       someone waits for it, so it is in use even while some of its slots wait for slow pollers)
@@ -67,8 +82,9 @@ import java.util.Objects;
  * {@code L'} is rounded away from {@code L} (so a step moves at least one user) and kept within
  * {@code [min, max]}. A decrease starts from what the room uses, not from a limit far above it, so
  * a limit set far too high comes down to where the application began to slow in one decision,
- * and while the application stays slow the limit follows the users down a step below them as
- * they leave. It never sends anyone away: the room admits nobody until enough sessions end. Why every
+ * and while the room is over it, the limit comes down a step a decision to the users the
+ * application serves within the target (rule 2). It never sends anyone away: the room admits
+ * nobody until enough sessions end. Why every
  * {@value #DECIDE_EVERY_EPOCHS} epochs: a new limit takes effect at the start of the epoch after
  * next, and the first plan made under it takes over two epochs later, so no decision could see
  * the effect of the one before it sooner.
@@ -199,21 +215,32 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
    * @param measured what the room measured in the epochs the decision goes by
    * @param standardError the standard error of their 90th percentile, in µs, from the spread of
    *     their batches ({@link #standardError}): infinite when unknown
+   * @param seconds how long the epochs of {@code measured} lasted, in seconds: 0 when not known
    */
   public Decision next(int limit, long activeUsers, boolean holdsBack, boolean raisedLately, Tally.Origin measured,
-      double standardError) {
+      double standardError, double seconds) {
     long n = measured.requests();
     if (n < MIN_REQUESTS) {
       return new Decision(clamp(limit), "held: " + n + " requests measured, fewer than " + MIN_REQUESTS);
     }
     if (activeUsers > limit) {
+      // Rule 2: Little's law counts the requests that queue beyond the target, one user each.
+      double perSecond = seconds > 0 ? n / seconds : 0;
+      double mean = measured.meanMicros();
+      double queued = perSecond * (mean - latency.toNanos() / 1000.0) / 1e6;
+      if (queued > 0 && activeUsers - queued < limit) {
+        return new Decision(down(limit, Math.max(limit * (1 - step), activeUsers - queued)), String.format(Locale.ROOT,
+            "lowered: %d active over the limit, %.0f requests a second answered in %s ms on average, %.0f of them queued"
+                + " beyond the target %s ms", activeUsers, perSecond, millis(Math.round(mean)), queued,
+            millis(latency.toNanos() / 1000)));
+      }
       return new Decision(clamp(limit), "held: " + activeUsers + " active over the limit, admitting nobody");
     }
     double inUse = holdsBack ? limit : Math.max(0, activeUsers);
     double failed = (double) measured.failures() / n;
     if (failed > failureShare) {
       return new Decision(down(limit, inUse * (1 - step)),
-          String.format(java.util.Locale.ROOT, "lowered: %.1f %% of %d requests failed", 100 * failed, n));
+          String.format(Locale.ROOT, "lowered: %.1f %% of %d requests failed", 100 * failed, n));
     }
     if (!(standardError < Double.POSITIVE_INFINITY)) {
       return new Decision(clamp(limit), "held: " + n + " requests in one batch, the spread of their latencies unknown");
@@ -302,6 +329,6 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
 
   private static String millis(long micros) {
     return micros % 1000 == 0 || micros >= 100_000 ? String.valueOf(Math.round(micros / 1000.0))
-        : String.format(java.util.Locale.ROOT, "%.1f", micros / 1000.0);
+        : String.format(Locale.ROOT, "%.1f", micros / 1000.0);
   }
 }

@@ -29,7 +29,7 @@ final class LimitController {
   private final Coordinator coordinator;
   private final LongSupplier nowMillis;
   /** What the room measured in each settled epoch the next decision goes by, oldest first. */
-  private final ArrayDeque<Tally.Origin> window = new ArrayDeque<>();
+  private final ArrayDeque<Measured> window = new ArrayDeque<>();
   /** The limit the plans of the epochs in {@link #window} were made under. */
   private int windowLimit = -1;
   /** The latest epoch added to the window. */
@@ -63,7 +63,7 @@ final class LimitController {
       window.clear();
     }
     Tally room = Tally.sum(s.dataCenters());
-    window.addLast(room.origin());
+    window.addLast(new Measured(room.origin(), epochs.length(epoch)));
     long session = Math.max(AdaptiveLimit.DECIDE_EVERY_EPOCHS,
         under.config().sessionDuration().toMillis() / Math.max(1, epochs.length(epoch)));
     while (window.size() > session) {
@@ -89,7 +89,10 @@ final class LimitController {
     long byRate = in.config().newUsersPerMinute() - room.recentAdmissions();
     boolean holdsBack = room.waiting() > 0
         && (byActive < byRate || in.settings().newUsersPerMinute() > limit || a.scaleNewUsersPerMinute());
-    List<Tally.Origin> epochsMeasured = List.copyOf(window);
+    // Over the limit, the users in use leave while the room waits: the last epochs measured those there are.
+    List<Measured> epochsMeasured = List.copyOf(room.activeUsers() > limit
+        ? List.copyOf(window).subList(Math.max(0, window.size() - AdaptiveLimit.DECIDE_EVERY_EPOCHS), window.size())
+        : window);
     if (!holdsBack) {
       // The load follows the arrivals, not the limit: the next decision goes by epochs to come.
       window.clear();
@@ -102,12 +105,14 @@ final class LimitController {
       return; // too late for every node to read it in time (a sync thread that stalled)
     }
     Tally.Origin measured = Tally.Origin.NONE;
-    for (Tally.Origin o : epochsMeasured) {
-      measured = measured.plus(o);
+    long millis = 0;
+    for (Measured m : epochsMeasured) {
+      measured = measured.plus(m.origin());
+      millis += m.millis();
     }
     boolean raisedLately = nowMillis.getAsLong() - raisedAt < in.config().refreshSeconds() * 1000;
     AdaptiveLimit.Decision d = a.next(limit, room.activeUsers(), holdsBack, raisedLately, measured,
-        AdaptiveLimit.standardError(epochsMeasured));
+        AdaptiveLimit.standardError(epochsMeasured.stream().map(Measured::origin).toList()), millis / 1000.0);
     if (d.limit() != limit) {
       live.decide(d.limit(), d.reason(), epochs.start(now + 2));
       if (d.limit() > limit) {
@@ -118,4 +123,7 @@ final class LimitController {
       log.debug("room '{}': adaptive limit {} {}", roomId, limit, d.reason());
     }
   }
+
+  /** What the room measured in one settled epoch, and how long the epoch lasted. */
+  private record Measured(Tally.Origin origin, long millis) {}
 }

@@ -96,61 +96,101 @@ class AdaptiveLimitTest {
    * batches that agree (a standard error of 0: the binomial band alone).
    */
   private static AdaptiveLimit.Decision waiting(AdaptiveLimit law, int limit, long active, Tally.Origin measured) {
-    return law.next(limit, active, true, false, measured, 0);
+    return law.next(limit, active, true, false, measured, 0, 0);
   }
 
   @Test
   void fewerThanTenRequestsHoldTheLimitHoweverSlowOrFailedTheyAre() {
-    AdaptiveLimit.Decision held = LAW.next(100, 100, true, false, answered(9, 9, 10_000_000), 0);
+    AdaptiveLimit.Decision held = LAW.next(100, 100, true, false, answered(9, 9, 10_000_000), 0, 0);
     assertThat(held.limit()).isEqualTo(100);
     assertThat(held.reason()).isEqualTo("held: 9 requests measured, fewer than 10");
-    assertThat(LAW.next(100, 100, true, false, Tally.Origin.NONE, 0).limit()).as("nothing measured").isEqualTo(100);
-    assertThat(LAW.next(100, 100, true, false, fast(9), 0).limit()).as("nine fast requests, people waiting").isEqualTo(100);
-    assertThat(LAW.next(100, 100, true, false, answered(AdaptiveLimit.MIN_REQUESTS, 10, 10_000_000), 0).limit())
+    assertThat(LAW.next(100, 100, true, false, Tally.Origin.NONE, 0, 0).limit()).as("nothing measured").isEqualTo(100);
+    assertThat(LAW.next(100, 100, true, false, fast(9), 0, 0).limit()).as("nine fast requests, people waiting").isEqualTo(100);
+    assertThat(LAW.next(100, 100, true, false, answered(AdaptiveLimit.MIN_REQUESTS, 10, 10_000_000), 0, 0).limit())
         .as("ten requests decide").isLessThan(100);
-    assertThat(LAW.next(100, 100, true, false, fast(AdaptiveLimit.MIN_REQUESTS), 0).limit())
+    assertThat(LAW.next(100, 100, true, false, fast(AdaptiveLimit.MIN_REQUESTS), 0, 0).limit())
         .as("ten fast requests decide").isGreaterThan(100);
   }
 
   /**
-   * A room over its limit (the limit fell below the users in use) admits nobody: a lower limit
-   * would change nothing until users leave, so the limit holds, however the application answers.
-   * Changed from the law before, under which failures and slow answers lowered it a step below the
-   * limit, and fast answers raised it.
+   * A room over its limit (the limit fell below the users in use) admits nobody. Unless Little's law
+   * counts requests queued beyond the target (rule 2, tested below), the limit holds however the
+   * application answers: here the seconds measured are not known, so nothing is counted.
    */
   @Test
-  void aRoomOverItsLimitHoldsIt() {
-    AdaptiveLimit.Decision held = LAW.next(100, 101, true, false, answered(100, 100, 50_000), 0);
+  void aRoomOverItsLimitHoldsItUnlessRequestsQueueBeyondTheTarget() {
+    AdaptiveLimit.Decision held = LAW.next(100, 101, true, false, answered(100, 100, 50_000), 0, 0);
     assertThat(held.limit()).as("every request failed").isEqualTo(100);
     assertThat(held.reason()).isEqualTo("held: 101 active over the limit, admitting nobody");
-    assertThat(LAW.next(100, 101, true, false, answered(100, 0, 2_000_000), 0).limit()).as("four times too slow").isEqualTo(100);
+    assertThat(LAW.next(100, 101, true, false, answered(100, 0, 2_000_000), 0, 0).limit()).as("four times too slow").isEqualTo(100);
     assertThat(waiting(LAW, 100, 250, fast(100)).limit()).as("fast, people waiting").isEqualTo(100);
-    assertThat(LAW.next(100, 100, true, false, answered(100, 100, 50_000), 0).limit())
+    assertThat(LAW.next(100, 100, true, false, answered(100, 100, 50_000), 0, 0).limit())
         .as("at the limit, not over it: lowered").isEqualTo(90);
-    assertThat(LAW.next(100, 101, true, false, answered(9, 9, 50_000), 0).reason())
+    assertThat(LAW.next(100, 101, true, false, answered(9, 9, 50_000), 0, 0).reason())
         .as("too few requests come first").isEqualTo("held: 9 requests measured, fewer than 10");
     AdaptiveLimit law = AdaptiveLimit.between(20, 50, Duration.ofMillis(500));
-    assertThat(law.next(60, 61, true, false, answered(100, 100, 50_000), 0).limit())
+    assertThat(law.next(60, 61, true, false, answered(100, 100, 50_000), 0, 0).limit())
         .as("a limit above max, held: max").isEqualTo(50);
-    assertThat(law.next(5, 10, true, false, fast(100), 0).limit()).as("a limit below min, held: min").isEqualTo(20);
+    assertThat(law.next(5, 10, true, false, fast(100), 0, 0).limit()).as("a limit below min, held: min").isEqualTo(20);
+  }
+
+  /**
+   * Rule 2: over its limit, the room lowers the limit to the users in use less the requests that
+   * queue beyond the target by Little's law ({@code X * (R - latency)}), a step at most, and holds
+   * when that is not below the limit. A request of 2 s lies in the bucket from 1,966,080 µs (15 <<
+   * 17), the mean counted at that lower edge.
+   */
+  @Test
+  void aRoomOverItsLimitComesDownByTheRequestsQueuedBeyondTheTarget() {
+    long edge = Tally.Origin.lowerMicros(Tally.Origin.bucket(2_000_000));
+    assertThat(edge).isEqualTo(1_966_080);
+    Tally.Origin slow = answered(40, 0, 2_000_000);
+    assertThat(slow.meanMicros()).isEqualTo(edge);
+    // 40 requests in 4 s: 10 a second, each 1.466 s beyond the target: 14.66 queued; 110 - 14.66 = 95.3.
+    AdaptiveLimit.Decision d = LAW.next(100, 110, true, false, slow, 0, 4);
+    assertThat(d.limit()).isEqualTo(95);
+    assertThat(d.reason()).isEqualTo("lowered: 110 active over the limit, 10 requests a second answered in 1966 ms"
+        + " on average, 15 of them queued beyond the target 500 ms");
+    assertThat(LAW.next(100, 110, false, false, slow, Double.POSITIVE_INFINITY, 4).limit())
+        .as("whether people wait, and the band of p90, do not matter").isEqualTo(95);
+    // 200 requests in 4 s: 50 a second, 73.3 queued, 150 - 73.3 = 76.7: a step at most.
+    assertThat(LAW.next(100, 150, true, false, answered(200, 0, 2_000_000), 0, 4).limit()).as("a step at most")
+        .isEqualTo(90);
+    assertThat(LAW.next(100, 150, true, false, answered(200, 200, 2_000_000), 0, 4).limit()).as("failed or not")
+        .isEqualTo(90);
+    // 10 a second, 14.66 queued: 120 - 14.66 = 105.3 is not below the limit.
+    AdaptiveLimit.Decision held = LAW.next(100, 120, true, false, slow, 0, 4);
+    assertThat(held.limit()).as("the users in use less the queue are not below the limit").isEqualTo(100);
+    assertThat(held.reason()).isEqualTo("held: 120 active over the limit, admitting nobody");
+    assertThat(LAW.next(100, 110, true, false, answered(40, 0, 400_000), 0, 4).limit())
+        .as("a mean within the target: nothing queued").isEqualTo(100);
+    assertThat(LAW.next(100, 110, true, false, slow, 0, 0).limit()).as("seconds not known").isEqualTo(100);
+    assertThat(LAW.next(100, 110, true, false, answered(9, 0, 2_000_000), 0, 4).limit())
+        .as("fewer than ten requests").isEqualTo(100);
+    assertThat(AdaptiveLimit.between(98, 1000, Duration.ofMillis(500)).next(100, 110, true, false, slow, 0, 4).limit())
+        .as("never below min").isEqualTo(98);
+    // A mean within the target although the 90th percentile is over it: the queue is not there.
+    Tally.Origin tail = requests(0, 80, 100_000, 20, 1_000_000);
+    assertThat(tail.quantileMicros(0.9)).isGreaterThan(500_000);
+    assertThat(LAW.next(100, 110, true, false, tail, 0, 4).limit()).as("a slow tail, no queue").isEqualTo(100);
   }
 
   @Test
   void failuresOverTheShareLowerTheLimitByAStepFromWhatTheRoomUses() {
     // 2 % of 100 requests failed (over 1 %), however fast they were answered.
     Tally.Origin failing = answered(100, 2, 50_000);
-    AdaptiveLimit.Decision d = LAW.next(200, 100, false, false, failing, 0);
+    AdaptiveLimit.Decision d = LAW.next(200, 100, false, false, failing, 0, 0);
     assertThat(d.limit()).as("nobody waiting: a tenth below the 100 in use, not below the limit of 200").isEqualTo(90);
     assertThat(d.reason()).isEqualTo("lowered: 2.0 % of 100 requests failed");
     // Changed: the law before lowered from the limit (200 * 0.9 = 180) with more in use than the limit; now it holds (rule 2).
-    assertThat(LAW.next(200, 300, true, false, failing, 0).limit()).as("more in use than the limit: held").isEqualTo(200);
-    assertThat(LAW.next(200, 200, true, false, failing, 0).limit()).as("as many in use as the limit: from the limit").isEqualTo(180);
-    assertThat(LAW.next(200, 0, false, false, failing, 0).limit()).as("nobody in use: down to min").isEqualTo(10);
-    assertThat(LAW.next(200, -3, false, false, failing, 0).limit()).as("a count below zero is nobody").isEqualTo(10);
+    assertThat(LAW.next(200, 300, true, false, failing, 0, 0).limit()).as("more in use than the limit: held").isEqualTo(200);
+    assertThat(LAW.next(200, 200, true, false, failing, 0, 0).limit()).as("as many in use as the limit: from the limit").isEqualTo(180);
+    assertThat(LAW.next(200, 0, false, false, failing, 0, 0).limit()).as("nobody in use: down to min").isEqualTo(10);
+    assertThat(LAW.next(200, -3, false, false, failing, 0, 0).limit()).as("a count below zero is nobody").isEqualTo(10);
     // Changed: with people waiting the limit is in use, even while some of its slots wait for slow
     // pollers: a decrease starts from it.
-    assertThat(LAW.next(200, 100, true, false, failing, 0).limit()).as("people waiting: from the limit").isEqualTo(180);
-    assertThat(LAW.next(200, 100, true, true, failing, 0).limit()).as("raised lately or not").isEqualTo(180);
+    assertThat(LAW.next(200, 100, true, false, failing, 0, 0).limit()).as("people waiting: from the limit").isEqualTo(180);
+    assertThat(LAW.next(200, 100, true, true, failing, 0, 0).limit()).as("raised lately or not").isEqualTo(180);
     // Changed: a raise now needs people waiting for the limit (holdsBack), not "the limit in use".
     assertThat(waiting(LAW, 200, 200, answered(100, 1, 50_000)).limit())
         .as("exactly the share (1 of 100) is not over it: fast and people waiting, raised").isEqualTo(220);
@@ -168,18 +208,18 @@ class AdaptiveLimitTest {
     AdaptiveLimit law = new AdaptiveLimit(10, 1000, TARGET_524, 0.3, 0.01);
     Tally.Origin slow = answered(100, 0, SLOW_MICROS);
     assertThat(slow.quantileMicros(0.9)).isEqualTo(MICROS_600MS_P90);
-    assertThat(law.next(200, 100, false, false, slow, 0).limit()).as("nobody waiting: 100 in use * 0.8").isEqualTo(80);
+    assertThat(law.next(200, 100, false, false, slow, 0, 0).limit()).as("nobody waiting: 100 in use * 0.8").isEqualTo(80);
     // Changed: the law before lowered a limit of 90 with 100 in use from the limit (72); now it holds (rule 2).
-    assertThat(law.next(90, 100, true, false, slow, 0).limit()).as("over the limit of 90: held").isEqualTo(90);
-    assertThat(law.next(90, 90, true, false, slow, 0).limit()).as("the limit of 90 in use * 0.8").isEqualTo(72);
+    assertThat(law.next(90, 100, true, false, slow, 0, 0).limit()).as("over the limit of 90: held").isEqualTo(90);
+    assertThat(law.next(90, 90, true, false, slow, 0, 0).limit()).as("the limit of 90 in use * 0.8").isEqualTo(72);
     // Changed: with people waiting a decrease starts from the limit (it is in use).
-    assertThat(law.next(200, 100, true, false, slow, 0).limit()).as("people waiting: the limit of 200 * 0.8").isEqualTo(160);
-    assertThat(law.withStep(0.1).next(200, 100, false, false, slow, 0).limit()).as("a step of a tenth at most: 100 * 0.9").isEqualTo(90);
-    AdaptiveLimit.Decision d = LAW.next(200, 100, false, false, answered(100, 0, 2_000_000), 0);
+    assertThat(law.next(200, 100, true, false, slow, 0, 0).limit()).as("people waiting: the limit of 200 * 0.8").isEqualTo(160);
+    assertThat(law.withStep(0.1).next(200, 100, false, false, slow, 0, 0).limit()).as("a step of a tenth at most: 100 * 0.9").isEqualTo(90);
+    AdaptiveLimit.Decision d = LAW.next(200, 100, false, false, answered(100, 0, 2_000_000), 0, 0);
     assertThat(d.limit()).as("four times too slow, still a step at most").isEqualTo(90);
     assertThat(d.reason()).startsWith("lowered: p90 ").endsWith(" ms over the target 500 ms");
     // Changed: the reason shows the band p- to p+ (all in one bucket here), not one p90.
-    assertThat(LAW.next(200, 100, true, false, answered(100, 0, SLOW_MICROS), 0).reason())
+    assertThat(LAW.next(200, 100, true, false, answered(100, 0, SLOW_MICROS), 0, 0).reason())
         .isEqualTo("lowered: p90 655-655 ms over the target 500 ms");
   }
 
@@ -210,13 +250,13 @@ class AdaptiveLimitTest {
    */
   @Test
   void aLimitThatHoldsNobodyBackHolds() {
-    AdaptiveLimit.Decision held = LAW.next(100, 100, false, false, fast(100), 0);
+    AdaptiveLimit.Decision held = LAW.next(100, 100, false, false, fast(100), 0, 0);
     assertThat(held.limit()).as("all of 100 active, nobody waiting").isEqualTo(100);
     assertThat(held.reason()).isEqualTo("held: p90 53.2-53.2 ms within the target 500 ms, nobody waiting for the limit");
-    assertThat(LAW.next(100, 90, false, false, fast(100), 0).limit()).as("90 of 100 active").isEqualTo(100);
-    assertThat(LAW.next(100, 0, false, false, fast(100), 0).limit()).as("an empty room").isEqualTo(100);
-    assertThat(LAW.next(100, 100, false, true, fast(100), 0).limit()).as("raised lately").isEqualTo(100);
-    assertThat(LAW.next(100, 100, false, false, band(E459, E492, E590), 0).reason())
+    assertThat(LAW.next(100, 90, false, false, fast(100), 0, 0).limit()).as("90 of 100 active").isEqualTo(100);
+    assertThat(LAW.next(100, 0, false, false, fast(100), 0, 0).limit()).as("an empty room").isEqualTo(100);
+    assertThat(LAW.next(100, 100, false, true, fast(100), 0, 0).limit()).as("raised lately").isEqualTo(100);
+    assertThat(LAW.next(100, 100, false, false, band(E459, E492, E590), 0, 0).reason())
         .as("near the target").isEqualTo("held: p90 459-492 ms within the target 500 ms, nobody waiting for the limit");
   }
 
@@ -232,8 +272,8 @@ class AdaptiveLimitTest {
     AdaptiveLimit.Decision held = waiting(law, 90, 90, band(E459, E590, E590));
     assertThat(held.limit()).as("p- 459 ms < target 524 ms < p+ 590 ms").isEqualTo(90);
     assertThat(held.reason()).isEqualTo("held: p90 459-590 ms of 100 requests, around the target 524 ms");
-    assertThat(law.next(90, 90, true, true, band(E459, E590, E590), 0).limit()).as("raised lately").isEqualTo(90);
-    assertThat(law.next(90, 90, false, false, band(E459, E590, E590), 0).limit()).as("nobody waiting").isEqualTo(90);
+    assertThat(law.next(90, 90, true, true, band(E459, E590, E590), 0, 0).limit()).as("raised lately").isEqualTo(90);
+    assertThat(law.next(90, 90, false, false, band(E459, E590, E590), 0, 0).limit()).as("nobody waiting").isEqualTo(90);
     assertThat(waiting(law, 90, 90, band(E524, E590, E590)).limit()).as("p- on the target: not over it").isEqualTo(90);
     assertThat(waiting(law, 90, 90, band(E459, E524, E590)).limit()).as("p+ on the target: not under it").isEqualTo(90);
     assertThat(waiting(law, 90, 90, band(E524, E524, E590)).limit()).as("p- = p+ = the target").isEqualTo(90);
@@ -282,22 +322,22 @@ class AdaptiveLimitTest {
   @Test
   void nearTheTargetARaiseWaitsForTheLastOneToShow() {
     // p+ 492 ms, target 524 ms: 492 * 1.1 > 524, within a step.
-    AdaptiveLimit.Decision held = LAW.withStep(0.1).next(150, 150, true, true, band(E459, E492, E590), 0);
-    assertThat(new AdaptiveLimit(10, 1000, TARGET_524, 0.1, 0.01).next(150, 150, true, true, band(E459, E492, E590), 0))
+    AdaptiveLimit.Decision held = LAW.withStep(0.1).next(150, 150, true, true, band(E459, E492, E590), 0, 0);
+    assertThat(new AdaptiveLimit(10, 1000, TARGET_524, 0.1, 0.01).next(150, 150, true, true, band(E459, E492, E590), 0, 0))
         .isEqualTo(new AdaptiveLimit.Decision(150,
             "held: p90 459-492 ms within a step of the target 524 ms, the last raise not shown yet"));
     assertThat(held.limit()).as("target 500 ms: p+ 492 ms within a step").isEqualTo(150);
     assertThat(waiting(new AdaptiveLimit(10, 1000, TARGET_524, 0.1, 0.01), 150, 150, band(E459, E492, E590)).limit())
         .as("not raised lately: raised by the gradient 16 / 15").isEqualTo(160);
     // Far from the target, a raise lately holds nothing back.
-    assertThat(LAW.next(100, 100, true, true, fast(100), 0).limit()).as("p+ 53 ms, target 500 ms").isEqualTo(110);
+    assertThat(LAW.next(100, 100, true, true, fast(100), 0, 0).limit()).as("p+ 53 ms, target 500 ms").isEqualTo(110);
     // Exactly a step from the target is not within it: p+ 655,360 µs * 1.25 = 819,200 µs.
     AdaptiveLimit quarter = new AdaptiveLimit(10, 1000, Duration.ofNanos(819_200_000), 0.25, 0.01);
     Tally.Origin p655 = answered(100, 0, SLOW_MICROS);
-    assertThat(quarter.next(100, 100, true, true, p655, 0).limit()).as("exactly a step below the target").isEqualTo(125);
+    assertThat(quarter.next(100, 100, true, true, p655, 0, 0).limit()).as("exactly a step below the target").isEqualTo(125);
     AdaptiveLimit closer = new AdaptiveLimit(10, 1000, Duration.ofNanos(819_199_000), 0.25, 0.01);
-    assertThat(closer.next(100, 100, true, true, p655, 0).limit()).as("a microsecond closer, raised lately").isEqualTo(100);
-    assertThat(closer.next(100, 100, true, false, p655, 0).limit()).as("a microsecond closer, not lately").isEqualTo(125);
+    assertThat(closer.next(100, 100, true, true, p655, 0, 0).limit()).as("a microsecond closer, raised lately").isEqualTo(100);
+    assertThat(closer.next(100, 100, true, false, p655, 0, 0).limit()).as("a microsecond closer, not lately").isEqualTo(125);
   }
 
   /**
@@ -332,17 +372,17 @@ class AdaptiveLimitTest {
    */
   @Test
   void theBandReachesTwoStandardErrorsOfTheBatchesEitherSide() {
-    assertThat(LAW.next(100, 100, true, false, fast(100), 223_376))
+    assertThat(LAW.next(100, 100, true, false, fast(100), 223_376, 0))
         .isEqualTo(new AdaptiveLimit.Decision(100, "held: p90 0-500 ms of 100 requests, around the target 500 ms"));
-    assertThat(LAW.next(100, 100, true, false, fast(100), 223_375).limit()).as("p+ 499,998 µs").isEqualTo(101);
+    assertThat(LAW.next(100, 100, true, false, fast(100), 223_375, 0).limit()).as("p+ 499,998 µs").isEqualTo(101);
     Tally.Origin slow = answered(100, 0, SLOW_MICROS);
-    assertThat(LAW.next(100, 100, true, false, slow, 77_680))
+    assertThat(LAW.next(100, 100, true, false, slow, 77_680, 0))
         .isEqualTo(new AdaptiveLimit.Decision(100, "held: p90 500-811 ms of 100 requests, around the target 500 ms"));
-    assertThat(LAW.next(100, 100, true, false, slow, 77_679).limit()).as("p- 500,002 µs").isEqualTo(99);
-    assertThat(LAW.next(100, 100, true, false, slow, Double.POSITIVE_INFINITY)).isEqualTo(new AdaptiveLimit.Decision(100,
+    assertThat(LAW.next(100, 100, true, false, slow, 77_679, 0).limit()).as("p- 500,002 µs").isEqualTo(99);
+    assertThat(LAW.next(100, 100, true, false, slow, Double.POSITIVE_INFINITY, 0)).isEqualTo(new AdaptiveLimit.Decision(100,
         "held: 100 requests in one batch, the spread of their latencies unknown"));
-    assertThat(LAW.next(100, 100, true, false, fast(100), Double.POSITIVE_INFINITY).limit()).isEqualTo(100);
-    assertThat(LAW.next(100, 100, true, false, answered(100, 50, FAST_MICROS), Double.POSITIVE_INFINITY).limit())
+    assertThat(LAW.next(100, 100, true, false, fast(100), Double.POSITIVE_INFINITY, 0).limit()).isEqualTo(100);
+    assertThat(LAW.next(100, 100, true, false, answered(100, 50, FAST_MICROS), Double.POSITIVE_INFINITY, 0).limit())
         .as("failing").isEqualTo(90);
   }
 
@@ -356,7 +396,7 @@ class AdaptiveLimitTest {
     assertThat(waiting(small, 1, 1, fast(100)).limit()).as("1 * 1.1 = 1.1").isEqualTo(2);
     assertThat(waiting(small, 5, 5, answered(100, 50, 50_000)).limit()).as("5 * 0.9 = 4.5").isEqualTo(4);
     assertThat(waiting(small, 2, 2, answered(100, 50, 50_000)).limit()).as("2 * 0.9 = 1.8").isEqualTo(1);
-    assertThat(small.next(5, 4, false, false, answered(100, 50, 50_000), 0).limit()).as("nobody waiting: 4 in use * 0.9 = 3.6").isEqualTo(3);
+    assertThat(small.next(5, 4, false, false, answered(100, 50, 50_000), 0, 0).limit()).as("nobody waiting: 4 in use * 0.9 = 3.6").isEqualTo(3);
     assertThat(waiting(small, 5, 4, answered(100, 50, 50_000)).limit()).as("people waiting: 5 * 0.9 = 4.5").isEqualTo(4);
   }
 
@@ -371,7 +411,7 @@ class AdaptiveLimitTest {
     assertThat(waiting(LAW, 200, 200, fast(100)).limit()).isEqualTo(220);
     assertThat(waiting(LAW.withStep(0.3), 20, 20, answered(100, 50, 50_000)).limit()).as("20 * 0.7").isEqualTo(14);
     assertThat(waiting(LAW.withStep(0.3), 100, 100, answered(100, 50, 50_000)).limit()).as("100 * 0.7").isEqualTo(70);
-    assertThat(LAW.withStep(0.3).next(200, 100, false, false, answered(100, 50, 50_000), 0).limit()).as("100 in use * 0.7").isEqualTo(70);
+    assertThat(LAW.withStep(0.3).next(200, 100, false, false, answered(100, 50, 50_000), 0, 0).limit()).as("100 in use * 0.7").isEqualTo(70);
   }
 
   @Test
@@ -384,7 +424,7 @@ class AdaptiveLimitTest {
     assertThat(waiting(law, 21, 21, answered(100, 0, 2_000_000)).limit()).as("slow, 21 * 0.9 = 18.9").isEqualTo(20);
     assertThat(waiting(law, 500, 0, Tally.Origin.NONE).limit()).as("a limit above max, held").isEqualTo(50);
     assertThat(waiting(law, 5, 5, Tally.Origin.NONE).limit()).as("a limit below min, held").isEqualTo(20);
-    assertThat(law.next(500, 0, false, false, fast(100), 0).limit()).as("above max, nobody waiting").isEqualTo(50);
+    assertThat(law.next(500, 0, false, false, fast(100), 0, 0).limit()).as("above max, nobody waiting").isEqualTo(50);
     assertThat(waiting(law, 500, 400, answered(100, 100, 50_000)).limit()).as("above max, lowered").isEqualTo(50);
     assertThat(waiting(law, 5, 5, fast(100)).limit()).as("below min, raised").isEqualTo(20);
     assertThat(law.clamp(Long.MAX_VALUE)).isEqualTo(50);
@@ -493,8 +533,9 @@ class AdaptiveLimitTest {
    * user) and rises at most a step above the limit (rounded up, at least one user); it rises only
    * when people wait and {@code p+} is under the target (and not within a step of it after a raise
    * lately), falls only when the application fails or {@code p-} is over the target and the room
-   * is not over its limit, and otherwise holds (also whenever the batches' error is unknown and
-   * the application does not fail). {@code p-} and {@code p+} are computed here exactly, in whole
+   * is not over its limit, or when the room is over its limit and requests queue beyond the
+   * target (and then at most to the users in use less the queue), and otherwise holds (also
+   * whenever the batches' error is unknown and the application does not fail). {@code p-} and {@code p+} are computed here exactly, in whole
    * numbers ({@link #lowRank}, {@link #highRank}, and the p90 two standard errors down and up).
    */
   @Property(tries = 5000)
@@ -515,7 +556,8 @@ class AdaptiveLimitTest {
       @ForAll @IntRange(min = 0, max = 5) int sharePercent,
       @ForAll boolean holdsBack,
       @ForAll boolean raisedLately,
-      @ForAll @IntRange(min = -1, max = 300_000) int errorMicros) {
+      @ForAll @IntRange(min = -1, max = 300_000) int errorMicros,
+      @ForAll @IntRange(min = 0, max = 20) int seconds) {
     int max = min + span;
     // The standard error of the batches, -1 for unknown (fewer than two batches).
     double error = errorMicros < 0 ? Double.POSITIVE_INFINITY : errorMicros;
@@ -525,7 +567,7 @@ class AdaptiveLimitTest {
     long failures = requests * failedPermille / 1000;
     Tally.Origin measured = requests(failures, count1, micros1, count2, micros2, count3, micros3);
 
-    int next = law.next(limit, active, holdsBack, raisedLately, measured, error).limit();
+    int next = law.next(limit, active, holdsBack, raisedLately, measured, error, seconds).limit();
 
     assertThat(next).isBetween(min, max);
     BigDecimal step = BigDecimal.valueOf(stepPercent, 2);
@@ -553,9 +595,20 @@ class AdaptiveLimitTest {
     if (next > law.clamp(limit)) {
       assertThat(raises).as("raised only when p+ %s µs is under the target and people wait", pHigh).isTrue();
     }
+    // Over the limit: the requests queued beyond the target, by Little's law, from the mean at the buckets' lower edges.
+    boolean over = requests >= AdaptiveLimit.MIN_REQUESTS && active > limit;
+    double lowerEdges = (count1 * edgeBelow(micros1) + count2 * edgeBelow(micros2) + count3 * edgeBelow(micros3))
+        / (double) Math.max(1, requests);
+    double queued = seconds > 0 ? requests / (double) seconds * (lowerEdges - 500_000) / 1e6 : 0;
+    boolean queues = over && queued > 0 && active - queued < limit;
+    if (queues && limit > min && limit <= max) {
+      // At least the step or the users in use less the queue, rounded down (one less for floating point's rounding).
+      assertThat(next).as("%s queued over the limit: lowered", queued).isLessThan(limit)
+          .isGreaterThanOrEqualTo(law.clamp((long) Math.floor(Math.max(limit * (1 - stepPercent / 100.0), active - queued)) - 1));
+    }
     if (next < law.clamp(limit)) {
-      assertThat(failing || slow).as("lowered only when failing or p- %s µs over the target, not over the limit", pLow)
-          .isTrue();
+      assertThat(failing || slow || queues)
+          .as("lowered only when failing, p- %s µs over the target, or requests queued over the limit", pLow).isTrue();
     }
     if (raises && limit >= min && limit < max) {
       assertThat(next).as("p+ %s µs and people waiting: raised", pHigh).isGreaterThan(limit);
@@ -563,9 +616,14 @@ class AdaptiveLimitTest {
     if ((failing || slow) && limit > min && limit <= max) {
       assertThat(next).as("failing or p- %s µs: lowered", pLow).isLessThan(limit);
     }
-    if (!raises && !failing && !slow) {
+    if (!raises && !failing && !slow && !queues) {
       assertThat(next).as("held (p- %s µs, p+ %s µs)", pLow, pHigh).isEqualTo(law.clamp(limit));
     }
+  }
+
+  /** The lower edge of the bucket of a request of {@code micros}. */
+  private static long edgeBelow(long micros) {
+    return Tally.Origin.lowerMicros(Tally.Origin.bucket(micros));
   }
 
   /** The upper edge of the bucket of the request of rank {@code rank} among the groups (pairs of a count and a latency). */
@@ -600,11 +658,11 @@ class AdaptiveLimitTest {
     long downFromHalf = Math.max(1, Math.min(limit - 1L, half * (100 - stepPercent) / 100));
     assertThat(waiting(law, limit, limit, fast(100)).limit()).as("raised").isEqualTo(up);
     assertThat(waiting(law, limit, 0, fast(100)).limit()).as("raised, whoever is active").isEqualTo(up);
-    assertThat(law.next(limit, limit, false, false, fast(100), 0).limit()).as("nobody waiting: held").isEqualTo(limit);
+    assertThat(law.next(limit, limit, false, false, fast(100), 0, 0).limit()).as("nobody waiting: held").isEqualTo(limit);
     assertThat(waiting(law, limit, limit + 1L, answered(100, 50, 50_000)).limit()).as("over the limit: held")
         .isEqualTo(limit);
     assertThat(waiting(law, limit, limit, answered(100, 50, 50_000)).limit()).as("lowered").isEqualTo(down);
-    assertThat(law.next(limit, half, false, false, answered(100, 50, 50_000), 0).limit())
+    assertThat(law.next(limit, half, false, false, answered(100, 50, 50_000), 0, 0).limit())
         .as("nobody waiting: lowered from %s in use", half).isEqualTo(downFromHalf);
     assertThat(waiting(law, limit, half, answered(100, 50, 50_000)).limit()).as("people waiting: lowered from the limit")
         .isEqualTo(down);

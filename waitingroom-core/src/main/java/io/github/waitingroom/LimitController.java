@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
  * The sync thread's part of an {@link AdaptiveLimit}: every node keeps what the room measured in
  * each settled epoch it plans by ({@link Tally.Origin}, the same sums on every node) since the
  * plans made under the limit in force took over, while the limit holds people back (at most a
- * session's epochs; otherwise the last {@link AdaptiveLimit#DECIDE_EVERY_EPOCHS}), and every {@link
- * AdaptiveLimit#DECIDE_EVERY_EPOCHS} epochs the node that decides the epochs' length (see {@link
+ * session's epochs; otherwise the last {@link AdaptiveLimit#DECIDE_EVERY_EPOCHS}; a decision while
+ * the room is over its limit goes by the last {@link AdaptiveLimit#DECIDE_EVERY_EPOCHS} of them),
+ * and every {@link AdaptiveLimit#DECIDE_EVERY_EPOCHS} epochs the node that decides the epochs' length (see {@link
  * EpochPacer#decides}) applies the control law to them and, if the limit moves, hands the decision
  * to the live settings, which publish it and put it in force on every node at the start of the
  * epoch after next. Every node keeps the same epochs at the same time, so a node that takes over

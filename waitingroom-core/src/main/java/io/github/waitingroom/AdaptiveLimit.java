@@ -223,16 +223,17 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
     if (n < MIN_REQUESTS) {
       return new Decision(clamp(limit), "held: " + n + " requests measured, fewer than " + MIN_REQUESTS);
     }
+    double target = latency.toNanos() / 1000.0;
+    String of = " the target " + millis(latency.toNanos() / 1000) + " ms";
     if (activeUsers > limit) {
       // Rule 2: Little's law counts the requests that queue beyond the target, one user each.
       double perSecond = seconds > 0 ? n / seconds : 0;
       double mean = measured.meanMicros();
-      double queued = perSecond * (mean - latency.toNanos() / 1000.0) / 1e6;
+      double queued = perSecond * (mean - target) / 1e6;
       if (queued > 0 && activeUsers - queued < limit) {
         return new Decision(down(limit, Math.max(limit * (1 - step), activeUsers - queued)), String.format(Locale.ROOT,
             "lowered: %d active over the limit, %.0f requests a second answered in %s ms on average, %.0f of them queued"
-                + " beyond the target %s ms", activeUsers, perSecond, millis(Math.round(mean)), queued,
-            millis(latency.toNanos() / 1000)));
+                + " beyond%s", activeUsers, perSecond, millis(Math.round(mean)), queued, of));
       }
       return new Decision(clamp(limit), "held: " + activeUsers + " active over the limit, admitting nobody");
     }
@@ -250,9 +251,7 @@ public record AdaptiveLimit(int min, int max, Duration latency, double step, dou
     double byTime = BAND_STANDARD_ERRORS * standardError;
     long low = Math.max(0, Math.min(measured.quantileMicros(0.9 - spread), (long) Math.floor(p90 - byTime)));
     long high = Math.max(measured.quantileMicros(Math.min(1, 0.9 + spread)), (long) Math.ceil(p90 + byTime));
-    double target = latency.toNanos() / 1000.0;
     String p = "p90 " + millis(low) + "-" + millis(high) + " ms";
-    String of = " the target " + millis(latency.toNanos() / 1000) + " ms";
     if (low > target) {
       return new Decision(down(limit, inUse * Math.max(1 - step, target / low)), "lowered: " + p + " over" + of);
     }

@@ -91,9 +91,11 @@ final class LimitController {
     boolean holdsBack = room.waiting() > 0
         && (byActive < byRate || in.settings().newUsersPerMinute() > limit || a.scaleNewUsersPerMinute());
     // Over the limit, the users in use leave while the room waits: the last epochs measured those there are.
-    List<Measured> epochsMeasured = List.copyOf(room.activeUsers() > limit
-        ? List.copyOf(window).subList(Math.max(0, window.size() - AdaptiveLimit.DECIDE_EVERY_EPOCHS), window.size())
-        : window);
+    List<Measured> epochsMeasured = List.copyOf(window);
+    if (room.activeUsers() > limit) {
+      epochsMeasured = epochsMeasured.subList(
+          Math.max(0, epochsMeasured.size() - AdaptiveLimit.DECIDE_EVERY_EPOCHS), epochsMeasured.size());
+    }
     if (!holdsBack) {
       // The load follows the arrivals, not the limit: the next decision goes by epochs to come.
       window.clear();

@@ -235,6 +235,17 @@ class AdaptiveLimitRoomTest {
       return byEpoch;
     }
 
+    /**
+     * {@link #admit}s {@code count}, lets three seconds pass with nothing measured (the room's
+     * count settles: all {@code count} active), and clears what the steps recorded.
+     */
+    void admitAndSettle(int count) {
+      admit(count);
+      c.advance(Duration.ofSeconds(3));
+      assertThat(c.activeUsers()).isEqualTo(count);
+      clear();
+    }
+
     /** Newcomers on the nodes in turn, every half second, who keep polling until {@code count} are in. */
     void admit(int count) {
       int active = 0;
@@ -268,18 +279,6 @@ class AdaptiveLimitRoomTest {
   }
 
   /**
-   * Answers of 800 ms against a target of 500 ms on every node, 30 users active: from its start
-   * of 40 the limit falls to a tenth below the users in use (30 * 0.9 = 27); then the room is over
-   * it (it admits nobody, and sends nobody away: 30 stay active), and Little's law counts the
-   * requests queued beyond the target: 80 a second answered in 786 ms on average (the lower edge
-   * of their bucket), 23 of them, so the 30 users less 23 lie below the limit and it falls a step a
-   * decision (rule 2), one decision every four epochs at most, while one user leaves every two
-   * seconds, to its min of 10 and no lower; every node has the same limit and reason in force after
-   * every sync and plans every epoch under the same limit. (The origin here answers 80 requests a
-   * second however many users are active; an application whose queue is made of the users'
-   * requests is {@code AdaptiveSimulator}'s.)
-   */
-  /**
    * Rule 2 stops at what a closed loop serves within the target, not below: the demo's slow shop
    * in numbers. 150 users who click a second after each page, on a shop that answers 80 pages a
    * second: at full speed each page takes 150 / 80 - 1 = 0.875 s, and within 300 ms the shop
@@ -292,10 +291,7 @@ class AdaptiveLimitRoomTest {
   @Test
   void overItsLimitTheRoomComesDownToWhatAClosedLoopServesWithinTheTargetAndNoFurther() {
     Room r = new Room(config(200, AdaptiveLimit.between(10, 400, Duration.ofMillis(300))));
-    r.admit(150);
-    r.c.advance(Duration.ofSeconds(3));
-    assertThat(r.c.activeUsers()).isEqualTo(150);
-    r.clear();
+    r.admitAndSettle(150);
     r.run(Duration.ofMillis(875), 60);
     assertThat(r.limits()).containsExactly(200, 135, 121, 108, 105);
     assertThat(r.active).as("nobody is sent away").containsOnly(150L);
@@ -305,13 +301,22 @@ class AdaptiveLimitRoomTest {
     r.planLimits();
   }
 
+  /**
+   * Answers of 800 ms against a target of 500 ms on every node, 30 users active: from its start
+   * of 40 the limit falls to a tenth below the users in use (30 * 0.9 = 27); then the room is over
+   * it (it admits nobody, and sends nobody away: 30 stay active), and Little's law counts the
+   * requests queued beyond the target: 80 a second answered in 786 ms on average (the lower edge
+   * of their bucket), 23 of them, so the 30 users less 23 lie below the limit and it falls a step a
+   * decision (rule 2), one decision every four epochs at most, while one user leaves every two
+   * seconds, to its min of 10 and no lower; every node has the same limit and reason in force after
+   * every sync and plans every epoch under the same limit. (The origin here answers 80 requests a
+   * second however many users are active; one whose queue is made of the users' requests is the
+   * test above's, and {@code AdaptiveSimulator}'s.)
+   */
   @Test
   void slowAnswersLowerTheLimitOnEveryNodeAlikeDownToMin() {
     Room r = new Room(config(40, AdaptiveLimit.between(10, 60, Duration.ofMillis(500))));
-    r.admit(30);
-    r.c.advance(Duration.ofSeconds(3));
-    assertThat(r.c.activeUsers()).isEqualTo(30);
-    r.clear();
+    r.admitAndSettle(30);
     r.run(SLOW, 30);
     // The first decision over the limit measured 40 requests a second (half its epochs came before
     // the slow answers): 11 queued, 30 - 11 = 18.6, below 27 and 24 all the same.

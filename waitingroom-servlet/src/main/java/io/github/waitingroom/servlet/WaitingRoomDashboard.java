@@ -1,6 +1,7 @@
 package io.github.waitingroom.servlet;
 
 import io.github.waitingroom.WaitingRoom;
+import io.github.waitingroom.http.GateResponse;
 import io.github.waitingroom.http.OperatorApi;
 import io.github.waitingroom.http.OperatorBody;
 import io.github.waitingroom.http.OperatorRequest;
@@ -128,16 +129,31 @@ public final class WaitingRoomDashboard extends HttpServlet {
   @Override
   protected void service(HttpServletRequest req, HttpServletResponse res) throws IOException {
     warnIfDecided(req);
-    ServletExchange.write(res, api.handle(request(req)));
+    boolean[] bodyRead = {false};
+    GateResponse answer = api.handle(request(req, bodyRead));
+    if (!bodyRead[0] && hasBody(req)) {
+      // The container closes a connection whose request body is left unread (here one refused
+      // before its body was asked for, as without a token); said in the answer, a client does not
+      // send its next request on that connection.
+      res.setHeader("Connection", "close");
+    }
+    ServletExchange.write(res, answer);
   }
 
-  /** A servlet request as the operator API reads it. */
-  private static OperatorRequest request(HttpServletRequest req) {
+  private static boolean hasBody(HttpServletRequest req) {
+    return req.getContentLengthLong() > 0 || req.getHeader("Transfer-Encoding") != null;
+  }
+
+  /** A servlet request as the operator API reads it; {@code bodyRead[0]} is set when its body is read. */
+  private static OperatorRequest request(HttpServletRequest req, boolean[] bodyRead) {
     String path = req.getPathInfo();
     String uri = req.getRequestURI();
     return OperatorRequest.of(req.getMethod(), path == null ? "" : path, uri == null ? "/" : uri, req.getRemoteAddr(),
         req::getParameter, req::getHeader, role -> req.getUserPrincipal() != null && req.isUserInRole(role),
-        () -> OperatorBody.read(req.getInputStream(), req.getContentLengthLong()));
+        () -> {
+          bodyRead[0] = true;
+          return OperatorBody.read(req.getInputStream(), req.getContentLengthLong());
+        });
   }
 
   /**

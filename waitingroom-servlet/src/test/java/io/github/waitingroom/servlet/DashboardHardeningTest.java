@@ -8,7 +8,11 @@ import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.RoomConfig;
 import io.github.waitingroom.TicketKeys;
 import io.github.waitingroom.WaitingRoom;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.Socket;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -133,5 +137,36 @@ class DashboardHardeningTest {
     assertThat(step.statusCode()).as("a step of the most allowed").isEqualTo(200);
     assertThat(ops.send("PUT", SETTINGS, json, "{\"suspended\":true}").statusCode()).as("and later changes still work")
         .isEqualTo(200);
+  }
+
+  /**
+   * A refused {@code PUT} whose body the dashboard never reads (no token here) is answered with
+   * {@code Connection: close}: Jetty closes a connection whose request body is left unread, and a
+   * client told nothing put its next request on that connection now and then and got "header
+   * parser received no bytes". The request here sends its headers only, so the body is surely
+   * unread when the answer is written.
+   */
+  @Test
+  void aRefusedBodyThatWasNeverReadClosesTheConnectionAndSaysSo() throws Exception {
+    DashboardServer s = serve(room(), true);
+    try (Socket socket = new Socket("127.0.0.1", java.net.URI.create(s.origin()).getPort())) {
+      socket.setSoTimeout(10_000);
+      String request = "PUT " + SETTINGS + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+          + "Content-Length: 18\r\n\r\n";
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+      assertThat(in.readLine()).isEqualTo("HTTP/1.1 401 Unauthorized");
+      List<String> headers = new ArrayList<>();
+      for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+        headers.add(line.toLowerCase(java.util.Locale.ROOT));
+      }
+      assertThat(headers).contains("connection: close");
+    }
+    // A body that was read (here refused for its fields) keeps the connection.
+    Map<String, String> json = Map.of("Authorization", "Bearer " + TOKEN, "Content-Type", "application/json");
+    HttpResponse<String> bad = s.client().send("PUT", SETTINGS, json, "{\"suspend\":true}");
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(bad.headers().firstValue("Connection")).isEmpty();
   }
 }

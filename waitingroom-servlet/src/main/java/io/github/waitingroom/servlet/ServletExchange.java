@@ -45,6 +45,7 @@ final class ServletExchange {
         chain.doFilter(req, res);
       } else {
         // A CORS preflight never reaches the application, unless it opted in (corsPassThrough).
+        closeIfBodyUnread(req, res);
         write(res, early);
       }
       return;
@@ -59,6 +60,7 @@ final class ServletExchange {
     // Without async support, the human check waits for the service on this thread (Gate.mayBlock).
     GateResponse g = gate.handle(gr);
     if (!g.passes()) {
+      closeIfBodyUnread(req, res);
       write(res, g);
       return;
     }
@@ -191,6 +193,7 @@ final class ServletExchange {
           try {
             HttpServletResponse res = (HttpServletResponse) async.getResponse();
             if (g != null) {
+              closeIfBodyUnread((HttpServletRequest) async.getRequest(), res);
               ServletExchange.write(res, g);
             } else {
               res.sendError(HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
@@ -205,6 +208,19 @@ final class ServletExchange {
         log.debug("the human check answered after the request ended", e); // timed out, or the client left
       }
     });
+  }
+
+  /**
+   * Says {@code Connection: close} in an answer to a request whose body is left unread (the gate
+   * answers on its own, the operator API refused the request before reading it). The container
+   * closes such a connection after the answer, which it can no longer say once the answer is
+   * written; a client told nothing sends its next request on that connection now and then, and
+   * gets "header parser received no bytes" or a reset instead of an answer.
+   */
+  static void closeIfBodyUnread(HttpServletRequest req, HttpServletResponse res) {
+    if (req.getContentLengthLong() > 0 || req.getHeader("Transfer-Encoding") != null) {
+      res.setHeader("Connection", "close");
+    }
   }
 
   /** Writes an answer (of the gate, or of the operator API): its cookie, status, headers and body. */

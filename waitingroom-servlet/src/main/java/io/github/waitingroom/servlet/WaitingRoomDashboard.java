@@ -131,17 +131,10 @@ public final class WaitingRoomDashboard extends HttpServlet {
     warnIfDecided(req);
     boolean[] bodyRead = {false};
     GateResponse answer = api.handle(request(req, bodyRead));
-    if (!bodyRead[0] && hasBody(req)) {
-      // The container closes a connection whose request body is left unread (here one refused
-      // before its body was asked for, as without a token); said in the answer, a client does not
-      // send its next request on that connection.
-      res.setHeader("Connection", "close");
+    if (!bodyRead[0]) {
+      ServletExchange.closeIfBodyUnread(req, res); // refused before its body was asked for, as without a token
     }
     ServletExchange.write(res, answer);
-  }
-
-  private static boolean hasBody(HttpServletRequest req) {
-    return req.getContentLengthLong() > 0 || req.getHeader("Transfer-Encoding") != null;
   }
 
   /** A servlet request as the operator API reads it; {@code bodyRead[0]} is set when its body is read. */

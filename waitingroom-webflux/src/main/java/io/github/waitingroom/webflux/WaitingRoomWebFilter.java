@@ -185,7 +185,7 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
     GateResponse early = gate.screen(method, within.value(), path, headers::getFirst);
     if (early != null) {
       // A CORS preflight never reaches the application, unless it opted in (corsPassThrough).
-      return early.passes() ? chain.filter(exchange) : WebFluxExchange.write(exchange.getResponse(), early);
+      return early.passes() ? chain.filter(exchange) : WebFluxExchange.writeUnread(exchange, early);
     }
     GateRequest r = WebFluxExchange.read(gate, request, method);
     if (gate.mayBlock(r)) {
@@ -201,7 +201,7 @@ public final class WaitingRoomWebFilter implements WebFilter, Ordered {
       WebFluxExchange.passOn(exchange, gate, r, g);
       return WebFluxExchange.timed(gate, exchange, chain);
     }
-    return WebFluxExchange.write(exchange.getResponse(), g);
+    return WebFluxExchange.writeUnread(exchange, g);
   }
 
   /**

@@ -105,6 +105,20 @@ final class WebFluxExchange {
     return status == null ? 200 : status.value();
   }
 
+  /**
+   * Writes the gate's own answer to a request whose body it never reads, with {@code Connection:
+   * close} when the request has one: the server would otherwise keep a connection whose request
+   * body is left unread, or close it without saying so, and a client told nothing sends its next
+   * request on it now and then and gets no answer.
+   */
+  static Mono<Void> writeUnread(ServerWebExchange exchange, GateResponse g) {
+    HttpHeaders in = exchange.getRequest().getHeaders();
+    if (in.getContentLength() > 0 || in.containsKey(HttpHeaders.TRANSFER_ENCODING)) {
+      exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
+    }
+    return write(exchange.getResponse(), g);
+  }
+
   /** Writes an answer (of the gate, or of the operator API): its cookie, status, headers and body. */
   static Mono<Void> write(ServerHttpResponse response, GateResponse g) {
     String setCookie = g.setCookie();

@@ -125,26 +125,6 @@ class OriginTimingTest {
     return v;
   }
 
-  /**
-   * What the room's tallies have published once {@code requests} requests show there, or after
-   * 200 syncs a second apart: then a few more syncs, so that a request counted twice or late
-   * would show too.
-   */
-  private Tally.Origin measured(long requests) throws InterruptedException {
-    for (int i = 0; i < 200 && published.origin().requests() < requests; i++) {
-      fixture.clock.advance(Duration.ofSeconds(1));
-      room.sync();
-      if (published.origin().requests() < requests) {
-        Thread.sleep(10); // an asynchronous request's listener may record after its client has the answer
-      }
-    }
-    for (int i = 0; i < 8; i++) {
-      fixture.clock.advance(Duration.ofSeconds(1));
-      room.sync();
-    }
-    return published.origin();
-  }
-
   @Test
   void timesEveryRequestTheRoomLetsThroughAndNothingElse() throws Exception {
     HttpVisitor in = admitted();
@@ -159,7 +139,7 @@ class OriginTimingTest {
     assertThat(waiting.get("/sleep?ms=50").body()).contains("You are in line");
     assertThat(waiting.get("/?waitingRoomStatus=1", "Accept", "application/json").body()).contains("\"inWaitingRoom\":true");
 
-    Tally.Origin o = measured(5);
+    Tally.Origin o = published.origin(room, fixture.clock, 5);
     assertThat(o.requests()).as("the first request and four sleeps").isEqualTo(5);
     assertThat(o.failures()).isZero();
     assertThat(o.quantileMicros(0.5)).as("the median of five requests, four of them sleeping 50 ms")
@@ -175,7 +155,7 @@ class OriginTimingTest {
     assertThat(in.get("/status?code=404").statusCode()).as("a client error is an answer").isEqualTo(404);
     assertThat(in.get("/status?code=204").statusCode()).isEqualTo(204);
 
-    Tally.Origin o = measured(6);
+    Tally.Origin o = published.origin(room, fixture.clock, 6);
     assertThat(o.requests()).isEqualTo(6);
     assertThat(o.failures()).as("500, 503 and the throw").isEqualTo(3);
   }
@@ -185,7 +165,7 @@ class OriginTimingTest {
     HttpVisitor in = admitted();
     assertThat(in.get("/async?ms=80").statusCode()).isEqualTo(200);
 
-    Tally.Origin o = measured(2);
+    Tally.Origin o = published.origin(room, fixture.clock, 2);
     assertThat(o.requests()).isEqualTo(2);
     assertThat(o.failures()).isZero();
     assertThat(o.quantileMicros(1.0)).as("the slowest request: the asynchronous one of 80 ms").isGreaterThanOrEqualTo(80_000);
@@ -197,7 +177,7 @@ class OriginTimingTest {
     assertThat(in.get("/async-timeout").statusCode()).isEqualTo(500);
     assertThat(in.get("/async?ms=10&code=502").statusCode()).isEqualTo(502);
 
-    Tally.Origin o = measured(3);
+    Tally.Origin o = published.origin(room, fixture.clock, 3);
     assertThat(o.requests()).as("the timeout counted once, not again at its completion").isEqualTo(3);
     assertThat(o.failures()).isEqualTo(2);
     assertThat(o.quantileMicros(1.0)).as("the timeout, after 100 ms").isGreaterThanOrEqualTo(100_000);

@@ -1,6 +1,8 @@
 package io.github.waitingroom.testsupport;
 
+import io.github.waitingroom.ManualClock;
 import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.WaitingRoom;
 import io.github.waitingroom.allocation.Tally;
 import io.github.waitingroom.coordinator.Coordinator;
 import io.github.waitingroom.coordinator.Epochs;
@@ -51,6 +53,31 @@ public final class PublishedTallies implements Coordinator.Factory {
       sum = sum.plus(t.origin());
     }
     return sum;
+  }
+
+  /**
+   * {@return how the application answered, once {@code requests} requests show in what {@code
+   * room} published, or after 200 syncs a second apart} Then a few more syncs, so that a request
+   * counted twice or late would show too. Between syncs the test waits 10 ms while the requests do
+   * not show yet: an adapter may record a request just after its client has the answer.
+   *
+   * @param room the room, built with this factory, without background sync
+   * @param clock the room's clock
+   * @param requests how many requests the test sent through
+   */
+  public Tally.Origin origin(WaitingRoom room, ManualClock clock, long requests) throws InterruptedException {
+    for (int i = 0; i < 200 && origin().requests() < requests; i++) {
+      clock.advance(Duration.ofSeconds(1));
+      room.sync();
+      if (origin().requests() < requests) {
+        Thread.sleep(10);
+      }
+    }
+    for (int i = 0; i < 8; i++) {
+      clock.advance(Duration.ofSeconds(1));
+      room.sync();
+    }
+    return origin();
   }
 
   /** Forwards everything to the default coordinator, and keeps the tallies it publishes. */

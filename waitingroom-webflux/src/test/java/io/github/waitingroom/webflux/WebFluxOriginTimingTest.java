@@ -72,26 +72,6 @@ class WebFluxOriginTimingTest {
     return v;
   }
 
-  /**
-   * What the room's tallies have published once {@code requests} requests show there, or after
-   * 200 syncs a second apart: then a few more syncs, so that a request counted twice or late
-   * would show too.
-   */
-  private Tally.Origin measured(long requests) throws InterruptedException {
-    for (int i = 0; i < 200 && published.origin().requests() < requests; i++) {
-      fixture.clock.advance(Duration.ofSeconds(1));
-      room.sync();
-      if (published.origin().requests() < requests) {
-        Thread.sleep(10); // the filter may record just after the client has the answer
-      }
-    }
-    for (int i = 0; i < 8; i++) {
-      fixture.clock.advance(Duration.ofSeconds(1));
-      room.sync();
-    }
-    return published.origin();
-  }
-
   @Test
   void timesEveryExchangeTheRoomLetsThroughAndNothingElse() throws Exception {
     HttpVisitor in = admitted();
@@ -106,7 +86,7 @@ class WebFluxOriginTimingTest {
     assertThat(waiting.get("/sleep?ms=50").body()).contains("You are in line");
     assertThat(waiting.get("/?waitingRoomStatus=1", "Accept", "application/json").body()).contains("\"inWaitingRoom\":true");
 
-    Tally.Origin o = measured(5);
+    Tally.Origin o = published.origin(room, fixture.clock, 5);
     assertThat(o.requests()).as("the first request and four sleeps").isEqualTo(5);
     assertThat(o.failures()).isZero();
     assertThat(o.quantileMicros(0.5)).as("the median of five requests, four of them sleeping 50 ms")
@@ -124,7 +104,7 @@ class WebFluxOriginTimingTest {
     assertThat(in.get("/status?code=404").statusCode()).isEqualTo(404);
     assertThat(in.get("/status?code=204").statusCode()).isEqualTo(204);
 
-    Tally.Origin o = measured(8);
+    Tally.Origin o = published.origin(room, fixture.clock, 8);
     assertThat(o.requests()).isEqualTo(8);
     assertThat(o.failures()).as("500, 503, the failed Mono and the throw").isEqualTo(4);
   }

@@ -113,7 +113,7 @@ final class WebFluxExchange {
    */
   static Mono<Void> writeUnread(ServerWebExchange exchange, GateResponse g) {
     HttpHeaders in = exchange.getRequest().getHeaders();
-    if (in.getContentLength() > 0 || in.containsKey(HttpHeaders.TRANSFER_ENCODING)) {
+    if (in.getContentLength() > 0 || in.getFirst(HttpHeaders.TRANSFER_ENCODING) != null) {
       exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
     }
     return write(exchange.getResponse(), g);

@@ -113,6 +113,7 @@ final class WebFluxExchange {
    */
   static Mono<Void> writeUnread(ServerWebExchange exchange, GateResponse g) {
     HttpHeaders in = exchange.getRequest().getHeaders();
+    // getFirst, not containsKey: Spring Framework 7's HttpHeaders is no Map (NoSuchMethodError on Boot 4).
     if (in.getContentLength() > 0 || in.getFirst(HttpHeaders.TRANSFER_ENCODING) != null) {
       exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
     }

@@ -203,7 +203,17 @@ public final class OperatorApi {
     return json(200, path.equals("/status") ? OperatorJson.status(w) : OperatorJson.settings(w, w.latestSettings(), null));
   }
 
-  private GateResponse put(OperatorRequest r) throws IOException {
+  /**
+   * The answer to a {@code PUT} that is refused before its body is read: for its path, its token
+   * or role, settings changes turned off, its content type or its room ({@link #handle} answers
+   * it alike). An adapter that reads a body before it calls {@link #handle} (as a reactive one
+   * does) asks this first, so that a request refused anyway never makes it read up to {@link
+   * #MAX_BODY_BYTES}.
+   *
+   * @param r a {@code PUT}, whose body this never asks for
+   * @return the refusal, or {@code null} when {@link #handle} needs the body
+   */
+  public @Nullable GateResponse refusalBeforeBody(OperatorRequest r) {
     if (!"/settings".equals(r.path())) {
       return json(405, error("only <mapping>/settings takes a PUT"));
     }
@@ -217,11 +227,15 @@ public final class OperatorApi {
     if (!isJson(r.header("Content-Type"))) {
       return json(415, error("the settings must be sent as Content-Type: application/json"));
     }
-    Object room = room(r.parameter("room"));
-    if (room instanceof GateResponse error) {
-      return error;
+    return room(r.parameter("room")) instanceof GateResponse error ? error : null;
+  }
+
+  private GateResponse put(OperatorRequest r) throws IOException {
+    GateResponse refused = refusalBeforeBody(r);
+    if (refused != null) {
+      return refused;
     }
-    WaitingRoom w = (WaitingRoom) room;
+    WaitingRoom w = (WaitingRoom) room(r.parameter("room"));
     String body = r.body();
     if (body == null || body.length() > RoomSettings.MAX_JSON_LENGTH) {
       return json(413, error("settings must be at most " + RoomSettings.MAX_JSON_LENGTH + " characters of JSON"));

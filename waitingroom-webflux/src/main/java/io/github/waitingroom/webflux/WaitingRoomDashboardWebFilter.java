@@ -114,28 +114,36 @@ public final class WaitingRoomDashboardWebFilter implements WebFilter, Ordered {
       return chain.filter(exchange);
     }
     boolean put = "PUT".equals(request.getMethod().name());
-    // A body longer than the API reads is empty here, which it answers 413.
-    Mono<Optional<String>> body = put
-        ? DataBufferUtils.join(request.getBody(), OperatorApi.MAX_BODY_BYTES)
-            .map(b -> {
-              String text = b.toString(StandardCharsets.UTF_8);
-              DataBufferUtils.release(b);
-              return Optional.of(text);
-            })
-            .onErrorResume(DataBufferLimitException.class, e -> Mono.just(Optional.empty()))
-            .defaultIfEmpty(Optional.of(""))
-        : Mono.just(Optional.of(""));
+    // Read only for a PUT that passed the checks. A body longer than the API reads is empty here,
+    // which it answers 413, the rest of it unread.
+    Mono<Optional<String>> body = DataBufferUtils.join(request.getBody(), OperatorApi.MAX_BODY_BYTES)
+        .map(b -> {
+          String text = b.toString(StandardCharsets.UTF_8);
+          DataBufferUtils.release(b);
+          return Optional.of(text);
+        })
+        .onErrorResume(DataBufferLimitException.class, e -> Mono.just(Optional.empty()))
+        .defaultIfEmpty(Optional.of(""));
     Mono<Optional<Principal>> principal = api.requiredRole() == null
         ? Mono.just(Optional.empty())
         : exchange.getPrincipal().map(Optional::of).defaultIfEmpty(Optional.empty());
-    return Mono.zip(body, principal)
-        .flatMap(t -> {
-          Mono<GateResponse> answer = Mono.fromCallable(
-              () -> api.handle(request(request, below, t.getT1().orElse(null), t.getT2().orElse(null))));
-          // A change of settings reaches the room's store: never on the event loop.
-          return put ? answer.subscribeOn(Schedulers.boundedElastic()) : answer;
-        })
-        .flatMap(answer -> WebFluxExchange.write(exchange.getResponse(), answer));
+    return principal.flatMap(p -> {
+      Principal user = p.orElse(null);
+      if (!put) {
+        return Mono.fromCallable(() -> api.handle(request(request, below, "", user)))
+            .flatMap(answer -> WebFluxExchange.write(exchange.getResponse(), answer));
+      }
+      // Refused before its body is read (as without the token): the body is never read.
+      GateResponse refused = api.refusalBeforeBody(request(request, below, null, user));
+      if (refused != null) {
+        return WebFluxExchange.writeUnread(exchange, refused);
+      }
+      // A change of settings reaches the room's store: never on the event loop.
+      return body.flatMap(b -> Mono.fromCallable(() -> api.handle(request(request, below, b.orElse(null), user)))
+          .subscribeOn(Schedulers.boundedElastic())
+          .flatMap(answer -> b.isPresent() ? WebFluxExchange.write(exchange.getResponse(), answer)
+              : WebFluxExchange.writeUnread(exchange, answer)));
+    });
   }
 
   /** The path below the filter's, or {@code null} when the request is not the filter's. */

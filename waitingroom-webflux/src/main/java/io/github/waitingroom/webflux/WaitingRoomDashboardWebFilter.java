@@ -130,8 +130,9 @@ public final class WaitingRoomDashboardWebFilter implements WebFilter, Ordered {
     return principal.flatMap(p -> {
       Principal user = p.orElse(null);
       if (!put) {
+        // The API reads the body of no other method.
         return Mono.fromCallable(() -> api.handle(request(request, below, "", user)))
-            .flatMap(answer -> WebFluxExchange.write(exchange.getResponse(), answer));
+            .flatMap(answer -> WebFluxExchange.writeUnread(exchange, answer));
       }
       // Refused before its body is read (as without the token): the body is never read.
       GateResponse refused = api.refusalBeforeBody(request(request, below, null, user));

@@ -300,7 +300,7 @@ final class PageModel {
     if (rejected) {
       v.put("refreshScript", "");
     } else if (challenged == null) {
-      v.put("refreshScript", PageScripts.refresh(nonce, refresh, back, pollState(state, random), event, statusParam));
+      v.put("refreshScript", PageScripts.refresh(nonce, refresh, back, pollState(state, random), event, statusParam, t.zeroDigit()));
     } else {
       String script = PageScripts.challenge(nonce, challenged, back, statusParam);
       v.put("refreshScript", template.usesWidget() ? script : widget + "\n" + script);

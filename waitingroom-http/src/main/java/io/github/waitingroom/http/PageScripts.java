@@ -51,16 +51,19 @@ final class PageScripts {
    * a minute, so that a screen reader is not made to announce every poll), and reloads the page
    * once the visitor may go in. A page that answered a sent form goes back instead to the page the
    * form was sent from ({@code back}): by the browser's history when that is where the visitor came
-   * from, which gives back what they typed where the browser kept it, else by loading it.
+   * from, which gives back what they typed where the browser kept it, else by loading it. An event's
+   * countdown ticks each second in the digits that begin at {@code zero}, those of the page's other
+   * numbers.
    */
   static String refresh(String nonce, long refresh, String back, String state, PageModel.EventNow event,
-      String statusParam) {
+      String statusParam, char zero) {
     return script(nonce, REFRESH.render(Map.of(
         "refresh", Long.toString(refresh),
         "untilStart", Long.toString(event.prequeueing() ? event.untilStart() : -1),
         "back", back,
         "state", state,
-        "statusParam", statusParam)));
+        "statusParam", statusParam,
+        "zero", Integer.toString(zero))));
   }
 
   /** The human check's widget: the service's script and the element it fills in. */

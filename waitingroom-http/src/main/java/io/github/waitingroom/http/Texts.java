@@ -1,5 +1,6 @@
 package io.github.waitingroom.http;
 
+import java.text.DecimalFormatSymbols;
 import java.text.NumberFormat;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -75,9 +76,19 @@ final class Texts {
     return fill(t, all);
   }
 
-  /** A whole number in local digits and grouping ({@code 1.234} in German, {@code ١٬٢٣٤} in Arabic). */
+  /** A whole number in local digits and grouping ({@code 1.234} in German, {@code ١٬٢٣٤} in Persian). */
   String number(long n) {
     return NumberFormat.getIntegerInstance(locale).format(n);
+  }
+
+  /**
+   * The zero of the digits in which {@link #number} and {@link #clock} write (the JDK's locale data
+   * for the language: {@code 0}, or {@code ٠} in Arabic on Java 17, whose locale data is older than
+   * Java 25's). The page's own countdown writes in the same digits, whatever the browser's
+   * locale data says.
+   */
+  char zeroDigit() {
+    return DecimalFormatSymbols.getInstance(locale).getZeroDigit();
   }
 
   /** A countdown: {@code 4:05} or {@code 1:02:05} (hours, minutes, seconds), in local digits. */

@@ -46,16 +46,14 @@
   function schedule(seconds) { clearTimeout(timer); timer = setTimeout(poll, seconds * 1000); }
   // The countdown to an event's start: ticks each second from the server's figure, which
   // every poll checks again; at zero the page asks at once whether the line moves.
-  var ends = 0, ticking = 0, two = null, one = null;
-  try {
-    two = new Intl.NumberFormat(document.documentElement.lang, { minimumIntegerDigits: 2, useGrouping: false });
-    one = new Intl.NumberFormat(document.documentElement.lang, { useGrouping: false });
-  } catch (e) { two = null; }
+  // It writes in the server's digits (zero: the character code of its 0), as the page's other
+  // numbers: a browser's locale data may choose others for the same language.
+  var ends = 0, ticking = 0, zero = {{zero}};
   function clock(s) {
     var h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, r = s % 60;
-    var f2 = function (n) { return two ? two.format(n) : (n < 10 ? "0" : "") + n; };
-    var f1 = function (n) { return one ? one.format(n) : String(n); };
-    return h > 0 ? f1(h) + ":" + f2(m) + ":" + f2(r) : f1(m) + ":" + f2(r);
+    var f2 = function (n) { return (n < 10 ? "0" : "") + n; };
+    var text = h > 0 ? h + ":" + f2(m) + ":" + f2(r) : m + ":" + f2(r);
+    return text.replace(/[0-9]/g, function (d) { return String.fromCharCode(zero + d.charCodeAt(0) - 48); });
   }
   function tick() {
     var left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));

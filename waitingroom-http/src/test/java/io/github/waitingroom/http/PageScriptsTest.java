@@ -29,9 +29,10 @@ class PageScriptsTest {
   @Test
   void thePollScriptIsTheOneTheGateWroteBefore() throws Exception {
     String script = PageScripts.refresh("N2", 7, "/x@y", "prequeue+random",
-        new PageModel.EventNow("x", true, true, 42, 99, false), "waitingRoomStatus");
-    assertThat(sha256(script)).isEqualTo("6411118d9e1fffc2b8df094481546fcca0b0aa92509ac8c53c644c7671b6ec5c");
-    assertThat(script).contains("var untilStart = 42;").contains("var state = \"prequeue+random\";");
+        new PageModel.EventNow("x", true, true, 42, 99, false), "waitingRoomStatus", '\u0660');
+    assertThat(sha256(script)).isEqualTo("b70c90694f4aea47d612bbe0b193c0714854dff53fd95897bd60e811d8536bb1");
+    assertThat(script).contains("var untilStart = 42;").contains("var state = \"prequeue+random\";")
+        .contains("zero = 1632;");
   }
 
   @Test

@@ -30,10 +30,11 @@ import org.jfree.data.xy.XYSeriesCollection;
  * far it swung after.
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar io.github.waitingroom.benchmarks.AdaptiveSimulator [--seed=N] [--out=DIR] [--best=ALL,HALF]
+ * java -cp benchmarks/target/benchmarks.jar io.github.waitingroom.benchmarks.AdaptiveSimulator [--seed=N] [--out=DIR] [--best=ALL,HALF] [--refresh=SECONDS]
  * </pre>
  *
- * ({@code --best} gives the sweep's two answers, and skips it.)
+ * ({@code --best} gives the sweep's two answers, and skips it; {@code --refresh} sets the room's
+ * refresh interval, 20 s by default.)
  *
  * Writes {@code DIR/<run>.csv} (per second: limit, active, waiting; per 10 s: p90 latency,
  * failures), {@code DIR/<run>.png} and {@code DIR/table.md}; prints the table. Deterministic: a
@@ -55,20 +56,24 @@ public final class AdaptiveSimulator {
   private static final int HIGH = 6000;
   /** The users who rush in in the first minute of a run that opens with a rush: twice the largest limit. */
   private static final int RUSH = 1200;
+  /** How often the room tells waiting users to poll, unless {@code --refresh=S} says otherwise. */
+  static final Duration REFRESH = Duration.ofSeconds(20);
 
   private AdaptiveSimulator() {}
 
   /** The crowd: 6 arrivals a second for 14 minutes, sessions of a minute, 2 minutes of browsing. */
   static Scenario crowd(String name, int dataCenters, int nodes, int start, int perMinute, long seed) {
-    return crowd(name, dataCenters, nodes, start, perMinute, 0, seed);
+    return crowd(name, dataCenters, nodes, start, perMinute, 0, REFRESH, seed);
   }
 
   /**
    * The crowd, and {@code opening} more users in its first minute: a sale that opens with a rush,
    * in which people wait for the limit from the start (with the crowd alone, the first 625 users
-   * have arrived only after about 100 s, so no limit could be in use sooner).
+   * have arrived only after about 100 s, so no limit could be in use sooner), who are told to poll
+   * every {@code refresh}.
    */
-  static Scenario crowd(String name, int dataCenters, int nodes, int start, int perMinute, int opening, long seed) {
+  static Scenario crowd(String name, int dataCenters, int nodes, int start, int perMinute, int opening,
+      Duration refresh, long seed) {
     List<Wave> waves = new ArrayList<>();
     waves.add(new Wave(Duration.ZERO, Duration.ofMinutes(MINUTES), 6 * 60 * MINUTES, Shape.STEP, -1));
     if (opening > 0) {
@@ -78,7 +83,7 @@ public final class AdaptiveSimulator {
             + (opening > 0 ? ", " + opening + " more in the first minute" : ""),
         dataCenters, nodes, Duration.ofSeconds(1),
         dataCenters > 1 ? Duration.ofMillis(300) : Duration.ZERO, nodes > 1 ? Duration.ofMillis(100) : Duration.ZERO,
-        start, perMinute, Duration.ofMinutes(1), Duration.ofSeconds(20),
+        start, perMinute, Duration.ofMinutes(1), refresh,
         waves,
         even(dataCenters), Duration.ofMinutes(2), Duration.ofSeconds(2), Duration.ofSeconds(8),
         Duration.ofMinutes(15), Duration.ofMinutes(MINUTES), seed, Adversity.NONE);
@@ -174,10 +179,10 @@ public final class AdaptiveSimulator {
    * The largest fixed limit whose 90th percentile latency over the last {@code minutes} minutes of
    * a run stays within the target, in steps of 25 users.
    */
-  static int sweep(SimOrigin o, long seed, int from, int to) {
+  static int sweep(SimOrigin o, Duration refresh, long seed, int from, int to) {
     int best = 0;
     for (int limit = 100; limit <= 1500; limit += 25) {
-      Figures f = run(crowd("fixed-" + limit, 1, 1, limit, Math.min(PER_MINUTE, limit), seed), o.fixed());
+      Figures f = run(crowd("fixed-" + limit, 1, 1, limit, Math.min(PER_MINUTE, limit), 0, refresh, seed), o.fixed());
       double p90 = f.p90(from, to);
       System.out.printf(Locale.ROOT, "  fixed %4d: p90 %7.1f ms, active at the end %d%n", limit, p90, f.active[to - 1]);
       if (p90 <= TARGET.toMillis()) {
@@ -196,6 +201,7 @@ public final class AdaptiveSimulator {
     Path out = Path.of("benchmarks/results/adaptive");
     int best = 0;
     int bestHalf = 0;
+    Duration refresh = REFRESH;
     for (String a : args) {
       if (a.startsWith("--seed=")) {
         seed = Long.parseLong(a.substring(7));
@@ -204,19 +210,22 @@ public final class AdaptiveSimulator {
         String[] b = a.substring(7).split(",");
         best = Integer.parseInt(b[0]);
         bestHalf = Integer.parseInt(b[1]);
+      } else if (a.startsWith("--refresh=")) {
+        refresh = Duration.ofSeconds(Long.parseLong(a.substring(10)));
       } else if (a.startsWith("--out=")) {
         out = Path.of(a.substring(6));
       } else {
-        throw new IllegalArgumentException("unknown argument " + a + " (known: --seed=N, --out=DIR, --best=ALL,HALF)");
+        throw new IllegalArgumentException(
+            "unknown argument " + a + " (known: --seed=N, --out=DIR, --best=ALL,HALF, --refresh=SECONDS)");
       }
     }
     Files.createDirectories(out);
     SimOrigin half = new SimOrigin(ORIGIN.servers() / 2, ORIGIN.service(), ORIGIN.timeout(), List.of(), null);
     if (best == 0) {
       System.out.println("sweep, 8 servers (p90 over minutes 5-14):");
-      best = sweep(ORIGIN, seed, 5 * 60, MINUTES * 60);
+      best = sweep(ORIGIN, refresh, seed, 5 * 60, MINUTES * 60);
       System.out.println("sweep, 4 servers:");
-      bestHalf = sweep(half, seed, 5 * 60, MINUTES * 60);
+      bestHalf = sweep(half, refresh, seed, 5 * 60, MINUTES * 60);
     }
     SimOrigin adaptive = new SimOrigin(8, ORIGIN.service(), ORIGIN.timeout(), List.of(), adaptive());
     SimOrigin dying = new SimOrigin(8, ORIGIN.service(), ORIGIN.timeout(),
@@ -232,20 +241,20 @@ public final class AdaptiveSimulator {
       String t = topo[0] + "x" + topo[1];
       for (int start : new int[] {LOW, HIGH}) {
         String name = "adaptive-" + (start == LOW ? "low" : "high") + "-" + t;
-        Figures f = run(crowd(name, topo[0], topo[1], start, PER_MINUTE, seed), adaptive);
+        Figures f = run(crowd(name, topo[0], topo[1], start, PER_MINUTE, 0, refresh, seed), adaptive);
         rows.add(row(f, 0, f.seconds, best, name));
         guarantees.add(guarantees(f));
         write(out, f, best, -1, -1, 0);
       }
       for (int start : new int[] {LOW, HIGH}) {
         String name = "adaptive-rush-" + (start == LOW ? "low" : "high") + "-" + t;
-        Figures f = run(crowd(name, topo[0], topo[1], start, PER_MINUTE, RUSH, seed), adaptive);
+        Figures f = run(crowd(name, topo[0], topo[1], start, PER_MINUTE, RUSH, refresh, seed), adaptive);
         rows.add(row(f, 0, f.seconds, best, name));
         guarantees.add(guarantees(f));
         write(out, f, best, -1, -1, 0);
       }
       String name = "adaptive-halve-" + t;
-      Figures f = run(crowd(name, topo[0], topo[1], LOW, PER_MINUTE, seed), dying);
+      Figures f = run(crowd(name, topo[0], topo[1], LOW, PER_MINUTE, 0, refresh, seed), dying);
       rows.add(row(f, 0, HALF_FROM, best, name + " (8 servers)"));
       rows.add(row(f, HALF_FROM, HALF_UNTIL, bestHalf, name + " (4 servers)"));
       rows.add(row(f, HALF_UNTIL, f.seconds, best, name + " (8 again)"));
@@ -255,12 +264,13 @@ public final class AdaptiveSimulator {
     // The same crowds at the sweep's fixed limit, for the estimates' error without a moving limit.
     for (int rush : new int[] {0, RUSH}) {
       String name = "fixed-" + best + (rush > 0 ? "-rush" : "");
-      guarantees.add(guarantees(run(crowd(name, 1, 1, best, Math.min(PER_MINUTE, best), rush, seed), ORIGIN.fixed())));
+      guarantees.add(guarantees(run(crowd(name, 1, 1, best, Math.min(PER_MINUTE, best), rush, refresh, seed), ORIGIN.fixed())));
     }
     StringBuilder md = new StringBuilder();
     md.append(String.format(Locale.ROOT,
-        "Largest fixed limit with p90 within %d ms: %d (8 servers), %d (4 servers); seed %d.%n%n",
-        TARGET.toMillis(), best, bestHalf, seed));
+        "Largest fixed limit with p90 within %d ms: %d (8 servers), %d (4 servers); seed %d%s.%n%n",
+        TARGET.toMillis(), best, bestHalf, seed,
+        refresh.equals(REFRESH) ? "" : ", refresh interval " + refresh.toSeconds() + " s"));
     for (String r : rows) {
       md.append(r).append('\n');
     }

@@ -215,10 +215,13 @@ final class ServletExchange {
    * answers on its own, the operator API refused the request before reading it). The container
    * closes such a connection after the answer, which it can no longer say once the answer is
    * written; a client told nothing sends its next request on that connection now and then, and
-   * gets "header parser received no bytes" or a reset instead of an answer.
+   * gets "header parser received no bytes" or a reset instead of an answer. Over HTTP/1 only: an
+   * HTTP/2 stream's unread body costs its connection nothing, and HTTP/2 forbids the header, which
+   * Tomcat sends all the same (clients then refuse the answer as a protocol error).
    */
   static void closeIfBodyUnread(HttpServletRequest req, HttpServletResponse res) {
-    if (req.getContentLengthLong() > 0 || req.getHeader("Transfer-Encoding") != null) {
+    if (req.getProtocol().startsWith("HTTP/1.")
+        && (req.getContentLengthLong() > 0 || req.getHeader("Transfer-Encoding") != null)) {
       res.setHeader("Connection", "close");
     }
   }

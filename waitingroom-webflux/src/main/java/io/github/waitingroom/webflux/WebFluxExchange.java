@@ -16,7 +16,9 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilterChain;
@@ -105,19 +107,42 @@ final class WebFluxExchange {
     return status == null ? 200 : status.value();
   }
 
+  /** Whether the servlet API is there: WebFlux may then run on a servlet container. */
+  private static final boolean SERVLET_API =
+      ClassUtils.isPresent("jakarta.servlet.ServletRequest", WebFluxExchange.class.getClassLoader());
+
   /**
    * Writes the gate's own answer to a request whose body it never reads, with {@code Connection:
    * close} when the request has one: the server would otherwise keep a connection whose request
    * body is left unread, or close it without saying so, and a client told nothing sends its next
-   * request on it now and then and gets no answer.
+   * request on it now and then and gets no answer. Over HTTP/1 only (see {@link #overHttp1}).
    */
   static Mono<Void> writeUnread(ServerWebExchange exchange, GateResponse g) {
     HttpHeaders in = exchange.getRequest().getHeaders();
     // getFirst, not containsKey: Spring Framework 7's HttpHeaders is no Map (NoSuchMethodError on Boot 4).
-    if (in.getContentLength() > 0 || in.getFirst(HttpHeaders.TRANSFER_ENCODING) != null) {
+    if ((in.getContentLength() > 0 || in.getFirst(HttpHeaders.TRANSFER_ENCODING) != null)
+        && overHttp1(exchange.getRequest())) {
       exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
     }
     return write(exchange.getResponse(), g);
+  }
+
+  /**
+   * Whether a request may have come over HTTP/1, where a connection carries one request after
+   * another. An HTTP/2 stream's unread body costs its connection nothing, and HTTP/2 forbids {@code
+   * Connection} in a response: Reactor Netty and Jetty leave it out, but Tomcat sends it, and
+   * clients refuse the answer as a protocol error. Spring's request does not tell its protocol; a
+   * servlet container's does.
+   */
+  static boolean overHttp1(ServerHttpRequest request) {
+    return !SERVLET_API || ServletProtocol.overHttp1(ServerHttpRequestDecorator.getNativeRequest(request));
+  }
+
+  /** The protocol of a request that a servlet container serves; loaded only where the servlet API is. */
+  private static final class ServletProtocol {
+    static boolean overHttp1(Object nativeRequest) {
+      return !(nativeRequest instanceof jakarta.servlet.ServletRequest r) || r.getProtocol().startsWith("HTTP/1.");
+    }
   }
 
   /** Writes an answer (of the gate, or of the operator API): its cookie, status, headers and body. */

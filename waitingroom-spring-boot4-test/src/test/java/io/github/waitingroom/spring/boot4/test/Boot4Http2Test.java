@@ -11,31 +11,19 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.tomcat.reactive.TomcatReactiveWebServerFactory;
 import org.springframework.context.annotation.Bean;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@link Http2Scenario} on Spring Boot 4: a real Tomcat 11, under Spring MVC and under WebFlux.
  * {@code Http2ServerTest} runs the same scenario on Spring Boot 3.
  */
 class Boot4Http2Test extends Http2Scenario {
-  /** One page on Spring MVC or on WebFlux alike (an annotated controller serves both). */
+  /**
+   * The shop of {@link Boot4ForwardedHttpsTest} ({@code shop home} at {@code /}) with WebFlux on
+   * Tomcat, which Spring Boot 4 would not choose over Reactor Netty.
+   */
   @SpringBootConfiguration
   @EnableAutoConfiguration
-  static class App {
-    @RestController
-    static class Shop {
-      @GetMapping("/")
-      String home() {
-        return "shop home";
-      }
-    }
-  }
-
-  /** {@link App} with WebFlux on Tomcat, which Spring Boot 4 would not choose over Reactor Netty. */
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  static class ReactiveOnTomcat extends App {
+  static class ReactiveOnTomcat extends Boot4ForwardedHttpsTest.App {
     @Bean
     TomcatReactiveWebServerFactory tomcat() {
       return new TomcatReactiveWebServerFactory();
@@ -46,7 +34,7 @@ class Boot4Http2Test extends Http2Scenario {
   protected RunningApp start(boolean reactive, String... args) {
     return reactive
         ? Boot4Apps.run(ReactiveOnTomcat.class, WebApplicationType.REACTIVE, TomcatWebServer.class, args)
-        : Boot4Apps.run(App.class, WebApplicationType.SERVLET, TomcatWebServer.class, args);
+        : Boot4Apps.run(Boot4ForwardedHttpsTest.App.class, WebApplicationType.SERVLET, TomcatWebServer.class, args);
   }
 
   @Override

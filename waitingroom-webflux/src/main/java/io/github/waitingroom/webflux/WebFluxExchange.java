@@ -31,6 +31,10 @@ import reactor.core.publisher.Mono;
  * the room lives here.
  */
 final class WebFluxExchange {
+  /** Whether the servlet API is there: WebFlux may then run on a servlet container. */
+  private static final boolean SERVLET_API =
+      ClassUtils.isPresent("jakarta.servlet.ServletRequest", WebFluxExchange.class.getClassLoader());
+
   private WebFluxExchange() {}
 
   /** Reads a request the gate decides ({@link Gate#read}). */
@@ -106,10 +110,6 @@ final class WebFluxExchange {
     HttpStatusCode status = response.getStatusCode();
     return status == null ? 200 : status.value();
   }
-
-  /** Whether the servlet API is there: WebFlux may then run on a servlet container. */
-  private static final boolean SERVLET_API =
-      ClassUtils.isPresent("jakarta.servlet.ServletRequest", WebFluxExchange.class.getClassLoader());
 
   /**
    * Writes the gate's own answer to a request whose body it never reads, with {@code Connection:

@@ -118,6 +118,8 @@ public final class StoreCoordinator implements Coordinator {
   /** The reports of others the store lost, put back at the next exchange (see {@link Republication}). */
   private final Republication lostNodes;
   private final Republication lostDataCenters;
+  /** This node's join marker, until it is retired (see {@link #retireJoinMarker}). */
+  private Transport.@Nullable Publication joinMarker;
 
   /**
    * A coordinator for one node.
@@ -179,13 +181,8 @@ public final class StoreCoordinator implements Coordinator {
       long before = clock.getAsLong();
       guess = epochs().at(before) + 1;
       Report marker = new Report(publisher, 1, guess, new TreeMap<>());
-      answer =
-          transport.exchange(
-              config.roomId(),
-              List.of(
-                  publication(dcScope, publisher, marker),
-                  publication(GLOBAL_SCOPE, dataCenter + JOIN + publisher, marker)),
-              retention);
+      joinMarker = publication(GLOBAL_SCOPE, dataCenter + JOIN + publisher, marker);
+      answer = transport.exchange(config.roomId(), List.of(publication(dcScope, publisher, marker), joinMarker), retention);
       long store = AnswerReader.storeClock(answer, transport);
       lateness.answer(store);
       offset.accept(store - (before + clock.getAsLong()) / 2);
@@ -275,7 +272,32 @@ public final class StoreCoordinator implements Coordinator {
     sums.noteFreeSlots();
     sums.noteCounted();
     vanish.log();
+    retireJoinMarker(answer.get(GLOBAL_SCOPE), epoch);
     return store;
+  }
+
+  /**
+   * Lets this node's join marker expire once the global scope holds a sum of its data center (as
+   * the answer {@code global} shows): from then on every node that reads the global scope knows the
+   * data center by its sum, which tells the epoch its data center joined in, and the marker tells
+   * nothing more (a node that read it keeps what it told). The sum starts no later than the
+   * marker said, unless this node was the first of a new data center and joined later than its
+   * marker said (its clock was off): it admitted nobody before. The marker is published once
+   * more, unchanged, to live one epoch (an exchange of its own, once in the life of a node). Every
+   * answer to every node carries every live value of the global scope, so a marker that lived as
+   * long as reports cost each exchange one value per node that joined within the retention: in a
+   * room of hundreds of nodes, most of what they read.
+   */
+  private void retireJoinMarker(@Nullable Map<String, byte[]> global, long epoch) throws IOException {
+    Report sum = dataCenters.get(dataCenter);
+    if (joinMarker == null || global == null || !global.containsKey(dataCenter) || sum == null
+        || sum.tallies().isEmpty()) {
+      return;
+    }
+    Map<String, Map<String, byte[]>> again = transport.exchange(config.roomId(), List.of(joinMarker),
+        Duration.ofMillis(epochs().length(epoch)));
+    lateness.answer(AnswerReader.storeClock(again, transport));
+    joinMarker = null;
   }
 
   /**

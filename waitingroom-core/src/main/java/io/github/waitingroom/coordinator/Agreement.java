@@ -97,6 +97,14 @@ final class Agreement {
     return mine.isEmpty() ? Report.Counted.NONE : mine.lastEntry().getValue();
   }
 
+  /**
+   * Whether every publisher this node counts has shown once that it counts the same ones, this
+   * node's data center among them (the second rule of the class comment): the others know it.
+   */
+  boolean confirmedByAll() {
+    return confirmed;
+  }
+
   /** Whether this node has noted whom it counts in epoch {@code s}. */
   boolean noted(long s) {
     return mine.containsKey(s);

@@ -201,6 +201,11 @@ final class Settlement {
     return new Report(dataCenter, count, dcJoined(), mySums, settings, agreement.latest());
   }
 
+  /** Whether every publisher this node counts has shown that it counts this node's data center too ({@link Agreement}). */
+  boolean knownToAll() {
+    return agreement.confirmedByAll();
+  }
+
   /** Whom this node counted in the latest epoch it settled, for its reports ({@link Agreement}). */
   Report.Counted counted() {
     return agreement.latest();

@@ -155,7 +155,8 @@ public final class StoreCoordinator implements Coordinator {
    * nodes that start together, one sees the other's marker. A node alone in the room (no other
    * node in its data center, no other data center) may plan at once, from the epoch before the
    * current one; any other node joins at the start of the next epoch, and no data center settles
-   * an epoch from then on without it.
+   * an epoch from then on without it. The marker is needed only until the node's data center has a
+   * sum in the global scope; from then on it lives one epoch more (see {@link #retireJoinMarker}).
    *
    * <p>The marker names the epoch by the node's clock, which is not yet corrected by the store's
    * at its first join: if the store's time shows that the marker named an epoch other than the
@@ -277,21 +278,23 @@ public final class StoreCoordinator implements Coordinator {
   }
 
   /**
-   * Lets this node's join marker expire once the global scope holds a sum of its data center (as
-   * the answer {@code global} shows): from then on every node that reads the global scope knows the
-   * data center by its sum, which tells the epoch its data center joined in, and the marker tells
-   * nothing more (a node that read it keeps what it told). The sum starts no later than the
-   * marker said, unless this node was the first of a new data center and joined later than its
-   * marker said (its clock was off): it admitted nobody before. The marker is published once
-   * more, unchanged, to live one epoch (an exchange of its own, once in the life of a node). Every
-   * answer to every node carries every live value of the global scope, so a marker that lived as
-   * long as reports cost each exchange one value per node that joined within the retention: in a
-   * room of hundreds of nodes, most of what they read.
+   * Lets this node's join marker expire once it tells nobody anything: the global scope holds a sum
+   * of its data center (as the answer {@code global} shows), by which a node that joins later knows
+   * the data center, and every publisher this node counts has shown that it counts this node's data
+   * center too ({@link Settlement#knownToAll}), so none of the nodes that read the store with a lag
+   * can still be waiting to learn of it (a node that read the marker keeps what it told). The sum
+   * tells the epoch the data center joined in: no later than the marker said, unless this node
+   * was the first of a new data center and joined later than its marker said (its clock was off),
+   * and it admitted nobody before. The marker is published once more, unchanged, to live one epoch
+   * (an exchange of its own, once in the life of a node). Every answer to every node carries every
+   * live value of the global scope, so a marker that lived as long as reports cost each exchange
+   * one value per node that joined within the retention: in a room of hundreds of nodes that
+   * started together, most of what they read.
    */
   private void retireJoinMarker(@Nullable Map<String, byte[]> global, long epoch) throws IOException {
     Report sum = dataCenters.get(dataCenter);
     if (joinMarker == null || global == null || !global.containsKey(dataCenter) || sum == null
-        || sum.tallies().isEmpty()) {
+        || sum.tallies().isEmpty() || !sums.knownToAll()) {
       return;
     }
     Map<String, Map<String, byte[]>> again = transport.exchange(config.roomId(), List.of(joinMarker),

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * tells nothing more, yet every exchange of every node read it for as long as a report lives: in a
  * room of 1,000 nodes that started together, 1,000 markers in each answer, most of the bytes the
  * nodes read (the simulator's {@code load1000}). A marker now lives until its data center's sum is
- * in the store, and one epoch more.
+ * in the store and every other publisher counts the data center, and one epoch more.
  */
 class JoinMarkerTest {
   private static final RoomConfig CONFIG =
@@ -44,7 +44,10 @@ class JoinMarkerTest {
       joined = coordinator.join(clock::millis, o -> {}).epoch();
     }
 
-    /** Tallies the epoch before {@code epoch} (if it joined by then) and syncs. */
+    /**
+     * Tallies the epoch before {@code epoch} (if it joined by then), syncs and asks for the settled
+     * epochs as the synchronizer does (which is when a node compares whom the others count).
+     */
     void sync(long epoch) throws IOException {
       if (epoch - 1 >= joined) {
         tallies.put(epoch - 1, TEN);
@@ -53,6 +56,8 @@ class JoinMarkerTest {
         tallies.pollFirstEntry();
       }
       coordinator.exchange(joined, tallies, epoch);
+      coordinator.settled(epoch - 2);
+      coordinator.settled(epoch - 1);
     }
   }
 

@@ -45,10 +45,19 @@ public final class Scenarios {
       case "load10" -> storeLoad(2, 5);
       case "load100" -> storeLoad(10, 10);
       case "load1000" -> storeLoad(20, 50);
-      default -> throw new IllegalArgumentException(
-          "unknown scenario '" + name + "'; known: " + String.join(", ", names()));
+      default -> {
+        java.util.regex.Matcher m = LOAD.matcher(name);
+        if (!m.matches()) {
+          throw new IllegalArgumentException("unknown scenario '" + name + "'; known: " + String.join(", ", names())
+              + ", load<D>x<N> (store load with D data centers of N nodes)");
+        }
+        yield storeLoad(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), name);
+      }
     };
   }
+
+  /** {@code load<D>x<N>}: the store-load run on D data centers of N nodes each. */
+  private static final java.util.regex.Pattern LOAD = java.util.regex.Pattern.compile("load([1-9][0-9]{0,2})x([1-9][0-9]{0,3})");
 
   /** Zipf weights for {@code n} data centers: 1, 1/2, 1/3 and so on. */
   static double[] zipf(int n) {
@@ -213,11 +222,14 @@ public final class Scenarios {
    * 2,000 arrivals in the first 30 s).
    */
   public static Scenario storeLoad(int dataCenters, int nodesPerDataCenter) {
-    int nodes = dataCenters * nodesPerDataCenter;
+    return storeLoad(dataCenters, nodesPerDataCenter, "load" + dataCenters * nodesPerDataCenter);
+  }
+
+  private static Scenario storeLoad(int dataCenters, int nodesPerDataCenter, String name) {
     double[] weights = new double[dataCenters];
     java.util.Arrays.fill(weights, 1);
     return new Scenario(
-        "load" + nodes,
+        name,
         dataCenters + " DCs x " + nodesPerDataCenter + " nodes, 1 s sync, no lag; store operations and bytes",
         dataCenters,
         nodesPerDataCenter,

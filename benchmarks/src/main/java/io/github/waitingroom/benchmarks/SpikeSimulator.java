@@ -52,7 +52,8 @@ import org.jspecify.annotations.Nullable;
  * hostile-base parallel replay clone skew store-fail-open store-fail-closed burst}, or {@code
  * hostile} for all of them), those of issue 39 ({@code perminute short-sessions topo1x1 topo2x2
  * topo2x6 topo5x4 topo20x5 lag075 lag15 lag3 clock-skew}), {@code load10 load100 load1000}
- * (store load), {@code smoke} and {@code tiny-one-node} (the one-node run of the tests).
+ * (store load: 2 x 5, 10 x 10 and 20 x 50 nodes; {@code load<D>x<N>} for D data centers of N
+ * nodes), {@code smoke} and {@code tiny-one-node} (the one-node run of the tests).
  */
 public final class SpikeSimulator {
   /** Virtual start: a round hour, so minutes and slices line up with the run's seconds. */

@@ -164,6 +164,17 @@ class SpikeSimulatorTest {
   }
 
   @Test
+  void aStoreLoadRunTakesItsTopologyFromItsName() {
+    Scenario s = Scenarios.named("load1x100");
+    assertThat(s.name()).isEqualTo("load1x100");
+    assertThat(s.dataCenters()).isEqualTo(1);
+    assertThat(s.nodesPerDataCenter()).isEqualTo(100);
+    assertThat(Scenarios.named("load1000").nodesPerDataCenter()).isEqualTo(50);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Scenarios.named("load0x5"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("load<D>x<N>");
+  }
+
+  @Test
   void everyScenarioHasTheDefaultMixUnlessItSaysOtherwise() {
     ClientMix d = ClientMix.DEFAULT;
     assertThat(d.page() + d.hidden() + d.frozen() + d.api() + d.leaver()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-12));

@@ -4,8 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.waitingroom.Decision;
+import io.github.waitingroom.FailurePolicy;
 import io.github.waitingroom.RoomConfig;
+import io.github.waitingroom.coordinator.Coordinator;
+import io.github.waitingroom.testsupport.LocalRedis;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -82,6 +88,39 @@ class NodeJoinTest {
     nodes.add("dc-a", "b");
     int admitted = flashCrowd(nodes, 100);
     assertThat(admitted).as("admitted after the first sessions ended").isLessThanOrEqualTo(100);
+  }
+
+  /**
+   * A node's join marker ({@code <dc>#<node>} in the global scope) leaves Redis once the node's
+   * data center has a sum there that the others count: with markers that lived as long as
+   * reports (minutes), every exchange of every node read one per node (JoinMarkerTest in the core
+   * tells why). On Redis's own clock, with epochs of 200 ms.
+   */
+  @Test
+  void joinMarkersLeaveTheStoreOnceEveryDataCenterIsCounted() throws Exception {
+    String uri = LocalRedis.require();
+    RoomConfig config = config();
+    try (RedisNodes nodes = new RedisNodes(config, uri, fixture.prefix(), Duration.ofMillis(200), RedisNodes.Time.STORE)) {
+      for (String dc : List.of("dc-a", "dc-b")) {
+        for (String id : List.of("n1", "n2")) {
+          nodes.add(dc, id, Duration.ZERO, FailurePolicy.FAIL_CLOSED);
+        }
+      }
+      assertThat(global(config).stream().filter(k -> k.contains("#")).count()).as("right after the joins").isEqualTo(4);
+      nodes.advance(Duration.ofSeconds(4)); // 20 epochs
+      assertThat(global(config)).as("what the global scope holds").contains("dc-a", "dc-b")
+          .noneMatch(k -> k.contains("#"));
+      assertThat(nodes.nodes).allSatisfy(n -> assertThat(n.room.status().dataCenters()).containsExactly("dc-a", "dc-b"));
+    }
+  }
+
+  private List<String> global(RoomConfig config) {
+    RedisClient admin = LocalRedis.adminClient(LocalRedis.require());
+    try (StatefulRedisConnection<String, String> c = admin.connect()) {
+      return c.sync().hkeys(ExchangeScript.valuesKey(fixture.prefix(), config.roomId(), Coordinator.GLOBAL_SCOPE));
+    } finally {
+      admin.shutdown();
+    }
   }
 
   @Test

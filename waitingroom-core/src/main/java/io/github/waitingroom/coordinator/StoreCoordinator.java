@@ -156,7 +156,8 @@ public final class StoreCoordinator implements Coordinator {
    * node in its data center, no other data center) may plan at once, from the epoch before the
    * current one; any other node joins at the start of the next epoch, and no data center settles
    * an epoch from then on without it. The marker is needed only until the node's data center has a
-   * sum in the global scope; from then on it lives one epoch more (see {@link #retireJoinMarker}).
+   * sum in the global scope that every other publisher counts; from then on it lives one epoch more
+   * (see {@link #retireJoinMarker}).
    *
    * <p>The marker names the epoch by the node's clock, which is not yet corrected by the store's
    * at its first join: if the store's time shows that the marker named an epoch other than the

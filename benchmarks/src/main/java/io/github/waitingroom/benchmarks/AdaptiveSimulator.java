@@ -61,13 +61,9 @@ public final class AdaptiveSimulator {
 
   private AdaptiveSimulator() {}
 
-  /** The crowd: 6 arrivals a second for 14 minutes, sessions of a minute, 2 minutes of browsing. */
-  static Scenario crowd(String name, int dataCenters, int nodes, int start, int perMinute, long seed) {
-    return crowd(name, dataCenters, nodes, start, perMinute, 0, REFRESH, seed);
-  }
-
   /**
-   * The crowd, and {@code opening} more users in its first minute: a sale that opens with a rush,
+   * The crowd (6 arrivals a second for 14 minutes, sessions of a minute, 2 minutes of browsing),
+   * and {@code opening} more users in its first minute: a sale that opens with a rush,
    * in which people wait for the limit from the start (with the crowd alone, the first 625 users
    * have arrived only after about 100 s, so no limit could be in use sooner), who are told to poll
    * every {@code refresh}.

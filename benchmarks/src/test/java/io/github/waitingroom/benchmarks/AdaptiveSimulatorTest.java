@@ -12,7 +12,7 @@ class AdaptiveSimulatorTest {
 
   private static AdaptiveSimulator.Figures run(long seed, SimOrigin origin) {
     int perMinute = Math.min(600, java.util.Objects.requireNonNull(origin.adaptive()).max());
-    return AdaptiveSimulator.run(AdaptiveSimulator.crowd("t", 1, 1, 60, perMinute, seed).truncated(4), origin);
+    return AdaptiveSimulator.run(AdaptiveSimulator.crowd("t", 1, 1, 60, perMinute, 0, AdaptiveSimulator.REFRESH, seed).truncated(4), origin);
   }
 
   @Test
